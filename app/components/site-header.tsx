@@ -1,0 +1,112 @@
+import { Form, Link, NavLink } from "react-router";
+
+const NAV_ITEMS = [
+  { to: "/", label: "Home" },
+  { to: "/about", label: "About" },
+  { to: "/services", label: "Services" },
+  { to: "/products", label: "Products" },
+  { to: "/contact", label: "Contact" },
+] as const;
+
+interface SiteHeaderProps {
+  companyName: string;
+  logoUrl: string;
+  user: { email: string } | null;
+}
+
+/** SPEC §2 navigation bar. Signed-in state comes from the server, so it renders without a flash. */
+export function SiteHeader({ companyName, logoUrl, user }: SiteHeaderProps) {
+  const links = (
+    <>
+      {NAV_ITEMS.map((item) => (
+        <li key={item.to}>
+          <NavLink
+            to={item.to}
+            end={item.to === "/"}
+            className={({ isActive }) =>
+              `block rounded-brand px-3 py-2 font-medium no-underline hover:bg-black/5 ${
+                isActive
+                  ? "text-brand-strong underline decoration-2 underline-offset-8"
+                  : "text-ink"
+              }`
+            }
+          >
+            {item.label}
+          </NavLink>
+        </li>
+      ))}
+      {user ? (
+        <>
+          <li>
+            <Link
+              to="/admin/dashboard"
+              className="block rounded-brand px-3 py-2 font-medium text-ink no-underline hover:bg-black/5"
+            >
+              Dashboard
+            </Link>
+          </li>
+          <li>
+            <Form method="post" action="/admin/logout">
+              <button
+                type="submit"
+                className="w-full rounded-brand border border-current px-3 py-2 text-left font-medium text-brand-strong md:w-auto"
+              >
+                Sign Out
+              </button>
+            </Form>
+          </li>
+        </>
+      ) : (
+        <li>
+          <Link
+            to="/admin/login"
+            className="block rounded-brand bg-brand-strong px-4 py-2 font-semibold text-on-brand-strong no-underline hover:opacity-90"
+          >
+            Sign In
+          </Link>
+        </li>
+      )}
+    </>
+  );
+
+  return (
+    <header className="border-b-4 border-brand bg-surface">
+      <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3 sm:px-6">
+        <Link
+          to="/"
+          className="flex items-center gap-3 text-ink no-underline"
+          aria-label={`${companyName} home`}
+        >
+          {logoUrl ? (
+            <img src={logoUrl} alt="" className="h-9 w-auto" />
+          ) : (
+            <span
+              aria-hidden="true"
+              className="grid size-9 place-items-center rounded-brand bg-brand text-lg font-bold text-on-brand"
+            >
+              {companyName.charAt(0)}
+            </span>
+          )}
+          <span className="text-lg font-bold tracking-tight" data-testid="header-company-name">
+            {companyName}
+          </span>
+        </Link>
+        <nav aria-label="Main" className="hidden md:block">
+          <ul className="flex items-center gap-1">{links}</ul>
+        </nav>
+        {/* Phones: a disclosure that works without JavaScript. */}
+        <details className="group relative md:hidden">
+          <summary className="cursor-pointer list-none rounded-brand border border-current px-3 py-2 font-medium [&::-webkit-details-marker]:hidden">
+            Menu
+          </summary>
+          <nav
+            aria-label="Main"
+            className="absolute right-0 z-20 mt-2 w-56 rounded-brand border border-black/10 bg-surface p-2 shadow-lg"
+          >
+            <ul className="flex flex-col gap-1">{links}</ul>
+          </nav>
+        </details>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,117 @@
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteLoaderData,
+} from "react-router";
+import { requestContext, tenantContext, userContext } from "../server/http/context";
+import { brandingCssVariables } from "../server/tenants/branding";
+import { getTenant } from "../server/tenants/store";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { SiteFooter } from "./components/site-footer";
+import { SiteHeader } from "./components/site-header";
+import { useNonce } from "./lib/nonce";
+
+/** Every request: the tenant's config and the signed-in user go into the router context. */
+export const middleware: Route.MiddlewareFunction[] = [
+  async ({ context }) => {
+    const scope = context.get(requestContext);
+    const tenant = await getTenant(scope.db, scope.tenantId);
+    context.set(tenantContext, tenant.config);
+    context.set(userContext, null);
+  },
+];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const tenant = context.get(tenantContext);
+  const scope = context.get(requestContext);
+  const user = context.get(userContext);
+  return data({
+    tenant: {
+      id: tenant.id,
+      name: tenant.name,
+      description: tenant.description,
+      companyName: tenant.branding.companyName,
+      companyAddress: tenant.branding.companyAddress,
+      logoUrl: tenant.branding.logoUrl,
+      favicon: tenant.branding.favicon || `/brand/favicon.svg?tenant=${tenant.id}`,
+      cssVariables: brandingCssVariables(tenant.branding),
+      primaryColor: tenant.branding.primaryColor,
+    },
+    origin: scope.origin,
+    user: user ? { email: user.email } : null,
+  });
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>["data"];
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRouteLoaderData<typeof loader>("root");
+  const nonce = useNonce();
+  const tenant = root?.tenant;
+  return (
+    <html
+      lang="en"
+      data-tenant={tenant?.id}
+      style={tenant?.cssVariables as React.CSSProperties | undefined}
+    >
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {tenant ? <meta name="theme-color" content={tenant.primaryColor} /> : null}
+        <link rel="icon" href={tenant?.favicon ?? "/brand/favicon.svg"} />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col bg-surface text-ink antialiased">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded-brand focus:bg-surface focus:px-4 focus:py-2"
+        >
+          Skip to content
+        </a>
+        {tenant ? (
+          <SiteHeader companyName={tenant.companyName} logoUrl={tenant.logoUrl} user={root.user} />
+        ) : null}
+        <div id="main" className="flex-1">
+          {children}
+        </div>
+        {tenant ? (
+          <SiteFooter companyName={tenant.companyName} companyAddress={tenant.companyAddress} />
+        ) : null}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  if (!notFound && import.meta.env.DEV) console.error(error);
+  return (
+    <main className="mx-auto max-w-2xl px-6 py-24 text-center">
+      <title>{notFound ? "Page not found" : "Something went wrong"}</title>
+      <h1 className="text-3xl font-bold">{notFound ? "Page not found" : "Something went wrong"}</h1>
+      <p className="mt-4 text-lg">
+        {notFound
+          ? "The page you are looking for does not exist or has moved."
+          : "We could not complete your request. Please try again in a moment."}
+      </p>
+      <p className="mt-8">
+        <a href="/" className="font-semibold underline">
+          Back to the home page
+        </a>
+      </p>
+    </main>
+  );
+}

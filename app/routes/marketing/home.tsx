@@ -1,0 +1,139 @@
+import { ButtonLink, CallToAction, Card, Container, Section } from "../../components/ui/layout";
+import { pageMeta } from "../../lib/meta";
+import type { Route } from "./+types/home";
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: "Executive-voice newsletters and automation for legal technology",
+    description:
+      "A weekly newsletter in your leaders' own voice, published by email and on LinkedIn, plus the automation that turns readers into qualified eDiscovery and legal-technology leads.",
+  });
+
+const METRICS = [
+  { value: "20%", label: "month-over-month audience growth" },
+  { value: "89%", label: "lower acquisition cost" },
+  { value: "300%", label: "more qualified leads" },
+  { value: "40%", label: "higher engagement" },
+] as const;
+
+export default function Home() {
+  return (
+    <main>
+      <div
+        role="status"
+        className="bg-secondary px-4 py-2 text-center text-sm font-medium text-on-secondary"
+      >
+        We are busy shipping new features — thank you for your patience while we build.
+      </div>
+
+      <section className="bg-brand/10 py-16 sm:py-24">
+        <Container>
+          <p className="text-sm font-semibold uppercase tracking-wider text-brand-strong">
+            The weekly newsletter system for legal technology leaders
+          </p>
+          <h1 className="mt-3 max-w-3xl text-4xl font-bold leading-tight sm:text-6xl">
+            Your leaders' voice, in front of the right buyers, every week.
+          </h1>
+          <p className="mt-6 max-w-2xl text-lg leading-relaxed sm:text-xl">
+            We build a digital clone of your executives' voice and use it to publish a weekly
+            newsletter by email and on LinkedIn — with a social pack for the week — so general
+            counsel, litigation-support managers and eDiscovery buyers hear from you consistently,
+            without taking your partners away from clients.
+          </p>
+          <div className="mt-8 flex flex-wrap gap-4">
+            <ButtonLink to="/newsletter">Join our newsletter</ButtonLink>
+            <ButtonLink to="/services" variant="secondary">
+              See how it works
+            </ButtonLink>
+          </div>
+        </Container>
+      </section>
+
+      <section aria-labelledby="results-heading" className="py-14 sm:py-16">
+        <Container>
+          <h2 id="results-heading" className="text-2xl font-bold sm:text-3xl">
+            What our clients see within two quarters
+          </h2>
+          <dl className="mt-8 grid grid-cols-2 gap-4 lg:grid-cols-4">
+            {METRICS.map((metric) => (
+              <div
+                key={metric.value}
+                className="rounded-brand border-t-4 border-accent bg-surface p-5 shadow-sm ring-1 ring-black/5"
+              >
+                <dt className="text-sm leading-snug">{metric.label}</dt>
+                <dd className="order-first text-4xl font-bold text-brand-strong">{metric.value}</dd>
+              </div>
+            ))}
+          </dl>
+        </Container>
+      </section>
+
+      <Section
+        id="challenge"
+        tone="tinted"
+        title="The challenge, and how we solve it"
+        intro="Legal-technology buying is slow, referral-driven and crowded with vendors who all claim defensibility and speed. Trust is earned by showing expertise, week after week."
+      >
+        <div className="grid gap-6 md:grid-cols-2">
+          <Card title="The challenge">
+            <ul className="list-disc space-y-2 pl-5">
+              <li>
+                Your best thinking lives in partners' heads and in matter files, not in the market.
+              </li>
+              <li>
+                Thought leadership happens in bursts before conferences, then goes quiet for months.
+              </li>
+              <li>Agencies write generic content that a general counsel spots in one paragraph.</li>
+              <li>Leads arrive unqualified, and follow-up depends on who remembers to do it.</li>
+            </ul>
+          </Card>
+          <Card title="Our solution">
+            <ul className="list-disc space-y-2 pl-5">
+              <li>
+                A voice model trained on your leaders' writing, talks and interviews, reviewed by
+                them.
+              </li>
+              <li>
+                A weekly newsletter on defensible review, AI-assisted discovery and the rules that
+                matter.
+              </li>
+              <li>
+                Distribution by email and LinkedIn, plus a ready-to-post social pack each week.
+              </li>
+              <li>
+                Automated nurture that routes engaged readers to the right person on your team.
+              </li>
+            </ul>
+          </Card>
+        </div>
+      </Section>
+
+      <Section
+        id="customers"
+        title="Who we work with"
+        intro="Our clients sell expertise to legal departments and law firms, where credibility decides the deal."
+      >
+        <div className="grid gap-6 md:grid-cols-3">
+          <Card title="eDiscovery and litigation-support providers">
+            Firms from ten to five hundred people who compete on defensibility, turnaround and
+            price, and need buyers to know their name before an RFP lands.
+          </Card>
+          <Card title="Legal-technology vendors">
+            Review-platform, information-governance and contract-analytics companies whose founders
+            and product leaders have a point of view worth hearing every week.
+          </Card>
+          <Card title="Law-firm innovation and practice-support teams">
+            Teams that want to show clients how they use technology responsibly, without adding a
+            second job for their attorneys.
+          </Card>
+        </div>
+      </Section>
+
+      <CallToAction
+        title="See what a quarter of consistent publishing could do for you"
+        text="Book a 30-minute call. We will review your current content, your buyers and your pipeline, and tell you honestly whether a weekly newsletter is the right lever."
+        label="Book a call"
+      />
+    </main>
+  );
+}

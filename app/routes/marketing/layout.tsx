@@ -1,0 +1,14 @@
+import { Outlet } from "react-router";
+import { PAGE_CACHE_HEADER } from "../../../server/http/page-cache";
+
+/**
+ * Marketing pages depend only on the tenant (and on being signed in, which the host checks), so
+ * their anonymous HTML may be kept by the page cache. A child that must not be shared overrides this.
+ */
+export function headers() {
+  return { [PAGE_CACHE_HEADER]: "1" };
+}
+
+export default function MarketingLayout() {
+  return <Outlet />;
+}

@@ -1,0 +1,51 @@
+// The production and development host (DESIGN.md §2): static assets, then Herald's Express app.
+import compression from "compression";
+import express from "express";
+
+const production = process.env.NODE_ENV === "production";
+const port = Number(process.env.PORT ?? 3000);
+
+const host = express();
+host.disable("x-powered-by");
+host.use(compression());
+
+let herald;
+if (production) {
+  host.use(
+    "/assets",
+    express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }),
+  );
+  host.use(express.static("build/client", { maxAge: "1h", index: false }));
+  herald = await import("./build/server/index.js");
+  host.use(herald.app);
+} else {
+  const vite = await import("vite").then((v) =>
+    v.createServer({ server: { middlewareMode: true } }),
+  );
+  host.use(vite.middlewares);
+  herald = await vite.ssrLoadModule("./server/http/app.ts");
+  host.use(async (req, res, next) => {
+    try {
+      const fresh = await vite.ssrLoadModule("./server/http/app.ts");
+      fresh.app(req, res, next);
+    } catch (error) {
+      if (error instanceof Error) vite.ssrFixStacktrace(error);
+      next(error);
+    }
+  });
+}
+
+// Migrate and seed before taking traffic, so a fresh clone's first request finds a ready database.
+await herald.ready();
+const server = host.listen(port, () => {
+  const address = server.address();
+  const actual = typeof address === "object" && address ? address.port : port;
+  console.log(`Herald listening on http://localhost:${actual}`);
+});
+
+for (const signal of ["SIGTERM", "SIGINT"]) {
+  process.on(signal, () => {
+    server.close(() => process.exit(0));
+    setTimeout(() => process.exit(0), 5_000).unref();
+  });
+}

@@ -1,0 +1,30 @@
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import type { Database } from "./schema";
+
+export type Db = Kysely<Database>;
+export type DialectName = "sqlite" | "postgres";
+
+export function dialectOf(url: string): DialectName {
+  return /^postgres(ql)?:\/\//.test(url) ? "postgres" : "sqlite";
+}
+
+/** The one Kysely factory: SQLite (WAL, foreign keys on) for file: URLs, PostgreSQL otherwise. */
+export function createDb(url: string): Db {
+  if (dialectOf(url) === "postgres") {
+    return new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }),
+    });
+  }
+  const path = resolve(url.replace(/^file:/, ""));
+  mkdirSync(dirname(path), { recursive: true });
+  const database = new SQLite(path);
+  database.pragma("journal_mode = WAL");
+  database.pragma("synchronous = NORMAL");
+  database.pragma("foreign_keys = ON");
+  database.pragma("busy_timeout = 5000");
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+}

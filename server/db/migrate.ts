@@ -1,0 +1,18 @@
+import { type Migration, type MigrationProvider, Migrator } from "kysely";
+import type { Db } from "./index";
+import * as m0001 from "./migrations/0001_initial";
+
+// Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
+const migrations: Record<string, Migration> = {
+  "0001_initial": m0001,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Brings the schema up to date; throws with the failing migration's error. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

@@ -1,0 +1,224 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { Readable, Transform } from "node:stream";
+import { createReadableStreamFromReadable } from "@react-router/node";
+import express, { type NextFunction, type Request, type Response } from "express";
+import { createRequestHandler, RouterContextProvider } from "react-router";
+import { getRuntime } from "../runtime";
+import { isLocalHost, resolveTenantId } from "../tenants/resolve";
+import { getTenant, getTenantDirectory, onTenantChanged } from "../tenants/store";
+import { type RequestScope, requestContext } from "./context";
+import { publicOrigin } from "./origin";
+import { PAGE_CACHE_HEADER, PageCache } from "./page-cache";
+import { limitBodySize, MAX_BODY_BYTES, refuseCrossSiteWrites, securityHeaders } from "./security";
+
+/**
+ * The Express app that serves Herald: security headers, tenant resolution, the anonymous page
+ * cache, then React Router. server.js mounts it behind static assets (and Vite in development).
+ */
+const production = process.env.NODE_ENV === "production";
+const SUBDOMAIN_COOKIE = "herald_subdomain";
+export const SESSION_COOKIE = "herald_session";
+
+const handleRequest = createRequestHandler(
+  () => import("virtual:react-router/server-build"),
+  process.env.NODE_ENV,
+);
+
+export const pageCache = new PageCache();
+onTenantChanged((tenantId) => pageCache.dropTenant(tenantId));
+
+export const app = express();
+app.disable("x-powered-by");
+app.set("trust proxy", "loopback");
+
+app.use((req, res, next) => {
+  res.locals.nonce = randomBytes(16).toString("base64");
+  res.locals.requestId = req.get("x-request-id")?.slice(0, 64) || randomUUID();
+  res.set("x-request-id", res.locals.requestId);
+  next();
+});
+app.use(securityHeaders(production));
+app.use(limitBodySize);
+app.use(refuseCrossSiteWrites);
+
+app.use(async (req, res, next) => {
+  try {
+    const runtime = await getRuntime();
+    const directory = await getTenantDirectory(runtime.db);
+    const host = req.get("host") ?? "localhost";
+    const param = typeof req.query.subdomain === "string" ? req.query.subdomain : null;
+    const tenantId = resolveTenantId(
+      { host, subdomainParam: param, subdomainCookie: readCookie(req, SUBDOMAIN_COOKIE) },
+      directory,
+    );
+    // On localhost the chosen tenant is remembered while browsing (DESIGN.md §3).
+    if (param !== null && isLocalHost(host)) {
+      res.cookie(SUBDOMAIN_COOKIE, tenantId, { httpOnly: true, sameSite: "lax", path: "/" });
+    }
+    const scope: RequestScope = {
+      env: runtime.env,
+      db: runtime.db,
+      logger: runtime.logger.child({ requestId: res.locals.requestId }),
+      requestId: res.locals.requestId,
+      nonce: res.locals.nonce,
+      tenantId,
+      clientAddress: req.ip ?? "unknown",
+      origin: "",
+    };
+    const tenant = await getTenant(runtime.db, tenantId);
+    scope.origin = publicOrigin(tenant.config, runtime.env);
+    res.locals.scope = scope;
+    res.locals.tenantVersion = tenant.version;
+    next();
+  } catch (error) {
+    next(error);
+  }
+});
+
+app.use(async (req, res, next) => {
+  const scope: RequestScope = res.locals.scope;
+  try {
+    const cacheable = isCacheableRequest(req) && scope.env.PAGE_CACHE === "on";
+    if (cacheable) {
+      const hit = pageCache.get(scope.tenantId, req.path, res.locals.tenantVersion);
+      if (hit) {
+        res.status(hit.status);
+        for (const [name, value] of hit.headers) res.append(name, value);
+        res.set("x-page-cache", "hit");
+        res.send(hit.body.replaceAll(hit.nonce, scope.nonce));
+        return;
+      }
+    }
+
+    const context = new RouterContextProvider();
+    context.set(requestContext, scope);
+    const response = await handleRequest(toFetchRequest(req, res), context);
+
+    if (
+      cacheable &&
+      response.headers.get(PAGE_CACHE_HEADER) &&
+      response.status === 200 &&
+      !response.headers.has("set-cookie")
+    ) {
+      const body = await response.text();
+      const headers = [...response.headers.entries()].filter(
+        ([name]) => name !== PAGE_CACHE_HEADER && name !== "content-length",
+      );
+      pageCache.set(scope.tenantId, req.path, {
+        status: response.status,
+        headers,
+        body,
+        nonce: scope.nonce,
+        tenantVersion: res.locals.tenantVersion,
+        storedAt: Date.now(),
+      });
+      res.status(response.status);
+      for (const [name, value] of headers) res.append(name, value);
+      res.set("x-page-cache", "miss");
+      res.send(body);
+      return;
+    }
+    response.headers.delete(PAGE_CACHE_HEADER);
+    await sendFetchResponse(res, response);
+  } catch (error) {
+    next(error);
+  }
+});
+
+// Last resort: something failed outside React Router's own error boundaries. Leak nothing.
+app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  const scope: RequestScope | undefined = res.locals.scope;
+  if (scope) scope.logger.error({ err: error }, "unhandled error");
+  else console.error(error);
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res
+    .status(500)
+    .type("html")
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Something went wrong</title></head><body><main><h1>Something went wrong</h1><p>We could not complete your request. Please try again in a moment.</p><p><a href="/">Back to the home page</a></p></main></body></html>`,
+    );
+});
+
+function isCacheableRequest(req: Request): boolean {
+  if (req.method !== "GET") return false;
+  if (readCookie(req, SESSION_COOKIE)) return false;
+  const queryKeys = Object.keys(req.query);
+  return queryKeys.every((key) => key === "subdomain");
+}
+
+export function readCookie(req: Request, name: string): string | null {
+  const header = req.headers.cookie;
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const index = part.indexOf("=");
+    if (index > 0 && part.slice(0, index).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(index + 1).trim());
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+}
+
+/** Express request → Fetch Request, as @react-router/express does, with a body size cap. */
+function toFetchRequest(req: Request, res: Response): globalThis.Request {
+  const url = new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`);
+  const headers = new Headers();
+  for (const [key, values] of Object.entries(req.headers)) {
+    if (values === undefined) continue;
+    for (const value of Array.isArray(values) ? values : [values]) headers.append(key, value);
+  }
+  let controller: AbortController | null = new AbortController();
+  res.on("finish", () => {
+    controller = null;
+  });
+  res.on("close", () => controller?.abort());
+  const init: RequestInit & { duplex?: "half" } = {
+    method: req.method,
+    headers,
+    signal: controller.signal,
+  };
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    init.body = createReadableStreamFromReadable(req.pipe(capBytes(MAX_BODY_BYTES)));
+    init.duplex = "half";
+  }
+  return new Request(url.href, init);
+}
+
+function capBytes(limit: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (seen > limit) callback(new Error("Request body too large"));
+      else callback(null, chunk);
+    },
+  });
+}
+
+async function sendFetchResponse(res: Response, response: globalThis.Response): Promise<void> {
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [key, value] of response.headers.entries()) res.append(key, value);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const body = Readable.fromWeb(response.body as import("node:stream/web").ReadableStream);
+  await new Promise<void>((resolve, reject) => {
+    body.on("error", reject);
+    res.on("close", resolve);
+    res.on("finish", resolve);
+    body.pipe(res);
+  });
+}
+
+/** Resolves when the database is migrated and seeded; server.js waits for it before listening. */
+export async function ready(): Promise<void> {
+  await getRuntime();
+}
