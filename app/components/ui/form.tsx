@@ -1,0 +1,74 @@
+import type { ComponentProps, ReactNode } from "react";
+
+interface FieldShellProps {
+  id: string;
+  label: string;
+  hint?: string;
+  errors?: string[];
+  optional?: boolean;
+  children: ReactNode;
+}
+
+/** Label, control, hint and the field's errors, wired together for screen readers. */
+export function FieldShell({ id, label, hint, errors, optional, children }: FieldShellProps) {
+  return (
+    <div>
+      <label htmlFor={id} className="block font-semibold">
+        {label}
+        {optional ? <span className="ml-1 font-normal opacity-80">(optional)</span> : null}
+      </label>
+      {hint ? (
+        <p id={`${id}-hint`} className="mt-1 text-sm opacity-80">
+          {hint}
+        </p>
+      ) : null}
+      <div className="mt-1">{children}</div>
+      <FieldErrors id={`${id}-error`} errors={errors} />
+    </div>
+  );
+}
+
+export function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
+  if (!errors?.length) return <div id={id} />;
+  return (
+    <ul id={id} className="mt-1 text-sm font-medium text-danger">
+      {errors.map((error) => (
+        <li key={error}>{error}</li>
+      ))}
+    </ul>
+  );
+}
+
+const controlClass =
+  "block w-full rounded-brand border border-black/30 bg-surface px-3 py-2 text-base text-ink shadow-sm focus:border-brand-strong aria-[invalid=true]:border-danger aria-[invalid=true]:ring-1 aria-[invalid=true]:ring-danger";
+
+export function TextInput(props: ComponentProps<"input">) {
+  return <input {...props} className={`${controlClass} ${props.className ?? ""}`} />;
+}
+
+export function TextArea(props: ComponentProps<"textarea">) {
+  return <textarea {...props} className={`${controlClass} ${props.className ?? ""}`} />;
+}
+
+export function SubmitButton({ children, pending, ...props }: ComponentProps<"button"> & { pending?: boolean }) {
+  return (
+    <button
+      type="submit"
+      aria-disabled={pending || undefined}
+      {...props}
+      className="inline-block rounded-brand bg-brand-strong px-5 py-3 font-semibold text-on-brand-strong hover:opacity-90 disabled:opacity-60"
+    >
+      {children}
+    </button>
+  );
+}
+
+/** The off-screen honeypot field of public forms (DESIGN.md §7.8): people never fill it. */
+export function Honeypot({ name = "website" }: { name?: string }) {
+  return (
+    <div aria-hidden="true" className="absolute left-[-10000px] top-auto h-px w-px overflow-hidden">
+      <label htmlFor={`hp-${name}`}>Leave this field empty</label>
+      <input id={`hp-${name}`} type="text" name={name} tabIndex={-1} autoComplete="off" />
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+import { z } from "zod";
+
+/**
+ * SPEC §5: non-space characters, an @, and a dot in the domain. Browsers also apply the HTML
+ * type=email rule, so the server checks that one too: both sides accept exactly the same addresses.
+ */
+export const SPEC_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const HTML_EMAIL =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+export const MAX_EMAIL_LENGTH = 254;
+
+export const invalidEmailMessage = (email: unknown) => `Invalid email format: ${String(email)}`;
+
+export function isValidEmail(value: string): boolean {
+  return value.length <= MAX_EMAIL_LENGTH && SPEC_EMAIL.test(value) && HTML_EMAIL.test(value);
+}
+
+/** A required email field: trimmed, bounded, SPEC §5 message on a bad format. */
+export function emailField(requiredMessage = "Please enter your email address.") {
+  return z
+    .string({ error: requiredMessage })
+    .trim()
+    .min(1, requiredMessage)
+    .max(MAX_EMAIL_LENGTH, `Email must be at most ${MAX_EMAIL_LENGTH} characters.`)
+    .regex(SPEC_EMAIL, { error: (issue) => invalidEmailMessage(issue.input) })
+    .regex(HTML_EMAIL, { error: (issue) => invalidEmailMessage(issue.input) });
+}

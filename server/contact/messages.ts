@@ -1,0 +1,43 @@
+import type { ContactInput } from "../../app/schemas/contact";
+import type { Db } from "../db";
+import { createRateLimit } from "../http/rate-limit";
+
+export interface TenantScope {
+  db: Db;
+  tenantId: string;
+}
+
+/** Ten messages per address every ten minutes is generous for people and useless for spam runs. */
+export const contactRateLimit = createRateLimit({ points: 10, windowSeconds: 600 });
+
+/** Stores a validated contact message for the tenant whose site it was sent from. */
+export async function submitContactMessage(
+  ctx: TenantScope,
+  input: Omit<ContactInput, "website">,
+): Promise<{ id: number }> {
+  const row = await ctx.db
+    .insertInto("contact_messages")
+    .values({
+      tenant_id: ctx.tenantId,
+      name: input.name,
+      email: input.email,
+      company: input.company ? input.company : null,
+      message: input.message,
+      created_at: new Date().toISOString(),
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return { id: row.id };
+}
+
+/** The tenant's messages, newest first (staff read them in the admin area). */
+export async function listContactMessages(ctx: TenantScope, options: { limit: number }) {
+  return ctx.db
+    .selectFrom("contact_messages")
+    .selectAll()
+    .where("tenant_id", "=", ctx.tenantId)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(options.limit)
+    .execute();
+}
