@@ -1,0 +1,27 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          include: ["server/**/*.test.ts", "app/**/*.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["tests/support/global-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          // Each file starts its own server processes; two at a time suits a 2-core machine.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
