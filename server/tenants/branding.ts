@@ -16,10 +16,11 @@ export function readableOn(color: string, background: string): string {
   const bg = colord(background);
   if (!candidate.isValid() || !bg.isValid()) return color;
   const darken = bg.isLight();
-  for (let i = 0; i < 20 && candidate.contrast(bg) < AA_NORMAL_TEXT; i++) {
+  for (let i = 0; i < 30 && candidate.contrast(bg) < AA_NORMAL_TEXT; i++) {
     candidate = darken ? candidate.darken(0.04) : candidate.lighten(0.04);
   }
-  return candidate.toHex();
+  // A mid-grey background may allow no shade of the colour: fall back to black or white.
+  return candidate.contrast(bg) >= AA_NORMAL_TEXT ? candidate.toHex() : textOn(background);
 }
 
 /** Black or white, whichever reads better on `background`. */
