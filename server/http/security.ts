@@ -25,6 +25,8 @@ export function securityHeaders(production: boolean) {
     // Only meaningful behind HTTPS; harmless otherwise.
     strictTransportSecurity: production,
     crossOriginEmbedderPolicy: false,
+    // Browsers send `Origin: null` on form posts under no-referrer; keep the origin on our own site.
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
   });
 }
 
@@ -42,7 +44,8 @@ export function refuseCrossSiteWrites(req: Request, res: Response, next: NextFun
     req.get("x-forwarded-host") && req.app.enabled("trust proxy")
       ? req.get("x-forwarded-host")
       : req.get("host");
-  let crossSite = false;
+  const fetchSite = req.get("sec-fetch-site");
+  let crossSite: boolean;
   if (origin && origin !== "null") {
     try {
       crossSite = new URL(origin).host !== host;
@@ -50,9 +53,10 @@ export function refuseCrossSiteWrites(req: Request, res: Response, next: NextFun
       crossSite = true;
     }
   } else if (origin === "null") {
-    crossSite = true;
+    // An opaque origin (sandboxed frame, privacy setting): only the browser's own word clears it.
+    crossSite = fetchSite !== "same-origin";
   } else {
-    crossSite = req.get("sec-fetch-site") === "cross-site";
+    crossSite = fetchSite === "cross-site" || fetchSite === "same-site";
   }
   if (crossSite) {
     res.status(403).type("text/plain").send("Cross-site requests are not allowed.");

@@ -119,6 +119,11 @@ describe.each(testDialects())("the contact form on %s", (dialect) => {
       { headers: { "sec-fetch-site": "cross-site" } },
     );
     expect(fetchSite.status).toBe(403);
+    const opaque = await post(
+      { name: "Eve", email: "eve@example.com", message: "csrf" },
+      { headers: { origin: "null" } },
+    );
+    expect(opaque.status).toBe(403);
     expect(await messages()).toHaveLength(before);
   });
 

@@ -1,0 +1,60 @@
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+// Debian's Chromium: Playwright's own browser download does not work on these machines.
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+if (!existsSync(chromium)) {
+  throw new Error(
+    `No Chromium at ${chromium}. Install one with \`apt-get install -y chromium\` (or point CHROMIUM_PATH at a Chromium binary); end-to-end tests never skip silently.`,
+  );
+}
+
+// One fresh SQLite database per run; workers inherit the variable from the runner.
+process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), "herald-e2e-"));
+const port = Number(process.env.E2E_PORT ?? 3210);
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? "list" : [["list"]],
+  use: {
+    baseURL: `http://localhost:${port}`,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        launchOptions: {
+          executablePath: chromium,
+          args: [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: "node server.js",
+    url: `http://localhost:${port}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      NODE_ENV: "production",
+      PORT: String(port),
+      DATABASE_URL: `file:${join(process.env.E2E_DATA_DIR, "herald.db")}`,
+      LOG_LEVEL: "warn",
+    },
+  },
+});
