@@ -16,7 +16,11 @@ describe("contactSchema", () => {
     expect(result.success).toBe(false);
     const messages = result.error?.issues.map((issue) => issue.message);
     expect(messages).toEqual(
-      expect.arrayContaining(["Please enter your full name.", "Please enter your email address.", "Please enter a message."]),
+      expect.arrayContaining([
+        "Please enter your full name.",
+        "Please enter your email address.",
+        "Please enter a message.",
+      ]),
     );
     expect(contactSchema.safeParse(valid).success).toBe(true);
   });
@@ -34,16 +38,26 @@ describe("contactSchema", () => {
 });
 
 describe("email rules", () => {
-  it.each(["a@b.co", "first.last+tag@sub.example.org", "o'brien@firm.law"])("accepts %s", (email) => {
-    expect(isValidEmail(email)).toBe(true);
-  });
-
-  it.each(["", "plain", "a@b", "a b@c.com", "a@b c.com", "@b.com", "a@.com", "a@b..com", "<x>@y.com"])(
-    "refuses %s",
+  it.each(["a@b.co", "first.last+tag@sub.example.org", "o'brien@firm.law"])(
+    "accepts %s",
     (email) => {
-      expect(isValidEmail(email)).toBe(false);
+      expect(isValidEmail(email)).toBe(true);
     },
   );
+
+  it.each([
+    "",
+    "plain",
+    "a@b",
+    "a b@c.com",
+    "a@b c.com",
+    "@b.com",
+    "a@.com",
+    "a@b..com",
+    "<x>@y.com",
+  ])("refuses %s", (email) => {
+    expect(isValidEmail(email)).toBe(false);
+  });
 
   it("never accepts what SPEC's rule refuses", () => {
     fc.assert(

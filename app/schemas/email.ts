@@ -17,13 +17,17 @@ export function isValidEmail(value: string): boolean {
 
 /** A required email field: trimmed, bounded, SPEC §5 message on a bad format. */
 export function emailField(requiredMessage = "Please enter your email address.") {
-  return z
-    .string({ error: requiredMessage })
-    .trim()
-    .min(1, requiredMessage)
-    .max(MAX_EMAIL_LENGTH, `Email must be at most ${MAX_EMAIL_LENGTH} characters.`)
-    .regex(SPEC_EMAIL, { error: (issue) => invalidEmailMessage(issue.input) })
-    // A refinement, not a second regex: the browser gets SPEC's rule as its pattern attribute and
-    // applies the HTML rule itself through type=email.
-    .refine((value) => HTML_EMAIL.test(value), { error: (issue) => invalidEmailMessage(issue.input) });
+  return (
+    z
+      .string({ error: requiredMessage })
+      .trim()
+      .min(1, requiredMessage)
+      .max(MAX_EMAIL_LENGTH, `Email must be at most ${MAX_EMAIL_LENGTH} characters.`)
+      .regex(SPEC_EMAIL, { error: (issue) => invalidEmailMessage(issue.input) })
+      // A refinement, not a second regex: the browser gets SPEC's rule as its pattern attribute and
+      // applies the HTML rule itself through type=email.
+      .refine((value) => HTML_EMAIL.test(value), {
+        error: (issue) => invalidEmailMessage(issue.input),
+      })
+  );
 }

@@ -10,7 +10,10 @@ export interface RateLimit {
  * own count, which loosens the limit by the number of instances; see docs/decisions/003.
  */
 export function createRateLimit(options: { points: number; windowSeconds: number }): RateLimit {
-  const limiter = new RateLimiterMemory({ points: options.points, duration: options.windowSeconds });
+  const limiter = new RateLimiterMemory({
+    points: options.points,
+    duration: options.windowSeconds,
+  });
   return {
     async take(key) {
       try {

@@ -2,8 +2,8 @@ import { colord, extend } from "colord";
 import a11yPlugin from "colord/plugins/a11y";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_TENANT_CONFIG } from "./config";
 import { brandingCssVariables, isCssColor, readableOn, textOn } from "./branding";
+import { DEFAULT_TENANT_CONFIG } from "./config";
 
 extend([a11yPlugin]);
 
@@ -44,10 +44,14 @@ describe("readableOn", () => {
 
   it("meets AA for any brand colour on white or black backgrounds", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 0xffffff }), fc.constantFrom("#ffffff", "#000000"), (rgb, bg) => {
-        const color = `#${rgb.toString(16).padStart(6, "0")}`;
-        expect(colord(readableOn(color, bg)).contrast(bg)).toBeGreaterThanOrEqual(4.5);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 0xffffff }),
+        fc.constantFrom("#ffffff", "#000000"),
+        (rgb, bg) => {
+          const color = `#${rgb.toString(16).padStart(6, "0")}`;
+          expect(colord(readableOn(color, bg)).contrast(bg)).toBeGreaterThanOrEqual(4.5);
+        },
+      ),
     );
   });
 });

@@ -39,8 +39,12 @@ describe("mergeTenantConfig", () => {
     expect(config.branding.primaryColor).toBe("#112233");
     expect(config.branding.secondaryColor).toBe("#f5a623");
     expect(config.emailTemplates.welcomeEmail.subject).toBe("Hello from Acme");
-    expect(config.emailTemplates.welcomeEmail.body).toBe(DEFAULT_TENANT_CONFIG.emailTemplates.welcomeEmail.body);
-    expect(config.emailTemplates.verificationEmail).toEqual(DEFAULT_TENANT_CONFIG.emailTemplates.verificationEmail);
+    expect(config.emailTemplates.welcomeEmail.body).toBe(
+      DEFAULT_TENANT_CONFIG.emailTemplates.welcomeEmail.body,
+    );
+    expect(config.emailTemplates.verificationEmail).toEqual(
+      DEFAULT_TENANT_CONFIG.emailTemplates.verificationEmail,
+    );
     expect(config.features).toMatchObject({ enableDarkMode: true, showBranding: true });
   });
 

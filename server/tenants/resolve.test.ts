@@ -20,29 +20,41 @@ describe("resolveTenantId", () => {
   });
 
   it("lets ?subdomain= choose on localhost, then the remembered cookie", () => {
-    expect(resolveTenantId({ host: "localhost:3000", subdomainParam: "keydiscovery" }, directory)).toBe(
-      "keydiscovery",
+    expect(
+      resolveTenantId({ host: "localhost:3000", subdomainParam: "keydiscovery" }, directory),
+    ).toBe("keydiscovery");
+    expect(resolveTenantId({ host: "127.0.0.1:3000", subdomainParam: "acme" }, directory)).toBe(
+      "acme",
     );
-    expect(resolveTenantId({ host: "127.0.0.1:3000", subdomainParam: "acme" }, directory)).toBe("acme");
     expect(resolveTenantId({ host: "localhost", subdomainCookie: "keydiscovery" }, directory)).toBe(
       "keydiscovery",
     );
     expect(
-      resolveTenantId({ host: "localhost", subdomainParam: "main", subdomainCookie: "keydiscovery" }, directory),
+      resolveTenantId(
+        { host: "localhost", subdomainParam: "main", subdomainCookie: "keydiscovery" },
+        directory,
+      ),
     ).toBe("main");
     expect(resolveTenantId({ host: "localhost" }, directory)).toBe("main");
-    expect(resolveTenantId({ host: "[::1]:3000", subdomainParam: "my-keydiscovery-demo" }, directory)).toBe(
-      "keydiscovery",
+    expect(
+      resolveTenantId({ host: "[::1]:3000", subdomainParam: "my-keydiscovery-demo" }, directory),
+    ).toBe("keydiscovery");
+    expect(resolveTenantId({ host: "localhost", subdomainParam: "nobody" }, directory)).toBe(
+      "main",
     );
-    expect(resolveTenantId({ host: "localhost", subdomainParam: "nobody" }, directory)).toBe("main");
   });
 
   it("ignores ?subdomain= on a real domain", () => {
-    expect(resolveTenantId({ host: "example.com", subdomainParam: "keydiscovery" }, directory)).toBe("main");
+    expect(
+      resolveTenantId({ host: "example.com", subdomainParam: "keydiscovery" }, directory),
+    ).toBe("main");
   });
 
   it("a configured domain wins over the name rule", () => {
-    const withDomain: TenantDirectory = { ids: directory.ids, byDomain: new Map([["keydiscovery.acme.com", "acme"]]) };
+    const withDomain: TenantDirectory = {
+      ids: directory.ids,
+      byDomain: new Map([["keydiscovery.acme.com", "acme"]]),
+    };
     expect(resolveTenantId({ host: "keydiscovery.acme.com" }, withDomain)).toBe("acme");
   });
 });

@@ -9,27 +9,40 @@ function database() {
 }
 
 const headerBorderColor = (page: Page) =>
-  page.locator("header").first().evaluate((element) => getComputedStyle(element).borderBottomColor);
+  page
+    .locator("header")
+    .first()
+    .evaluate((element) => getComputedStyle(element).borderBottomColor);
 
 test.describe("tenant branding", () => {
   test("each tenant's home page shows its own branding", async ({ page }) => {
     await page.goto("/");
     await expect(page.locator("html")).toHaveAttribute("data-tenant", "main");
-    await expect(page.getByRole("link", { name: "Join our newsletter" })).toHaveAttribute("href", "/newsletter");
+    await expect(page.getByRole("link", { name: "Join our newsletter" })).toHaveAttribute(
+      "href",
+      "/newsletter",
+    );
     expect(await headerBorderColor(page)).toBe("rgb(74, 144, 226)"); // #4a90e2
     await expect(page.getByTestId("header-company-name")).toHaveText("KeyDiscovery");
-    const mainFont = await page.locator("body").evaluate((element) => getComputedStyle(element).fontFamily);
+    const mainFont = await page
+      .locator("body")
+      .evaluate((element) => getComputedStyle(element).fontFamily);
 
     await page.goto("/?subdomain=keydiscovery");
     await expect(page.locator("html")).toHaveAttribute("data-tenant", "keydiscovery");
     expect(await headerBorderColor(page)).toBe("rgb(27, 54, 93)"); // #1b365d
     await expect(page.getByTestId("header-company-name")).toHaveText("KeyDiscovery Legal");
-    const kdFont = await page.locator("body").evaluate((element) => getComputedStyle(element).fontFamily);
+    const kdFont = await page
+      .locator("body")
+      .evaluate((element) => getComputedStyle(element).fontFamily);
     expect(kdFont).toContain("Georgia");
     expect(kdFont).not.toBe(mainFont);
 
     // The choice is remembered while browsing.
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "About" }).click();
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: "About" })
+      .click();
     await expect(page).toHaveURL(/\/about$/);
     await expect(page.locator("html")).toHaveAttribute("data-tenant", "keydiscovery");
     await expect(page.getByRole("heading", { level: 2, name: /core values/i })).toBeVisible();
@@ -48,16 +61,24 @@ test.describe("tenant branding", () => {
       await expect(page).toHaveURL(new RegExp(`${path === "/" ? "/$" : `${path}$`}`));
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     }
-    await expect(nav.getByRole("link", { name: "Sign In" })).toHaveAttribute("href", "/admin/login");
+    await expect(nav.getByRole("link", { name: "Sign In" })).toHaveAttribute(
+      "href",
+      "/admin/login",
+    );
   });
 
   test("phones get a menu that opens without layout overflow", async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 740 });
     await page.goto("/?subdomain=main");
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth > window.innerWidth,
+    );
     expect(overflow).toBe(false);
     await page.getByText("Menu", { exact: true }).click();
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Services" }).click();
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: "Services" })
+      .click();
     await expect(page).toHaveURL(/\/services$/);
   });
 });
@@ -67,7 +88,9 @@ test.describe("contact form", () => {
     await page.goto("/contact?subdomain=keydiscovery");
     await page.getByLabel("Full name").fill("Morgan Ellis");
     await page.getByLabel("Email").fill("morgan@nodot");
-    await page.getByRole("textbox", { name: "Message" }).fill("We would like a weekly newsletter for our review team.");
+    await page
+      .getByRole("textbox", { name: "Message" })
+      .fill("We would like a weekly newsletter for our review team.");
     await page.getByRole("button", { name: "Send message" }).click();
     await expect(page.getByText("Invalid email format: morgan@nodot")).toBeVisible();
     await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
@@ -75,11 +98,15 @@ test.describe("contact form", () => {
     await page.getByLabel("Email").fill("morgan@ellis-partners.example");
     await page.getByLabel("Company").fill("Ellis Partners");
     await page.getByRole("button", { name: "Send message" }).click();
-    await expect(page.getByTestId("contact-confirmation")).toContainText("your message has been received");
+    await expect(page.getByTestId("contact-confirmation")).toContainText(
+      "your message has been received",
+    );
 
     const db = database();
     const row = db
-      .prepare("select tenant_id, name, email, company, message from contact_messages where email = ?")
+      .prepare(
+        "select tenant_id, name, email, company, message from contact_messages where email = ?",
+      )
       .get("morgan@ellis-partners.example");
     db.close();
     expect(row).toEqual({
@@ -112,7 +139,9 @@ test.describe("contact form", () => {
     await context.close();
 
     const db = database();
-    const row = db.prepare("select tenant_id from contact_messages where email = ?").get("robin@shaw.example");
+    const row = db
+      .prepare("select tenant_id from contact_messages where email = ?")
+      .get("robin@shaw.example");
     db.close();
     expect(row).toEqual({ tenant_id: "main" });
   });

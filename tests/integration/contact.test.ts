@@ -17,7 +17,10 @@ describe.each(testDialects())("the contact form on %s", (dialect) => {
     await database?.drop();
   });
 
-  const post = (fields: Record<string, string>, options: { headers?: Record<string, string>; path?: string } = {}) =>
+  const post = (
+    fields: Record<string, string>,
+    options: { headers?: Record<string, string>; path?: string } = {},
+  ) =>
     fetch(`${server.url}${options.path ?? "/contact"}`, {
       method: "POST",
       body: new URLSearchParams(fields),
@@ -25,7 +28,8 @@ describe.each(testDialects())("the contact form on %s", (dialect) => {
       redirect: "manual",
     });
 
-  const messages = () => database.db.selectFrom("contact_messages").selectAll().orderBy("id").execute();
+  const messages = () =>
+    database.db.selectFrom("contact_messages").selectAll().orderBy("id").execute();
 
   it("stores a valid message for the tenant and confirms it", async () => {
     const response = await post({
@@ -47,7 +51,9 @@ describe.each(testDialects())("the contact form on %s", (dialect) => {
     });
 
     const confirmation = await fetch(`${server.url}/contact?sent=1`);
-    expect(textOf(await confirmation.text())).toContain("Thank you — your message has been received.");
+    expect(textOf(await confirmation.text())).toContain(
+      "Thank you — your message has been received.",
+    );
   });
 
   it("stores a message sent on another tenant's site under that tenant, company optional", async () => {
@@ -71,7 +77,8 @@ describe.each(testDialects())("the contact form on %s", (dialect) => {
     expect(text).toContain("Please enter your full name.");
     expect(text).toContain("Invalid email format: dana@nodot");
     expect(text).toContain("Please enter a message.");
-    const input = (name: string) => html.match(new RegExp(`<input[^>]*name="${name}"[^>]*>`))?.[0] ?? "";
+    const input = (name: string) =>
+      html.match(new RegExp(`<input[^>]*name="${name}"[^>]*>`))?.[0] ?? "";
     expect(input("email")).toContain('value="dana@nodot"');
     expect(input("email")).toContain('aria-invalid="true"');
     expect(input("company")).toContain('value="Acme"');
@@ -83,12 +90,25 @@ describe.each(testDialects())("the contact form on %s", (dialect) => {
   it.each([
     ["an email with spaces", { email: "dana @example.com" }, "Invalid email format"],
     ["an email without @", { email: "dana.example.com" }, "Invalid email format"],
-    ["a name that is too long", { name: "x".repeat(201) }, "Full name must be at most 200 characters."],
-    ["a message that is too long", { message: "x".repeat(5001) }, "Message must be at most 5000 characters."],
+    [
+      "a name that is too long",
+      { name: "x".repeat(201) },
+      "Full name must be at most 200 characters.",
+    ],
+    [
+      "a message that is too long",
+      { message: "x".repeat(5001) },
+      "Message must be at most 5000 characters.",
+    ],
     ["a missing email", { email: "" }, "Please enter your email address."],
   ])("refuses %s", async (_label, override, expected) => {
     const before = (await messages()).length;
-    const response = await post({ name: "Dana", email: "dana@example.com", message: "Hi", ...override });
+    const response = await post({
+      name: "Dana",
+      email: "dana@example.com",
+      message: "Hi",
+      ...override,
+    });
     expect(response.status).toBe(400);
     expect(textOf(await response.text())).toContain(expected);
     expect(await messages()).toHaveLength(before);
@@ -130,31 +150,51 @@ describe.each(testDialects())("the contact form on %s", (dialect) => {
   it("accepts a same-origin post from the browser", async () => {
     const response = await post(
       { name: "Sam", email: "sam@example.com", message: "same origin" },
-      { headers: { origin: server.url.replace("localhost", "localhost"), "sec-fetch-site": "same-origin" } },
+      {
+        headers: {
+          origin: server.url.replace("localhost", "localhost"),
+          "sec-fetch-site": "same-origin",
+        },
+      },
     );
     expect(response.status).toBe(302);
   });
 
   it("answers a bot that fills the honeypot like a person but stores nothing", async () => {
     const before = (await messages()).length;
-    const response = await post({ name: "Bot", email: "bot@example.com", message: "spam", website: "http://spam.example" });
+    const response = await post({
+      name: "Bot",
+      email: "bot@example.com",
+      message: "spam",
+      website: "http://spam.example",
+    });
     expect(response.status).toBe(302);
     expect(await messages()).toHaveLength(before);
   });
 
   it("refuses an oversized body", async () => {
-    const response = await post({ name: "Big", email: "big@example.com", message: "x".repeat(1_100_000) });
+    const response = await post({
+      name: "Big",
+      email: "big@example.com",
+      message: "x".repeat(1_100_000),
+    });
     expect(response.status).toBe(413);
   });
 
   it("rate-limits messages per address with a clear message", async () => {
     let limited: Response | undefined;
     for (let i = 0; i < 15 && !limited; i++) {
-      const response = await post({ name: "Busy", email: "busy@example.com", message: `note ${i}` });
+      const response = await post({
+        name: "Busy",
+        email: "busy@example.com",
+        message: `note ${i}`,
+      });
       if (response.status === 429) limited = response;
     }
     expect(limited?.status).toBe(429);
-    expect(textOf(await (limited as Response).text())).toContain("Please wait a few minutes and try again.");
+    expect(textOf(await (limited as Response).text())).toContain(
+      "Please wait a few minutes and try again.",
+    );
   });
 
   it("shows a 500 page that leaks nothing when storing fails", async () => {
@@ -166,6 +206,8 @@ describe.each(testDialects())("the contact form on %s", (dialect) => {
     expect(response.status).toBe(500);
     const html = await response.text();
     expect(textOf(html)).toContain("Something went wrong");
-    expect(html).not.toMatch(/contact_messages|SqliteError|no such table|does not exist|at .*\.js:\d+/);
+    expect(html).not.toMatch(
+      /contact_messages|SqliteError|no such table|does not exist|at .*\.js:\d+/,
+    );
   });
 });

@@ -23,7 +23,11 @@ describe.each(testDialects())("the public site on %s", (dialect) => {
   const getWithHost = (path: string, host: string) => requestWithHost(server.port, path, host);
 
   it("migrates and seeds a fresh database on first start", async () => {
-    const tenants = await database.db.selectFrom("tenants").select(["id", "name"]).orderBy("id").execute();
+    const tenants = await database.db
+      .selectFrom("tenants")
+      .select(["id", "name"])
+      .orderBy("id")
+      .execute();
     expect(tenants).toEqual([
       { id: "keydiscovery", name: "KeyDiscovery Legal" },
       { id: "main", name: "KeyDiscovery" },
@@ -51,7 +55,15 @@ describe.each(testDialects())("the public site on %s", (dialect) => {
     },
     {
       path: "/about",
-      texts: ["Authenticity", "Strategic Focus", "Collaborative Partnership", "Innovation", "Voice", "Vision", "Values"],
+      texts: [
+        "Authenticity",
+        "Strategic Focus",
+        "Collaborative Partnership",
+        "Innovation",
+        "Voice",
+        "Vision",
+        "Values",
+      ],
     },
     {
       path: "/services",
@@ -69,7 +81,11 @@ describe.each(testDialects())("the public site on %s", (dialect) => {
     },
     {
       path: "/products",
-      texts: ["Multi-Tenant Newsletter Platform", "Reader-First Insights (RFI)", "Custom Automation Solutions"],
+      texts: [
+        "Multi-Tenant Newsletter Platform",
+        "Reader-First Insights (RFI)",
+        "Custom Automation Solutions",
+      ],
     },
     {
       path: "/contact",
@@ -90,24 +106,31 @@ describe.each(testDialects())("the public site on %s", (dialect) => {
     { path: "/newsletter", texts: ["Newsletter"] },
   ];
 
-  it.each(PAGES)("serves $path with its content, title, description and Open Graph tags", async ({ path, texts }) => {
-    const response = await get(path);
-    expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toMatch(/text\/html/);
-    const html = await response.text();
-    const text = textOf(html);
-    for (const expected of texts) expect(text).toContain(expected);
-    expect(html.match(/<h1[\s>]/g)).toHaveLength(1);
-    expect(titleOf(html)).toMatch(/KeyDiscovery/);
-    const description = metaContent(html, "name", "description");
-    expect(description?.length).toBeGreaterThan(50);
-    expect(metaContent(html, "property", "og:title")).toBeTruthy();
-    expect(metaContent(html, "property", "og:url")).toBe(`http://localhost:${server.port}${path}`);
-    expect(html).toContain(`<link rel="canonical" href="http://localhost:${server.port}${path}"/>`);
-    expect(html).toMatch(/<main[\s>]/);
-    expect(html).toMatch(/<header[\s>]/);
-    expect(html).toMatch(/<footer[\s>]/);
-  });
+  it.each(PAGES)(
+    "serves $path with its content, title, description and Open Graph tags",
+    async ({ path, texts }) => {
+      const response = await get(path);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/text\/html/);
+      const html = await response.text();
+      const text = textOf(html);
+      for (const expected of texts) expect(text).toContain(expected);
+      expect(html.match(/<h1[\s>]/g)).toHaveLength(1);
+      expect(titleOf(html)).toMatch(/KeyDiscovery/);
+      const description = metaContent(html, "name", "description");
+      expect(description?.length).toBeGreaterThan(50);
+      expect(metaContent(html, "property", "og:title")).toBeTruthy();
+      expect(metaContent(html, "property", "og:url")).toBe(
+        `http://localhost:${server.port}${path}`,
+      );
+      expect(html).toContain(
+        `<link rel="canonical" href="http://localhost:${server.port}${path}"/>`,
+      );
+      expect(html).toMatch(/<main[\s>]/);
+      expect(html).toMatch(/<header[\s>]/);
+      expect(html).toMatch(/<footer[\s>]/);
+    },
+  );
 
   it("links the hero to /newsletter and the call to action to /contact", async () => {
     const html = await (await get("/")).text();
@@ -180,7 +203,9 @@ describe.each(testDialects())("the public site on %s", (dialect) => {
     it("serves a favicon in the tenant's colour", async () => {
       const main = await (await get("/brand/favicon.svg")).text();
       expect(main).toContain('fill="#4a90e2"');
-      const kd = await (await get("/brand/favicon.svg", { cookie: "herald_subdomain=keydiscovery" })).text();
+      const kd = await (
+        await get("/brand/favicon.svg", { cookie: "herald_subdomain=keydiscovery" })
+      ).text();
       expect(kd).toContain('fill="#1b365d"');
     });
 

@@ -9,7 +9,11 @@ export function textOf(html: string): string {
     .replace(/\s+/g, " ");
 }
 
-export function metaContent(html: string, attribute: "name" | "property", key: string): string | null {
+export function metaContent(
+  html: string,
+  attribute: "name" | "property",
+  key: string,
+): string | null {
   const match = html.match(new RegExp(`<meta ${attribute}="${key}" content="([^"]*)"`));
   return match ? match[1] : null;
 }

@@ -82,14 +82,17 @@ export async function startServer(options: {
 /** GET with an explicit Host header (fetch() does not let a caller set one); resolves to the body. */
 export function requestWithHost(port: number, path: string, host: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: "127.0.0.1", port, path, headers: { host } }, (response) => {
-      let body = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk) => {
-        body += chunk;
-      });
-      response.on("end", () => resolve(body));
-    });
+    const request = httpRequest(
+      { host: "127.0.0.1", port, path, headers: { host } },
+      (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk) => {
+          body += chunk;
+        });
+        response.on("end", () => resolve(body));
+      },
+    );
     request.on("error", reject);
     request.end();
   });

@@ -50,7 +50,11 @@ export function TextArea(props: ComponentProps<"textarea">) {
   return <textarea {...props} className={`${controlClass} ${props.className ?? ""}`} />;
 }
 
-export function SubmitButton({ children, pending, ...props }: ComponentProps<"button"> & { pending?: boolean }) {
+export function SubmitButton({
+  children,
+  pending,
+  ...props
+}: ComponentProps<"button"> & { pending?: boolean }) {
   return (
     <button
       type="submit"

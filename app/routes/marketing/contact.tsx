@@ -3,8 +3,8 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect, useActionData, useNavigation } from "react-router";
 import { contactRateLimit, submitContactMessage } from "../../../server/contact/messages";
 import { requestContext } from "../../../server/http/context";
-import { Container, PageHero } from "../../components/ui/layout";
 import { FieldShell, Honeypot, SubmitButton, TextArea, TextInput } from "../../components/ui/form";
+import { Container, PageHero } from "../../components/ui/layout";
 import { pageMeta } from "../../lib/meta";
 import { contactSchema } from "../../schemas/contact";
 import type { Route } from "./+types/contact";
@@ -101,7 +101,9 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
               className="mt-6 rounded-brand border-2 border-ok bg-surface p-5"
               data-testid="contact-confirmation"
             >
-              <p className="text-lg font-semibold text-ok">Thank you — your message has been received.</p>
+              <p className="text-lg font-semibold text-ok">
+                Thank you — your message has been received.
+              </p>
               <p className="mt-2">
                 We reply within 24 hours, Monday to Friday, 9 AM to 6 PM EST. If your question is
                 urgent, mention it in a second message and we will prioritise it.
@@ -110,7 +112,11 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
           ) : null}
           <Form method="post" className="relative mt-6 space-y-5" {...getFormProps(form)}>
             {form.errors?.length ? (
-              <div role="alert" id={form.errorId} className="rounded-brand border-2 border-danger p-4 font-medium text-danger">
+              <div
+                role="alert"
+                id={form.errorId}
+                className="rounded-brand border-2 border-danger p-4 font-medium text-danger"
+              >
                 {form.errors.join(" ")}
               </div>
             ) : null}
@@ -120,8 +126,16 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
             <FieldShell id={fields.email.id} label="Email" errors={fields.email.errors}>
               <TextInput {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
             </FieldShell>
-            <FieldShell id={fields.company.id} label="Company" optional errors={fields.company.errors}>
-              <TextInput {...getInputProps(fields.company, { type: "text" })} autoComplete="organization" />
+            <FieldShell
+              id={fields.company.id}
+              label="Company"
+              optional
+              errors={fields.company.errors}
+            >
+              <TextInput
+                {...getInputProps(fields.company, { type: "text" })}
+                autoComplete="organization"
+              />
             </FieldShell>
             <FieldShell
               id={fields.message.id}
