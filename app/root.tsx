@@ -8,6 +8,7 @@ import {
   ScrollRestoration,
   useRouteLoaderData,
 } from "react-router";
+import { getSessionUser, readCookieHeader, SESSION_COOKIE } from "../server/auth/sessions";
 import { requestContext, tenantContext, userContext } from "../server/http/context";
 import { brandingCssVariables } from "../server/tenants/branding";
 import { getTenant } from "../server/tenants/store";
@@ -19,11 +20,12 @@ import { useNonce } from "./lib/nonce";
 
 /** Every request: the tenant's config and the signed-in user go into the router context. */
 export const middleware: Route.MiddlewareFunction[] = [
-  async ({ context }) => {
+  async ({ request, context }) => {
     const scope = context.get(requestContext);
     const tenant = await getTenant(scope.db, scope.tenantId);
     context.set(tenantContext, tenant.config);
-    context.set(userContext, null);
+    const token = readCookieHeader(request.headers.get("cookie"), SESSION_COOKIE);
+    context.set(userContext, token ? await getSessionUser(scope.db, token) : null);
   },
 ];
 

@@ -5,7 +5,18 @@
 // skips it on other platforms without fetching anything.
 import { readFileSync, writeFileSync } from "node:fs";
 
-const OS = ["android", "darwin", "freebsd", "linux", "win32", "openbsd", "openharmony", "netbsd", "sunos", "aix"];
+const OS = [
+  "android",
+  "darwin",
+  "freebsd",
+  "linux",
+  "win32",
+  "openbsd",
+  "openharmony",
+  "netbsd",
+  "sunos",
+  "aix",
+];
 const CPU = ["arm64", "x64", "arm", "ia32", "riscv64", "ppc64", "s390x", "loong64", "wasm32"];
 
 const path = new URL("../package-lock.json", import.meta.url);
@@ -35,6 +46,8 @@ for (const meta of Object.values(packages)) {
   }
 }
 
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))),
+);
 writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`complete-lockfile: added ${added} entr${added === 1 ? "y" : "ies"}`);

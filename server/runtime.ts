@@ -1,3 +1,4 @@
+import { ensureFirstAdmin } from "./auth/bootstrap";
 import { createDb, type Db } from "./db";
 import { migrateToLatest } from "./db/migrate";
 import { type Env, getEnv } from "./env";
@@ -26,5 +27,6 @@ async function boot(): Promise<Runtime> {
   const applied = await migrateToLatest(db);
   if (applied.length > 0) logger.info({ applied }, "database migrated");
   await seedTenants(db);
+  await ensureFirstAdmin(db, env, logger);
   return { env, db, logger };
 }

@@ -1,10 +1,12 @@
 import { type Migration, type MigrationProvider, Migrator } from "kysely";
 import type { Db } from "./index";
 import * as m0001 from "./migrations/0001_initial";
+import * as m0002 from "./migrations/0002_staff_and_newsletters";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
 const migrations: Record<string, Migration> = {
   "0001_initial": m0001,
+  "0002_staff_and_newsletters": m0002,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -23,10 +23,78 @@ export interface ContactMessagesTable {
   created_at: string;
 }
 
+export interface UsersTable {
+  id: string;
+  email: string;
+  password_hash: string;
+  role: string;
+  /** JSON: product key → true */
+  products: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  /** sha-256 of the cookie's token: a stolen database does not yield usable cookies */
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+  updated_at: string;
+}
+
+export type NewsletterStatus = "draft" | "published";
+
+export interface NewslettersTable {
+  id: string;
+  tenant_id: string;
+  title: string;
+  excerpt: string;
+  content: string;
+  read_time: number;
+  status: NewsletterStatus;
+  views: Generated<number>;
+  comments: Generated<number>;
+  author_id: string | null;
+  created_at: string;
+  updated_at: string;
+  published_at: string | null;
+  sent_at: string | null;
+  campaign_id: string | null;
+  send_status: string | null;
+  mailerlite_campaign_id: string | null;
+  mailerlite_campaign_status: string | null;
+}
+
+export interface CommentsTable {
+  id: Generated<number>;
+  newsletter_id: string;
+  tenant_id: string;
+  text: string;
+  author: Generated<string>;
+  /** 0 or 1: staff hid it from the public page */
+  hidden: Generated<number>;
+  created_at: string;
+}
+
 export interface Database {
   tenants: TenantsTable;
   contact_messages: ContactMessagesTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  settings: SettingsTable;
+  newsletters: NewslettersTable;
+  comments: CommentsTable;
 }
+
+export type UserRow = Selectable<UsersTable>;
+export type NewsletterRow = Selectable<NewslettersTable>;
+export type CommentRow = Selectable<CommentsTable>;
 
 export type TenantRow = Selectable<TenantsTable>;
 export type NewContactMessage = Insertable<ContactMessagesTable>;

@@ -3,6 +3,7 @@ import { Readable, Transform } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { createRequestHandler, RouterContextProvider } from "react-router";
+import { readCookieHeader, SESSION_COOKIE } from "../auth/sessions";
 import { getRuntime } from "../runtime";
 import { isLocalHost, resolveTenantId } from "../tenants/resolve";
 import { getTenant, getTenantDirectory, onTenantChanged } from "../tenants/store";
@@ -17,7 +18,6 @@ import { limitBodySize, MAX_BODY_BYTES, refuseCrossSiteWrites, securityHeaders }
  */
 const production = process.env.NODE_ENV === "production";
 const SUBDOMAIN_COOKIE = "herald_subdomain";
-export const SESSION_COOKIE = "herald_session";
 
 const handleRequest = createRequestHandler(
   () => import("virtual:react-router/server-build"),
@@ -149,20 +149,8 @@ function isCacheableRequest(req: Request): boolean {
   return queryKeys.every((key) => key === "subdomain");
 }
 
-export function readCookie(req: Request, name: string): string | null {
-  const header = req.headers.cookie;
-  if (!header) return null;
-  for (const part of header.split(";")) {
-    const index = part.indexOf("=");
-    if (index > 0 && part.slice(0, index).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(index + 1).trim());
-      } catch {
-        return null;
-      }
-    }
-  }
-  return null;
+function readCookie(req: Request, name: string): string | null {
+  return readCookieHeader(req.headers.cookie ?? null, name);
 }
 
 /** Express request → Fetch Request, as @react-router/express does, with a body size cap. */

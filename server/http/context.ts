@@ -1,4 +1,5 @@
 import { createContext } from "react-router";
+import type { StaffUser } from "../auth/permissions";
 import type { Db } from "../db";
 import type { Env } from "../env";
 import type { Logger } from "../logger";
@@ -19,13 +20,7 @@ export interface RequestScope {
   origin: string;
 }
 
-/** Signed-in staff member; sign-in arrives with the staff accounts issue. */
-export interface SessionUser {
-  id: string;
-  email: string;
-  isSuperAdmin: boolean;
-}
-
 export const requestContext = createContext<RequestScope>();
 export const tenantContext = createContext<TenantConfig>();
-export const userContext = createContext<SessionUser | null>(null);
+/** The signed-in staff member, or null (set by the root middleware from the session cookie). */
+export const userContext = createContext<StaffUser | null>(null);

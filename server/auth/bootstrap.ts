@@ -1,0 +1,75 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Db } from "../db";
+import type { Env } from "../env";
+import type { Logger } from "../logger";
+import { SUPER_ADMIN_ROLE } from "./permissions";
+import { countUsers, createUser } from "./users";
+
+const SETUP_TOKEN_KEY = "setup_token_hash";
+const sha256 = (text: string) => createHash("sha256").update(text).digest();
+
+/**
+ * First run: with ADMIN_EMAIL and ADMIN_PASSWORD set, create that super admin. Without them, log a
+ * one-time setup link whose page creates the first super admin. Each start without users issues a
+ * new link (only its hash is stored, so an old one cannot be shown again); using it retires it.
+ */
+export async function ensureFirstAdmin(db: Db, env: Env, logger: Logger): Promise<void> {
+  if ((await countUsers(db)) > 0) return;
+  if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) {
+    const user = await createUser(db, {
+      email: env.ADMIN_EMAIL,
+      password: env.ADMIN_PASSWORD,
+      role: SUPER_ADMIN_ROLE,
+    });
+    logger.info({ email: user.email }, "created the first super admin from ADMIN_EMAIL");
+    return;
+  }
+  const token = randomBytes(24).toString("base64url");
+  const now = new Date().toISOString();
+  await db
+    .insertInto("settings")
+    .values({ key: SETUP_TOKEN_KEY, value: sha256(token).toString("hex"), updated_at: now })
+    .onConflict((oc) =>
+      oc.column("key").doUpdateSet({ value: sha256(token).toString("hex"), updated_at: now }),
+    )
+    .execute();
+  const link = `${env.APP_URL.replace(/\/$/, "")}/admin/setup?token=${token}`;
+  // Printed on its own line too, so it stands out of the JSON log on a first start.
+  logger.warn(
+    { setupLink: link },
+    "no staff user exists: open the setup link to create the first super admin",
+  );
+  console.log(`\n  First run: create the first super admin at ${link}\n`);
+}
+
+export async function isSetupTokenValid(db: Db, token: string | null): Promise<boolean> {
+  if (!token) return false;
+  const row = await db
+    .selectFrom("settings")
+    .select("value")
+    .where("key", "=", SETUP_TOKEN_KEY)
+    .executeTakeFirst();
+  if (!row) return false;
+  const expected = Buffer.from(row.value, "hex");
+  const actual = sha256(token);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+/** Creates the first super admin with a valid setup token, and retires the token, in one transaction. */
+export async function completeSetup(
+  db: Db,
+  input: { token: string; email: string; password: string },
+): Promise<{ userId: string } | { error: string }> {
+  return db.transaction().execute(async (trx) => {
+    if (!(await isSetupTokenValid(trx, input.token)) || (await countUsers(trx)) > 0) {
+      return { error: "This setup link is invalid or has already been used." };
+    }
+    const user = await createUser(trx, {
+      email: input.email,
+      password: input.password,
+      role: SUPER_ADMIN_ROLE,
+    });
+    await trx.deleteFrom("settings").where("key", "=", SETUP_TOKEN_KEY).execute();
+    return { userId: user.id };
+  });
+}

@@ -1,0 +1,68 @@
+/**
+ * SPEC §6: role 'super_admin' gives full access; anyone else has a product only when the products
+ * map has that key set to exactly true. No permissions record means no access.
+ */
+export const SUPER_ADMIN_ROLE = "super_admin";
+
+export type Products = Record<string, boolean>;
+
+export interface StaffUser {
+  id: string;
+  email: string;
+  role: string;
+  products: Products;
+  isSuperAdmin: boolean;
+}
+
+export function isSuperAdmin(role: string | null | undefined): boolean {
+  return role === SUPER_ADMIN_ROLE;
+}
+
+export function hasProduct(user: StaffUser | null, product: string): boolean {
+  if (!user) return false;
+  return user.isSuperAdmin || user.products[product] === true;
+}
+
+/** The tenants whose newsletters a user may manage (DESIGN.md §7.7): a tenant id is a product key. */
+export function canManageTenant(user: StaffUser | null, tenantId: string): boolean {
+  return hasProduct(user, tenantId);
+}
+
+export function grantedTenants(user: StaffUser, allTenantIds: readonly string[]): string[] {
+  return user.isSuperAdmin
+    ? [...allTenantIds]
+    : allTenantIds.filter((id) => user.products[id] === true);
+}
+
+/** Where a user lands after sign-in (SPEC §2 /admin/login). */
+export function landingPathFor(user: StaffUser): string {
+  if (user.isSuperAdmin) return "/admin/dashboard";
+  if (user.products.keydiscovery === true) return "/admin/cms";
+  return "/";
+}
+
+/** A redirect target is honoured only when it stays on this site. */
+export function safeRedirectPath(target: string | null | undefined): string | null {
+  if (!target || !target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\"))
+    return null;
+  try {
+    const url = new URL(target, "http://herald.invalid");
+    if (url.origin !== "http://herald.invalid") return null;
+    return `${url.pathname}${url.search}${url.hash}`;
+  } catch {
+    return null;
+  }
+}
+
+/** Reads the stored products map, keeping only keys set to exactly true. */
+export function parseProducts(json: string): Products {
+  try {
+    const value: unknown = JSON.parse(json);
+    if (!value || typeof value !== "object" || Array.isArray(value)) return {};
+    return Object.fromEntries(
+      Object.entries(value).filter(([, granted]) => granted === true),
+    ) as Products;
+  } catch {
+    return {};
+  }
+}

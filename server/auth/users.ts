@@ -1,0 +1,129 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "../db";
+import type { UserRow } from "../db/schema";
+import { hashPassword } from "./password";
+import { isSuperAdmin, type Products, parseProducts, type StaffUser } from "./permissions";
+
+export const MIN_PASSWORD_LENGTH = 8;
+
+export class UserError extends Error {
+  constructor(
+    message: string,
+    readonly field?: "email" | "password" | "role",
+  ) {
+    super(message);
+  }
+}
+
+export function toStaffUser(row: UserRow): StaffUser {
+  return {
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    products: parseProducts(row.products),
+    isSuperAdmin: isSuperAdmin(row.role),
+  };
+}
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function checkPassword(password: string) {
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw new UserError(`Password must be at least ${MIN_PASSWORD_LENGTH} characters.`, "password");
+  }
+  if (password.length > 200)
+    throw new UserError("Password must be at most 200 characters.", "password");
+}
+
+export async function countUsers(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom("users")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom("users")
+    .selectAll()
+    .where("email", "=", normaliseEmail(email))
+    .executeTakeFirst();
+}
+
+export async function getUser(db: Db, id: string): Promise<StaffUser | null> {
+  const row = await db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+  return row ? toStaffUser(row) : null;
+}
+
+export async function listUsers(db: Db): Promise<StaffUser[]> {
+  const rows = await db.selectFrom("users").selectAll().orderBy("email").execute();
+  return rows.map(toStaffUser);
+}
+
+export async function createUser(
+  db: Db,
+  input: { email: string; password: string; role: string; products?: Products },
+): Promise<StaffUser> {
+  const email = normaliseEmail(input.email);
+  const role = input.role.trim();
+  if (!role) throw new UserError("Role is required.", "role");
+  checkPassword(input.password);
+  if (await findUserByEmail(db, email))
+    throw new UserError("A user with this email already exists.", "email");
+  const now = new Date().toISOString();
+  const row: UserRow = {
+    id: randomUUID(),
+    email,
+    password_hash: await hashPassword(input.password),
+    role,
+    products: JSON.stringify(input.products ?? {}),
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await db.insertInto("users").values(row).execute();
+  } catch (error) {
+    // Two creations raced past the check above: the unique index decides.
+    if (await findUserByEmail(db, email))
+      throw new UserError("A user with this email already exists.", "email");
+    throw error;
+  }
+  return toStaffUser(row);
+}
+
+export async function setUserPassword(db: Db, userId: string, password: string): Promise<void> {
+  checkPassword(password);
+  const hash = await hashPassword(password);
+  await db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable("users")
+      .set({ password_hash: hash, updated_at: new Date().toISOString() })
+      .where("id", "=", userId)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw new UserError("User not found.");
+    // A new password signs the user out everywhere.
+    await trx.deleteFrom("sessions").where("user_id", "=", userId).execute();
+  });
+}
+
+export async function updateUserAccess(
+  db: Db,
+  userId: string,
+  input: { role: string; products: Products },
+): Promise<void> {
+  const role = input.role.trim();
+  if (!role) throw new UserError("Role is required.", "role");
+  const result = await db
+    .updateTable("users")
+    .set({ role, products: JSON.stringify(input.products), updated_at: new Date().toISOString() })
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw new UserError("User not found.");
+}
+
+export async function deleteUser(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom("users").where("id", "=", userId).execute();
+}

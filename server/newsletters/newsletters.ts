@@ -1,0 +1,256 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
+import { z } from "zod";
+import type { Db } from "../db";
+import type { NewsletterRow, NewsletterStatus } from "../db/schema";
+import { sanitizeNewsletterHtml } from "./sanitize";
+
+/** The newsletter form (SPEC §2, §5): all four fields required, read time at least 1 minute. */
+export const newsletterInputSchema = z.object({
+  title: z
+    .string({ error: "Title is required" })
+    .trim()
+    .min(1, "Title is required")
+    .max(200, "Title must be at most 200 characters"),
+  excerpt: z
+    .string({ error: "Excerpt is required" })
+    .trim()
+    .min(1, "Excerpt is required")
+    .max(500, "Excerpt must be at most 500 characters"),
+  content: z
+    .string({ error: "Content is required" })
+    .max(500_000, "Content is too long")
+    .refine(
+      (html) =>
+        sanitizeNewsletterHtml(html)
+          .replace(/<[^>]*>/g, "")
+          .trim().length > 0 || /<img\s/i.test(html),
+      {
+        message: "Content is required",
+      },
+    ),
+  readTime: z.coerce
+    .number({ error: "Read time is required" })
+    .int("Read time must be a whole number of minutes")
+    .min(1, "Read time must be at least 1 minute")
+    .max(600, "Read time must be at most 600 minutes"),
+});
+
+export type NewsletterInput = z.infer<typeof newsletterInputSchema>;
+
+export class NewsletterNotFoundError extends Error {
+  constructor(id: string) {
+    super(`Newsletter with ID ${id} not found`);
+  }
+}
+
+/** What pages show of a newsletter (SPEC §3 field names). */
+export interface Newsletter {
+  id: string;
+  tenantId: string;
+  title: string;
+  excerpt: string;
+  content: string;
+  readTime: number;
+  status: NewsletterStatus;
+  /** publishedAt for published newsletters, else createdAt (SPEC's `date`) */
+  date: string;
+  metrics: { views: number; comments: number };
+  createdAt: string;
+  updatedAt: string;
+  publishedAt: string | null;
+  sentAt: string | null;
+  campaignId: string | null;
+  sendStatus: string | null;
+}
+
+export function toNewsletter(row: NewsletterRow): Newsletter {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    title: row.title,
+    excerpt: row.excerpt,
+    content: row.content,
+    readTime: row.read_time,
+    status: row.status,
+    date: row.published_at ?? row.created_at,
+    metrics: { views: Number(row.views), comments: Number(row.comments) },
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    publishedAt: row.published_at,
+    sentAt: row.sent_at,
+    campaignId: row.campaign_id,
+    sendStatus: row.send_status,
+  };
+}
+
+interface TenantScope {
+  db: Db;
+  tenantId: string;
+}
+
+/** Creates a draft. Content is sanitised before it is stored. */
+export async function createNewsletter(
+  ctx: TenantScope & { authorId: string | null },
+  input: NewsletterInput,
+): Promise<Newsletter> {
+  const now = new Date().toISOString();
+  const row = {
+    id: randomUUID(),
+    tenant_id: ctx.tenantId,
+    title: input.title,
+    excerpt: input.excerpt,
+    content: sanitizeNewsletterHtml(input.content),
+    read_time: input.readTime,
+    status: "draft" as const,
+    author_id: ctx.authorId,
+    created_at: now,
+    updated_at: now,
+    published_at: null,
+    sent_at: null,
+    campaign_id: null,
+    send_status: null,
+    mailerlite_campaign_id: null,
+    mailerlite_campaign_status: null,
+  };
+  await ctx.db.insertInto("newsletters").values(row).execute();
+  return toNewsletter({ ...row, views: 0, comments: 0 });
+}
+
+/** Any newsletter of the tenant, draft or published (staff view). */
+export async function getNewsletter(ctx: TenantScope, id: string): Promise<Newsletter | null> {
+  const row = await ctx.db
+    .selectFrom("newsletters")
+    .selectAll()
+    .where("id", "=", id)
+    .where("tenant_id", "=", ctx.tenantId)
+    .executeTakeFirst();
+  return row ? toNewsletter(row) : null;
+}
+
+/** A published newsletter of the tenant, or null (a draft or another tenant's is "not found"). */
+export async function getPublishedNewsletter(
+  ctx: TenantScope,
+  id: string,
+): Promise<Newsletter | null> {
+  const row = await ctx.db
+    .selectFrom("newsletters")
+    .selectAll()
+    .where("id", "=", id)
+    .where("tenant_id", "=", ctx.tenantId)
+    .where("status", "=", "published")
+    .executeTakeFirst();
+  return row ? toNewsletter(row) : null;
+}
+
+export async function updateNewsletter(
+  ctx: TenantScope,
+  id: string,
+  input: NewsletterInput,
+): Promise<Newsletter> {
+  const result = await ctx.db
+    .updateTable("newsletters")
+    .set({
+      title: input.title,
+      excerpt: input.excerpt,
+      content: sanitizeNewsletterHtml(input.content),
+      read_time: input.readTime,
+      updated_at: new Date().toISOString(),
+    })
+    .where("id", "=", id)
+    .where("tenant_id", "=", ctx.tenantId)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw new NewsletterNotFoundError(id);
+  return (await getNewsletter(ctx, id)) as Newsletter;
+}
+
+/** SPEC §4: publishing sets status published and publishedAt (kept from the first publication). */
+export async function publishNewsletter(ctx: TenantScope, id: string): Promise<void> {
+  const now = new Date().toISOString();
+  const result = await ctx.db
+    .updateTable("newsletters")
+    .set({
+      status: "published",
+      published_at: sql<string>`coalesce(published_at, ${now})`,
+      updated_at: now,
+    })
+    .where("id", "=", id)
+    .where("tenant_id", "=", ctx.tenantId)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw new NewsletterNotFoundError(id);
+}
+
+export async function unpublishNewsletter(ctx: TenantScope, id: string): Promise<void> {
+  const result = await ctx.db
+    .updateTable("newsletters")
+    .set({ status: "draft", updated_at: new Date().toISOString() })
+    .where("id", "=", id)
+    .where("tenant_id", "=", ctx.tenantId)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw new NewsletterNotFoundError(id);
+}
+
+export async function deleteNewsletter(ctx: TenantScope, id: string): Promise<void> {
+  const result = await ctx.db
+    .deleteFrom("newsletters")
+    .where("id", "=", id)
+    .where("tenant_id", "=", ctx.tenantId)
+    .executeTakeFirst();
+  if (Number(result.numDeletedRows) === 0) throw new NewsletterNotFoundError(id);
+}
+
+export interface NewsletterFilter {
+  status?: NewsletterStatus;
+  search?: string;
+}
+
+/** The tenant's newsletters for staff, newest change first. */
+export async function listNewsletters(
+  ctx: TenantScope,
+  filter: NewsletterFilter = {},
+): Promise<Newsletter[]> {
+  let query = ctx.db.selectFrom("newsletters").selectAll().where("tenant_id", "=", ctx.tenantId);
+  if (filter.status) query = query.where("status", "=", filter.status);
+  if (filter.search?.trim()) {
+    const pattern = `%${filter.search
+      .trim()
+      .toLowerCase()
+      .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where(sql<boolean>`lower(title) like ${pattern} escape '\\'`);
+  }
+  const rows = await query.orderBy("updated_at", "desc").limit(500).execute();
+  return rows.map(toNewsletter);
+}
+
+/** Published newsletters, newest first, one page at a time. */
+export async function listPublishedNewsletters(
+  ctx: TenantScope,
+  page: { page: number; pageSize: number },
+): Promise<{ items: Newsletter[]; total: number }> {
+  const base = ctx.db
+    .selectFrom("newsletters")
+    .where("tenant_id", "=", ctx.tenantId)
+    .where("status", "=", "published");
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll()
+      .orderBy("published_at", "desc")
+      .orderBy("id", "desc")
+      .limit(page.pageSize)
+      .offset((page.page - 1) * page.pageSize)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirst(),
+  ]);
+  return { items: rows.map(toNewsletter), total: Number(count?.count ?? 0) };
+}
+
+/** One page view: a single atomic increment, so concurrent views are all counted. */
+export async function recordNewsletterView(ctx: TenantScope, id: string): Promise<void> {
+  await ctx.db
+    .updateTable("newsletters")
+    .set({ views: sql<number>`views + 1` })
+    .where("id", "=", id)
+    .where("tenant_id", "=", ctx.tenantId)
+    .where("status", "=", "published")
+    .execute();
+}

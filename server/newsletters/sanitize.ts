@@ -1,0 +1,70 @@
+import sanitizeHtml from "sanitize-html";
+
+/**
+ * Newsletter HTML is shown to the public: it is cleaned on save and again before render
+ * (DESIGN.md §8). Only what the editor produces survives: headings, text formatting, lists,
+ * quotes, links, images, code and simple tables.
+ */
+const OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: [
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "p",
+    "br",
+    "hr",
+    "strong",
+    "b",
+    "em",
+    "i",
+    "u",
+    "s",
+    "code",
+    "pre",
+    "blockquote",
+    "ul",
+    "ol",
+    "li",
+    "a",
+    "img",
+    "figure",
+    "figcaption",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "span",
+    "sub",
+    "sup",
+    "mark",
+  ],
+  allowedAttributes: {
+    a: ["href", "title", "target", "rel"],
+    img: ["src", "alt", "title", "width", "height"],
+    th: ["colspan", "rowspan"],
+    td: ["colspan", "rowspan"],
+    ol: ["start"],
+  },
+  allowedSchemes: ["http", "https", "mailto"],
+  allowedSchemesByTag: { img: ["http", "https", "data"] },
+  allowProtocolRelative: false,
+  transformTags: {
+    // Links to other sites open safely.
+    a: (tagName, attribs) => {
+      const external = /^https?:\/\//i.test(attribs.href ?? "");
+      return {
+        tagName,
+        attribs: external
+          ? { ...attribs, rel: "noopener noreferrer nofollow", target: "_blank" }
+          : attribs,
+      };
+    },
+  },
+};
+
+export function sanitizeNewsletterHtml(html: string): string {
+  return sanitizeHtml(html, OPTIONS);
+}
