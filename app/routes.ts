@@ -1,6 +1,7 @@
-import { index, layout, prefix, type RouteConfig, route } from "@react-router/dev/routes";
+import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
 
 export default [
+  // Pages whose anonymous HTML depends only on the tenant: the page cache may keep them.
   layout("routes/marketing/layout.tsx", [
     index("routes/marketing/home.tsx"),
     route("about", "routes/marketing/about.tsx"),
@@ -11,6 +12,29 @@ export default [
     route("terms", "routes/marketing/terms.tsx"),
     route("newsletter", "routes/newsletter/index.tsx"),
   ]),
+
+  // The reading room: every load counts a view, so nothing here is cached.
+  ...prefix("newsletter", [
+    route("rss.xml", "routes/newsletter/rss.ts"),
+    route(":id", "routes/newsletter/detail.tsx"),
+  ]),
+  route("sitemap.xml", "routes/api/sitemap.ts"),
+  route("robots.txt", "routes/api/robots.ts"),
+  route("uploads/*", "routes/api/uploads.ts"),
+
+  ...prefix("admin", [
+    route("login", "routes/admin/login.tsx"),
+    route("logout", "routes/admin/logout.ts"),
+    route("setup", "routes/admin/setup.tsx"),
+    route("dashboard", "routes/admin/dashboard.tsx"),
+    route("cms", "routes/admin/cms.tsx"),
+    route("users", "routes/admin/users.tsx"),
+    route("newsletter/new", "routes/admin/newsletter-form.tsx", { id: "admin-newsletter-new" }),
+    route("newsletter/edit/:id", "routes/admin/newsletter-form.tsx", { id: "admin-newsletter-edit" }),
+    route("uploads", "routes/admin/uploads.ts"),
+    route("comments/:id", "routes/admin/comment-moderation.ts"),
+  ]),
+
   ...prefix("brand", [route("favicon.svg", "routes/api/favicon.ts")]),
   route("healthz", "routes/api/healthz.ts"),
   route("*", "routes/not-found.tsx"),
