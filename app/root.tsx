@@ -98,21 +98,41 @@ export default function App() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  if (!notFound && import.meta.env.DEV) console.error(error);
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  if (status >= 500 && import.meta.env.DEV) console.error(error);
+  const copy =
+    status === 404
+      ? {
+          title: "Page not found",
+          text: "The page you are looking for does not exist or has moved.",
+        }
+      : status === 403
+        ? {
+            title: "Access denied",
+            text: "You do not have access to this page with the account you are signed in with.",
+          }
+        : {
+            title: "Something went wrong",
+            text: "We could not complete your request. Please try again in a moment.",
+          };
   return (
     <main className="mx-auto max-w-2xl px-6 py-24 text-center">
-      <title>{notFound ? "Page not found" : "Something went wrong"}</title>
-      <h1 className="text-3xl font-bold">{notFound ? "Page not found" : "Something went wrong"}</h1>
-      <p className="mt-4 text-lg">
-        {notFound
-          ? "The page you are looking for does not exist or has moved."
-          : "We could not complete your request. Please try again in a moment."}
-      </p>
-      <p className="mt-8">
+      <title>{copy.title}</title>
+      <p className="text-sm font-semibold uppercase tracking-wider text-brand-strong">{status}</p>
+      <h1 className="mt-2 text-3xl font-bold">{copy.title}</h1>
+      <p className="mt-4 text-lg">{copy.text}</p>
+      <p className="mt-8 flex flex-wrap justify-center gap-6">
         <a href="/" className="font-semibold underline">
           Back to the home page
         </a>
+        {status === 403 ? (
+          <form method="post" action="/admin/logout">
+            <input type="hidden" name="redirectTo" value="/admin/login" />
+            <button type="submit" className="font-semibold text-brand-strong underline">
+              Sign in as someone else
+            </button>
+          </form>
+        ) : null}
       </p>
     </main>
   );

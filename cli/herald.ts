@@ -1,33 +1,132 @@
 /**
- * The `herald` command: `npm run herald -- <command>`.
- *   migrate   bring the database (DATABASE_URL) up to date and seed the default tenants
+ * The `herald` command: `npm run herald -- <command>`. Works on DATABASE_URL like the server.
  */
-import { createDb } from "../server/db";
+import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
+import { SUPER_ADMIN_ROLE } from "../server/auth/permissions";
+import {
+  createUser,
+  findUserByEmail,
+  listUsers,
+  setUserPassword,
+  UserError,
+} from "../server/auth/users";
+import { createDb, type Db } from "../server/db";
 import { migrateToLatest } from "../server/db/migrate";
 import { getEnv } from "../server/env";
 import { seedTenants } from "../server/tenants/seed";
 
-const USAGE = `Usage: npm run herald -- <command>
+const USAGE = `Usage: npm run herald -- <command> [options]
 
 Commands:
-  migrate    apply pending database migrations and seed the default tenants
-  help       show this text`;
+  migrate                       apply pending database migrations and seed the default tenants
+  user add --email E --role R [--product P ...] [--password PW]
+                                add a staff user; R is super_admin or editor, P a tenant id
+                                (e.g. keydiscovery); without --password it is asked for
+  user list                     list staff users
+  user set-password --email E [--password PW]
+                                set a user's password (signs them out everywhere)
+  help                          show this text`;
 
-async function main(argv: string[]): Promise<number> {
-  const [command] = argv;
-  switch (command) {
-    case "migrate": {
-      const env = getEnv();
-      const db = createDb(env.DATABASE_URL);
-      try {
-        const applied = await migrateToLatest(db);
-        await seedTenants(db);
-        console.log(applied.length ? `Applied: ${applied.join(", ")}` : "Database is up to date.");
-      } finally {
-        await db.destroy();
+async function askPassword(): Promise<string> {
+  if (!process.stdin.isTTY) {
+    // Piped input: the first line is the password.
+    const lines = createInterface({ input: process.stdin });
+    for await (const line of lines) return line;
+    return "";
+  }
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+  const output = rl as unknown as { _writeToOutput: (text: string) => void };
+  process.stdout.write("Password: ");
+  output._writeToOutput = () => {}; // do not echo what is typed
+  const password = await new Promise<string>((resolve) => rl.question("", resolve));
+  rl.close();
+  process.stdout.write("\n");
+  return password;
+}
+
+async function withDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
+  const env = getEnv();
+  const db = createDb(env.DATABASE_URL);
+  try {
+    await migrateToLatest(db);
+    await seedTenants(db);
+    return await work(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function userCommand(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      email: { type: "string" },
+      role: { type: "string" },
+      product: { type: "string", multiple: true },
+      password: { type: "string" },
+    },
+  });
+  if (sub === "list") {
+    return withDb(async (db) => {
+      const users = await listUsers(db);
+      if (users.length === 0) console.log("No staff users.");
+      for (const user of users) {
+        const products = Object.keys(user.products).join(", ") || "-";
+        console.log(`${user.email}\t${user.role}\tproducts: ${products}`);
       }
       return 0;
+    });
+  }
+  if (!values.email) {
+    console.error("--email is required.");
+    return 1;
+  }
+  const email = values.email;
+  if (sub === "add") {
+    const role = values.role ?? "";
+    if (role !== SUPER_ADMIN_ROLE && role !== "editor") {
+      console.error("--role must be super_admin or editor.");
+      return 1;
     }
+    const password = values.password ?? (await askPassword());
+    return withDb(async (db) => {
+      const products = Object.fromEntries(
+        (values.product ?? []).map((key) => [key, true] as const),
+      );
+      const user = await createUser(db, { email, password, role, products });
+      console.log(`Added ${user.email} (${user.role}).`);
+      return 0;
+    });
+  }
+  if (sub === "set-password") {
+    const password = values.password ?? (await askPassword());
+    return withDb(async (db) => {
+      const user = await findUserByEmail(db, email);
+      if (!user) {
+        console.error(`No user with email ${email}.`);
+        return 1;
+      }
+      await setUserPassword(db, user.id, password);
+      console.log(`Password set for ${user.email}.`);
+      return 0;
+    });
+  }
+  console.error(`Unknown user command: ${sub ?? "(none)"}\n\n${USAGE}`);
+  return 1;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "migrate":
+      return withDb(async () => {
+        console.log("Database is up to date.");
+        return 0;
+      });
+    case "user":
+      return userCommand(rest);
     case undefined:
     case "help":
     case "--help":
@@ -42,7 +141,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
+    console.error(error instanceof UserError || error instanceof Error ? error.message : error);
     process.exit(1);
   },
 );

@@ -43,8 +43,7 @@ export function landingPathFor(user: StaffUser): string {
 
 /** A redirect target is honoured only when it stays on this site. */
 export function safeRedirectPath(target: string | null | undefined): string | null {
-  if (!target || !target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\"))
-    return null;
+  if (!target?.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return null;
   try {
     const url = new URL(target, "http://herald.invalid");
     if (url.origin !== "http://herald.invalid") return null;

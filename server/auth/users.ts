@@ -4,7 +4,9 @@ import type { UserRow } from "../db/schema";
 import { hashPassword } from "./password";
 import { isSuperAdmin, type Products, parseProducts, type StaffUser } from "./permissions";
 
-export const MIN_PASSWORD_LENGTH = 8;
+export { MIN_PASSWORD_LENGTH } from "../../app/schemas/staff";
+
+import { MIN_PASSWORD_LENGTH } from "../../app/schemas/staff";
 
 export class UserError extends Error {
   constructor(

@@ -3,6 +3,10 @@ import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 export interface RateLimit {
   /** Counts one attempt for `key`; false when the key has used up its allowance. */
   take(key: string): Promise<boolean>;
+  /** True when `key` has used up its allowance (counts nothing). */
+  isExhausted(key: string): Promise<boolean>;
+  /** Forgets `key`'s attempts (e.g. after a successful sign-in). */
+  reset(key: string): Promise<void>;
 }
 
 /**
@@ -23,6 +27,13 @@ export function createRateLimit(options: { points: number; windowSeconds: number
         if (error instanceof RateLimiterRes) return false;
         throw error;
       }
+    },
+    async isExhausted(key) {
+      const state = await limiter.get(key);
+      return state !== null && state.consumedPoints >= options.points;
+    },
+    async reset(key) {
+      await limiter.delete(key);
     },
   };
 }

@@ -93,3 +93,10 @@ export function onTenantChanged(listener: (tenantId: string) => void): () => voi
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
+
+/** Every tenant's id, name and domain, by name (for staff pages). */
+export async function listTenants(
+  db: Db,
+): Promise<{ id: string; name: string; domain: string | null }[]> {
+  return db.selectFrom("tenants").select(["id", "name", "domain"]).orderBy("name").execute();
+}

@@ -1,3 +1,102 @@
-export default function Placeholder() {
-  return <main>Coming in this issue.</main>;
+import { data } from "react-router";
+import { requireStaff } from "../../../server/auth/guards";
+import { grantedTenants } from "../../../server/auth/permissions";
+import { requestContext, tenantContext } from "../../../server/http/context";
+import { listNewsletters } from "../../../server/newsletters/newsletters";
+import { listTenants } from "../../../server/tenants/store";
+import { AdminHeader } from "../../components/admin-header";
+import { NewsletterCard } from "../../components/newsletter-card";
+import type { Route } from "./+types/cms";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Content management" },
+  { name: "robots", content: "noindex" },
+];
+
+/**
+ * /admin/cms (DESIGN.md §7.7): the newsletters of every tenant the user's products grant. Links
+ * open each tenant's own site — its domain, or `?subdomain=` where it has none (localhost).
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireStaff(context, request);
+  const scope = context.get(requestContext);
+  const current = context.get(tenantContext);
+  const tenants = await listTenants(scope.db);
+  const allowed = new Set(
+    grantedTenants(
+      user,
+      tenants.map((tenant) => tenant.id),
+    ),
+  );
+  if (allowed.size === 0) {
+    throw data({ message: "Your account has no products." }, { status: 403 });
+  }
+  const sections = await Promise.all(
+    tenants
+      .filter((tenant) => allowed.has(tenant.id))
+      .map(async (tenant) => {
+        const newsletters = await listNewsletters({ db: scope.db, tenantId: tenant.id });
+        const base = tenant.domain ? `https://${tenant.domain}` : "";
+        const query = tenant.domain ? "" : `?subdomain=${encodeURIComponent(tenant.id)}`;
+        return {
+          id: tenant.id,
+          name: tenant.name,
+          dashboardHref: `${base}/admin/dashboard${query}`,
+          newHref: `${base}/admin/newsletter/new${query}`,
+          newsletters: newsletters.map(({ content: _content, ...card }) => ({
+            ...card,
+            editHref: `${base}/admin/newsletter/edit/${card.id}${query}`,
+            viewHref: card.status === "published" ? `${base}/newsletter/${card.id}${query}` : null,
+          })),
+        };
+      }),
+  );
+  return { tenantName: current.branding.companyName, isSuperAdmin: user.isSuperAdmin, sections };
+}
+
+export default function Cms({ loaderData }: Route.ComponentProps) {
+  return (
+    <main>
+      <AdminHeader
+        title="Content management"
+        tenantName={loaderData.tenantName}
+        isSuperAdmin={loaderData.isSuperAdmin}
+      />
+      <div className="mx-auto max-w-6xl space-y-12 px-4 py-8 sm:px-6">
+        {loaderData.sections.map((section) => (
+          <section key={section.id} aria-labelledby={`tenant-${section.id}`}>
+            <div className="flex flex-wrap items-center justify-between gap-3">
+              <h2 id={`tenant-${section.id}`} className="text-2xl font-bold">
+                {section.name}
+              </h2>
+              <div className="flex gap-3">
+                <a href={section.dashboardHref} className="font-semibold">
+                  Open dashboard
+                </a>
+                <a href={section.newHref} className="font-semibold">
+                  Create New Newsletter
+                </a>
+              </div>
+            </div>
+            {section.newsletters.length === 0 ? (
+              <p className="mt-4 rounded-brand border border-dashed border-black/30 p-6 text-center">
+                No newsletters found. Create your first one!
+              </p>
+            ) : (
+              <div className="mt-5 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
+                {section.newsletters.map((newsletter) => (
+                  <NewsletterCard
+                    key={newsletter.id}
+                    newsletter={newsletter}
+                    editHref={newsletter.editHref}
+                    viewHref={newsletter.viewHref}
+                  />
+                ))}
+              </div>
+            )}
+          </section>
+        ))}
+      </div>
+    </main>
+  );
 }

@@ -1,3 +1,25 @@
+import { redirect } from "react-router";
+import { safeRedirectPath } from "../../../server/auth/permissions";
+import {
+  deleteSession,
+  readCookieHeader,
+  SESSION_COOKIE,
+  sessionCookie,
+} from "../../../server/auth/sessions";
+import { requestContext } from "../../../server/http/context";
+import type { Route } from "./+types/logout";
+
+/** Sign Out (SPEC §2): ends the session on the server and returns home. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { db } = context.get(requestContext);
+  await deleteSession(db, readCookieHeader(request.headers.get("cookie"), SESSION_COOKIE));
+  const secure = new URL(request.url).protocol === "https:";
+  const form = await request.formData().catch(() => null);
+  const target = safeRedirectPath(form?.get("redirectTo")?.toString()) ?? "/";
+  return redirect(target, { headers: { "Set-Cookie": sessionCookie(null, { secure }) } });
+}
+
+// Signing out changes state, so it is a POST; a plain visit just goes home.
 export function loader() {
-  return new Response("Not found", { status: 404 });
+  return redirect("/");
 }

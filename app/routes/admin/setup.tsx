@@ -1,3 +1,125 @@
-export default function Placeholder() {
-  return <main>Coming in this issue.</main>;
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, redirect, useActionData, useNavigation } from "react-router";
+import { completeSetup, isSetupTokenValid } from "../../../server/auth/bootstrap";
+import { createSession, sessionCookie } from "../../../server/auth/sessions";
+import { countUsers } from "../../../server/auth/users";
+import { requestContext } from "../../../server/http/context";
+import { FieldShell, SubmitButton, TextInput } from "../../components/ui/form";
+import { setupSchema } from "../../schemas/staff";
+import type { Route } from "./+types/setup";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Set up Herald" },
+  { name: "robots", content: "noindex" },
+];
+
+/** First run (issue #3): the one-time link from the server log opens this page. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { db } = context.get(requestContext);
+  const token = new URL(request.url).searchParams.get("token");
+  const valid = (await countUsers(db)) === 0 && (await isSetupTokenValid(db, token));
+  return data({ valid, token: valid ? token : null }, { status: valid ? 200 : 404 });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { db } = context.get(requestContext);
+  const submission = parseWithZod(await request.formData(), { schema: setupSchema });
+  if (submission.status !== "success") {
+    return data(
+      { result: submission.reply({ hideFields: ["password", "confirmPassword"] }) },
+      { status: 400 },
+    );
+  }
+  const outcome = await completeSetup(db, submission.value);
+  if ("error" in outcome) {
+    return data(
+      {
+        result: submission.reply({
+          formErrors: [outcome.error],
+          hideFields: ["password", "confirmPassword"],
+        }),
+      },
+      { status: 400 },
+    );
+  }
+  const session = await createSession(db, outcome.userId);
+  const secure = new URL(request.url).protocol === "https:";
+  return redirect("/admin/dashboard", {
+    headers: {
+      "Set-Cookie": sessionCookie(session.token, { secure, expiresAt: session.expiresAt }),
+    },
+  });
+}
+
+export default function Setup({ loaderData }: Route.ComponentProps) {
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    lastResult: navigation.state === "idle" ? actionData?.result : null,
+    constraint: getZodConstraint(setupSchema),
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: setupSchema }),
+  });
+
+  if (!loaderData.valid) {
+    return (
+      <main className="mx-auto max-w-md px-4 py-24">
+        <h1 className="text-2xl font-bold">Setup link not valid</h1>
+        <p className="mt-4">
+          This setup link is invalid or has already been used. If Herald has staff users, sign in at{" "}
+          <a href="/admin/login">Admin Login</a>; otherwise restart the server and use the new link
+          it logs.
+        </p>
+      </main>
+    );
+  }
+
+  return (
+    <main className="mx-auto max-w-md px-4 py-16">
+      <div className="rounded-brand border border-black/10 bg-surface p-6 shadow-sm sm:p-8">
+        <h1 className="text-2xl font-bold">Create the first super admin</h1>
+        <p className="mt-2">This account can manage every tenant, newsletter and staff user.</p>
+        <Form method="post" className="mt-6 space-y-5" {...getFormProps(form)}>
+          {form.errors?.length ? (
+            <div
+              role="alert"
+              className="rounded-brand border-2 border-danger p-3 font-medium text-danger"
+            >
+              {form.errors.join(" ")}
+            </div>
+          ) : null}
+          <input type="hidden" name="token" value={loaderData.token ?? ""} />
+          <FieldShell id={fields.email.id} label="Email" errors={fields.email.errors}>
+            <TextInput
+              {...getInputProps(fields.email, { type: "email" })}
+              autoComplete="username"
+            />
+          </FieldShell>
+          <FieldShell
+            id={fields.password.id}
+            label="Password"
+            hint="At least 8 characters."
+            errors={fields.password.errors}
+          >
+            <TextInput
+              {...getInputProps(fields.password, { type: "password" })}
+              autoComplete="new-password"
+            />
+          </FieldShell>
+          <FieldShell
+            id={fields.confirmPassword.id}
+            label="Repeat password"
+            errors={fields.confirmPassword.errors}
+          >
+            <TextInput
+              {...getInputProps(fields.confirmPassword, { type: "password" })}
+              autoComplete="new-password"
+            />
+          </FieldShell>
+          <SubmitButton>Create super admin</SubmitButton>
+        </Form>
+      </div>
+    </main>
+  );
 }

@@ -1,0 +1,62 @@
+import { Link } from "react-router";
+import { formatDate, plural } from "../lib/format";
+
+export interface NewsletterCardData {
+  id: string;
+  title: string;
+  excerpt: string;
+  date: string;
+  status: "draft" | "published";
+  metrics: { views: number; comments: number };
+}
+
+/** A newsletter in the staff grid: title, date, views, comments, status, Edit and View (SPEC §2). */
+export function NewsletterCard({
+  newsletter,
+  editHref,
+  viewHref,
+}: {
+  newsletter: NewsletterCardData;
+  editHref: string;
+  viewHref: string | null;
+}) {
+  const published = newsletter.status === "published";
+  return (
+    <article className="flex h-full flex-col rounded-brand border border-black/10 bg-surface p-5 shadow-sm">
+      <div className="flex items-start justify-between gap-3">
+        <h3 className="text-lg font-semibold leading-snug">{newsletter.title}</h3>
+        <span
+          className={`shrink-0 rounded-full px-2.5 py-0.5 text-xs font-semibold ${published ? "bg-ok text-white" : "bg-black/10 text-ink"}`}
+        >
+          {published ? "Published" : "Draft"}
+        </span>
+      </div>
+      <p className="mt-1 text-sm">
+        <time dateTime={newsletter.date}>{formatDate(newsletter.date)}</time>
+      </p>
+      <p className="mt-3 line-clamp-3 flex-1 text-sm leading-relaxed">{newsletter.excerpt}</p>
+      <p className="mt-3 text-sm">
+        {plural(newsletter.metrics.views, "view")} ·{" "}
+        {plural(newsletter.metrics.comments, "comment")}
+      </p>
+      <div className="mt-4 flex gap-3">
+        <Link
+          to={editHref}
+          className="rounded-brand bg-brand-strong px-4 py-2 text-sm font-semibold text-on-brand-strong no-underline"
+        >
+          Edit
+        </Link>
+        {viewHref ? (
+          <Link
+            to={viewHref}
+            className="rounded-brand border-2 border-brand-strong px-4 py-2 text-sm font-semibold text-brand-strong no-underline"
+          >
+            View
+          </Link>
+        ) : (
+          <span className="px-1 py-2 text-sm opacity-80">Not public yet</span>
+        )}
+      </div>
+    </article>
+  );
+}

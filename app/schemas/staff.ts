@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { emailField } from "./email";
+
+export const MIN_PASSWORD_LENGTH = 8;
+
+export const newPasswordField = z
+  .string({ error: "Password is required" })
+  .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`)
+  .max(200, "Password must be at most 200 characters.");
+
+/** First-run setup: the first super admin. */
+export const setupSchema = z
+  .object({
+    token: z.string().min(1),
+    email: emailField(),
+    password: newPasswordField,
+    confirmPassword: z.string({ error: "Please repeat the password." }),
+  })
+  .refine((value) => value.password === value.confirmPassword, {
+    message: "The passwords do not match.",
+    path: ["confirmPassword"],
+  });
+
+export const STAFF_ROLES = ["super_admin", "editor"] as const;
+
+/** Adding a staff user in the admin area. */
+export const addUserSchema = z.object({
+  intent: z.literal("add"),
+  email: emailField(),
+  password: newPasswordField,
+  role: z.enum(STAFF_ROLES, { error: "Choose a role." }),
+  products: z.array(z.string().max(64)).default([]),
+});
+
+export const updateAccessSchema = z.object({
+  intent: z.literal("access"),
+  userId: z.string().min(1),
+  role: z.enum(STAFF_ROLES, { error: "Choose a role." }),
+  products: z.array(z.string().max(64)).default([]),
+});
+
+export const resetPasswordSchema = z.object({
+  intent: z.literal("password"),
+  userId: z.string().min(1),
+  password: newPasswordField,
+});
+
+export const removeUserSchema = z.object({
+  intent: z.literal("remove"),
+  userId: z.string().min(1),
+});
