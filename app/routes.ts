@@ -1,4 +1,4 @@
-import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
+import { index, layout, prefix, type RouteConfig, route } from "@react-router/dev/routes";
 
 export default [
   // Pages whose anonymous HTML depends only on the tenant: the page cache may keep them.
@@ -29,8 +29,11 @@ export default [
     route("dashboard", "routes/admin/dashboard.tsx"),
     route("cms", "routes/admin/cms.tsx"),
     route("users", "routes/admin/users.tsx"),
+    route("messages", "routes/admin/messages.tsx"),
     route("newsletter/new", "routes/admin/newsletter-form.tsx", { id: "admin-newsletter-new" }),
-    route("newsletter/edit/:id", "routes/admin/newsletter-form.tsx", { id: "admin-newsletter-edit" }),
+    route("newsletter/edit/:id", "routes/admin/newsletter-form.tsx", {
+      id: "admin-newsletter-edit",
+    }),
     route("uploads", "routes/admin/uploads.ts"),
     route("comments/:id", "routes/admin/comment-moderation.ts"),
   ]),

@@ -3,12 +3,15 @@ import { createDb, type Db } from "./db";
 import { migrateToLatest } from "./db/migrate";
 import { type Env, getEnv } from "./env";
 import { getLogger, type Logger } from "./logger";
+import { loadSessionSecret } from "./secrets";
 import { seedTenants } from "./tenants/seed";
 
 export interface Runtime {
   env: Env;
   db: Db;
   logger: Logger;
+  /** signs tokens and links */
+  sessionSecret: string;
 }
 
 // Kept on globalThis so the dev server's module reloads reuse one database connection.
@@ -28,5 +31,5 @@ async function boot(): Promise<Runtime> {
   if (applied.length > 0) logger.info({ applied }, "database migrated");
   await seedTenants(db);
   await ensureFirstAdmin(db, env, logger);
-  return { env, db, logger };
+  return { env, db, logger, sessionSecret: loadSessionSecret(env, logger) };
 }

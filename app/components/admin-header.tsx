@@ -40,6 +40,11 @@ export function AdminHeader({ title, tenantName, isSuperAdmin, actions }: AdminH
               </NavLink>
             </li>
             <li>
+              <NavLink to="/admin/messages" className={tab}>
+                Contact messages
+              </NavLink>
+            </li>
+            <li>
               <NavLink to="/admin/cms" className={tab}>
                 All my tenants
               </NavLink>

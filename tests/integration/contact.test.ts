@@ -211,3 +211,47 @@ describe.each(testDialects())("the contact form on %s", (dialect) => {
     );
   });
 });
+
+describe("contact messages in the staff area", () => {
+  it("shows a tenant's messages to its staff only, as text", async () => {
+    const database = await createTestDatabase("sqlite");
+    const server = await startServer({ databaseUrl: database.url });
+    try {
+      const { createStaffUser, signIn } = await import("../support/auth");
+      await createStaffUser(database.db, { email: "main@example.com", products: { main: true } });
+      await createStaffUser(database.db, {
+        email: "kd@example.com",
+        products: { keydiscovery: true },
+      });
+      const send = (fields: Record<string, string>, cookie = "") =>
+        fetch(`${server.url}/contact`, {
+          method: "POST",
+          body: new URLSearchParams(fields),
+          headers: { cookie },
+          redirect: "manual",
+        });
+      await send({ name: "Ada", email: "ada@example.com", message: "<b>Main</b> question" });
+      await send(
+        { name: "Kay", email: "kay@example.com", message: "KD question" },
+        "herald_subdomain=keydiscovery",
+      );
+
+      const mainCookie = await signIn(server.url, "main@example.com");
+      const page = await (
+        await fetch(`${server.url}/admin/messages`, { headers: { cookie: mainCookie } })
+      ).text();
+      expect(textOf(page)).toContain("Ada");
+      expect(page).toContain("&lt;b&gt;Main&lt;/b&gt; question");
+      expect(textOf(page)).not.toContain("KD question");
+
+      const kdCookie = await signIn(server.url, "kd@example.com");
+      const denied = await fetch(`${server.url}/admin/messages`, { headers: { cookie: kdCookie } });
+      expect(denied.status).toBe(403);
+      const anonymous = await fetch(`${server.url}/admin/messages`, { redirect: "manual" });
+      expect(anonymous.status).toBe(302);
+    } finally {
+      await server.stop();
+      await database.drop();
+    }
+  });
+});
