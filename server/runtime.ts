@@ -3,6 +3,8 @@ import { createDb, type Db } from "./db";
 import { migrateToLatest } from "./db/migrate";
 import { type Env, getEnv } from "./env";
 import { getLogger, type Logger } from "./logger";
+import { retryFailedMail } from "./mail/send";
+import { outboxTransport, smtpTransport, type Transport } from "./mail/transport";
 import { loadSessionSecret } from "./secrets";
 import { seedTenants } from "./tenants/seed";
 
@@ -10,6 +12,8 @@ export interface Runtime {
   env: Env;
   db: Db;
   logger: Logger;
+  /** SMTP when SMTP_URL is set, else the outbox */
+  transport: Transport;
   /** signs tokens and links */
   sessionSecret: string;
 }
@@ -31,5 +35,12 @@ async function boot(): Promise<Runtime> {
   if (applied.length > 0) logger.info({ applied }, "database migrated");
   await seedTenants(db);
   await ensureFirstAdmin(db, env, logger);
-  return { env, db, logger, sessionSecret: loadSessionSecret(env, logger) };
+  const transport = env.SMTP_URL ? smtpTransport(env.SMTP_URL) : outboxTransport();
+  // Messages that could not be handed to SMTP are tried again with backoff (server/mail/send.ts).
+  setInterval(() => {
+    retryFailedMail({ db, transport, logger }).catch((error: unknown) =>
+      logger.error({ err: error }, "mail retry failed"),
+    );
+  }, 30_000).unref();
+  return { env, db, logger, transport, sessionSecret: loadSessionSecret(env, logger) };
 }

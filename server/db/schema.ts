@@ -82,6 +82,78 @@ export interface CommentsTable {
   created_at: string;
 }
 
+export interface ListsTable {
+  id: Generated<number>;
+  tenant_id: string;
+  key: string;
+  name: string;
+  description: string;
+  created_at: string;
+}
+
+export type SubscriberStatus = "active" | "unsubscribed" | "unconfirmed";
+
+export interface SubscribersTable {
+  id: Generated<number>;
+  tenant_id: string;
+  email: string;
+  name: string;
+  status: SubscriberStatus;
+  subscribed_at: string | null;
+  unsubscribed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SubscriptionsTable {
+  subscriber_id: number;
+  list_id: number;
+  created_at: string;
+}
+
+export interface PreferenceChangesTable {
+  subscriber_id: number;
+  token_hash: string;
+  /** JSON array of list keys to be on after the change */
+  active_lists: string;
+  /** JSON array of list keys to leave */
+  inactive_lists: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface UnsubscribeFeedbackTable {
+  id: Generated<number>;
+  tenant_id: string;
+  subscriber_id: number | null;
+  reason: string;
+  details: string | null;
+  created_at: string;
+}
+
+export type MailStatus = "pending" | "sent" | "outbox" | "failed";
+
+export interface MailLogTable {
+  id: Generated<number>;
+  tenant_id: string | null;
+  kind: string;
+  to_address: string;
+  from_address: string;
+  subject: string;
+  html: string;
+  text: string;
+  /** JSON object of extra headers (List-Unsubscribe…) */
+  headers: string;
+  status: MailStatus;
+  attempts: Generated<number>;
+  error: string | null;
+  message_id: string | null;
+  created_at: string;
+  sent_at: string | null;
+  next_attempt_at: string | null;
+}
+
 export interface Database {
   tenants: TenantsTable;
   contact_messages: ContactMessagesTable;
@@ -90,6 +162,12 @@ export interface Database {
   settings: SettingsTable;
   newsletters: NewslettersTable;
   comments: CommentsTable;
+  lists: ListsTable;
+  subscribers: SubscribersTable;
+  subscriptions: SubscriptionsTable;
+  preference_changes: PreferenceChangesTable;
+  unsubscribe_feedback: UnsubscribeFeedbackTable;
+  mail_log: MailLogTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -98,3 +176,6 @@ export type CommentRow = Selectable<CommentsTable>;
 
 export type TenantRow = Selectable<TenantsTable>;
 export type NewContactMessage = Insertable<ContactMessagesTable>;
+export type ListRow = Selectable<ListsTable>;
+export type SubscriberRow = Selectable<SubscribersTable>;
+export type MailLogRow = Selectable<MailLogTable>;

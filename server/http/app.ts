@@ -10,7 +10,7 @@ import { getTenant, getTenantDirectory, onTenantChanged } from "../tenants/store
 import { type RequestScope, requestContext } from "./context";
 import { publicOrigin } from "./origin";
 import { PAGE_CACHE_HEADER, PageCache } from "./page-cache";
-import { limitBodySize, MAX_BODY_BYTES, refuseCrossSiteWrites, securityHeaders } from "./security";
+import { limitBodySize, maxBodyBytesFor, refuseCrossSiteWrites, securityHeaders } from "./security";
 
 /**
  * The Express app that serves Herald: security headers, tenant resolution, the anonymous page
@@ -64,6 +64,8 @@ app.use(async (req, res, next) => {
       tenantId,
       clientAddress: req.ip ?? "unknown",
       origin: "",
+      transport: runtime.transport,
+      sessionSecret: runtime.sessionSecret,
     };
     const tenant = await getTenant(runtime.db, tenantId);
     scope.origin = publicOrigin(tenant.config, runtime.env);
@@ -172,7 +174,7 @@ function toFetchRequest(req: Request, res: Response): globalThis.Request {
     signal: controller.signal,
   };
   if (req.method !== "GET" && req.method !== "HEAD") {
-    init.body = createReadableStreamFromReadable(req.pipe(capBytes(MAX_BODY_BYTES)));
+    init.body = createReadableStreamFromReadable(req.pipe(capBytes(maxBodyBytesFor(req.path))));
     init.duplex = "half";
   }
   return new Request(url.href, init);

@@ -3,6 +3,7 @@ import type { StaffUser } from "../auth/permissions";
 import type { Db } from "../db";
 import type { Env } from "../env";
 import type { Logger } from "../logger";
+import type { Transport } from "../mail/transport";
 import type { TenantConfig } from "../tenants/config";
 
 /** What the host knows about a request before React Router sees it. */
@@ -16,8 +17,12 @@ export interface RequestScope {
   tenantId: string;
   /** the client's address, for rate limits */
   clientAddress: string;
-  /** scheme + host the visitor used, for canonical and Open Graph URLs */
+  /** the tenant's public origin (its domain, else APP_URL): canonical, Open Graph and mail links */
   origin: string;
+  /** hands mail to SMTP or keeps it in the outbox */
+  transport: Transport;
+  /** signs tokens and links */
+  sessionSecret: string;
 }
 
 export const requestContext = createContext<RequestScope>();

@@ -66,11 +66,19 @@ export function refuseCrossSiteWrites(req: Request, res: Response, next: NextFun
 }
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** Image uploads (5 MB files) need room for the file plus the multipart envelope. */
+export const MAX_UPLOAD_BODY_BYTES = 6 * 1024 * 1024;
+const UPLOAD_PATHS = new Set(["/admin/uploads"]);
+
+/** The body limit for a request path: 1 MiB everywhere except the image upload endpoint. */
+export function maxBodyBytesFor(path: string): number {
+  return UPLOAD_PATHS.has(path) ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES;
+}
 
 /** Refuses bodies over the limit before anything reads them. */
 export function limitBodySize(req: Request, res: Response, next: NextFunction) {
   const length = Number(req.get("content-length") ?? 0);
-  if (length > MAX_BODY_BYTES) {
+  if (length > maxBodyBytesFor(req.path)) {
     res.status(413).type("text/plain").send("Request body too large.");
     return;
   }

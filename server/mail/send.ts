@@ -1,0 +1,126 @@
+import type { Db } from "../db";
+import type { Logger } from "../logger";
+import { DeliveryError, type OutgoingMessage, type Transport } from "./transport";
+
+export const MAX_ATTEMPTS = 5;
+/** Waits before retry n (1-based): 1 min, 5 min, 30 min, 2 h. */
+const BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 60 * 60_000];
+
+export interface MailContext {
+  db: Db;
+  transport: Transport;
+  logger: Logger;
+}
+
+/** The message could not be handed to SMTP now; it is recorded and will be retried. */
+export class MailNotSentError extends Error {}
+
+/**
+ * Records a message in mail_log, then hands it to the transport. On failure the row says why and
+ * when to try again, and the caller gets MailNotSentError so the visitor sees an error, not a success.
+ */
+export async function sendMail(
+  ctx: MailContext,
+  mail: OutgoingMessage & { tenantId: string | null; kind: string },
+): Promise<{ id: number; messageId: string }> {
+  const now = new Date().toISOString();
+  const { id } = await ctx.db
+    .insertInto("mail_log")
+    .values({
+      tenant_id: mail.tenantId,
+      kind: mail.kind,
+      to_address: mail.to,
+      from_address: `${mail.from.name} <${mail.from.email}>`,
+      subject: mail.subject,
+      html: mail.html,
+      text: mail.text,
+      headers: JSON.stringify(mail.headers),
+      status: "pending",
+      created_at: now,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const result = await attempt(ctx, id, mail, 0);
+  if (!result.ok) throw new MailNotSentError(result.error);
+  return { id, messageId: result.messageId };
+}
+
+async function attempt(
+  ctx: MailContext,
+  id: number,
+  mail: OutgoingMessage,
+  previousAttempts: number,
+): Promise<{ ok: true; messageId: string } | { ok: false; error: string }> {
+  const attempts = previousAttempts + 1;
+  try {
+    const { messageId } = await ctx.transport.deliver(mail);
+    await ctx.db
+      .updateTable("mail_log")
+      .set({
+        status: ctx.transport.kind === "outbox" ? "outbox" : "sent",
+        message_id: messageId,
+        attempts,
+        error: null,
+        sent_at: new Date().toISOString(),
+        next_attempt_at: null,
+      })
+      .where("id", "=", id)
+      .execute();
+    return { ok: true, messageId };
+  } catch (error) {
+    const transient = error instanceof DeliveryError ? error.transient : true;
+    const reason = error instanceof Error ? error.message : String(error);
+    const retry = transient && attempts < MAX_ATTEMPTS;
+    await ctx.db
+      .updateTable("mail_log")
+      .set({
+        status: "failed",
+        attempts: retry ? attempts : MAX_ATTEMPTS,
+        error: reason.slice(0, 1000),
+        next_attempt_at: retry
+          ? new Date(
+              Date.now() + (BACKOFF_MS[attempts - 1] ?? BACKOFF_MS.at(-1) ?? 0),
+            ).toISOString()
+          : null,
+      })
+      .where("id", "=", id)
+      .execute();
+    ctx.logger.warn({ mailId: id, attempts, transient, reason }, "mail not sent");
+    return { ok: false, error: reason };
+  }
+}
+
+/** Tries failed messages whose wait is over again; returns how many went out. */
+export async function retryFailedMail(ctx: MailContext, now = new Date()): Promise<number> {
+  const due = await ctx.db
+    .selectFrom("mail_log")
+    .selectAll()
+    .where("status", "=", "failed")
+    .where("attempts", "<", MAX_ATTEMPTS)
+    .where("next_attempt_at", "<=", now.toISOString())
+    .orderBy("id")
+    .limit(100)
+    .execute();
+  let sent = 0;
+  for (const row of due) {
+    const [name, email] = /^(.*) <(.*)>$/.exec(row.from_address)?.slice(1) ?? [
+      "",
+      row.from_address,
+    ];
+    const result = await attempt(
+      ctx,
+      row.id,
+      {
+        from: { name: name ?? "", email: email ?? row.from_address },
+        to: row.to_address,
+        subject: row.subject,
+        html: row.html,
+        text: row.text,
+        headers: JSON.parse(row.headers) as Record<string, string>,
+      },
+      Number(row.attempts),
+    );
+    if (result.ok) sent++;
+  }
+  return sent;
+}

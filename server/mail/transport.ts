@@ -1,0 +1,90 @@
+import { randomUUID } from "node:crypto";
+import nodemailer from "nodemailer";
+
+export interface OutgoingMessage {
+  from: { name: string; email: string };
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  headers: Record<string, string>;
+}
+
+export interface Transport {
+  /** "smtp" hands messages to a server; "outbox" only keeps them (development default). */
+  readonly kind: "smtp" | "outbox";
+  deliver(message: OutgoingMessage): Promise<{ messageId: string }>;
+  close(): void;
+}
+
+/** Why a message could not be handed over, and whether trying again may help (4xx, network). */
+export class DeliveryError extends Error {
+  constructor(
+    message: string,
+    readonly transient: boolean,
+  ) {
+    super(message);
+  }
+}
+
+interface SmtpFailure {
+  message?: string;
+  responseCode?: number;
+  response?: string;
+  code?: string;
+}
+
+/** SMTP through a pooled nodemailer transport (DESIGN.md §5). */
+export function smtpTransport(url: string): Transport {
+  const target = new URL(url);
+  const transporter = nodemailer.createTransport({
+    pool: true,
+    maxConnections: 5,
+    host: target.hostname,
+    port: Number(target.port || (target.protocol === "smtps:" ? 465 : 587)),
+    secure: target.protocol === "smtps:",
+    auth: target.username
+      ? { user: decodeURIComponent(target.username), pass: decodeURIComponent(target.password) }
+      : undefined,
+    // Loopback relays (the usual smarthost, and the test sink) need no TLS; elsewhere STARTTLS is used when offered.
+    ignoreTLS: ["127.0.0.1", "localhost", "::1"].includes(target.hostname),
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  });
+  return {
+    kind: "smtp",
+    async deliver(message) {
+      try {
+        const info = await transporter.sendMail({
+          from: { name: message.from.name, address: message.from.email },
+          to: message.to,
+          subject: message.subject,
+          html: message.html,
+          text: message.text,
+          headers: message.headers,
+          messageId: `<${randomUUID()}@herald>`,
+        });
+        return { messageId: info.messageId };
+      } catch (error) {
+        const failure = error as SmtpFailure;
+        const permanent = typeof failure.responseCode === "number" && failure.responseCode >= 500;
+        throw new DeliveryError(failure.response ?? failure.message ?? String(error), !permanent);
+      }
+    },
+    close() {
+      transporter.close();
+    },
+  };
+}
+
+/** Keeps every message for staff to read at /admin/outbox; nothing pretends to send. */
+export function outboxTransport(): Transport {
+  return {
+    kind: "outbox",
+    async deliver() {
+      return { messageId: `<${randomUUID()}@herald.outbox>` };
+    },
+    close() {},
+  };
+}

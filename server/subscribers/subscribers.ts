@@ -1,0 +1,468 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Db } from "../db";
+import type { SubscriberRow, SubscriberStatus } from "../db/schema";
+import { type EmailContent, renderEmail } from "../emails/templates";
+import type { Logger } from "../logger";
+import { MailNotSentError, sendMail } from "../mail/send";
+import { signToken } from "../mail/tokens";
+import type { Transport } from "../mail/transport";
+import type { TenantConfig } from "../tenants/config";
+import { MESSAGES, SubscriptionError } from "./errors";
+import { listTenantLists, type MailingList, resolveLists } from "./lists";
+
+/** Everything a subscription operation needs: the tenant, its database, its mail and its links. */
+export interface SubscriptionContext {
+  db: Db;
+  logger: Logger;
+  transport: Transport;
+  tenant: TenantConfig;
+  /** public origin of the tenant's site, for links in mail */
+  origin: string;
+  sessionSecret: string;
+}
+
+export const PENDING_CHANGE_LIFETIME_MS = 86_400_000; // SPEC §9: 24 hours
+
+export interface SubscriberView {
+  id: number;
+  email: string;
+  name: string;
+  status: SubscriberStatus;
+  subscribedAt: string | null;
+  /** keys of the lists the subscriber is on */
+  lists: string[];
+}
+
+export function normaliseSubscriberEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest();
+
+async function findRow(
+  ctx: SubscriptionContext,
+  email: string,
+): Promise<SubscriberRow | undefined> {
+  return ctx.db
+    .selectFrom("subscribers")
+    .selectAll()
+    .where("tenant_id", "=", ctx.tenant.id)
+    .where("email", "=", normaliseSubscriberEmail(email))
+    .executeTakeFirst();
+}
+
+async function listKeysOf(ctx: SubscriptionContext, subscriberId: number): Promise<string[]> {
+  const rows = await ctx.db
+    .selectFrom("subscriptions")
+    .innerJoin("lists", "lists.id", "subscriptions.list_id")
+    .select("lists.key")
+    .where("subscriptions.subscriber_id", "=", subscriberId)
+    .where("lists.tenant_id", "=", ctx.tenant.id)
+    .orderBy("lists.id")
+    .execute();
+  return rows.map((row) => row.key);
+}
+
+function toView(row: SubscriberRow, lists: string[]): SubscriberView {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    status: row.status,
+    subscribedAt: row.subscribed_at,
+    lists,
+  };
+}
+
+export async function findSubscriber(
+  ctx: SubscriptionContext,
+  email: string,
+): Promise<SubscriberView | null> {
+  const row = await findRow(ctx, email);
+  return row ? toView(row, await listKeysOf(ctx, row.id)) : null;
+}
+
+export async function getSubscriberById(
+  ctx: SubscriptionContext,
+  id: number,
+): Promise<SubscriberView | null> {
+  const row = await ctx.db
+    .selectFrom("subscribers")
+    .selectAll()
+    .where("tenant_id", "=", ctx.tenant.id)
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row ? toView(row, await listKeysOf(ctx, row.id)) : null;
+}
+
+/** Links that go into every list mail: the preference page for this subscriber, and one-click unsubscribe. */
+export function subscriberLinks(
+  ctx: SubscriptionContext,
+  subscriber: { id: number; email: string },
+) {
+  const token = (purpose: "preferences" | "unsubscribe") =>
+    signToken(ctx.sessionSecret, { purpose, tenantId: ctx.tenant.id, subscriberId: subscriber.id });
+  const unsubscribeToken = token("unsubscribe");
+  return {
+    preferencesUrl: `${ctx.origin}/preferences/${token("preferences")}`,
+    unsubscribeUrl: `${ctx.origin}/unsubscribe?email=${encodeURIComponent(subscriber.email)}`,
+    oneClickUrl: `${ctx.origin}/subscription/one-click/${unsubscribeToken}`,
+  };
+}
+
+/** RFC 8058 headers for list mail: a signed one-click URL and a mailto. */
+export function listUnsubscribeHeaders(
+  ctx: SubscriptionContext,
+  subscriber: { id: number; email: string },
+) {
+  const { oneClickUrl } = subscriberLinks(ctx, subscriber);
+  return {
+    "List-Unsubscribe": `<${oneClickUrl}>, <mailto:${ctx.tenant.email.senderEmail}?subject=unsubscribe>`,
+    "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+  };
+}
+
+async function mailTo(
+  ctx: SubscriptionContext,
+  to: string,
+  content: EmailContent,
+  headers: Record<string, string> = {},
+) {
+  const email = await renderEmail(ctx.tenant, content);
+  return sendMail(
+    { db: ctx.db, transport: ctx.transport, logger: ctx.logger },
+    { ...email, to, headers, tenantId: ctx.tenant.id, kind: content.kind },
+  );
+}
+
+async function joinLists(db: Db, subscriberId: number, lists: MailingList[], now: string) {
+  if (lists.length === 0) return;
+  await db
+    .insertInto("subscriptions")
+    .values(
+      lists.map((list) => ({ subscriber_id: subscriberId, list_id: list.id, created_at: now })),
+    )
+    .onConflict((oc) => oc.columns(["subscriber_id", "list_id"]).doNothing())
+    .execute();
+}
+
+/**
+ * SPEC's completeNewsletterSignup: creates or reactivates the subscriber, joins the lists and sends
+ * the welcome email — or, with the tenant's doubleOptIn, a confirmation link first. The answer is the
+ * same whether or not the address was known.
+ */
+export async function signUp(
+  ctx: SubscriptionContext,
+  input: { email: string; name?: string; lists?: readonly (string | number)[] },
+): Promise<{
+  outcome: "subscribed" | "confirmation-sent" | "already-subscribed";
+  subscriberId: number;
+}> {
+  const email = normaliseSubscriberEmail(input.email);
+  const all = await listTenantLists(ctx.db, ctx.tenant);
+  const requested = input.lists?.length ? input.lists : [ctx.tenant.emailGroups.default];
+  const lists = resolveLists(all, requested);
+  if (lists.length === 0) throw new SubscriptionError(MESSAGES.noGroups);
+  const doubleOptIn = ctx.tenant.features.doubleOptIn;
+  const now = new Date().toISOString();
+
+  const { subscriberId, wasActive } = await ctx.db.transaction().execute(async (trx) => {
+    const existing = await trx
+      .selectFrom("subscribers")
+      .selectAll()
+      .where("tenant_id", "=", ctx.tenant.id)
+      .where("email", "=", email)
+      .executeTakeFirst();
+    let id: number;
+    if (existing) {
+      id = existing.id;
+      const nextStatus: SubscriberStatus =
+        existing.status === "active" ? "active" : doubleOptIn ? "unconfirmed" : "active";
+      await trx
+        .updateTable("subscribers")
+        .set({
+          status: nextStatus,
+          name: input.name?.trim() || existing.name,
+          subscribed_at:
+            nextStatus === "active" && existing.status !== "active" ? now : existing.subscribed_at,
+          unsubscribed_at: nextStatus === "active" ? null : existing.unsubscribed_at,
+          updated_at: now,
+        })
+        .where("id", "=", id)
+        .execute();
+    } else {
+      const inserted = await trx
+        .insertInto("subscribers")
+        .values({
+          tenant_id: ctx.tenant.id,
+          email,
+          name: input.name?.trim() ?? "",
+          status: doubleOptIn ? "unconfirmed" : "active",
+          subscribed_at: doubleOptIn ? null : now,
+          unsubscribed_at: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      id = inserted.id;
+    }
+    await joinLists(trx, id, lists, now);
+    return { subscriberId: id, wasActive: existing?.status === "active" };
+  });
+
+  if (wasActive) return { outcome: "already-subscribed", subscriberId };
+  const listNames = lists.map((list) => list.name);
+  if (doubleOptIn) {
+    const token = signToken(ctx.sessionSecret, {
+      purpose: "confirm-signup",
+      tenantId: ctx.tenant.id,
+      subscriberId,
+      expiresAt: Date.now() + 7 * PENDING_CHANGE_LIFETIME_MS,
+    });
+    await mailTo(ctx, email, {
+      kind: "confirm-signup",
+      confirmUrl: `${ctx.origin}/subscription/confirm/${token}`,
+      listNames,
+    });
+    return { outcome: "confirmation-sent", subscriberId };
+  }
+  const links = subscriberLinks(ctx, { id: subscriberId, email });
+  await mailTo(
+    ctx,
+    email,
+    { kind: "welcome", listNames, links },
+    listUnsubscribeHeaders(ctx, { id: subscriberId, email }),
+  );
+  return { outcome: "subscribed", subscriberId };
+}
+
+/** Double opt-in: the emailed link activates the subscriber and sends the welcome email. */
+export async function confirmSignup(
+  ctx: SubscriptionContext,
+  subscriberId: number,
+): Promise<SubscriberView> {
+  const row = await ctx.db
+    .selectFrom("subscribers")
+    .selectAll()
+    .where("tenant_id", "=", ctx.tenant.id)
+    .where("id", "=", subscriberId)
+    .executeTakeFirst();
+  if (!row) throw new SubscriptionError(MESSAGES.invalidLink, 404);
+  if (row.status === "unconfirmed") {
+    const now = new Date().toISOString();
+    await ctx.db
+      .updateTable("subscribers")
+      .set({ status: "active", subscribed_at: now, unsubscribed_at: null, updated_at: now })
+      .where("id", "=", row.id)
+      .execute();
+    const all = await listTenantLists(ctx.db, ctx.tenant);
+    const keys = await listKeysOf(ctx, row.id);
+    const listNames = all.filter((list) => keys.includes(list.key)).map((list) => list.name);
+    const links = subscriberLinks(ctx, row);
+    try {
+      await mailTo(
+        ctx,
+        row.email,
+        { kind: "welcome", listNames, links },
+        listUnsubscribeHeaders(ctx, row),
+      );
+    } catch (error) {
+      // The subscription is confirmed either way; the welcome mail is retried from mail_log.
+      if (!(error instanceof MailNotSentError)) throw error;
+    }
+  }
+  return (await getSubscriberById(ctx, row.id)) as SubscriberView;
+}
+
+/**
+ * SPEC §4 preference flow, step 1: store the wanted change with a hashed, single-use token that
+ * lives 24 hours (one per subscriber; a new request replaces the old one) and email the link.
+ */
+export async function requestPreferenceChange(
+  ctx: SubscriptionContext,
+  input: { email: string; activeLists: readonly string[] },
+): Promise<void> {
+  const subscriber = await findSubscriber(ctx, input.email);
+  if (!subscriber) throw new SubscriptionError(MESSAGES.notFound, 404);
+  const all = await listTenantLists(ctx.db, ctx.tenant);
+  const wanted = resolveLists(all, input.activeLists).map((list) => list.key);
+  const inactive = all.map((list) => list.key).filter((key) => !wanted.includes(key));
+  const token = randomBytes(32).toString("base64url");
+  const now = Date.now();
+  const values = {
+    token_hash: sha256(token).toString("hex"),
+    active_lists: JSON.stringify(wanted),
+    inactive_lists: JSON.stringify(inactive),
+    created_at: new Date(now).toISOString(),
+    expires_at: new Date(now + PENDING_CHANGE_LIFETIME_MS).toISOString(),
+    used_at: null,
+  };
+  await ctx.db
+    .insertInto("preference_changes")
+    .values({ subscriber_id: subscriber.id, ...values })
+    .onConflict((oc) => oc.column("subscriber_id").doUpdateSet(values))
+    .execute();
+  const name = (key: string) => all.find((list) => list.key === key)?.name ?? key;
+  const verifyUrl = `${ctx.origin}/subscription/preferences?email=${encodeURIComponent(subscriber.email)}&token=${token}`;
+  try {
+    await mailTo(ctx, subscriber.email, {
+      kind: "verification",
+      verifyUrl,
+      joining: wanted.filter((key) => !subscriber.lists.includes(key)).map(name),
+      leaving: subscriber.lists.filter((key) => !wanted.includes(key)).map(name),
+    });
+  } catch (error) {
+    // Nothing half-done: a change whose link never left is dropped.
+    await ctx.db
+      .deleteFrom("preference_changes")
+      .where("subscriber_id", "=", subscriber.id)
+      .execute();
+    if (error instanceof MailNotSentError)
+      throw new SubscriptionError(MESSAGES.verificationNotSent, 503);
+    throw error;
+  }
+}
+
+/**
+ * Step 2: the link's token is checked (hash, unused, unexpired, this subscriber), the change is
+ * applied and the token spent in one transaction, then the confirmation email goes out.
+ */
+export async function applyPreferenceChange(
+  ctx: SubscriptionContext,
+  input: { email: string; token: string },
+  now = new Date(),
+): Promise<SubscriberView> {
+  const subscriber = await findRow(ctx, input.email);
+  if (!subscriber) throw new SubscriptionError(MESSAGES.invalidLink);
+  const applied = await ctx.db.transaction().execute(async (trx) => {
+    const pending = await trx
+      .selectFrom("preference_changes")
+      .selectAll()
+      .where("subscriber_id", "=", subscriber.id)
+      .executeTakeFirst();
+    if (!pending || pending.used_at) return { error: "No pending changes found" };
+    if (pending.expires_at <= now.toISOString()) return { error: "Pending changes have expired" };
+    const expected = Buffer.from(pending.token_hash, "hex");
+    const actual = sha256(input.token);
+    if (expected.length !== actual.length || !timingSafeEqual(expected, actual))
+      return { error: "Invalid token" };
+
+    const wanted = JSON.parse(pending.active_lists) as string[];
+    const lists = await trx
+      .selectFrom("lists")
+      .select(["id", "key"])
+      .where("tenant_id", "=", ctx.tenant.id)
+      .execute();
+    const wantedIds = lists.filter((list) => wanted.includes(list.key)).map((list) => list.id);
+    const stamp = now.toISOString();
+    await trx.deleteFrom("subscriptions").where("subscriber_id", "=", subscriber.id).execute();
+    if (wantedIds.length > 0) {
+      await trx
+        .insertInto("subscriptions")
+        .values(
+          wantedIds.map((listId) => ({
+            subscriber_id: subscriber.id,
+            list_id: listId,
+            created_at: stamp,
+          })),
+        )
+        .execute();
+    }
+    const status: SubscriberStatus = wantedIds.length > 0 ? "active" : "unsubscribed";
+    await trx
+      .updateTable("subscribers")
+      .set({
+        status,
+        subscribed_at:
+          status === "active" ? (subscriber.subscribed_at ?? stamp) : subscriber.subscribed_at,
+        unsubscribed_at: status === "unsubscribed" ? stamp : null,
+        updated_at: stamp,
+      })
+      .where("id", "=", subscriber.id)
+      .execute();
+    await trx
+      .updateTable("preference_changes")
+      .set({ used_at: stamp })
+      .where("subscriber_id", "=", subscriber.id)
+      .execute();
+    return { ok: true as const };
+  });
+  if ("error" in applied) {
+    ctx.logger.info(
+      { subscriberId: subscriber.id, reason: applied.error },
+      "preference link refused",
+    );
+    throw new SubscriptionError(MESSAGES.invalidLink);
+  }
+  const view = (await getSubscriberById(ctx, subscriber.id)) as SubscriberView;
+  const all = await listTenantLists(ctx.db, ctx.tenant);
+  try {
+    await mailTo(ctx, view.email, {
+      kind: "confirmation",
+      listNames: all.filter((list) => view.lists.includes(list.key)).map((list) => list.name),
+      links: subscriberLinks(ctx, view),
+    });
+  } catch (error) {
+    // The change stands; the confirmation is retried from mail_log.
+    if (!(error instanceof MailNotSentError)) throw error;
+  }
+  return view;
+}
+
+/** SPEC §5: the subscriber must exist and be active; afterwards they are on no list. */
+export async function unsubscribe(
+  ctx: SubscriptionContext,
+  who: { email: string } | { subscriberId: number },
+): Promise<SubscriberView> {
+  const row =
+    "email" in who
+      ? await findRow(ctx, who.email)
+      : await ctx.db
+          .selectFrom("subscribers")
+          .selectAll()
+          .where("tenant_id", "=", ctx.tenant.id)
+          .where("id", "=", who.subscriberId)
+          .executeTakeFirst();
+  if (!row) throw new SubscriptionError(MESSAGES.notFound, 404);
+  if (row.status !== "active") throw new SubscriptionError(MESSAGES.notActive, 409);
+  const now = new Date().toISOString();
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("subscriptions").where("subscriber_id", "=", row.id).execute();
+    await trx.deleteFrom("preference_changes").where("subscriber_id", "=", row.id).execute();
+    await trx
+      .updateTable("subscribers")
+      .set({ status: "unsubscribed", unsubscribed_at: now, updated_at: now })
+      .where("id", "=", row.id)
+      .execute();
+  });
+  return { ...toView(row, []), status: "unsubscribed" };
+}
+
+export const FEEDBACK_REASONS = [
+  "Too many emails",
+  "Content not relevant",
+  "Signed up by mistake",
+  "No longer interested",
+  "Other",
+] as const;
+
+export async function recordUnsubscribeFeedback(
+  ctx: SubscriptionContext,
+  input: {
+    subscriberId: number | null;
+    reason: (typeof FEEDBACK_REASONS)[number];
+    details?: string;
+  },
+): Promise<void> {
+  await ctx.db
+    .insertInto("unsubscribe_feedback")
+    .values({
+      tenant_id: ctx.tenant.id,
+      subscriber_id: input.subscriberId,
+      reason: input.reason,
+      details: input.reason === "Other" ? (input.details?.trim() ?? null) : null,
+      created_at: new Date().toISOString(),
+    })
+    .execute();
+}

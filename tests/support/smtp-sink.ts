@@ -1,0 +1,89 @@
+import { type ParsedMail, simpleParser } from "mailparser";
+import { SMTPServer, type SMTPServerAddress } from "smtp-server";
+
+export interface ReceivedMail {
+  /** RCPT TO addresses */
+  to: string[];
+  from: string;
+  subject: string;
+  html: string;
+  text: string;
+  messageId: string;
+  /** header name (lower case) → value as text */
+  headers: Map<string, string>;
+  parsed: ParsedMail;
+}
+
+export interface SmtpSink {
+  url: string;
+  port: number;
+  messages: ReceivedMail[];
+  /** Decide per message: undefined accepts; a number answers with that SMTP code (4xx or 5xx). */
+  answer: (recipient: string) => number | undefined;
+  waitFor(predicate: (mail: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>;
+  stop(): Promise<void>;
+}
+
+/** A real SMTP server on loopback that keeps what it receives (the test helpers' mail sink). */
+export async function startSmtpSink(): Promise<SmtpSink> {
+  const messages: ReceivedMail[] = [];
+  const sink: Partial<SmtpSink> = { messages, answer: () => undefined };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    onRcptTo(address: SMTPServerAddress, _session, callback) {
+      const code = sink.answer?.(address.address);
+      if (code) {
+        const error = new Error(
+          code >= 500 ? "Mailbox unavailable" : "Try again later",
+        ) as Error & { responseCode: number };
+        error.responseCode = code;
+        callback(error);
+        return;
+      }
+      callback();
+    },
+    onData(stream, session, callback) {
+      simpleParser(stream)
+        .then((parsed) => {
+          const headers = new Map<string, string>();
+          for (const line of parsed.headerLines)
+            headers.set(line.key, line.line.slice(line.line.indexOf(":") + 1).trim());
+          messages.push({
+            to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+            subject: parsed.subject ?? "",
+            html: typeof parsed.html === "string" ? parsed.html : "",
+            text: parsed.text ?? "",
+            messageId: parsed.messageId ?? "",
+            headers,
+            parsed,
+          });
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.server.address();
+      resolve(typeof address === "object" && address ? address.port : 0);
+    });
+  });
+  return Object.assign(sink, {
+    url: `smtp://127.0.0.1:${port}`,
+    port,
+    async waitFor(predicate: (mail: ReceivedMail) => boolean, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        const found = messages.find(predicate);
+        if (found) return found;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(`no matching mail within ${timeoutMs} ms (received ${messages.length})`);
+    },
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }) as SmtpSink;
+}
