@@ -18,6 +18,19 @@ export default [
     route("rss.xml", "routes/newsletter/rss.ts"),
     route(":id", "routes/newsletter/detail.tsx"),
   ]),
+  route("newsletter/subscribe", "routes/newsletter/subscribe.tsx"),
+
+  // Subscription management (SPEC §2 Subscription); the links in mail lead here.
+  ...prefix("subscription", [
+    route("preferences", "routes/subscription/preferences.tsx"),
+    route("unsubscribe", "routes/subscription/unsubscribe.tsx"),
+    route("confirm/:token", "routes/subscription/confirm.tsx"),
+    route("one-click/:token", "routes/subscription/one-click.tsx"),
+  ]),
+  route("preferences", "routes/subscription/preferences-link.ts"),
+  route("preferences/:token", "routes/subscription/preferences-token.tsx"),
+  route("unsubscribe", "routes/subscription/unsubscribe-link.ts"),
+
   route("sitemap.xml", "routes/api/sitemap.ts"),
   route("robots.txt", "routes/api/robots.ts"),
   route("uploads/*", "routes/api/uploads.ts"),
@@ -30,6 +43,10 @@ export default [
     route("cms", "routes/admin/cms.tsx"),
     route("users", "routes/admin/users.tsx"),
     route("messages", "routes/admin/messages.tsx"),
+    route("subscribers", "routes/admin/subscribers.tsx"),
+    route("subscribers/export.csv", "routes/admin/subscribers-export.ts"),
+    route("outbox", "routes/admin/outbox.tsx"),
+    route("outbox/:id", "routes/admin/outbox-message.tsx"),
     route("newsletter/new", "routes/admin/newsletter-form.tsx", { id: "admin-newsletter-new" }),
     route("newsletter/edit/:id", "routes/admin/newsletter-form.tsx", {
       id: "admin-newsletter-edit",
