@@ -6,7 +6,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["server/**/*.test.ts", "app/**/*.test.ts"],
+          include: ["server/**/*.test.ts", "server/**/*.test.tsx", "app/**/*.test.ts"],
           environment: "node",
         },
       },
