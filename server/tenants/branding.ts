@@ -17,7 +17,8 @@ export function readableOn(color: string, background: string): string {
   if (!candidate.isValid() || !bg.isValid()) return color;
   const darken = bg.isLight();
   for (let i = 0; i < 30 && candidate.contrast(bg) < AA_NORMAL_TEXT; i++) {
-    candidate = darken ? candidate.darken(0.04) : candidate.lighten(0.04);
+    // Round to hex at each step: the colour that ships is the hex one.
+    candidate = colord((darken ? candidate.darken(0.04) : candidate.lighten(0.04)).toHex());
   }
   // A mid-grey background may allow no shade of the colour: fall back to black or white.
   return candidate.contrast(bg) >= AA_NORMAL_TEXT ? candidate.toHex() : textOn(background);
