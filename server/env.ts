@@ -21,6 +21,8 @@ const envSchema = z.object({
   SEND_RATE: z.coerce.number().min(0).default(50),
   SEND_CONCURRENCY: z.coerce.number().int().min(1).default(4),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Where uploaded files are kept (DESIGN.md §5), relative to the working directory. */
+  UPLOADS_DIR: z.string().min(1).default("data/uploads"),
   /** Set by the test and bench harnesses: the anonymous page cache can be turned off to measure raw rendering. */
   PAGE_CACHE: z.enum(["on", "off"]).default("on"),
 });

@@ -85,7 +85,7 @@ app.use(async (req, res, next) => {
       const hit = pageCache.get(scope.tenantId, req.path, res.locals.tenantVersion);
       if (hit) {
         res.status(hit.status);
-        for (const [name, value] of hit.headers) res.append(name, value);
+        copyHeaders(res, hit.headers);
         res.set("x-page-cache", "hit");
         res.send(hit.body.replaceAll(hit.nonce, scope.nonce));
         return;
@@ -115,7 +115,7 @@ app.use(async (req, res, next) => {
         storedAt: Date.now(),
       });
       res.status(response.status);
-      for (const [name, value] of headers) res.append(name, value);
+      copyHeaders(res, headers);
       res.set("x-page-cache", "miss");
       res.send(body);
       return;
@@ -143,6 +143,14 @@ app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Something went wrong</title></head><body><main><h1>Something went wrong</h1><p>We could not complete your request. Please try again in a moment.</p><p><a href="/">Back to the home page</a></p></main></body></html>`,
     );
 });
+
+/** A route's headers replace the host's defaults (helmet's), except cookies, which add up. */
+function copyHeaders(res: Response, headers: Iterable<[string, string]>): void {
+  for (const [name, value] of headers) {
+    if (name.toLowerCase() === "set-cookie") res.append(name, value);
+    else res.setHeader(name, value);
+  }
+}
 
 function isCacheableRequest(req: Request): boolean {
   if (req.method !== "GET") return false;
@@ -194,7 +202,7 @@ function capBytes(limit: number): Transform {
 async function sendFetchResponse(res: Response, response: globalThis.Response): Promise<void> {
   res.statusMessage = response.statusText;
   res.status(response.status);
-  for (const [key, value] of response.headers.entries()) res.append(key, value);
+  copyHeaders(res, response.headers.entries());
   if (!response.body) {
     res.end();
     return;

@@ -143,6 +143,17 @@ export async function getPublishedNewsletter(
   return row ? toNewsletter(row) : null;
 }
 
+/** The columns a form save writes; content is sanitised on the way in. */
+function editableFields(input: NewsletterInput) {
+  return {
+    title: input.title,
+    excerpt: input.excerpt,
+    content: sanitizeNewsletterHtml(input.content),
+    read_time: input.readTime,
+    updated_at: new Date().toISOString(),
+  };
+}
+
 export async function updateNewsletter(
   ctx: TenantScope,
   id: string,
@@ -150,18 +161,33 @@ export async function updateNewsletter(
 ): Promise<Newsletter> {
   const result = await ctx.db
     .updateTable("newsletters")
-    .set({
-      title: input.title,
-      excerpt: input.excerpt,
-      content: sanitizeNewsletterHtml(input.content),
-      read_time: input.readTime,
-      updated_at: new Date().toISOString(),
-    })
+    .set(editableFields(input))
     .where("id", "=", id)
     .where("tenant_id", "=", ctx.tenantId)
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) throw new NewsletterNotFoundError(id);
   return (await getNewsletter(ctx, id)) as Newsletter;
+}
+
+/**
+ * The editor's autosave: stores the input only while the newsletter is a draft, checked in the same
+ * statement, so a half-typed edit never goes live on a published newsletter.
+ */
+export async function autosaveNewsletterDraft(
+  ctx: TenantScope,
+  id: string,
+  input: NewsletterInput,
+): Promise<"saved" | "not-draft"> {
+  const result = await ctx.db
+    .updateTable("newsletters")
+    .set(editableFields(input))
+    .where("id", "=", id)
+    .where("tenant_id", "=", ctx.tenantId)
+    .where("status", "=", "draft")
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) > 0) return "saved";
+  if (await getNewsletter(ctx, id)) return "not-draft";
+  throw new NewsletterNotFoundError(id);
 }
 
 /** SPEC §4: publishing sets status published and publishedAt (kept from the first publication). */

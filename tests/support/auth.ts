@@ -1,6 +1,6 @@
-import type { Db } from "../../server/db";
 import type { Products } from "../../server/auth/permissions";
 import { createUser } from "../../server/auth/users";
+import type { Db } from "../../server/db";
 
 export const TEST_PASSWORD = "correct horse battery staple";
 
@@ -18,13 +18,19 @@ export async function createStaffUser(
 }
 
 /** Signs in through the real login form; resolves to the Cookie header value for later requests. */
-export async function signIn(baseUrl: string, email: string, password = TEST_PASSWORD): Promise<string> {
+export async function signIn(
+  baseUrl: string,
+  email: string,
+  password = TEST_PASSWORD,
+): Promise<string> {
   const response = await fetch(`${baseUrl}/admin/login`, {
     method: "POST",
     body: new URLSearchParams({ email, password }),
     redirect: "manual",
   });
-  const setCookie = response.headers.getSetCookie().find((cookie) => cookie.startsWith("herald_session="));
+  const setCookie = response.headers
+    .getSetCookie()
+    .find((cookie) => cookie.startsWith("herald_session="));
   if (response.status !== 302 || !setCookie) {
     throw new Error(`sign-in as ${email} failed with status ${response.status}`);
   }

@@ -1,0 +1,509 @@
+import Image from "@tiptap/extension-image";
+import { type Editor, EditorContent, useEditor, useEditorState } from "@tiptap/react";
+import StarterKit from "@tiptap/starter-kit";
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { safeLinkUrl } from "../lib/safe-url";
+
+export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+interface NewsletterEditorProps {
+  /** id of the control the "Content" label points at */
+  id: string;
+  /** id of that label, for the rich-text area (a label cannot point at a contenteditable) */
+  labelId: string;
+  name: string;
+  defaultValue: string;
+  invalid: boolean;
+  /** ids of the hint and error messages */
+  describedBy: string;
+  /** POST endpoint for images (multipart field `file`, answers `{ url }`) */
+  uploadUrl: string;
+  /** called whenever the staff member changes the content */
+  onChange?: () => void;
+}
+
+const controlClass =
+  "block w-full rounded-brand border border-black/30 bg-surface px-3 py-2 font-mono text-sm text-ink shadow-sm focus:border-brand-strong aria-[invalid=true]:border-danger aria-[invalid=true]:ring-1 aria-[invalid=true]:ring-danger";
+
+/**
+ * The newsletter's Content field. The server renders a plain HTML <textarea> (20 rows), so the form
+ * works before and without JavaScript; after hydration it becomes a TipTap rich-text editor that
+ * posts its HTML through a hidden input, with an "HTML" toggle back to the source view.
+ */
+export function NewsletterEditor(props: NewsletterEditorProps) {
+  const sourceRef = useRef<HTMLTextAreaElement>(null);
+  const defaultValueRef = useRef(props.defaultValue);
+  const [initialHtml, setInitialHtml] = useState<string | null>(null);
+
+  // After hydration, once: the editor starts from whatever the textarea holds by then.
+  useEffect(() => {
+    setInitialHtml(sourceRef.current?.value ?? defaultValueRef.current);
+  }, []);
+
+  if (initialHtml === null) {
+    return (
+      <textarea
+        ref={sourceRef}
+        id={props.id}
+        name={props.name}
+        rows={20}
+        required
+        defaultValue={props.defaultValue}
+        aria-invalid={props.invalid || undefined}
+        aria-describedby={props.describedBy}
+        className={controlClass}
+      />
+    );
+  }
+  return <RichTextEditor {...props} initialHtml={initialHtml} />;
+}
+
+function RichTextEditor({
+  id,
+  labelId,
+  name,
+  initialHtml,
+  invalid,
+  describedBy,
+  uploadUrl,
+  onChange,
+}: NewsletterEditorProps & { initialHtml: string }) {
+  const [html, setHtml] = useState(initialHtml);
+  const [sourceView, setSourceView] = useState(false);
+  const [notice, setNotice] = useState("");
+  const [uploading, setUploading] = useState(false);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const onChangeRef = useRef(onChange);
+  onChangeRef.current = onChange;
+  const noticeId = useId();
+
+  const attributes = {
+    id,
+    role: "textbox",
+    "aria-multiline": "true",
+    "aria-labelledby": labelId,
+    "aria-describedby": `${describedBy} ${noticeId}`,
+    "aria-invalid": invalid ? "true" : "false",
+    class: `newsletter-editor-content min-h-[24rem] px-4 py-3 focus:outline-none ${CONTENT_STYLES}`,
+  };
+
+  const editor = useEditor({
+    // The server rendered the textarea; the editor exists only in the browser.
+    immediatelyRender: false,
+    extensions: [
+      StarterKit.configure({
+        // The toolbar offers H2 and H3 (the page's title is the H1); stored H1/H4 survive.
+        heading: { levels: [1, 2, 3, 4] },
+        link: {
+          openOnClick: false,
+          // Links come from the Link button or a pasted URL, not from prose like "phone.one".
+          autolink: false,
+          defaultProtocol: "https",
+          isAllowedUri: (url) => safeLinkUrl(url) !== null,
+        },
+      }),
+      Image.configure({ allowBase64: false }),
+    ],
+    content: initialHtml,
+    editorProps: { attributes },
+    onUpdate: ({ editor: current }) => {
+      setHtml(current.getHTML());
+      onChangeRef.current?.();
+    },
+  });
+
+  // The error state changes after a failed save: keep the editable area's ARIA in step.
+  const attributesKey = JSON.stringify(attributes);
+  useEffect(() => {
+    if (editor && !editor.isDestroyed) {
+      editor.setOptions({ editorProps: { attributes: JSON.parse(attributesKey) } });
+    }
+  }, [editor, attributesKey]);
+
+  const state = useEditorState({
+    editor,
+    selector: ({ editor: current }) =>
+      current
+        ? {
+            heading2: current.isActive("heading", { level: 2 }),
+            heading3: current.isActive("heading", { level: 3 }),
+            bold: current.isActive("bold"),
+            italic: current.isActive("italic"),
+            bulletList: current.isActive("bulletList"),
+            orderedList: current.isActive("orderedList"),
+            blockquote: current.isActive("blockquote"),
+            link: current.isActive("link"),
+            canUndo: current.can().undo(),
+            canRedo: current.can().redo(),
+          }
+        : null,
+  });
+
+  function toggleSourceView() {
+    if (!editor) return;
+    if (sourceView) {
+      // Back to rich text: the editor takes the edited source, then shows its own HTML of it.
+      editor.commands.setContent(html, { emitUpdate: false });
+      setHtml(editor.getHTML());
+      setSourceView(false);
+      editor.commands.focus();
+    } else {
+      setHtml(readableHtml(editor.getHTML()));
+      setSourceView(true);
+    }
+  }
+
+  function editLink(current: Editor) {
+    const previous = current.getAttributes("link").href as string | undefined;
+    const input = window.prompt(
+      "Link URL (leave empty to remove the link)",
+      previous ?? "https://",
+    );
+    if (input === null) return;
+    if (input.trim() === "" || input.trim() === "https://") {
+      current.chain().focus().extendMarkRange("link").unsetLink().run();
+      setNotice("Link removed.");
+      return;
+    }
+    const href = safeLinkUrl(input);
+    if (!href) {
+      setNotice(
+        "That link was not added: use a web address (https://…), an email (mailto:…) or a path on this site.",
+      );
+      return;
+    }
+    const chain = current.chain().focus().extendMarkRange("link");
+    if (current.state.selection.empty && !current.isActive("link")) {
+      // Nothing selected: insert the address itself as the link text.
+      chain
+        .insertContent({ type: "text", text: href, marks: [{ type: "link", attrs: { href } }] })
+        .run();
+    } else {
+      chain.setLink({ href }).run();
+    }
+    setNotice("");
+  }
+
+  async function insertImage(file: File) {
+    if (!editor) return;
+    if (!IMAGE_TYPES.includes(file.type)) {
+      setNotice("Only PNG, JPEG, GIF and WebP images can be uploaded.");
+      return;
+    }
+    if (file.size > MAX_IMAGE_BYTES) {
+      setNotice("Images must be 5 MB or smaller.");
+      return;
+    }
+    const alt = window.prompt("Describe the image for readers who cannot see it (alt text)", "");
+    if (alt === null) return;
+    setUploading(true);
+    setNotice("Uploading image…");
+    try {
+      const body = new FormData();
+      body.set("file", file);
+      const response = await fetch(uploadUrl, {
+        method: "POST",
+        body,
+        headers: { Accept: "application/json" },
+        redirect: "manual",
+      });
+      const answer: unknown = await response.json().catch(() => null);
+      const url = readField(answer, "url");
+      if (!response.ok || !url) {
+        setNotice(readField(answer, "error") ?? uploadFailure(response.status));
+        return;
+      }
+      editor.chain().focus().setImage({ src: url, alt: alt.trim() }).run();
+      setNotice("Image added.");
+    } catch {
+      setNotice("The image could not be uploaded. Check your connection and try again.");
+    } finally {
+      setUploading(false);
+    }
+  }
+
+  const disabled = !editor || sourceView;
+  const run = (command: (current: Editor) => void) => () => {
+    if (editor) command(editor);
+  };
+
+  return (
+    <div
+      className={`overflow-hidden rounded-brand border bg-surface shadow-sm ${
+        invalid ? "border-danger ring-1 ring-danger" : "border-black/30"
+      }`}
+    >
+      <div
+        role="toolbar"
+        aria-label="Formatting"
+        aria-controls={id}
+        onKeyDown={moveFocusWithArrows}
+        className="flex flex-wrap items-center gap-1 border-b border-black/15 bg-black/[0.03] p-1.5"
+      >
+        <ToolButton
+          label="Heading 2"
+          pressed={state?.heading2}
+          disabled={disabled}
+          onClick={run((e) => e.chain().focus().toggleHeading({ level: 2 }).run())}
+        >
+          H2
+        </ToolButton>
+        <ToolButton
+          label="Heading 3"
+          pressed={state?.heading3}
+          disabled={disabled}
+          onClick={run((e) => e.chain().focus().toggleHeading({ level: 3 }).run())}
+        >
+          H3
+        </ToolButton>
+        <Separator />
+        <ToolButton
+          label="Bold"
+          pressed={state?.bold}
+          disabled={disabled}
+          onClick={run((e) => e.chain().focus().toggleBold().run())}
+        >
+          <span className="font-bold">B</span>
+        </ToolButton>
+        <ToolButton
+          label="Italic"
+          pressed={state?.italic}
+          disabled={disabled}
+          onClick={run((e) => e.chain().focus().toggleItalic().run())}
+        >
+          <span className="font-serif italic">I</span>
+        </ToolButton>
+        <Separator />
+        <ToolButton
+          label="Bullet list"
+          pressed={state?.bulletList}
+          disabled={disabled}
+          onClick={run((e) => e.chain().focus().toggleBulletList().run())}
+        >
+          <Icon path="M9 6h11M9 12h11M9 18h11M4.5 6h.01M4.5 12h.01M4.5 18h.01" />
+        </ToolButton>
+        <ToolButton
+          label="Numbered list"
+          pressed={state?.orderedList}
+          disabled={disabled}
+          onClick={run((e) => e.chain().focus().toggleOrderedList().run())}
+        >
+          <Icon path="M10 6h10M10 12h10M10 18h10M4 4.5h1.5V9M4 9h3M4 14.5c.5-.7 2.8-.9 2.8.6 0 1.2-2.8 2-2.8 3.4h3" />
+        </ToolButton>
+        <ToolButton
+          label="Quote"
+          pressed={state?.blockquote}
+          disabled={disabled}
+          onClick={run((e) => e.chain().focus().toggleBlockquote().run())}
+        >
+          <Icon path="M7 7h4v4c0 3-1.5 5-4 6M14 7h4v4c0 3-1.5 5-4 6" />
+        </ToolButton>
+        <Separator />
+        <ToolButton label="Link" pressed={state?.link} disabled={disabled} onClick={run(editLink)}>
+          <Icon path="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" />
+        </ToolButton>
+        <ToolButton
+          label="Image"
+          disabled={disabled || uploading}
+          onClick={() => fileRef.current?.click()}
+        >
+          <Icon path="M4 5h16v14H4zM4 16l5-5 4 4 2-2 5 5M15 9.5h.01" />
+        </ToolButton>
+        <Separator />
+        <ToolButton
+          label="Undo"
+          disabled={disabled || !state?.canUndo}
+          onClick={run((e) => e.chain().focus().undo().run())}
+        >
+          <Icon path="M9 14 4 9l5-5M4 9h10a6 6 0 0 1 0 12h-3" />
+        </ToolButton>
+        <ToolButton
+          label="Redo"
+          disabled={disabled || !state?.canRedo}
+          onClick={run((e) => e.chain().focus().redo().run())}
+        >
+          <Icon path="m15 14 5-5-5-5M20 9H10a6 6 0 0 0 0 12h3" />
+        </ToolButton>
+        <span className="ml-auto" />
+        <ToolButton
+          label="HTML"
+          title="Edit the HTML source"
+          pressed={sourceView}
+          disabled={!editor}
+          onClick={toggleSourceView}
+          wide
+        >
+          HTML
+        </ToolButton>
+      </div>
+
+      <input
+        ref={fileRef}
+        type="file"
+        accept={IMAGE_TYPES.join(",")}
+        className="hidden"
+        tabIndex={-1}
+        aria-hidden="true"
+        onChange={(event) => {
+          const file = event.currentTarget.files?.[0];
+          event.currentTarget.value = "";
+          event.stopPropagation();
+          if (file) void insertImage(file);
+        }}
+      />
+
+      <div hidden={sourceView}>
+        <EditorContent editor={editor} />
+      </div>
+      {sourceView ? (
+        <textarea
+          id={`${id}-html`}
+          name={name}
+          rows={20}
+          value={html}
+          aria-labelledby={labelId}
+          aria-describedby={`${describedBy} ${noticeId}`}
+          aria-invalid={invalid || undefined}
+          onChange={(event) => {
+            setHtml(event.currentTarget.value);
+            onChangeRef.current?.();
+          }}
+          className="block w-full border-0 bg-surface px-4 py-3 font-mono text-sm text-ink focus:outline-none"
+        />
+      ) : (
+        <input type="hidden" name={name} value={html} />
+      )}
+      <p
+        id={noticeId}
+        aria-live="polite"
+        className={notice ? "border-t border-black/15 px-4 py-2 text-sm font-medium" : "sr-only"}
+      >
+        {notice}
+      </p>
+    </div>
+  );
+}
+
+function ToolButton({
+  label,
+  title,
+  pressed,
+  disabled,
+  onClick,
+  wide,
+  children,
+}: {
+  label: string;
+  title?: string;
+  pressed?: boolean;
+  disabled?: boolean;
+  onClick: () => void;
+  wide?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      title={title ?? label}
+      aria-pressed={pressed === undefined ? undefined : pressed}
+      disabled={disabled}
+      onClick={onClick}
+      // Keep the editor's selection: the button acts on it.
+      onMouseDown={(event) => event.preventDefault()}
+      className={`grid h-9 place-items-center rounded-brand text-sm font-semibold ${
+        wide ? "px-3" : "w-9"
+      } ${
+        pressed
+          ? "bg-brand-strong text-on-brand-strong"
+          : "text-ink hover:bg-black/10 disabled:hover:bg-transparent"
+      } disabled:cursor-not-allowed disabled:opacity-40`}
+    >
+      {children}
+    </button>
+  );
+}
+
+function Separator() {
+  return <span aria-hidden="true" className="mx-0.5 h-6 w-px bg-black/15" />;
+}
+
+function Icon({ path }: { path: string }) {
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      aria-hidden="true"
+      className="size-5"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
+      <path d={path} />
+    </svg>
+  );
+}
+
+/** Arrow keys, Home and End move between the toolbar's buttons (WAI-ARIA toolbar pattern). */
+function moveFocusWithArrows(event: KeyboardEvent<HTMLDivElement>) {
+  const keys = ["ArrowLeft", "ArrowRight", "Home", "End"];
+  if (!keys.includes(event.key)) return;
+  const buttons = [...event.currentTarget.querySelectorAll<HTMLButtonElement>("button")].filter(
+    (button) => !button.disabled,
+  );
+  const index = buttons.indexOf(document.activeElement as HTMLButtonElement);
+  if (index === -1 || buttons.length === 0) return;
+  event.preventDefault();
+  const next =
+    event.key === "Home"
+      ? 0
+      : event.key === "End"
+        ? buttons.length - 1
+        : (index + (event.key === "ArrowRight" ? 1 : -1) + buttons.length) % buttons.length;
+  buttons[next]?.focus();
+}
+
+/** One block per line in the source view; the editor writes everything on a single line. */
+export function readableHtml(html: string): string {
+  return html
+    .replace(
+      /(<\/(?:p|h[1-6]|blockquote|ul|ol|li|pre|figure|table|tr)>|<(?:hr|img)\b[^>]*>)(?!\n)/g,
+      "$1\n",
+    )
+    .replace(/(<(?:ul|ol|blockquote)\b[^>]*>)(?!\n)/g, "$1\n")
+    .trimEnd();
+}
+
+function readField(value: unknown, field: "url" | "error"): string | null {
+  if (typeof value !== "object" || value === null || !(field in value)) return null;
+  const found = (value as Record<string, unknown>)[field];
+  return typeof found === "string" && found ? found : null;
+}
+
+function uploadFailure(status: number): string {
+  if (status === 413) return "Images must be 5 MB or smaller.";
+  if (status === 0 || status === 401 || status === 403) {
+    return "The image could not be uploaded: your session may have ended. Sign in again.";
+  }
+  return "The image could not be uploaded. Please try again.";
+}
+
+/** How the editable content looks: close to the published page, without a typography plugin. */
+const CONTENT_STYLES = [
+  "leading-relaxed",
+  "[&_p]:my-3",
+  "[&_h1]:mt-6 [&_h1]:mb-3 [&_h1]:text-3xl [&_h1]:font-bold",
+  "[&_h2]:mt-6 [&_h2]:mb-3 [&_h2]:text-2xl [&_h2]:font-bold",
+  "[&_h3]:mt-5 [&_h3]:mb-2 [&_h3]:text-xl [&_h3]:font-semibold",
+  "[&_h4]:mt-4 [&_h4]:mb-2 [&_h4]:text-lg [&_h4]:font-semibold",
+  "[&_ul]:my-3 [&_ul]:list-disc [&_ul]:pl-6 [&_ol]:my-3 [&_ol]:list-decimal [&_ol]:pl-6",
+  "[&_li_p]:my-1",
+  "[&_blockquote]:my-4 [&_blockquote]:border-l-4 [&_blockquote]:border-brand [&_blockquote]:pl-4 [&_blockquote]:italic",
+  "[&_a]:underline",
+  "[&_img]:my-4 [&_img]:h-auto [&_img]:max-w-full [&_img]:rounded-brand",
+  "[&_img.ProseMirror-selectednode]:outline [&_img.ProseMirror-selectednode]:outline-3 [&_img.ProseMirror-selectednode]:outline-brand-strong",
+  "[&_pre]:my-4 [&_pre]:overflow-x-auto [&_pre]:rounded-brand [&_pre]:bg-black/5 [&_pre]:p-3 [&_code]:font-mono [&_code]:text-sm",
+  "[&_hr]:my-6 [&_hr]:border-black/20",
+].join(" ");

@@ -1,0 +1,482 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { deflateSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createStaffUser, signIn } from "../support/auth";
+import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
+import { textOf } from "../support/html";
+import { type RunningServer, startServer } from "../support/server";
+
+/** A real 2×2 PNG (signature, IHDR, IDAT, IEND with their CRCs), built here byte by byte. */
+function tinyPng(): Uint8Array {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc32 = (bytes: Buffer) => {
+    let c = 0xffffffff;
+    for (const byte of bytes) c = crcTable[(c ^ byte) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, body: Buffer) => {
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(body.length);
+    const typed = Buffer.concat([Buffer.from(type, "ascii"), body]);
+    const tail = Buffer.alloc(4);
+    tail.writeUInt32BE(crc32(typed));
+    return Buffer.concat([head, typed, tail]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(2, 0);
+  header.writeUInt32BE(2, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const rows = Buffer.from([0, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255, 255, 255, 255]);
+  return new Uint8Array(
+    Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      chunk("IHDR", header),
+      chunk("IDAT", deflateSync(rows)),
+      chunk("IEND", Buffer.alloc(0)),
+    ]),
+  );
+}
+
+const VALID = {
+  title: "Proportionality in 2025",
+  excerpt: "What courts expect from discovery requests this year.",
+  content: "<h2>Key points</h2><p>Courts expect <strong>proportionality</strong>.</p>",
+  readTime: "4",
+};
+
+const DANGEROUS_CONTENT =
+  '<p>Hello <script>alert("x")</script><img src="https://cdn.example/a.png" onerror="alert(1)" alt="chart"> <a href="javascript:alert(2)">click</a> <a href="https://example.com/ok">ok</a></p>';
+
+describe.each(testDialects())("the newsletter editor on %s", (dialect) => {
+  let database: TestDatabase;
+  let server: RunningServer;
+  let uploadsDir: string;
+  const cookies = { superAdmin: "", mainEditor: "", keyDiscoveryEditor: "", noProducts: "" };
+  const ids = { superAdmin: "", mainEditor: "" };
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    uploadsDir = mkdtempSync(join(tmpdir(), "herald-uploads-"));
+    server = await startServer({ databaseUrl: database.url, env: { UPLOADS_DIR: uploadsDir } });
+    const users = {
+      superAdmin: await createStaffUser(database.db, {
+        email: "chief@example.com",
+        role: "super_admin",
+      }),
+      mainEditor: await createStaffUser(database.db, {
+        email: "main@example.com",
+        products: { main: true },
+      }),
+      keyDiscoveryEditor: await createStaffUser(database.db, {
+        email: "kd@example.com",
+        products: { keydiscovery: true },
+      }),
+      noProducts: await createStaffUser(database.db, { email: "nobody@example.com" }),
+    };
+    ids.superAdmin = users.superAdmin.id;
+    ids.mainEditor = users.mainEditor.id;
+    for (const key of Object.keys(cookies) as (keyof typeof cookies)[]) {
+      cookies[key] = await signIn(server.url, users[key].email);
+    }
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await database?.drop();
+    if (uploadsDir) rmSync(uploadsDir, { recursive: true, force: true });
+  });
+
+  const get = (path: string, cookie?: string) =>
+    fetch(`${server.url}${path}`, { headers: cookie ? { cookie } : {}, redirect: "manual" });
+
+  const post = (path: string, fields: Record<string, string>, cookie?: string, headers = {}) =>
+    fetch(`${server.url}${path}`, {
+      method: "POST",
+      body: new URLSearchParams(fields),
+      headers: { ...(cookie ? { cookie } : {}), ...headers },
+      redirect: "manual",
+    });
+
+  const newsletters = () =>
+    database.db.selectFrom("newsletters").selectAll().orderBy("created_at").execute();
+  const newsletter = (id: string) =>
+    database.db.selectFrom("newsletters").selectAll().where("id", "=", id).executeTakeFirst();
+
+  /** Creates a draft through the form and answers its id. */
+  async function createDraft(cookie: string, fields: Record<string, string> = VALID) {
+    const response = await post("/admin/newsletter/new", { ...fields, intent: "save" }, cookie);
+    expect(response.status).toBe(302);
+    const location = response.headers.get("location") ?? "";
+    const match = location.match(/^\/admin\/newsletter\/edit\/([0-9a-f-]{36})\?notice=saved$/);
+    expect(match, location).not.toBeNull();
+    return (match as RegExpMatchArray)[1];
+  }
+
+  describe("access", () => {
+    it("sends an anonymous visitor to the login page, remembering where they were going", async () => {
+      const response = await get("/admin/newsletter/new");
+      expect(response.status).toBe(302);
+      expect(response.headers.get("location")).toBe(
+        "/admin/login?redirectTo=%2Fadmin%2Fnewsletter%2Fnew",
+      );
+      const before = (await newsletters()).length;
+      const write = await post("/admin/newsletter/new", VALID);
+      expect(write.status).toBe(302);
+      expect(write.headers.get("location")).toMatch(/^\/admin\/login\?redirectTo=/);
+      expect(await newsletters()).toHaveLength(before);
+    });
+
+    it("answers 403 to a signed-in user without the tenant's product, and stores nothing", async () => {
+      expect((await get("/admin/newsletter/new", cookies.noProducts)).status).toBe(403);
+      const before = (await newsletters()).length;
+      const response = await post("/admin/newsletter/new", VALID, cookies.noProducts);
+      expect(response.status).toBe(403);
+      expect(await newsletters()).toHaveLength(before);
+    });
+
+    it("answers 403 to a main-only editor browsing the keydiscovery site", async () => {
+      const response = await get(
+        "/admin/newsletter/new",
+        `${cookies.mainEditor}; herald_subdomain=keydiscovery`,
+      );
+      expect(response.status).toBe(403);
+    });
+
+    it("refuses a cross-site post and stores nothing", async () => {
+      const before = (await newsletters()).length;
+      const response = await post("/admin/newsletter/new", VALID, cookies.superAdmin, {
+        origin: "https://evil.example",
+      });
+      expect(response.status).toBe(403);
+      expect(await newsletters()).toHaveLength(before);
+    });
+
+    it("answers 404 'Newsletter not found' for an unknown id", async () => {
+      const response = await get(
+        "/admin/newsletter/edit/00000000-0000-4000-8000-000000000000",
+        cookies.superAdmin,
+      );
+      expect(response.status).toBe(404);
+      expect(textOf(await response.text())).toContain("Newsletter not found");
+      const write = await post(
+        "/admin/newsletter/edit/00000000-0000-4000-8000-000000000000",
+        { ...VALID, intent: "save" },
+        cookies.superAdmin,
+      );
+      expect(write.status).toBe(404);
+    });
+  });
+
+  describe.each([
+    ["a super admin", "superAdmin"],
+    ["a product user of the tenant", "mainEditor"],
+  ] as const)("%s", (_label, who) => {
+    it("creates a draft with sanitised content and opens it with a success message", async () => {
+      const id = await createDraft(cookies[who], { ...VALID, content: DANGEROUS_CONTENT });
+      const row = await newsletter(id);
+      expect(row).toMatchObject({
+        tenant_id: "main",
+        status: "draft",
+        title: VALID.title,
+        excerpt: VALID.excerpt,
+        read_time: 4,
+        author_id: ids[who],
+        published_at: null,
+      });
+      expect(row?.content).toContain("Hello");
+      expect(row?.content).toContain('href="https://example.com/ok"');
+      expect(row?.content).toContain('alt="chart"');
+      expect(row?.content).not.toMatch(/<script|alert\("x"\)|onerror|javascript:/i);
+
+      const page = await get(`/admin/newsletter/edit/${id}?notice=saved`, cookies[who]);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      const text = textOf(html);
+      expect(text).toContain("Edit Newsletter");
+      expect(text).toContain("Newsletter saved");
+      expect(text).toContain("Update Newsletter");
+      expect(text).toContain("Draft");
+      expect(html).not.toContain(`href="/newsletter/${id}"`);
+      // Without JavaScript the content is a plain 20-row HTML textarea.
+      expect(html).toMatch(/<textarea[^>]*name="content"[^>]*rows="20"/);
+    });
+
+    it("updates, publishes, unpublishes and deletes", async () => {
+      const id = await createDraft(cookies[who]);
+      const path = `/admin/newsletter/edit/${id}`;
+
+      const update = await post(
+        path,
+        { ...VALID, title: "Updated title", readTime: "7", intent: "save" },
+        cookies[who],
+      );
+      expect(update.status).toBe(302);
+      expect(update.headers.get("location")).toBe(`${path}?notice=saved`);
+      expect(await newsletter(id)).toMatchObject({
+        title: "Updated title",
+        read_time: 7,
+        status: "draft",
+      });
+
+      const publish = await post(path, { ...VALID, intent: "publish" }, cookies[who]);
+      expect(publish.status).toBe(302);
+      const published = await newsletter(id);
+      expect(published?.status).toBe("published");
+      expect(published?.published_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+      expect(published?.title).toBe(VALID.title);
+      const page = textOf(await (await get(path, cookies[who])).text());
+      expect(page).toContain("Published");
+      expect(page).toContain("Unpublish");
+      expect(await (await get(path, cookies[who])).text()).toContain(`href="/newsletter/${id}"`);
+
+      const unpublish = await post(path, { intent: "unpublish" }, cookies[who]);
+      expect(unpublish.status).toBe(302);
+      expect((await newsletter(id))?.status).toBe("draft");
+
+      const confirm = await get(`${path}?confirmDelete=1`, cookies[who]);
+      const confirmText = textOf(await confirm.text());
+      expect(confirmText).toContain("Delete this newsletter?");
+      expect(confirmText).toContain("Yes, delete");
+      expect(confirmText).toContain("Keep it");
+      expect(await newsletter(id)).toBeDefined();
+
+      const remove = await post(path, { intent: "delete" }, cookies[who]);
+      expect(remove.status).toBe(302);
+      expect(remove.headers.get("location")).toBe("/admin/dashboard");
+      expect(await newsletter(id)).toBeUndefined();
+      expect((await get(path, cookies[who])).status).toBe(404);
+    });
+  });
+
+  describe("validation", () => {
+    it.each([
+      ["a blank title", { title: "   " }, "Title is required"],
+      ["a blank excerpt", { excerpt: "" }, "Excerpt is required"],
+      ["blank content", { content: "" }, "Content is required"],
+      [
+        "content that is only markup",
+        { content: "<p> </p><script>x</script>" },
+        "Content is required",
+      ],
+      ["a read time of 0", { readTime: "0" }, "Read time must be at least 1 minute"],
+      ["a read time of 'abc'", { readTime: "abc" }, "Read time is required"],
+      ["a read time of 1.5", { readTime: "1.5" }, "Read time must be a whole number of minutes"],
+      ["no read time", { readTime: "" }, "Read time is required"],
+    ])(
+      "refuses %s with 400, keeps what was typed and stores nothing",
+      async (_label, override, message) => {
+        const before = (await newsletters()).length;
+        const fields = { ...VALID, title: "Kept title", ...override, intent: "save" };
+        const response = await post("/admin/newsletter/new", fields, cookies.superAdmin);
+        expect(response.status).toBe(400);
+        const html = await response.text();
+        expect(textOf(html)).toContain(message);
+        if (!("title" in override)) {
+          expect(html).toMatch(/<input[^>]*name="title"[^>]*value="Kept title"/);
+        }
+        expect(await newsletters()).toHaveLength(before);
+      },
+    );
+
+    it("refuses an invalid update and leaves the stored newsletter as it was", async () => {
+      const id = await createDraft(cookies.superAdmin);
+      const response = await post(
+        `/admin/newsletter/edit/${id}`,
+        { ...VALID, title: "", readTime: "0", intent: "publish" },
+        cookies.superAdmin,
+      );
+      expect(response.status).toBe(400);
+      const text = textOf(await response.text());
+      expect(text).toContain("Title is required");
+      expect(text).toContain("Read time must be at least 1 minute");
+      expect(await newsletter(id)).toMatchObject({ title: VALID.title, status: "draft" });
+    });
+  });
+
+  describe("autosave", () => {
+    it("saves a valid draft without publishing it, and never stores invalid input", async () => {
+      const id = await createDraft(cookies.mainEditor);
+      const path = `/admin/newsletter/edit/${id}`;
+      const saved = await post(
+        path,
+        { ...VALID, title: "Autosaved title", intent: "autosave" },
+        cookies.mainEditor,
+      );
+      expect(saved.status).toBe(200);
+      expect(await newsletter(id)).toMatchObject({
+        title: "Autosaved title",
+        status: "draft",
+        published_at: null,
+      });
+
+      const invalid = await post(
+        path,
+        { ...VALID, title: "", intent: "autosave" },
+        cookies.mainEditor,
+      );
+      expect(invalid.status).toBe(400);
+      expect((await newsletter(id))?.title).toBe("Autosaved title");
+    });
+
+    it("leaves a published newsletter alone", async () => {
+      const id = await createDraft(cookies.mainEditor);
+      const path = `/admin/newsletter/edit/${id}`;
+      await post(path, { ...VALID, intent: "publish" }, cookies.mainEditor);
+      await post(path, { ...VALID, title: "Half-typed", intent: "autosave" }, cookies.mainEditor);
+      expect(await newsletter(id)).toMatchObject({ title: VALID.title, status: "published" });
+    });
+  });
+
+  describe("tenants", () => {
+    it("keeps a main-tenant draft away from a keydiscovery editor", async () => {
+      const id = await createDraft(cookies.mainEditor);
+      const path = `/admin/newsletter/edit/${id}`;
+      const asKeyDiscovery = `${cookies.keyDiscoveryEditor}; herald_subdomain=keydiscovery`;
+
+      const page = await get(path, asKeyDiscovery);
+      expect(page.status).toBe(404);
+      const text = textOf(await page.text());
+      expect(text).toContain("Newsletter not found");
+      expect(text).not.toContain(VALID.title);
+
+      for (const fields of [
+        { ...VALID, title: "Hijacked", intent: "save" },
+        { ...VALID, title: "Hijacked", intent: "autosave" },
+        { ...VALID, intent: "publish" },
+        { intent: "delete" },
+      ]) {
+        expect((await post(path, fields, asKeyDiscovery)).status).toBe(404);
+      }
+      expect(await newsletter(id)).toMatchObject({ title: VALID.title, status: "draft" });
+
+      // Browsing main, the keydiscovery editor has no access at all.
+      expect((await get(path, cookies.keyDiscoveryEditor)).status).toBe(403);
+      // Even a super admin reaches a newsletter only on its own tenant's site.
+      const superOnKd = await get(path, `${cookies.superAdmin}; herald_subdomain=keydiscovery`);
+      expect(superOnKd.status).toBe(404);
+    });
+
+    it("creates a keydiscovery editor's newsletter under keydiscovery", async () => {
+      const response = await post(
+        "/admin/newsletter/new",
+        { ...VALID, intent: "save" },
+        `${cookies.keyDiscoveryEditor}; herald_subdomain=keydiscovery`,
+      );
+      expect(response.status).toBe(302);
+      const id = response.headers.get("location")?.split("/").pop()?.split("?")[0] ?? "";
+      expect((await newsletter(id))?.tenant_id).toBe("keydiscovery");
+    });
+  });
+
+  describe("image uploads", () => {
+    const upload = (bytes: Uint8Array, name: string, type: string, cookie?: string) => {
+      const form = new FormData();
+      form.set("file", new Blob([bytes.slice()], { type }), name);
+      return fetch(`${server.url}/admin/uploads`, {
+        method: "POST",
+        body: form,
+        headers: cookie ? { cookie } : {},
+        redirect: "manual",
+      });
+    };
+
+    it("stores a PNG and serves the same bytes with long cache headers", async () => {
+      const png = tinyPng();
+      const response = await upload(png, "pixel.png", "image/png", cookies.mainEditor);
+      expect(response.status).toBe(200);
+      const { url } = (await response.json()) as { url: string };
+      expect(url).toMatch(/^\/uploads\/main\/[0-9a-f]{32}\.png$/);
+
+      const served = await get(url);
+      expect(served.status).toBe(200);
+      expect(served.headers.get("content-type")).toBe("image/png");
+      expect(served.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      expect(served.headers.get("x-content-type-options")).toContain("nosniff");
+      expect(new Uint8Array(await served.arrayBuffer())).toEqual(png);
+    });
+
+    it.each([
+      [
+        "an SVG",
+        new TextEncoder().encode(
+          '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+        ),
+        "logo.svg",
+        "image/svg+xml",
+      ],
+      ["a text file renamed .png", new TextEncoder().encode("just text"), "notes.png", "image/png"],
+      ["an empty file", new Uint8Array(0), "empty.png", "image/png"],
+    ])("refuses %s with 400", async (_label, bytes, name, type) => {
+      const response = await upload(bytes, name, type, cookies.superAdmin);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({
+        error: "Only PNG, JPEG, GIF and WebP images can be uploaded.",
+      });
+    });
+
+    it("refuses images over 5 MB", async () => {
+      const png = tinyPng();
+      const big = new Uint8Array(5 * 1024 * 1024 + 1);
+      big.set(png);
+      const response = await upload(big, "big.png", "image/png", cookies.superAdmin);
+      expect(response.status).toBe(413);
+      expect(await response.json()).toEqual({ error: "Images must be 5 MB or smaller." });
+
+      const huge = new Uint8Array(7 * 1024 * 1024);
+      huge.set(png);
+      expect((await upload(huge, "huge.png", "image/png", cookies.superAdmin)).status).toBe(413);
+    });
+
+    it("keeps the 1 MiB body limit everywhere else", async () => {
+      const response = await post(
+        "/admin/newsletter/new",
+        { ...VALID, content: `<p>${"x".repeat(1_100_000)}</p>` },
+        cookies.superAdmin,
+      );
+      expect(response.status).toBe(413);
+    });
+
+    it("sends an anonymous upload to the login page and refuses a user without access", async () => {
+      const anonymous = await upload(tinyPng(), "pixel.png", "image/png");
+      expect(anonymous.status).toBe(302);
+      expect(anonymous.headers.get("location")).toMatch(/^\/admin\/login\?redirectTo=/);
+      const forbidden = await upload(tinyPng(), "pixel.png", "image/png", cookies.noProducts);
+      expect(forbidden.status).toBe(403);
+    });
+
+    it("answers 404 for unknown or malformed file keys", async () => {
+      for (const path of [
+        "/uploads/main/0123456789abcdef0123456789abcdef.png",
+        "/uploads/main/../../package.json",
+        "/uploads/main%2F..%2F..%2Fpackage.json",
+        "/uploads/main/evil.svg",
+        "/uploads/nothing",
+      ]) {
+        expect((await get(path)).status, path).toBe(404);
+      }
+    });
+  });
+
+  // Last: it breaks the newsletters table for this database.
+  it("answers 'Failed to save newsletter' and logs the error when storing fails", async () => {
+    await database.db.schema.alterTable("newsletters").renameTo("newsletters_gone").execute();
+    const response = await post(
+      "/admin/newsletter/new",
+      { ...VALID, intent: "save" },
+      cookies.superAdmin,
+    );
+    expect(response.status).toBe(500);
+    const html = await response.text();
+    expect(textOf(html)).toContain("Failed to save newsletter");
+    expect(html).not.toMatch(/SqliteError|no such table|does not exist|newsletters_gone/);
+    await expect.poll(() => server.output()).toContain("saving a newsletter failed");
+    // Typed values are kept for another try.
+    expect(html).toContain(VALID.title);
+  });
+});
