@@ -67,6 +67,8 @@ export interface ServerHandle {
   baseUrl: string;
   /** The fresh temporary directory holding the server's database. */
   tempDir: string;
+  /** The server's DATABASE_URL, for seeding and checking with server/db's createDb. */
+  databaseUrl: string;
   child: ChildProcess;
   /** SIGTERM, then SIGKILL after 5 s; removes the temp dir. Safe to call twice. */
   stop(): Promise<void>;
@@ -122,13 +124,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
   const readyTimeoutMs = options.readyTimeoutMs ?? 30_000;
   const port = await findFreePort();
   const tempDir = mkdtempSync(path.join(os.tmpdir(), `herald-bench-${name}-`));
+  const databaseUrl = `file:${path.join(tempDir, "bench.db")}`;
   const child = spawn(process.execPath, ["server.js"], {
     cwd: root,
     env: {
       ...process.env,
       NODE_ENV: "production",
       PORT: String(port),
-      DATABASE_URL: `file:${path.join(tempDir, "bench.db")}`,
+      DATABASE_URL: databaseUrl,
       LOG_LEVEL: "warn",
       ...options.env,
     },
@@ -153,6 +156,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
     port,
     baseUrl: `http://127.0.0.1:${port}`,
     tempDir,
+    databaseUrl,
     child,
     stop() {
       stopped ??= (async () => {
@@ -308,6 +312,35 @@ export function runLoad(options: LoadOptions): Promise<autocannon.Result> {
     headers: options.headers,
     body: options.body,
   });
+}
+
+/**
+ * A fixed number of requests, every one answered before it resolves (a duration run drops the
+ * requests in flight when time is up, which the server may still have handled). `elapsedSeconds`
+ * runs from the start to the last response, without autocannon's wait for its next sampling tick.
+ */
+export async function runFixedLoad(
+  options: Omit<LoadOptions, "durationSeconds"> & { amount: number },
+): Promise<{ result: autocannon.Result; elapsedSeconds: number }> {
+  const started = performance.now();
+  let lastResponse = started;
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: options.url,
+        connections: options.connections ?? 20,
+        amount: options.amount,
+        method: options.method ?? "GET",
+        headers: options.headers,
+        body: options.body,
+      },
+      (error, outcome) => (error ? reject(error) : resolve(outcome)),
+    );
+    instance.on("response", () => {
+      lastResponse = performance.now();
+    });
+  });
+  return { result, elapsedSeconds: Math.max(0.001, (lastResponse - started) / 1000) };
 }
 
 export interface LoadSummary {

@@ -1,3 +1,14 @@
-export function loader() {
-  return new Response("Not found", { status: 404 });
+import { requestContext } from "../../../server/http/context";
+import { renderSitemap } from "../../../server/newsletters/feeds";
+import type { Route } from "./+types/sitemap";
+
+/** /sitemap.xml: the tenant's public pages and published newsletters, as absolute URLs. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const xml = await renderSitemap(context.get(requestContext));
+  return new Response(xml, {
+    headers: {
+      "Content-Type": "application/xml; charset=utf-8",
+      "Cache-Control": "public, max-age=300",
+    },
+  });
 }

@@ -1,19 +1,83 @@
+import { data, Link, type MetaDescriptor, useNavigation } from "react-router";
+import { z } from "zod";
+import { requestContext } from "../../../server/http/context";
+import { listPublishedNewsletters } from "../../../server/newsletters/newsletters";
 import { ButtonLink, Card, Container, PageHero } from "../../components/ui/layout";
+import { formatDate } from "../../lib/format";
 import { pageMeta } from "../../lib/meta";
 import type { Route } from "./+types/index";
 
-export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, {
-    title: "The newsletter",
+const PAGE_SIZE = 10;
+
+/** ?page=N; anything that is not a whole number from 1 up means the first page. */
+const pageSchema = z.coerce.number().int().min(1).max(100_000).catch(1);
+
+/**
+ * The reading room's index: the tenant's published newsletters, newest first, ten to a page. It sits
+ * under the marketing layout, so the anonymous first page is kept by the page cache (up to 60 s).
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const scope = context.get(requestContext);
+  const page = pageSchema.parse(new URL(request.url).searchParams.get("page") ?? undefined);
+  const { items, total } = await listPublishedNewsletters(scope, { page, pageSize: PAGE_SIZE });
+  const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  return data(
+    {
+      newsletters: items.map((newsletter) => ({
+        id: newsletter.id,
+        title: newsletter.title,
+        excerpt: newsletter.excerpt,
+        date: newsletter.date,
+        readTime: newsletter.readTime,
+      })),
+      page,
+      pageCount,
+      total,
+    },
+    // A page past the last one is answered, with a way back, but not as a page that exists.
+    { status: page > pageCount ? 404 : 200 },
+  );
+}
+
+export const meta: Route.MetaFunction = (args) => {
+  const page = args.loaderData?.page ?? 1;
+  const tags = pageMeta(args, {
+    title: page > 1 ? `The newsletter — page ${page}` : "The newsletter",
     description:
       "A weekly briefing on eDiscovery, defensible AI-assisted review and legal-technology strategy, written for general counsel and litigation-support leaders.",
   });
+  const feed: MetaDescriptor = {
+    tagName: "link",
+    rel: "alternate",
+    type: "application/rss+xml",
+    title: "Newsletter RSS feed",
+    href: "/newsletter/rss.xml",
+  };
+  if (page === 1) return [...tags, feed];
+  // Later pages are pages of their own: their canonical URL keeps ?page=N.
+  return [
+    ...tags.map((tag) => {
+      if ("rel" in tag && tag.rel === "canonical" && typeof tag.href === "string") {
+        return { ...tag, href: `${tag.href}?page=${page}` };
+      }
+      if ("property" in tag && tag.property === "og:url" && typeof tag.content === "string") {
+        return { ...tag, content: `${tag.content}?page=${page}` };
+      }
+      return tag;
+    }),
+    feed,
+  ];
+};
 
-/**
- * The reading room. Until publishing arrives (issue #3) and sign-up (issue #4), it says what the
- * newsletter is and where to ask for it.
- */
-export default function NewsletterIndex() {
+const pageHref = (page: number) => (page <= 1 ? "/newsletter" : `/newsletter?page=${page}`);
+
+export default function NewsletterIndex({ loaderData }: Route.ComponentProps) {
+  const { newsletters, page, pageCount, total } = loaderData;
+  const navigation = useNavigation();
+  const opening =
+    navigation.state === "loading" &&
+    /^\/newsletter\/(?!rss\.xml)[^/]+$/.test(navigation.location.pathname);
+
   return (
     <main>
       <PageHero
@@ -36,18 +100,114 @@ export default function NewsletterIndex() {
             link in every email.
           </Card>
         </div>
-        <section aria-labelledby="issues-heading" className="mt-14">
-          <h2 id="issues-heading" className="text-2xl font-bold">
-            Latest issues
-          </h2>
-          <p className="mt-3 text-lg">
-            Published issues appear here. Online subscription opens shortly; until then, ask us to
-            add you to the list.
-          </p>
-          <div className="mt-6">
-            <ButtonLink to="/contact">Ask to join the list</ButtonLink>
-          </div>
-        </section>
+
+        <div className="mt-14 grid gap-10 lg:grid-cols-[2fr_1fr]">
+          <section aria-labelledby="issues-heading">
+            <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+              <h2 id="issues-heading" className="text-2xl font-bold">
+                Latest issues
+              </h2>
+              <a href="/newsletter/rss.xml" className="text-sm font-semibold">
+                RSS feed
+              </a>
+            </div>
+
+            {opening ? (
+              <p
+                role="status"
+                className="mt-4 rounded-brand bg-brand/10 px-4 py-2 text-sm font-medium"
+              >
+                Loading newsletter...
+              </p>
+            ) : null}
+
+            {total === 0 ? (
+              <p className="mt-6 rounded-brand border border-dashed border-black/20 p-6 text-lg">
+                No newsletters have been published yet.
+              </p>
+            ) : newsletters.length === 0 ? (
+              <div className="mt-6 rounded-brand border border-dashed border-black/20 p-6">
+                <p className="text-lg">
+                  There is no page {page}: the newsletter has {pageCount}{" "}
+                  {pageCount === 1 ? "page" : "pages"} of issues.
+                </p>
+                <p className="mt-3">
+                  <Link to="/newsletter" className="font-semibold">
+                    Go to the latest issues
+                  </Link>
+                </p>
+              </div>
+            ) : (
+              <ol className="mt-6 divide-y divide-black/10 border-y border-black/10">
+                {newsletters.map((newsletter) => (
+                  <li key={newsletter.id} className="py-6">
+                    <article aria-labelledby={`issue-${newsletter.id}`}>
+                      <h3
+                        id={`issue-${newsletter.id}`}
+                        className="text-xl font-semibold leading-snug"
+                      >
+                        <Link
+                          to={`/newsletter/${newsletter.id}`}
+                          className="text-ink no-underline hover:text-brand-strong hover:underline"
+                        >
+                          {newsletter.title}
+                        </Link>
+                      </h3>
+                      <p className="mt-1 flex flex-wrap gap-x-2 text-sm opacity-90">
+                        <time dateTime={newsletter.date}>{formatDate(newsletter.date)}</time>
+                        <span aria-hidden="true">·</span>
+                        <span>{newsletter.readTime} min read</span>
+                      </p>
+                      <p className="mt-3 leading-relaxed">{newsletter.excerpt}</p>
+                    </article>
+                  </li>
+                ))}
+              </ol>
+            )}
+
+            {total > 0 && pageCount > 1 ? (
+              <nav
+                aria-label="Pagination"
+                className="mt-6 flex items-center justify-between gap-4 text-sm font-semibold"
+              >
+                {page > 1 && page <= pageCount ? (
+                  <Link to={pageHref(page - 1)} rel="prev" className="no-underline hover:underline">
+                    <span aria-hidden="true">←</span> Previous
+                  </Link>
+                ) : (
+                  <span aria-hidden="true" />
+                )}
+                {page <= pageCount ? (
+                  <p>
+                    Page {page} of {pageCount}
+                  </p>
+                ) : null}
+                {page < pageCount ? (
+                  <Link to={pageHref(page + 1)} rel="next" className="no-underline hover:underline">
+                    Next <span aria-hidden="true">→</span>
+                  </Link>
+                ) : (
+                  <span aria-hidden="true" />
+                )}
+              </nav>
+            ) : null}
+          </section>
+
+          <aside aria-labelledby="subscribe-heading" className="lg:pt-1">
+            <div className="rounded-brand border-t-4 border-accent bg-surface p-6 shadow-sm ring-1 ring-black/5">
+              <h2 id="subscribe-heading" className="text-xl font-bold">
+                Subscribe
+              </h2>
+              <p className="mt-3 leading-relaxed">
+                Online sign-up opens shortly. Until then, ask us to add you to the list and the next
+                issue will be in your inbox.
+              </p>
+              <div className="mt-5">
+                <ButtonLink to="/contact">Ask to join the list</ButtonLink>
+              </div>
+            </div>
+          </aside>
+        </div>
       </Container>
     </main>
   );

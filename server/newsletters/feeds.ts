@@ -1,0 +1,126 @@
+import type { Db } from "../db";
+import { listPublishedNewsletters } from "./newsletters";
+
+/** Machine-readable views of a tenant's public site: the RSS feed, the sitemap and robots.txt. */
+interface SiteScope {
+  db: Db;
+  tenantId: string;
+  /** scheme + host of the tenant's site, no trailing slash */
+  origin: string;
+}
+
+export const FEED_SIZE = 20;
+
+/** The public pages every tenant's site has (SPEC §2). */
+export const PUBLIC_PAGES = [
+  "/",
+  "/about",
+  "/services",
+  "/products",
+  "/contact",
+  "/newsletter",
+  "/privacy",
+  "/terms",
+] as const;
+
+// XML 1.0 allows tab, newline and carriage return, but no other control characters.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to remove them
+const XML_INVALID = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
+const XML_ENTITIES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&apos;",
+};
+
+export function escapeXml(text: string): string {
+  return text.replace(XML_INVALID, "").replace(/[&<>"']/g, (char) => XML_ENTITIES[char] ?? char);
+}
+
+/** RFC 822 date, as RSS 2.0 wants it: "Sun, 22 Nov 2026 09:30:00 GMT". */
+export function rfc822(iso: string): string {
+  return new Date(iso).toUTCString();
+}
+
+/** RSS 2.0 feed of the tenant's latest published newsletters, newest first. */
+export async function renderNewsletterFeed(
+  ctx: SiteScope,
+  channel: { title: string; description: string },
+): Promise<string> {
+  const { items } = await listPublishedNewsletters(ctx, { page: 1, pageSize: FEED_SIZE });
+  const home = `${ctx.origin}/newsletter`;
+  const newest = items[0];
+  const entries = items.map((newsletter) => {
+    const link = `${home}/${encodeURIComponent(newsletter.id)}`;
+    return [
+      "    <item>",
+      `      <title>${escapeXml(newsletter.title)}</title>`,
+      `      <link>${escapeXml(link)}</link>`,
+      `      <guid isPermaLink="true">${escapeXml(link)}</guid>`,
+      `      <pubDate>${rfc822(newsletter.date)}</pubDate>`,
+      `      <description>${escapeXml(newsletter.excerpt)}</description>`,
+      "    </item>",
+    ].join("\n");
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">',
+    "  <channel>",
+    `    <title>${escapeXml(channel.title)}</title>`,
+    `    <link>${escapeXml(home)}</link>`,
+    `    <description>${escapeXml(channel.description)}</description>`,
+    "    <language>en-us</language>",
+    `    <atom:link href="${escapeXml(`${home}/rss.xml`)}" rel="self" type="application/rss+xml"/>`,
+    ...(newest ? [`    <lastBuildDate>${rfc822(newest.date)}</lastBuildDate>`] : []),
+    ...entries,
+    "  </channel>",
+    "</rss>",
+    "",
+  ].join("\n");
+}
+
+/** The public pages and every published newsletter of the tenant (sitemaps.org protocol). */
+export async function renderSitemap(ctx: SiteScope): Promise<string> {
+  // A sitemap holds at most 50,000 URLs; a weekly newsletter will not get near that.
+  const newsletters = await ctx.db
+    .selectFrom("newsletters")
+    .select(["id", "updated_at"])
+    .where("tenant_id", "=", ctx.tenantId)
+    .where("status", "=", "published")
+    .orderBy("published_at", "desc")
+    .orderBy("id", "desc")
+    .limit(50_000 - PUBLIC_PAGES.length)
+    .execute();
+  const url = (path: string, lastmod?: string) =>
+    [
+      "  <url>",
+      `    <loc>${escapeXml(`${ctx.origin}${path}`)}</loc>`,
+      ...(lastmod ? [`    <lastmod>${escapeXml(lastmod)}</lastmod>`] : []),
+      "  </url>",
+    ].join("\n");
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    ...PUBLIC_PAGES.map((path) => url(path)),
+    ...newsletters.map((row) =>
+      url(`/newsletter/${encodeURIComponent(row.id)}`, new Date(row.updated_at).toISOString()),
+    ),
+    "</urlset>",
+    "",
+  ].join("\n");
+}
+
+/** Crawlers may read everything public; the admin area and personal subscription pages are not. */
+export function renderRobotsTxt(origin: string): string {
+  return [
+    "User-agent: *",
+    "Allow: /",
+    "Disallow: /admin/",
+    "Disallow: /subscription/",
+    "Disallow: /preferences/",
+    "",
+    `Sitemap: ${origin}/sitemap.xml`,
+    "",
+  ].join("\n");
+}
