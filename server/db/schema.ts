@@ -60,6 +60,8 @@ export interface NewslettersTable {
   status: NewsletterStatus;
   views: Generated<number>;
   comments: Generated<number>;
+  /** rises when the public page changes without the newsletter changing (comments) */
+  render_version: Generated<number>;
   author_id: string | null;
   created_at: string;
   updated_at: string;

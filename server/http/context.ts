@@ -23,6 +23,8 @@ export interface RequestScope {
   transport: Transport;
   /** signs tokens and links */
   sessionSecret: string;
+  /** set when the host already counted this newsletter view (server/newsletters/page-views.ts) */
+  countedView?: { views: number };
 }
 
 export const requestContext = createContext<RequestScope>();

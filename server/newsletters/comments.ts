@@ -64,6 +64,7 @@ export type AddCommentResult =
 /** Portable `greatest(comments - 1, 0)`: a counter never goes below zero. */
 const oneLess = sql<number>`case when comments > 0 then comments - 1 else 0 end`;
 const oneMore = sql<number>`comments + 1`;
+const nextRenderVersion = sql<number>`render_version + 1`;
 
 /**
  * Stores an anonymous comment on a published newsletter of this tenant and counts it, in one
@@ -76,7 +77,7 @@ export async function addComment(ctx: TenantScope, input: CommentInput): Promise
   return ctx.db.transaction().execute(async (trx) => {
     const counted = await trx
       .updateTable("newsletters")
-      .set({ comments: oneMore })
+      .set({ comments: oneMore, render_version: nextRenderVersion })
       .where("id", "=", newsletterId)
       .where("tenant_id", "=", ctx.tenantId)
       .where("status", "=", "published")
@@ -158,7 +159,7 @@ export async function setCommentHidden(
     if (changed) {
       await trx
         .updateTable("newsletters")
-        .set({ comments: hidden ? oneLess : oneMore })
+        .set({ comments: hidden ? oneLess : oneMore, render_version: nextRenderVersion })
         .where("id", "=", changed.newsletter_id)
         .where("tenant_id", "=", ctx.tenantId)
         .execute();
@@ -187,7 +188,7 @@ export async function deleteComment(ctx: TenantScope, commentId: number): Promis
     if (Number(deleted.hidden) === 0) {
       await trx
         .updateTable("newsletters")
-        .set({ comments: oneLess })
+        .set({ comments: oneLess, render_version: nextRenderVersion })
         .where("id", "=", deleted.newsletter_id)
         .where("tenant_id", "=", ctx.tenantId)
         .execute();

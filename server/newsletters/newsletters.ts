@@ -114,7 +114,7 @@ export async function createNewsletter(
     mailerlite_campaign_status: null,
   };
   await ctx.db.insertInto("newsletters").values(row).execute();
-  return toNewsletter({ ...row, views: 0, comments: 0 });
+  return toNewsletter({ ...row, views: 0, comments: 0, render_version: 0 });
 }
 
 /** Any newsletter of the tenant, draft or published (staff view). */

@@ -53,12 +53,18 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const scope = context.get(requestContext);
   const canModerate = canManageTenant(context.get(userContext), scope.tenantId);
   // SPEC §4: each load of the page is one view. HEAD requests and renders after an action are not.
+  // The host may have counted this view already, to serve the page from its cache (page-views.ts).
   const reading = await readNewsletter(scope, id.data, {
-    countView: request.method === "GET" && !context.get(commentActionRan),
+    countView: request.method === "GET" && !context.get(commentActionRan) && !scope.countedView,
     includeHidden: canModerate,
   });
   if (!reading) throw notFound();
-  const { newsletter } = reading;
+  const newsletter = scope.countedView
+    ? {
+        ...reading.newsletter,
+        metrics: { ...reading.newsletter.metrics, views: scope.countedView.views },
+      }
+    : reading.newsletter;
   return {
     newsletter: {
       id: newsletter.id,
