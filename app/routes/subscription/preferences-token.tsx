@@ -1,3 +1,118 @@
-export default function Placeholder() {
-  return <main>Coming in this issue.</main>;
+import { data, Link, redirect } from "react-router";
+import { z } from "zod";
+import { requestContext } from "../../../server/http/context";
+import { verifyToken } from "../../../server/mail/tokens";
+import { subscriptionContextFrom } from "../../../server/subscribers/context";
+import { MESSAGES } from "../../../server/subscribers/errors";
+import {
+  getSubscriberById,
+  type SubscriberView,
+  type SubscriptionContext,
+} from "../../../server/subscribers/subscribers";
+import { type CentreData, PreferenceCentre } from "../../components/preference-centre";
+import {
+  Notice,
+  Panel,
+  SubscriptionPage,
+  secondaryButton,
+  subscriptionHeaders,
+  subscriptionMeta,
+} from "../../components/subscription-page";
+import type { Route } from "./+types/preferences-token";
+import { failureOf, loadCentre, sendVerification } from "./subscription.server";
+
+/**
+ * /preferences/{token}: the preference centre of the subscriber a signed "preferences" token names
+ * (the link in every list mail), without the email lookup. Changes still go through the emailed
+ * verification link (SPEC §6), since this link lives as long as the mail that carries it.
+ */
+async function subscriberOf(
+  ctx: SubscriptionContext,
+  token: string | undefined,
+): Promise<SubscriberView | null> {
+  const payload = verifyToken(ctx.sessionSecret, token, "preferences");
+  if (!payload || payload.tenantId !== ctx.tenant.id) return null;
+  return getSubscriberById(ctx, payload.subscriberId);
+}
+
+const sendSchema = z.object({ lists: z.array(z.string().max(100)).max(50) });
+
+export const meta: Route.MetaFunction = (args) =>
+  subscriptionMeta(args, {
+    title: args.data?.centre ? "Manage your subscription" : "Preference link not valid",
+    description: "Choose which newsletters you receive, or unsubscribe from all of them.",
+  });
+
+export const headers = subscriptionHeaders;
+
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const ctx = subscriptionContextFrom(context);
+  const subscriber = await subscriberOf(ctx, params.token);
+  if (!subscriber) return data<{ centre: CentreData | null }>({ centre: null }, { status: 404 });
+  const centre = await loadCentre(ctx, subscriber, new URL(request.url).searchParams);
+  return data<{ centre: CentreData | null }>({ centre });
+}
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const ctx = subscriptionContextFrom(context);
+  const scope = context.get(requestContext);
+  let subscriber: SubscriberView | null;
+  try {
+    subscriber = await subscriberOf(ctx, params.token);
+  } catch (error) {
+    const failure = failureOf(ctx, error, MESSAGES.loadFailed);
+    return data({ error: failure.message }, { status: failure.status });
+  }
+  if (!subscriber) return data({ error: MESSAGES.invalidLink }, { status: 404 });
+  const form = await request.formData();
+  const input = sendSchema.safeParse({ lists: form.getAll("list") });
+  if (form.get("intent") !== "send" || !input.success) {
+    return data({ error: MESSAGES.verificationNotSent }, { status: 400 });
+  }
+  const failure = await sendVerification(ctx, scope.clientAddress, {
+    email: subscriber.email,
+    activeLists: input.data.lists,
+  });
+  if (failure) return data({ error: failure.message }, { status: failure.status });
+  return redirect(`/preferences/${params.token}?sent=1`);
+}
+
+export default function PreferencesByToken({
+  loaderData,
+  actionData,
+  params,
+}: Route.ComponentProps) {
+  const { centre } = loaderData;
+  if (!centre) {
+    return (
+      <SubscriptionPage title="Preference link not valid" footer="privacy-and-site">
+        <Panel>
+          <Notice tone="error" title="This preference link is not valid.">
+            It may have been copied incompletely, or it belongs to another site. You can still find
+            your subscription with your email address.
+          </Notice>
+          <p className="mt-5">
+            <Link to="/subscription/preferences" className={secondaryButton}>
+              Find Your Subscription
+            </Link>
+          </p>
+        </Panel>
+      </SubscriptionPage>
+    );
+  }
+  return (
+    <SubscriptionPage
+      title="Manage your subscription"
+      lead="Choose which of our newsletters you receive. Changes take effect once you confirm them from the email we send you."
+      footer="privacy-and-site"
+    >
+      <PreferenceCentre
+        key={JSON.stringify([centre.step, centre.selection, centre.current])}
+        centre={centre}
+        path={`/preferences/${params.token}`}
+        identity={{}}
+        sendError={actionData?.error ?? null}
+      />
+    </SubscriptionPage>
+  );
 }

@@ -1,0 +1,687 @@
+import { pino } from "pino";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { signToken } from "../../server/mail/tokens";
+import { smtpTransport, type Transport } from "../../server/mail/transport";
+import {
+  findSubscriber,
+  type SubscriptionContext,
+  signUp,
+  subscriberLinks,
+} from "../../server/subscribers/subscribers";
+import type { TenantConfig } from "../../server/tenants/config";
+import { getTenant } from "../../server/tenants/store";
+import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
+import { textOf, titleOf } from "../support/html";
+import { type RunningServer, startServer } from "../support/server";
+import { type ReceivedMail, type SmtpSink, startSmtpSink } from "../support/smtp-sink";
+
+const SECRET = "subscription-pages-secret-0123456789abcdef";
+const INVALID_LINK = "Invalid or expired verification link. Please try again.";
+
+type FormFields = Record<string, string | string[]>;
+
+function formBody(fields: FormFields): URLSearchParams {
+  const body = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields)) {
+    for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
+  }
+  return body;
+}
+
+/** The list keys whose checkbox is ticked in a server-rendered preference centre. */
+function checkedLists(html: string): string[] {
+  return [...html.matchAll(/<input[^>]*type="checkbox"[^>]*>/g)]
+    .map((match) => match[0])
+    .filter((tag) => tag.includes('name="list"') && /\schecked=""/.test(tag))
+    .map((tag) => tag.match(/value="([^"]*)"/)?.[1] ?? "");
+}
+
+/** The opening tag of the submit button whose text is `label`, or "" when there is none. */
+function buttonTag(html: string, label: string): string {
+  const match = [...html.matchAll(/(<button[^>]*>)([^<]*)<\/button>/g)].find(
+    (candidate) => candidate[2] === label,
+  );
+  return match?.[1] ?? "";
+}
+
+describe.each(testDialects())("subscription pages on %s", (dialect) => {
+  let database: TestDatabase;
+  let sink: SmtpSink;
+  let server: RunningServer;
+  let transport: Transport;
+  let ctx: SubscriptionContext;
+  let mainTenant: TenantConfig;
+  let clientAddress = "";
+  let clients = 0;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    sink = await startSmtpSink();
+    server = await startServer({
+      databaseUrl: database.url,
+      env: { SMTP_URL: sink.url, SESSION_SECRET: SECRET },
+    });
+    transport = smtpTransport(sink.url);
+    // The server has migrated and seeded the database; `main` asks for double opt-in by default,
+    // so subscribers seeded for these tests skip it.
+    mainTenant = (await getTenant(database.db, "main")).config;
+    ctx = {
+      db: database.db,
+      logger: pino({ level: "silent" }),
+      transport,
+      tenant: { ...mainTenant, features: { ...mainTenant.features, doubleOptIn: false } },
+      origin: server.url,
+      sessionSecret: SECRET,
+    };
+  });
+
+  afterAll(async () => {
+    transport?.close();
+    await server?.stop();
+    await sink?.stop();
+    await database?.drop();
+  });
+
+  // Every test is its own visitor (the host trusts X-Forwarded-For from loopback), so the per-address
+  // rate limits only meet where a test means them to.
+  beforeEach(() => {
+    clients += 1;
+    clientAddress = `198.51.100.${clients}`;
+  });
+
+  const request = (
+    path: string,
+    options: { form?: FormFields; headers?: Record<string, string> } = {},
+  ) =>
+    fetch(`${server.url}${path}`, {
+      method: options.form ? "POST" : "GET",
+      body: options.form ? formBody(options.form) : undefined,
+      headers: { "x-forwarded-for": clientAddress, ...options.headers },
+      redirect: "manual",
+    });
+
+  const page = async (path: string) => {
+    const response = await request(path);
+    const html = await response.text();
+    return { status: response.status, html, text: textOf(html), response };
+  };
+
+  const preferencesOf = (email: string, extra: FormFields = {}) =>
+    `/subscription/preferences?${formBody({ email, ...extra })}`;
+
+  async function seed(email: string, lists: string[] = ["newsletter", "industry-news"]) {
+    const { subscriberId } = await signUp(ctx, { email, lists });
+    return subscriberId;
+  }
+
+  const listsOf = async (email: string) => (await findSubscriber(ctx, email))?.lists;
+
+  const verificationMail = (email: string, after: number) =>
+    sink.waitFor(
+      (mail) =>
+        mail.to.includes(email) &&
+        mail.subject === mainTenant.emailTemplates.verificationEmail.subject &&
+        sink.messages.indexOf(mail) >= after,
+    );
+
+  function linkIn(mail: ReceivedMail, path: string): URL {
+    const pattern = new RegExp(`${server.url.replace(/[.:/]/g, "\\$&")}${path}[^\\s\\]]+`);
+    const found = mail.text.match(pattern)?.[0];
+    if (!found) throw new Error(`no ${path} link in:\n${mail.text}`);
+    return new URL(found);
+  }
+
+  /** Asks for a change through the page and answers the emailed link's URL. */
+  async function requestChange(email: string, lists: string[]): Promise<URL> {
+    const before = sink.messages.length;
+    const response = await request(preferencesOf(email, { intent: "review", list: lists }), {
+      form: { intent: "send", email, list: lists },
+    });
+    expect(response.status).toBe(302);
+    return linkIn(await verificationMail(email, before), "/subscription/preferences\\?");
+  }
+
+  describe("the preference page", () => {
+    it("looks a subscriber up: blank, unknown, then found with their lists ticked", async () => {
+      await seed("lookup@example.com");
+
+      const start = await page("/subscription/preferences");
+      expect(start.status).toBe(200);
+      expect(start.text).toContain("Find Your Subscription");
+      expect(start.html).toContain('<meta name="robots" content="noindex"/>');
+      expect(titleOf(start.html)).toBe("Manage your subscription | KeyDiscovery");
+      expect(start.response.headers.get("cache-control")).toBe("private, no-store");
+
+      const blank = await page("/subscription/preferences?email=");
+      expect(blank.status).toBe(400);
+      expect(blank.text).toContain("Please enter your email address.");
+
+      const unknown = await page(preferencesOf("nobody@example.com"));
+      expect(unknown.status).toBe(404);
+      expect(unknown.text).toContain("Subscriber not found. Please check your email address.");
+      expect(checkedLists(unknown.html)).toEqual([]);
+
+      const found = await page(preferencesOf(" Lookup@Example.com "));
+      expect(found.status).toBe(200);
+      expect(found.text).toContain("Subscriptions of lookup@example.com");
+      for (const name of ["KeyDiscovery Newsletter", "KeyDiscovery Updates", "Industry News"]) {
+        expect(found.text).toContain(name);
+      }
+      expect(found.text).toContain("Insights and analysis on legal technology trends");
+      expect(checkedLists(found.html)).toEqual(["newsletter", "industry-news"]);
+      // Without JavaScript, Save is a plain enabled submit; the page disables it once it runs.
+      expect(buttonTag(found.html, "Save Changes")).not.toMatch(/\sdisabled=""/);
+      expect(buttonTag(found.html, "Unsubscribe from All")).not.toBe("");
+      expect(found.html).toMatch(/<legend[^>]*>Choose the newsletters you want to receive/);
+      expect(found.html).toMatch(/<nav aria-label="Subscription"[^>]*>.*href="\/privacy"/s);
+    });
+
+    it("reviews a change before sending anything", async () => {
+      await seed("review@example.com");
+      const before = sink.messages.length;
+      const review = await page(
+        preferencesOf("review@example.com", { intent: "review", list: ["product-updates"] }),
+      );
+      expect(review.status).toBe(200);
+      expect(review.text).toContain("Confirm Your Changes");
+      expect(review.text).toMatch(/You will join KeyDiscovery Updates/);
+      expect(review.text).toMatch(/You will leave KeyDiscovery Newsletter Industry News/);
+      expect(review.text).toContain("we will email a verification link to review@example.com");
+      expect(buttonTag(review.html, "Send Verification Email")).not.toBe("");
+      expect(review.html).toMatch(/<a[^>]*href="[^"]*intent=edit[^"]*"[^>]*>Cancel<\/a>/);
+      expect(checkedLists(review.html)).toEqual(["product-updates"]);
+
+      const all = await page(preferencesOf("review@example.com", { intent: "unsubscribe-all" }));
+      expect(all.text).toContain("Confirm Your Changes");
+      expect(all.text).toContain("You will no longer receive any of our newsletters");
+      expect(checkedLists(all.html)).toEqual([]);
+
+      const same = await page(
+        preferencesOf("review@example.com", {
+          intent: "review",
+          list: ["newsletter", "industry-news"],
+        }),
+      );
+      expect(same.text).toContain("No Changes to Save");
+      expect(same.text).not.toContain("Send Verification Email");
+
+      // Cancel keeps the selection being edited.
+      const edit = await page(
+        preferencesOf("review@example.com", { intent: "edit", list: ["product-updates"] }),
+      );
+      expect(edit.text).not.toContain("Confirm Your Changes");
+      expect(checkedLists(edit.html)).toEqual(["product-updates"]);
+      expect(sink.messages.length).toBe(before);
+    });
+
+    it("sends the verification email, then applies the change from its link with one POST", async () => {
+      await seed("flow@example.com");
+      const before = sink.messages.length;
+      const sent = await request(
+        preferencesOf("flow@example.com", { intent: "review", list: ["product-updates"] }),
+        { form: { intent: "send", email: "flow@example.com", list: "product-updates" } },
+      );
+      expect(sent.status).toBe(302);
+      expect(sent.headers.get("location")).toBe(
+        "/subscription/preferences?email=flow%40example.com&sent=1",
+      );
+      const panel = await page(sent.headers.get("location") ?? "");
+      expect(panel.text).toContain("Verification Email Sent");
+      expect(panel.text).toContain("valid for 24 hours");
+      expect(await listsOf("flow@example.com")).toEqual(["newsletter", "industry-news"]);
+
+      const mail = await verificationMail("flow@example.com", before);
+      expect(mail.text).toContain("KeyDiscovery Updates");
+      const link = linkIn(mail, "/subscription/preferences\\?");
+      expect(link.searchParams.get("email")).toBe("flow@example.com");
+      const token = link.searchParams.get("token") ?? "";
+
+      // Opening the link (a person, or a scanner) changes nothing by itself.
+      const opened = await page(`${link.pathname}${link.search}`);
+      expect(opened.status).toBe(200);
+      expect(buttonTag(opened.html, "Confirm my changes")).not.toBe("");
+      expect(opened.html).toContain(`name="token" value="${token}"`);
+      expect(titleOf(opened.html)).toBe("Confirm your changes | KeyDiscovery");
+      expect(await listsOf("flow@example.com")).toEqual(["newsletter", "industry-news"]);
+
+      const confirmedBefore = sink.messages.length;
+      const applied = await request(`${link.pathname}${link.search}`, {
+        form: { intent: "apply", email: "flow@example.com", token },
+      });
+      expect(applied.status).toBe(302);
+      const updated = await page(applied.headers.get("location") ?? "");
+      expect(updated.text).toContain("Your preferences have been updated.");
+      expect(checkedLists(updated.html)).toEqual(["product-updates"]);
+      expect(await listsOf("flow@example.com")).toEqual(["product-updates"]);
+      await sink.waitFor(
+        (m) =>
+          m.to.includes("flow@example.com") &&
+          m.subject === mainTenant.emailTemplates.confirmationEmail.subject &&
+          sink.messages.indexOf(m) >= confirmedBefore,
+      );
+
+      const reused = await request(`${link.pathname}${link.search}`, {
+        form: { intent: "apply", email: "flow@example.com", token },
+      });
+      expect(reused.status).toBe(400);
+      expect(textOf(await reused.text())).toContain(INVALID_LINK);
+      expect(await listsOf("flow@example.com")).toEqual(["product-updates"]);
+    });
+
+    it("'Unsubscribe from All' goes through the same verification", async () => {
+      await seed("leaving@example.com");
+      const link = await requestChange("leaving@example.com", []);
+      await request(`${link.pathname}${link.search}`, {
+        form: {
+          intent: "apply",
+          email: "leaving@example.com",
+          token: link.searchParams.get("token") ?? "",
+        },
+      });
+      const subscriber = await findSubscriber(ctx, "leaving@example.com");
+      expect(subscriber).toMatchObject({ status: "unsubscribed", lists: [] });
+    });
+
+    it("refuses a wrong token, another subscriber's token and an expired change", async () => {
+      const aliceId = await seed("alice@example.com");
+      await seed("bob@example.com");
+      const apply = (email: string, token: string) =>
+        request(preferencesOf(email, { token }), { form: { intent: "apply", email, token } });
+
+      const aliceLink = await requestChange("alice@example.com", ["product-updates"]);
+      const aliceToken = aliceLink.searchParams.get("token") ?? "";
+      const bobLink = await requestChange("bob@example.com", ["product-updates"]);
+      const bobToken = bobLink.searchParams.get("token") ?? "";
+
+      const wrong = await apply("alice@example.com", "not-the-token");
+      expect(wrong.status).toBe(400);
+      expect(textOf(await wrong.text())).toContain(INVALID_LINK);
+
+      const crossed = await apply("alice@example.com", bobToken);
+      expect(crossed.status).toBe(400);
+      expect(textOf(await crossed.text())).toContain(INVALID_LINK);
+
+      await database.db
+        .updateTable("preference_changes")
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where("subscriber_id", "=", aliceId)
+        .execute();
+      const expired = await apply("alice@example.com", aliceToken);
+      expect(expired.status).toBe(400);
+      expect(textOf(await expired.text())).toContain(INVALID_LINK);
+      expect(await listsOf("alice@example.com")).toEqual(["newsletter", "industry-news"]);
+      expect(await listsOf("bob@example.com")).toEqual(["newsletter", "industry-news"]);
+
+      const noEmail = await page(`/subscription/preferences?token=${aliceToken}`);
+      expect(noEmail.status).toBe(400);
+      expect(noEmail.text).toContain(INVALID_LINK);
+    });
+
+    it("says so when the verification email cannot be sent, and keeps no pending change", async () => {
+      const id = await seed("bounce@example.com");
+      sink.answer = (to) => (to === "bounce@example.com" ? 451 : undefined);
+      try {
+        const response = await request(
+          preferencesOf("bounce@example.com", { intent: "review", list: ["product-updates"] }),
+          { form: { intent: "send", email: "bounce@example.com", list: "product-updates" } },
+        );
+        expect(response.status).toBe(503);
+        const text = textOf(await response.text());
+        expect(text).toContain("Failed to send verification email. Please try again.");
+        // The panel stays open so the visitor can try again.
+        expect(text).toContain("Confirm Your Changes");
+      } finally {
+        sink.answer = () => undefined;
+      }
+      const pending = await database.db
+        .selectFrom("preference_changes")
+        .selectAll()
+        .where("subscriber_id", "=", id)
+        .execute();
+      expect(pending).toEqual([]);
+    });
+
+    it("limits look-ups per address", async () => {
+      for (let attempt = 0; attempt < 30; attempt++) {
+        expect((await request(preferencesOf(`someone${attempt}@example.com`))).status).toBe(404);
+      }
+      const limited = await page(preferencesOf("someone@example.com"));
+      expect(limited.status).toBe(429);
+      expect(limited.text).toContain("Too many requests from your address");
+      clientAddress = "198.51.100.250";
+      expect((await request(preferencesOf("someone@example.com"))).status).toBe(404);
+    });
+  });
+
+  describe("the preference link in mail", () => {
+    it("redirects /preferences and /unsubscribe to the pages, keeping the query", async () => {
+      const preferences = await request("/preferences?email=x%40example.com");
+      expect(preferences.status).toBe(302);
+      expect(preferences.headers.get("location")).toBe(
+        "/subscription/preferences?email=x%40example.com",
+      );
+      const unsubscribe = await request("/unsubscribe?email=x%40example.com&subdomain=main");
+      expect(unsubscribe.status).toBe(302);
+      expect(unsubscribe.headers.get("location")).toBe(
+        "/subscription/unsubscribe?email=x%40example.com&subdomain=main",
+      );
+    });
+
+    it("/preferences/{token} opens the centre for that subscriber, without a lookup", async () => {
+      const id = await seed("token@example.com", ["industry-news"]);
+      const { preferencesUrl } = subscriberLinks(ctx, { id, email: "token@example.com" });
+      const path = new URL(preferencesUrl).pathname;
+      const centre = await page(path);
+      expect(centre.status).toBe(200);
+      expect(centre.text).toContain("Subscriptions of token@example.com");
+      expect(centre.text).not.toContain("Find Your Subscription");
+      expect(checkedLists(centre.html)).toEqual(["industry-news"]);
+      expect(centre.html).toContain('<meta name="robots" content="noindex"/>');
+
+      const review = await page(`${path}?intent=review&list=newsletter`);
+      expect(review.text).toContain("Confirm Your Changes");
+      const before = sink.messages.length;
+      const sent = await request(`${path}?intent=review&list=newsletter`, {
+        form: { intent: "send", list: "newsletter" },
+      });
+      expect(sent.status).toBe(302);
+      expect(sent.headers.get("location")).toBe(`${path}?sent=1`);
+      expect((await page(`${path}?sent=1`)).text).toContain("Verification Email Sent");
+      const link = linkIn(
+        await verificationMail("token@example.com", before),
+        "/subscription/preferences\\?",
+      );
+      expect(link.searchParams.get("email")).toBe("token@example.com");
+      expect(await listsOf("token@example.com")).toEqual(["industry-news"]);
+    });
+
+    it("refuses a tampered token and a token signed for another tenant", async () => {
+      const id = await seed("tenant@example.com");
+      const other = signToken(SECRET, {
+        purpose: "preferences",
+        tenantId: "keydiscovery",
+        subscriberId: id,
+      });
+      const foreign = await page(`/preferences/${other}`);
+      expect(foreign.status).toBe(404);
+      expect(foreign.text).toContain("This preference link is not valid.");
+      expect(foreign.text).not.toContain("tenant@example.com");
+      expect(foreign.html).toContain('href="/subscription/preferences"');
+
+      const own = signToken(SECRET, { purpose: "preferences", tenantId: "main", subscriberId: id });
+      const tampered = `${own.slice(0, -2)}xx`;
+      expect((await page(`/preferences/${tampered}`)).status).toBe(404);
+      const unsubscribeToken = signToken(SECRET, {
+        purpose: "unsubscribe",
+        tenantId: "main",
+        subscriberId: id,
+      });
+      expect((await page(`/preferences/${unsubscribeToken}`)).status).toBe(404);
+      const posted = await request(`/preferences/${other}`, {
+        form: { intent: "send", list: "newsletter" },
+      });
+      expect(posted.status).toBe(404);
+    });
+  });
+
+  describe("the unsubscribe page", () => {
+    it("refuses a blank and an unknown address", async () => {
+      const start = await page("/subscription/unsubscribe?email=pre%40example.com");
+      expect(start.status).toBe(200);
+      expect(start.html).toMatch(/<input[^>]*name="email"[^>]*value="pre@example.com"/);
+      expect(buttonTag(start.html, "Unsubscribe from all newsletters")).not.toBe("");
+      expect(start.html).toContain('href="/subscription/preferences?email=pre%40example.com"');
+      expect(start.html).toMatch(/<nav aria-label="Subscription"[^>]*>.*href="\/terms"/s);
+      expect(start.html).toContain('<meta name="robots" content="noindex"/>');
+
+      const blank = await request("/subscription/unsubscribe", {
+        form: { intent: "unsubscribe", email: "  " },
+      });
+      expect(blank.status).toBe(400);
+      expect(textOf(await blank.text())).toContain("Please enter your email address.");
+
+      const unknown = await request("/subscription/unsubscribe", {
+        form: { intent: "unsubscribe", email: "ghost@example.com" },
+      });
+      expect(unknown.status).toBe(404);
+      expect(textOf(await unknown.text())).toContain(
+        "Subscriber not found. Please check your email address.",
+      );
+    });
+
+    it("unsubscribes, survives a reload, refuses a second time and takes feedback", async () => {
+      const id = await seed("goodbye@example.com");
+      const response = await request("/subscription/unsubscribe", {
+        form: { intent: "unsubscribe", email: "Goodbye@example.com" },
+      });
+      expect(response.status).toBe(302);
+      const location = response.headers.get("location") ?? "";
+      expect(location).toMatch(/^\/subscription\/unsubscribe\?email=goodbye%40example.com&done=/);
+      const subscriber = await database.db
+        .selectFrom("subscribers")
+        .selectAll()
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
+      expect(subscriber.status).toBe("unsubscribed");
+      expect(await listsOf("goodbye@example.com")).toEqual([]);
+
+      const done = await page(location);
+      expect(done.status).toBe(200);
+      expect(done.text).toContain("Unsubscribed Successfully");
+      expect(done.html).toMatch(/<legend[^>]*>Reason for unsubscribing/);
+      for (const reason of [
+        "Too many emails",
+        "Content not relevant",
+        "Signed up by mistake",
+        "No longer interested",
+        "Other",
+      ]) {
+        const radio = new RegExp(`<input[^>]*type="radio"[^>]*name="reason" value="${reason}"`);
+        expect(done.html).toMatch(radio);
+      }
+      expect(done.text).toContain("Tell us more (for Other)");
+      // A reload shows the same page and unsubscribes nobody again.
+      expect((await page(location)).text).toContain("Unsubscribed Successfully");
+      const after = await database.db
+        .selectFrom("subscribers")
+        .select("unsubscribed_at")
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
+      expect(after.unsubscribed_at).toBe(subscriber.unsubscribed_at);
+
+      const again = await request("/subscription/unsubscribe", {
+        form: { intent: "unsubscribe", email: "goodbye@example.com" },
+      });
+      expect(again.status).toBe(409);
+      expect(textOf(await again.text())).toContain("Subscriber is not active");
+
+      const token = new URL(location, server.url).searchParams.get("done") ?? "";
+      const noReason = await request(location, { form: { intent: "feedback", done: token } });
+      expect(noReason.status).toBe(400);
+      expect(textOf(await noReason.text())).toContain("Please choose a reason.");
+
+      const forged = await request(location, {
+        form: { intent: "feedback", done: `${token.slice(0, -2)}xx`, reason: "Other" },
+      });
+      expect(forged.status).toBe(400);
+      expect(textOf(await forged.text())).toContain(INVALID_LINK);
+
+      const feedback = await request(location, {
+        form: {
+          intent: "feedback",
+          done: token,
+          reason: "Other",
+          details: "  Moving to a new firm.  ",
+        },
+      });
+      expect(feedback.status).toBe(302);
+      const thanks = await page(feedback.headers.get("location") ?? "");
+      expect(thanks.text).toContain("Thank you for your feedback.");
+      expect(thanks.text).not.toContain("Reason for unsubscribing");
+      const stored = await database.db
+        .selectFrom("unsubscribe_feedback")
+        .selectAll()
+        .where("subscriber_id", "=", id)
+        .execute();
+      expect(stored).toHaveLength(1);
+      expect(stored[0]).toMatchObject({
+        tenant_id: "main",
+        reason: "Other",
+        details: "Moving to a new firm.",
+      });
+    });
+
+    it("ignores a done token that is not valid for this tenant", async () => {
+      const id = await seed("kept@example.com");
+      const foreign = signToken(SECRET, {
+        purpose: "unsubscribe",
+        tenantId: "keydiscovery",
+        subscriberId: id,
+      });
+      const view = await page(`/subscription/unsubscribe?email=kept%40example.com&done=${foreign}`);
+      expect(view.text).not.toContain("Unsubscribed Successfully");
+      expect(view.text).toContain("Unsubscribe from all newsletters");
+    });
+  });
+
+  describe("one-click unsubscribe (RFC 8058)", () => {
+    const oneClick = async (email: string) => {
+      const id = await seed(email);
+      return { id, path: new URL(subscriberLinks(ctx, { id, email }).oneClickUrl).pathname };
+    };
+    const statusOf = async (id: number) =>
+      (
+        await database.db
+          .selectFrom("subscribers")
+          .select("status")
+          .where("id", "=", id)
+          .executeTakeFirstOrThrow()
+      ).status;
+
+    it("a provider's POST (no cookies, no Origin) unsubscribes at once, and again answers 200", async () => {
+      const before = sink.messages.length;
+      const { id } = await oneClick("provider@example.com");
+      // The link really comes from the welcome mail's List-Unsubscribe header.
+      const welcome = await sink.waitFor(
+        (mail) => mail.to.includes("provider@example.com") && sink.messages.indexOf(mail) >= before,
+      );
+      const url = welcome.headers.get("list-unsubscribe")?.match(/<(http[^>]+)>/)?.[1] ?? "";
+      expect(url).toContain("/subscription/one-click/");
+      const post = () =>
+        fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: "List-Unsubscribe=One-Click",
+          redirect: "manual",
+        });
+      const first = await post();
+      expect(first.status).toBe(200);
+      expect(textOf(await first.text())).toContain("Unsubscribed Successfully");
+      expect(await statusOf(id)).toBe("unsubscribed");
+      const second = await post();
+      expect(second.status).toBe(200);
+      expect(await statusOf(id)).toBe("unsubscribed");
+    });
+
+    it("a GET only shows the button; a tampered token changes nothing", async () => {
+      const { id, path } = await oneClick("scanner@example.com");
+      const view = await page(path);
+      expect(view.status).toBe(200);
+      expect(buttonTag(view.html, "Unsubscribe from all newsletters")).not.toBe("");
+      expect(view.text).toContain("scanner@example.com");
+      expect(view.html).toContain('<meta name="robots" content="noindex"/>');
+      expect(await statusOf(id)).toBe("active");
+
+      const tampered = `${path.slice(0, -2)}xx`;
+      const refused = await request(tampered, { form: { "List-Unsubscribe": "One-Click" } });
+      expect(refused.status).toBe(400);
+      expect(textOf(await refused.text())).toContain(INVALID_LINK);
+      expect((await page(tampered)).status).toBe(400);
+      const foreign = signToken(SECRET, {
+        purpose: "unsubscribe",
+        tenantId: "keydiscovery",
+        subscriberId: id,
+      });
+      const crossTenant = await request(`/subscription/one-click/${foreign}`, {
+        form: { "List-Unsubscribe": "One-Click" },
+      });
+      expect(crossTenant.status).toBe(400);
+      expect(await statusOf(id)).toBe("active");
+
+      // The page's own button makes the same POST.
+      const clicked = await request(path, { form: { "List-Unsubscribe": "One-Click" } });
+      expect(clicked.status).toBe(200);
+      expect(await statusOf(id)).toBe("unsubscribed");
+    });
+
+    it("refuses cross-site POSTs from browsers", async () => {
+      const { id, path } = await oneClick("victim@example.com");
+      const evil = { origin: "https://evil.example" };
+      const oneClickPost = await request(path, {
+        form: { "List-Unsubscribe": "One-Click" },
+        headers: evil,
+      });
+      expect(oneClickPost.status).toBe(403);
+      const pagePost = await request("/subscription/unsubscribe", {
+        form: { intent: "unsubscribe", email: "victim@example.com" },
+        headers: evil,
+      });
+      expect(pagePost.status).toBe(403);
+      const sendPost = await request(preferencesOf("victim@example.com"), {
+        form: { intent: "send", email: "victim@example.com", list: [] },
+        headers: { "sec-fetch-site": "cross-site" },
+      });
+      expect(sendPost.status).toBe(403);
+      expect(await statusOf(id)).toBe("active");
+    });
+  });
+
+  describe("double opt-in confirmation", () => {
+    it("confirms from the emailed link with a POST, never on GET", async () => {
+      const optIn: SubscriptionContext = { ...ctx, tenant: mainTenant };
+      expect(mainTenant.features.doubleOptIn).toBe(true);
+      const before = sink.messages.length;
+      const { outcome, subscriberId } = await signUp(optIn, { email: "careful@example.com" });
+      expect(outcome).toBe("confirmation-sent");
+      const mail = await sink.waitFor(
+        (m) => m.to.includes("careful@example.com") && sink.messages.indexOf(m) >= before,
+      );
+      const link = linkIn(mail, "/subscription/confirm/");
+
+      const view = await page(link.pathname);
+      expect(view.status).toBe(200);
+      expect(view.text).toContain("Confirm your subscription");
+      expect(buttonTag(view.html, "Confirm my subscription")).not.toBe("");
+      expect((await findSubscriber(ctx, "careful@example.com"))?.status).toBe("unconfirmed");
+
+      const welcomeBefore = sink.messages.length;
+      const confirmed = await request(link.pathname, { form: {} });
+      expect(confirmed.status).toBe(302);
+      expect(confirmed.headers.get("location")).toBe(link.pathname);
+      const done = await page(link.pathname);
+      expect(done.text).toContain("Your subscription is confirmed.");
+      expect(done.html).toContain('href="/newsletter"');
+      expect(done.html).toContain('href="/subscription/preferences?email=careful%40example.com"');
+      expect((await findSubscriber(ctx, "careful@example.com"))?.status).toBe("active");
+      await sink.waitFor(
+        (m) =>
+          m.to.includes("careful@example.com") &&
+          m.subject === mainTenant.emailTemplates.welcomeEmail.subject &&
+          sink.messages.indexOf(m) >= welcomeBefore,
+      );
+
+      const foreign = signToken(SECRET, {
+        purpose: "confirm-signup",
+        tenantId: "keydiscovery",
+        subscriberId,
+      });
+      for (const token of [foreign, "nonsense", `${link.pathname.split("/").pop()}x`]) {
+        const invalid = await page(`/subscription/confirm/${token}`);
+        expect(invalid.status).toBe(400);
+        expect(invalid.text).toContain(INVALID_LINK);
+        const posted = await request(`/subscription/confirm/${token}`, { form: {} });
+        expect(posted.status).toBe(400);
+      }
+    });
+  });
+});
