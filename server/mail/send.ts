@@ -22,6 +22,7 @@ export class MailNotSentError extends Error {}
 export async function sendMail(
   ctx: MailContext,
   mail: OutgoingMessage & { tenantId: string | null; kind: string },
+  options: { retryLater?: boolean } = {},
 ): Promise<{ id: number; messageId: string }> {
   const now = new Date().toISOString();
   const { id } = await ctx.db
@@ -40,7 +41,7 @@ export async function sendMail(
     })
     .returning("id")
     .executeTakeFirstOrThrow();
-  const result = await attempt(ctx, id, mail, 0);
+  const result = await attempt(ctx, id, mail, 0, options.retryLater ?? true);
   if (!result.ok) throw new MailNotSentError(result.error);
   return { id, messageId: result.messageId };
 }
@@ -50,6 +51,7 @@ async function attempt(
   id: number,
   mail: OutgoingMessage,
   previousAttempts: number,
+  retryLater = true,
 ): Promise<{ ok: true; messageId: string } | { ok: false; error: string }> {
   const attempts = previousAttempts + 1;
   try {
@@ -70,7 +72,7 @@ async function attempt(
   } catch (error) {
     const transient = error instanceof DeliveryError ? error.transient : true;
     const reason = error instanceof Error ? error.message : String(error);
-    const retry = transient && attempts < MAX_ATTEMPTS;
+    const retry = retryLater && transient && attempts < MAX_ATTEMPTS;
     await ctx.db
       .updateTable("mail_log")
       .set({

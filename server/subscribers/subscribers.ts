@@ -7,6 +7,7 @@ import { MailNotSentError, sendMail } from "../mail/send";
 import { signToken } from "../mail/tokens";
 import type { Transport } from "../mail/transport";
 import type { TenantConfig } from "../tenants/config";
+import { DEFAULT_TENANT_ID } from "../tenants/resolve";
 import { MESSAGES, SubscriptionError } from "./errors";
 import { listTenantLists, type MailingList, resolveLists } from "./lists";
 
@@ -95,6 +96,21 @@ export async function getSubscriberById(
   return row ? toView(row, await listKeysOf(ctx, row.id)) : null;
 }
 
+/**
+ * An absolute link to a page of this tenant's site. A tenant without a domain shares APP_URL with
+ * the default tenant, so its links name it with `subdomain=` (which selects it on localhost; on a
+ * real host the tenant comes from the host name anyway).
+ */
+export function tenantLink(
+  ctx: Pick<SubscriptionContext, "origin" | "tenant">,
+  path: string,
+): string {
+  const url = new URL(path, ctx.origin);
+  if (!ctx.tenant.domain && ctx.tenant.id !== DEFAULT_TENANT_ID)
+    url.searchParams.set("subdomain", ctx.tenant.id);
+  return url.toString();
+}
+
 /** Links that go into every list mail: the preference page for this subscriber, and one-click unsubscribe. */
 export function subscriberLinks(
   ctx: SubscriptionContext,
@@ -104,9 +120,9 @@ export function subscriberLinks(
     signToken(ctx.sessionSecret, { purpose, tenantId: ctx.tenant.id, subscriberId: subscriber.id });
   const unsubscribeToken = token("unsubscribe");
   return {
-    preferencesUrl: `${ctx.origin}/preferences/${token("preferences")}`,
-    unsubscribeUrl: `${ctx.origin}/unsubscribe?email=${encodeURIComponent(subscriber.email)}`,
-    oneClickUrl: `${ctx.origin}/subscription/one-click/${unsubscribeToken}`,
+    preferencesUrl: tenantLink(ctx, `/preferences/${token("preferences")}`),
+    unsubscribeUrl: tenantLink(ctx, `/unsubscribe?email=${encodeURIComponent(subscriber.email)}`),
+    oneClickUrl: tenantLink(ctx, `/subscription/one-click/${unsubscribeToken}`),
   };
 }
 
@@ -127,11 +143,13 @@ async function mailTo(
   to: string,
   content: EmailContent,
   headers: Record<string, string> = {},
+  options: { retryLater?: boolean } = {},
 ) {
   const email = await renderEmail(ctx.tenant, content);
   return sendMail(
     { db: ctx.db, transport: ctx.transport, logger: ctx.logger },
     { ...email, to, headers, tenantId: ctx.tenant.id, kind: content.kind },
+    options,
   );
 }
 
@@ -222,7 +240,7 @@ export async function signUp(
     });
     await mailTo(ctx, email, {
       kind: "confirm-signup",
-      confirmUrl: `${ctx.origin}/subscription/confirm/${token}`,
+      confirmUrl: tenantLink(ctx, `/subscription/confirm/${token}`),
       listNames,
     });
     return { outcome: "confirmation-sent", subscriberId };
@@ -304,14 +322,24 @@ export async function requestPreferenceChange(
     .onConflict((oc) => oc.column("subscriber_id").doUpdateSet(values))
     .execute();
   const name = (key: string) => all.find((list) => list.key === key)?.name ?? key;
-  const verifyUrl = `${ctx.origin}/subscription/preferences?email=${encodeURIComponent(subscriber.email)}&token=${token}`;
+  const verifyUrl = tenantLink(
+    ctx,
+    `/subscription/preferences?email=${encodeURIComponent(subscriber.email)}&token=${token}`,
+  );
   try {
-    await mailTo(ctx, subscriber.email, {
-      kind: "verification",
-      verifyUrl,
-      joining: wanted.filter((key) => !subscriber.lists.includes(key)).map(name),
-      leaving: subscriber.lists.filter((key) => !wanted.includes(key)).map(name),
-    });
+    // Not retried later: the change is dropped below, so a late copy would carry a dead link.
+    await mailTo(
+      ctx,
+      subscriber.email,
+      {
+        kind: "verification",
+        verifyUrl,
+        joining: wanted.filter((key) => !subscriber.lists.includes(key)).map(name),
+        leaving: subscriber.lists.filter((key) => !wanted.includes(key)).map(name),
+      },
+      {},
+      { retryLater: false },
+    );
   } catch (error) {
     // Nothing half-done: a change whose link never left is dropped.
     await ctx.db

@@ -170,6 +170,45 @@ describe.each(testDialects())("subscriptions with real mail on %s", (dialect) =>
     );
   });
 
+  it("drops a preference change whose verification mail failed, and never sends that mail later", async () => {
+    await signUp(ctx, { email: "late@example.com" });
+    sink.answer = (to) => (to === "late@example.com" ? 451 : undefined);
+    await expect(
+      requestPreferenceChange(ctx, { email: "late@example.com", activeLists: [] }),
+    ).rejects.toThrow("Failed to send verification email. Please try again.");
+    sink.answer = () => undefined;
+    const subscriber = await findSubscriber(ctx, "late@example.com");
+    const pending = await database.db
+      .selectFrom("preference_changes")
+      .selectAll()
+      .where("subscriber_id", "=", subscriber?.id ?? 0)
+      .execute();
+    expect(pending).toEqual([]);
+    const row = await database.db
+      .selectFrom("mail_log")
+      .selectAll()
+      .where("to_address", "=", "late@example.com")
+      .where("kind", "=", "verification")
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: "failed", next_attempt_at: null });
+    expect(
+      await retryFailedMail(
+        { db: database.db, transport, logger: ctx.logger },
+        new Date(Date.now() + 3_600_000),
+      ),
+    ).toBe(0);
+  });
+
+  it("names a tenant without a domain in its links", async () => {
+    const kd = (await getTenant(database.db, "keydiscovery")).config;
+    const kdCtx = { ...ctx, tenant: { ...kd, features: { ...kd.features, doubleOptIn: false } } };
+    await signUp(kdCtx, { email: "kd-reader@example.com" });
+    const mail = await sink.waitFor((m) => m.to.includes("kd-reader@example.com"));
+    expect(mail.headers.get("list-unsubscribe")).toMatch(
+      /one-click\/[^>]+\?subdomain=keydiscovery>/,
+    );
+  });
+
   it("records a message SMTP refuses as failed, tells the caller, and retries it later", async () => {
     sink.answer = (to) => (to === "flaky@example.com" ? 451 : undefined);
     await expect(
