@@ -688,6 +688,8 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
       expect(text).toContain("User-agent: *");
       expect(text).toContain("Disallow: /admin/");
       expect(text).toContain("Disallow: /subscription/");
+      expect(text).toContain("Disallow: /preferences");
+      expect(text).toContain("Disallow: /unsubscribe");
       expect(text).toContain(`Sitemap: http://localhost:${server.port}/sitemap.xml`);
     });
   });
