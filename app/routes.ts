@@ -51,11 +51,18 @@ export default [
     route("newsletter/edit/:id", "routes/admin/newsletter-form.tsx", {
       id: "admin-newsletter-edit",
     }),
+    route("newsletter/send/:id", "routes/admin/newsletter-send.tsx"),
+    route("campaigns", "routes/admin/campaigns.tsx"),
+    route("campaigns/:id", "routes/admin/campaign.tsx"),
     route("uploads", "routes/admin/uploads.ts"),
     route("comments/:id", "routes/admin/comment-moderation.ts"),
   ]),
 
   ...prefix("brand", [route("favicon.svg", "routes/api/favicon.ts")]),
+  // Campaign tracking: the open pixel and click redirects in campaign mail.
+  route("t/o/:token", "routes/api/track-open.ts"),
+  route("t/c/:token", "routes/api/track-click.ts"),
+  route("api/webhooks/mailerlite", "routes/api/mailerlite-webhook.ts"),
   route("healthz", "routes/api/healthz.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -310,14 +310,17 @@ async function main(): Promise<void> {
   const rss: Partial<Record<ProfileName, RssReport & { pid: number }>> = {};
   let clientJs: ClientJsReport | undefined;
 
-  const order = [...new Set(scenarios.map((scenario) => scenario.profile))];
+  // BENCH_ONLY="newsletter" runs the scenarios whose label contains that text.
+  const only = process.env.BENCH_ONLY;
+  const chosen = only ? scenarios.filter((scenario) => scenario.label.includes(only)) : scenarios;
+  const order = [...new Set(chosen.map((scenario) => scenario.profile))];
   for (const profile of order) {
     console.log(`Starting server (${profiles[profile].description}) …`);
     const server = await startServer({ name: profile, env: profiles[profile].env });
     const sampler = new RssSampler(server.pid).start();
     try {
       clientJs ??= await measureClientJs(server.baseUrl, "/");
-      for (const scenario of scenarios.filter((each) => each.profile === profile)) {
+      for (const scenario of chosen.filter((each) => each.profile === profile)) {
         const prepared =
           typeof scenario.path === "string" ? { path: scenario.path } : await scenario.path(server);
         try {

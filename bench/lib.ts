@@ -125,7 +125,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
   const port = await findFreePort();
   const tempDir = mkdtempSync(path.join(os.tmpdir(), `herald-bench-${name}-`));
   const databaseUrl = `file:${path.join(tempDir, "bench.db")}`;
-  const child = spawn(process.execPath, ["server.js"], {
+  // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server under load.
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, "server.js"], {
     cwd: root,
     env: {
       ...process.env,

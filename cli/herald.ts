@@ -11,9 +11,13 @@ import {
   setUserPassword,
   UserError,
 } from "../server/auth/users";
+import { CampaignWorker } from "../server/campaigns/worker";
 import { createDb, type Db } from "../server/db";
 import { migrateToLatest } from "../server/db/migrate";
 import { getEnv } from "../server/env";
+import { getLogger } from "../server/logger";
+import { outboxTransport, smtpTransport } from "../server/mail/transport";
+import { loadSessionSecret } from "../server/secrets";
 import { seedTenants } from "../server/tenants/seed";
 
 const USAGE = `Usage: npm run herald -- <command> [options]
@@ -26,6 +30,8 @@ Commands:
   user list                     list staff users
   user set-password --email E [--password PW]
                                 set a user's password (signs them out everywhere)
+  worker                        send campaigns (SEND_RATE, SEND_CONCURRENCY, SMTP_URL), until
+                                stopped; several may run against one PostgreSQL
   help                          show this text`;
 
 async function askPassword(): Promise<string> {
@@ -117,6 +123,36 @@ async function userCommand(args: string[]): Promise<number> {
   return 1;
 }
 
+/** The sending engine on its own (DESIGN.md §6), without the web server. */
+async function workerCommand(): Promise<number> {
+  const env = getEnv();
+  const logger = getLogger();
+  const db = createDb(env.DATABASE_URL);
+  await migrateToLatest(db);
+  await seedTenants(db);
+  const transport = env.SMTP_URL
+    ? smtpTransport(env.SMTP_URL, env.SEND_CONCURRENCY + 1)
+    : outboxTransport();
+  const worker = new CampaignWorker({
+    db,
+    transport,
+    logger,
+    env,
+    sessionSecret: loadSessionSecret(env, logger),
+  }).start();
+  logger.info({ worker: worker.id }, "campaign worker started");
+  // The worker's own timers do not hold the process open (they must not in the web server).
+  const keepAlive = setInterval(() => {}, 60_000);
+  await new Promise<void>((resolve) => {
+    for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => resolve());
+  });
+  clearInterval(keepAlive);
+  await worker.stop();
+  transport.close();
+  await db.destroy();
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -127,6 +163,8 @@ async function main(argv: string[]): Promise<number> {
       });
     case "user":
       return userCommand(rest);
+    case "worker":
+      return workerCommand();
     case undefined:
     case "help":
     case "--help":

@@ -16,10 +16,14 @@ const envSchema = z.object({
   MAIL_PROVIDER: z.enum(["builtin", "mailerlite"]).default("builtin"),
   MAILERLITE_API_KEY: z.string().optional(),
   MAILERLITE_BASE_URL: z.url().optional(),
+  /** the secret of the MailerLite webhook that calls /api/webhooks/mailerlite */
+  MAILERLITE_WEBHOOK_SECRET: z.string().min(1).optional(),
   ADMIN_EMAIL: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
   SEND_RATE: z.coerce.number().min(0).default(50),
   SEND_CONCURRENCY: z.coerce.number().int().min(1).default(4),
+  /** "off": this web process does not send campaigns (run `npm run herald -- worker` instead). */
+  SEND_WORKER: z.enum(["on", "off"]).default("on"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Where uploaded files are kept (DESIGN.md §5), relative to the working directory. */
   UPLOADS_DIR: z.string().min(1).default("data/uploads"),

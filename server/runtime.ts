@@ -1,4 +1,5 @@
 import { ensureFirstAdmin } from "./auth/bootstrap";
+import { CampaignWorker } from "./campaigns/worker";
 import { createDb, type Db } from "./db";
 import { migrateToLatest } from "./db/migrate";
 import { type Env, getEnv } from "./env";
@@ -16,6 +17,8 @@ export interface Runtime {
   transport: Transport;
   /** signs tokens and links */
   sessionSecret: string;
+  /** the campaign sender in this process, unless SEND_WORKER=off */
+  worker: CampaignWorker | null;
 }
 
 // Kept on globalThis so the dev server's module reloads reuse one database connection.
@@ -35,12 +38,19 @@ async function boot(): Promise<Runtime> {
   if (applied.length > 0) logger.info({ applied }, "database migrated");
   await seedTenants(db);
   await ensureFirstAdmin(db, env, logger);
-  const transport = env.SMTP_URL ? smtpTransport(env.SMTP_URL) : outboxTransport();
+  const transport = env.SMTP_URL
+    ? smtpTransport(env.SMTP_URL, env.SEND_CONCURRENCY + 1)
+    : outboxTransport();
   // Messages that could not be handed to SMTP are tried again with backoff (server/mail/send.ts).
   setInterval(() => {
     retryFailedMail({ db, transport, logger }).catch((error: unknown) =>
       logger.error({ err: error }, "mail retry failed"),
     );
   }, 30_000).unref();
-  return { env, db, logger, transport, sessionSecret: loadSessionSecret(env, logger) };
+  const sessionSecret = loadSessionSecret(env, logger);
+  const worker =
+    env.SEND_WORKER === "on"
+      ? new CampaignWorker({ db, transport, logger, env, sessionSecret }).start()
+      : null;
+  return { env, db, logger, transport, sessionSecret, worker };
 }

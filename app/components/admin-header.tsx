@@ -45,6 +45,21 @@ export function AdminHeader({ title, tenantName, isSuperAdmin, actions }: AdminH
               </NavLink>
             </li>
             <li>
+              <NavLink to="/admin/subscribers" className={tab}>
+                Subscribers
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to="/admin/campaigns" className={tab}>
+                Campaigns
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to="/admin/outbox" className={tab}>
+                Outbox
+              </NavLink>
+            </li>
+            <li>
               <NavLink to="/admin/cms" className={tab}>
                 All my tenants
               </NavLink>

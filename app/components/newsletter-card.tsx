@@ -15,10 +15,13 @@ export function NewsletterCard({
   newsletter,
   editHref,
   viewHref,
+  sendHref = null,
 }: {
   newsletter: NewsletterCardData;
   editHref: string;
   viewHref: string | null;
+  /** 'Send as email', for a published newsletter */
+  sendHref?: string | null;
 }) {
   const published = newsletter.status === "published";
   return (
@@ -39,7 +42,7 @@ export function NewsletterCard({
         {plural(newsletter.metrics.views, "view")} ·{" "}
         {plural(newsletter.metrics.comments, "comment")}
       </p>
-      <div className="mt-4 flex gap-3">
+      <div className="mt-4 flex flex-wrap gap-3">
         <Link
           to={editHref}
           className="rounded-brand bg-brand-strong px-4 py-2 text-sm font-semibold text-on-brand-strong no-underline"
@@ -56,6 +59,14 @@ export function NewsletterCard({
         ) : (
           <span className="px-1 py-2 text-sm opacity-80">Not public yet</span>
         )}
+        {sendHref && published ? (
+          <Link
+            to={sendHref}
+            className="rounded-brand border-2 border-brand-strong px-4 py-2 text-sm font-semibold text-brand-strong no-underline"
+          >
+            Send as email
+          </Link>
+        ) : null}
       </div>
     </article>
   );

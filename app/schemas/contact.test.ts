@@ -30,6 +30,15 @@ describe("contactSchema", () => {
     expect(result.error?.issues[0]?.message).toBe("Invalid email format: dana@localhost");
   });
 
+  it("gives a bad email one message, whichever rule refuses it", () => {
+    for (const email of ["dana@localhost", "not-an-address", "dana@exa mple.com", "dana@-x.com"]) {
+      const messages = contactSchema
+        .safeParse({ ...valid, email })
+        .error?.issues.map((issue) => issue.message);
+      expect(messages).toEqual([`Invalid email format: ${email}`]);
+    }
+  });
+
   it("bounds every field", () => {
     expect(contactSchema.safeParse({ ...valid, message: "x".repeat(5001) }).success).toBe(false);
     expect(contactSchema.safeParse({ ...valid, name: "x".repeat(201) }).success).toBe(false);

@@ -25,8 +25,9 @@ export function emailField(requiredMessage = "Please enter your email address.")
       .max(MAX_EMAIL_LENGTH, `Email must be at most ${MAX_EMAIL_LENGTH} characters.`)
       .regex(SPEC_EMAIL, { error: (issue) => invalidEmailMessage(issue.input) })
       // A refinement, not a second regex: the browser gets SPEC's rule as its pattern attribute and
-      // applies the HTML rule itself through type=email.
-      .refine((value) => HTML_EMAIL.test(value), {
+      // applies the HTML rule itself through type=email. It stays quiet when the regex has already
+      // refused the value, so a bad address gets one message, not two.
+      .refine((value) => !SPEC_EMAIL.test(value) || HTML_EMAIL.test(value), {
         error: (issue) => invalidEmailMessage(issue.input),
       })
   );

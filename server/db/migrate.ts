@@ -4,6 +4,7 @@ import * as m0001 from "./migrations/0001_initial";
 import * as m0002 from "./migrations/0002_staff_and_newsletters";
 import * as m0003 from "./migrations/0003_subscriptions_and_mail";
 import * as m0004 from "./migrations/0004_newsletter_render_version";
+import * as m0005 from "./migrations/0005_campaigns";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
 const migrations: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   "0002_staff_and_newsletters": m0002,
   "0003_subscriptions_and_mail": m0003,
   "0004_newsletter_render_version": m0004,
+  "0005_campaigns": m0005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable } from "kysely";
+import type { CAMPAIGN_STATUSES } from "../../app/schemas/campaign";
 
 /** Time is stored as ISO-8601 text and JSON as text, so the same SQL runs on SQLite and PostgreSQL. */
 export interface TenantsTable {
@@ -156,6 +157,64 @@ export interface MailLogTable {
   next_attempt_at: string | null;
 }
 
+/** draft | scheduled | sending | sent | paused | failed | cancelled (app/schemas/campaign.ts) */
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+export interface CampaignsTable {
+  id: string;
+  tenant_id: string;
+  newsletter_id: string | null;
+  name: string;
+  subject: string;
+  from_name: string;
+  from_email: string;
+  /** the cleaned content (SPEC §5), before the email wrapper */
+  content: string;
+  /** JSON array of list ids */
+  list_ids: string;
+  track_opens: number;
+  track_clicks: number;
+  status: CampaignStatus;
+  scheduled_at: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  /** JSON array of the URLs a tracked click may go to */
+  links: Generated<string>;
+  /** recipients, counted when the delivery rows were written */
+  total: Generated<number>;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type DeliveryStatus = "pending" | "sending" | "sent" | "failed" | "cancelled";
+
+export interface DeliveriesTable {
+  id: Generated<number>;
+  campaign_id: string;
+  subscriber_id: number;
+  email: string;
+  status: DeliveryStatus;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  claimed_by: string | null;
+  claimed_at: string | null;
+  message_id: string | null;
+  error: string | null;
+  sent_at: string | null;
+}
+
+export type CampaignEventKind = "open" | "click" | "unsubscribe" | "bounce";
+
+export interface CampaignEventsTable {
+  id: Generated<number>;
+  campaign_id: string;
+  delivery_id: number;
+  kind: CampaignEventKind;
+  url: string | null;
+  created_at: string;
+}
+
 export interface Database {
   tenants: TenantsTable;
   contact_messages: ContactMessagesTable;
@@ -170,7 +229,13 @@ export interface Database {
   preference_changes: PreferenceChangesTable;
   unsubscribe_feedback: UnsubscribeFeedbackTable;
   mail_log: MailLogTable;
+  campaigns: CampaignsTable;
+  deliveries: DeliveriesTable;
+  campaign_events: CampaignEventsTable;
 }
+
+export type CampaignRow = Selectable<CampaignsTable>;
+export type DeliveryRow = Selectable<DeliveriesTable>;
 
 export type UserRow = Selectable<UsersTable>;
 export type NewsletterRow = Selectable<NewslettersTable>;

@@ -20,7 +20,7 @@ export interface RenderedEmail {
   text: string;
 }
 
-function brandOf(tenant: TenantConfig): EmailBrand {
+export function brandOf(tenant: TenantConfig): EmailBrand {
   return {
     companyName: tenant.branding.companyName,
     companyAddress: tenant.branding.companyAddress,
@@ -43,7 +43,7 @@ export function senderFor(
   };
 }
 
-async function renderBoth(element: React.ReactElement) {
+export async function renderBoth(element: React.ReactElement) {
   const [html, text] = await Promise.all([render(element), render(element, { plainText: true })]);
   return { html, text };
 }

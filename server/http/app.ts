@@ -7,16 +7,17 @@ import { createRequestHandler, RouterContextProvider } from "react-router";
 import { readCookieHeader, SESSION_COOKIE } from "../auth/sessions";
 import {
   countNewsletterView,
-  fillViewCount,
   newsletterIdFromPath,
+  VIEW_MARKERS,
   VIEW_SENTINEL,
+  viewCountValues,
 } from "../newsletters/page-views";
 import { getRuntime } from "../runtime";
 import { isLocalHost, resolveTenantId } from "../tenants/resolve";
 import { getTenant, getTenantDirectory, onTenantChanged } from "../tenants/store";
 import { type RequestScope, requestContext } from "./context";
 import { publicOrigin } from "./origin";
-import { PAGE_CACHE_HEADER, PageCache } from "./page-cache";
+import { type CachedPage, fillPage, PAGE_CACHE_HEADER, PageCache, splitPage } from "./page-cache";
 import { limitBodySize, maxBodyBytesFor, refuseCrossSiteWrites, securityHeaders } from "./security";
 
 /**
@@ -71,6 +72,7 @@ app.use(async (req, res, next) => {
       clientAddress: req.ip ?? "unknown",
       origin: "",
       transport: runtime.transport,
+      worker: runtime.worker,
       sessionSecret: runtime.sessionSecret,
     };
     const tenant = await getTenant(runtime.db, tenantId);
@@ -99,15 +101,25 @@ app.use(async (req, res, next) => {
         scope.countedView = { views: VIEW_SENTINEL };
       }
     }
-    const finish = (body: string) => (views === null ? body : fillViewCount(body, views));
+    // Sends a cached page with this request's nonce and view count. res.end, not res.send: an ETag
+    // (a hash of the whole page) could never match, since the nonce differs on every response.
+    const sendPage = (page: CachedPage, state: "hit" | "miss") => {
+      const values = new Map([
+        [page.nonce, scope.nonce],
+        ...(views === null ? [] : viewCountValues(views)),
+      ]);
+      const html = fillPage(page.parts, values);
+      res.status(page.status);
+      copyHeaders(res, page.headers);
+      res.setHeader("x-page-cache", state);
+      res.setHeader("content-length", html.length);
+      res.end(html);
+    };
 
     if (cacheable) {
       const hit = pageCache.get(scope.tenantId, req.path, version);
       if (hit) {
-        res.status(hit.status);
-        copyHeaders(res, hit.headers);
-        res.set("x-page-cache", "hit");
-        res.send(finish(hit.body.replaceAll(hit.nonce, scope.nonce)));
+        sendPage(hit, "hit");
         return;
       }
     }
@@ -122,18 +134,16 @@ app.use(async (req, res, next) => {
       const headers = [...response.headers.entries()].filter(
         ([name]) => name !== PAGE_CACHE_HEADER && name !== "content-length",
       );
-      pageCache.set(scope.tenantId, req.path, {
+      const page: CachedPage = {
         status: response.status,
         headers,
-        body,
+        parts: splitPage(body, views === null ? [scope.nonce] : [scope.nonce, ...VIEW_MARKERS]),
         nonce: scope.nonce,
         tenantVersion: version,
         storedAt: Date.now(),
-      });
-      res.status(response.status);
-      copyHeaders(res, headers);
-      res.set("x-page-cache", "miss");
-      res.send(finish(body));
+      };
+      pageCache.set(scope.tenantId, req.path, page);
+      sendPage(page, "miss");
       return;
     }
     response.headers.delete(PAGE_CACHE_HEADER);

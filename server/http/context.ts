@@ -1,5 +1,6 @@
 import { createContext } from "react-router";
 import type { StaffUser } from "../auth/permissions";
+import type { CampaignWorker } from "../campaigns/worker";
 import type { Db } from "../db";
 import type { Env } from "../env";
 import type { Logger } from "../logger";
@@ -21,6 +22,8 @@ export interface RequestScope {
   origin: string;
   /** hands mail to SMTP or keeps it in the outbox */
   transport: Transport;
+  /** this process's campaign sender, when it runs one (SEND_WORKER) */
+  worker: CampaignWorker | null;
   /** signs tokens and links */
   sessionSecret: string;
   /** set when the host already counted this newsletter view (server/newsletters/page-views.ts) */

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type CachedPage, PageCache } from "./page-cache";
+import { type CachedPage, fillPage, PageCache, splitPage } from "./page-cache";
 
 const page = (body: string, tenantVersion = "v1"): CachedPage => ({
   status: 200,
   headers: [],
-  body,
+  parts: splitPage(body, []),
   nonce: "n",
   tenantVersion,
   storedAt: Date.now(),
@@ -17,8 +17,8 @@ describe("PageCache", () => {
     const cache = new PageCache();
     cache.set("main", "/", page("main home"));
     cache.set("keydiscovery", "/", page("kd home"));
-    expect(cache.get("main", "/", "v1")?.body).toBe("main home");
-    expect(cache.get("keydiscovery", "/", "v1")?.body).toBe("kd home");
+    expect(cache.get("main", "/", "v1")?.parts.text.join("")).toBe("main home");
+    expect(cache.get("keydiscovery", "/", "v1")?.parts.text.join("")).toBe("kd home");
     expect(cache.get("main", "/about", "v1")).toBeUndefined();
   });
 
@@ -36,7 +36,7 @@ describe("PageCache", () => {
     cache.set("keydiscovery", "/", page("c"));
     cache.dropTenant("main");
     expect(cache.size).toBe(1);
-    expect(cache.get("keydiscovery", "/", "v1")?.body).toBe("c");
+    expect(cache.get("keydiscovery", "/", "v1")?.parts.text.join("")).toBe("c");
   });
 
   it("expires pages after the TTL", () => {
@@ -45,5 +45,34 @@ describe("PageCache", () => {
     cache.set("main", "/", page("a"));
     vi.advanceTimersByTime(1_001);
     expect(cache.get("main", "/", "v1")).toBeUndefined();
+  });
+});
+
+describe("splitPage and fillPage", () => {
+  it("puts each request's values where the markers were, and leaves the rest alone", () => {
+    const body =
+      '<script nonce="N0+/=">x</script><p>987,654,321 views</p><script>{"views":987654321}</script>';
+    const parts = splitPage(body, ["N0+/=", "987,654,321 views", "987654321"]);
+    expect(parts.markers).toEqual(["N0+/=", "987,654,321 views", "987654321"]);
+    const values = new Map([
+      ["N0+/=", "fresh"],
+      ["987,654,321 views", "1,204 views"],
+      ["987654321", "1204"],
+    ]);
+    expect(fillPage(parts, values).toString()).toBe(
+      '<script nonce="fresh">x</script><p>1,204 views</p><script>{"views":1204}</script>',
+    );
+    // The same parts serve the next request with its own values.
+    expect(fillPage(parts, new Map([["N0+/=", "next"]])).toString()).toContain('nonce="next"');
+    // Text is kept as UTF-8 bytes: characters outside ASCII come through whole.
+    const accented = splitPage("café — N", ["N"]);
+    expect(fillPage(accented, new Map([["N", "ñ"]])).toString()).toBe("café — ñ");
+  });
+
+  it("returns the page whole when there is no marker in it", () => {
+    for (const parts of [splitPage("<p>plain</p>", ["absent"]), splitPage("<p>plain</p>", [])]) {
+      expect(parts.markers).toEqual([]);
+      expect(fillPage(parts, new Map()).toString()).toBe("<p>plain</p>");
+    }
   });
 });

@@ -8,6 +8,8 @@ export interface OutgoingMessage {
   html: string;
   text: string;
   headers: Record<string, string>;
+  /** a fixed Message-ID (campaign deliveries); otherwise a random one */
+  messageId?: string;
 }
 
 export interface Transport {
@@ -35,11 +37,13 @@ interface SmtpFailure {
 }
 
 /** SMTP through a pooled nodemailer transport (DESIGN.md §5). */
-export function smtpTransport(url: string): Transport {
+export function smtpTransport(url: string, maxConnections = 5): Transport {
   const target = new URL(url);
   const transporter = nodemailer.createTransport({
     pool: true,
-    maxConnections: 5,
+    maxConnections,
+    // Keep connections open for whole campaigns instead of reconnecting every 100 messages.
+    maxMessages: Number.POSITIVE_INFINITY,
     host: target.hostname,
     port: Number(target.port || (target.protocol === "smtps:" ? 465 : 587)),
     secure: target.protocol === "smtps:",
@@ -63,7 +67,7 @@ export function smtpTransport(url: string): Transport {
           html: message.html,
           text: message.text,
           headers: message.headers,
-          messageId: `<${randomUUID()}@herald>`,
+          messageId: message.messageId ?? `<${randomUUID()}@herald>`,
         });
         return { messageId: info.messageId };
       } catch (error) {
@@ -82,8 +86,8 @@ export function smtpTransport(url: string): Transport {
 export function outboxTransport(): Transport {
   return {
     kind: "outbox",
-    async deliver() {
-      return { messageId: `<${randomUUID()}@herald.outbox>` };
+    async deliver(message) {
+      return { messageId: message.messageId ?? `<${randomUUID()}@herald.outbox>` };
     },
     close() {},
   };

@@ -35,9 +35,13 @@ export async function countNewsletterView(
   return { views: Number(row.views), version: `${row.updated_at}#${row.render_version}` };
 }
 
-/** Writes the real view count into a page rendered with VIEW_SENTINEL (visible text and page data). */
-export function fillViewCount(html: string, views: number): string {
-  return html
-    .replaceAll(plural(VIEW_SENTINEL, "view"), plural(views, "view"))
-    .replaceAll(String(VIEW_SENTINEL), String(views));
+/** Where a page rendered with VIEW_SENTINEL shows the count: visible text and page data. */
+export const VIEW_MARKERS = [plural(VIEW_SENTINEL, "view"), String(VIEW_SENTINEL)] as const;
+
+/** Each view marker with the real count to put in its place (see splitPage / fillPage). */
+export function viewCountValues(views: number): [string, string][] {
+  return [
+    [VIEW_MARKERS[0], plural(views, "view")],
+    [VIEW_MARKERS[1], String(views)],
+  ];
 }

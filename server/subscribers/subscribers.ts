@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { recordUnsubscribe } from "../campaigns/tracking";
 import type { Db } from "../db";
 import type { SubscriberRow, SubscriberStatus } from "../db/schema";
 import { type EmailContent, renderEmail } from "../emails/templates";
@@ -463,6 +464,7 @@ export async function unsubscribe(
       .set({ status: "unsubscribed", unsubscribed_at: now, updated_at: now })
       .where("id", "=", row.id)
       .execute();
+    await recordUnsubscribe(trx, row.id, now);
   });
   return { ...toView(row, []), status: "unsubscribed" };
 }

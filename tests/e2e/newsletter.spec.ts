@@ -1,32 +1,5 @@
-import { join } from "node:path";
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { createUser } from "../../server/auth/users";
-import { createDb } from "../../server/db";
-
-const PASSWORD = "e2e password 1234";
-
-/** A super admin straight in the e2e server's database (the server has migrated it already). */
-async function createSuperAdmin(): Promise<string> {
-  const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error("E2E_DATA_DIR is not set (see playwright.config.ts)");
-  const db = createDb(`file:${join(dataDir, "herald.db")}`);
-  // Unique per attempt, so a retry does not trip over the first attempt's user.
-  const email = `editor-${Date.now()}@example.com`;
-  try {
-    await createUser(db, { email, password: PASSWORD, role: "super_admin" });
-  } finally {
-    await db.destroy();
-  }
-  return email;
-}
-
-async function signIn(page: Page, email: string) {
-  await page.goto("/admin/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await expect(page).toHaveURL(/\/admin\/dashboard$/);
-}
+import { createSuperAdmin, signIn } from "./staff";
 
 /** The number in "12 views" / "1 comment" shown on the newsletter page. */
 async function countOf(page: Page, noun: "view" | "comment"): Promise<number> {

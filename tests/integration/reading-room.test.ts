@@ -148,9 +148,12 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
       );
       expect(html).not.toContain('rel="prev"');
       expect(html.match(/<h1[\s>]/g)).toHaveLength(1);
-      // The sign-up placeholder: a heading and a link to /contact, no form.
-      expect(text).toContain("Subscribe");
-      expect(html).toMatch(/<a[^>]*href="\/contact"[^>]*>Ask to join the list<\/a>/);
+      // The sign-up form, posting to the sign-up action, with the tenant's lists and the default ticked.
+      expect(html).toMatch(
+        /<form[^>]*aria-label="Newsletter sign-up"[^>]*action="\/newsletter\/subscribe"/,
+      );
+      expect(html).toMatch(/<input[^>]*name="lists" checked="" value="newsletter"/);
+      expect(text).toContain("KeyDiscovery Newsletter");
 
       const second = await (await get("/newsletter?page=2")).text();
       const secondTitles = [...second.matchAll(/<h3[^>]*><a[^>]*>([^<]+)</g)].map((m) => m[1]);

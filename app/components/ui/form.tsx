@@ -67,12 +67,15 @@ export function SubmitButton({
   );
 }
 
-/** The off-screen honeypot field of public forms (DESIGN.md §7.8): people never fill it. */
-export function Honeypot({ name = "website" }: { name?: string }) {
+/**
+ * The off-screen honeypot field of public forms (DESIGN.md §7.8): people never fill it. Give each
+ * one its own `id` when a page holds several forms.
+ */
+export function Honeypot({ name = "website", id = `hp-${name}` }: { name?: string; id?: string }) {
   return (
     <div aria-hidden="true" className="absolute left-[-10000px] top-auto h-px w-px overflow-hidden">
-      <label htmlFor={`hp-${name}`}>Leave this field empty</label>
-      <input id={`hp-${name}`} type="text" name={name} tabIndex={-1} autoComplete="off" />
+      <label htmlFor={id}>Leave this field empty</label>
+      <input id={id} type="text" name={name} tabIndex={-1} autoComplete="off" />
     </div>
   );
 }

@@ -112,6 +112,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                 newsletter={newsletter}
                 editHref={`/admin/newsletter/edit/${newsletter.id}`}
                 viewHref={newsletter.status === "published" ? `/newsletter/${newsletter.id}` : null}
+                sendHref={`/admin/newsletter/send/${newsletter.id}`}
               />
             ))}
           </section>

@@ -1,3 +1,143 @@
-export default function Placeholder() {
-  return <main>Coming in this issue.</main>;
+import { Link } from "react-router";
+import { z } from "zod";
+import { requireTenantAccess } from "../../../server/auth/guards";
+import { requestContext, tenantContext } from "../../../server/http/context";
+import { listOutbox } from "../../../server/mail/outbox";
+import { AdminHeader } from "../../components/admin-header";
+import { MailStatusBadge } from "../../components/mail-status";
+import { stackedCell, stackedHead, stackedRow } from "../../components/stacked-table";
+import { formatDateTime, plural } from "../../lib/format";
+import type { Route } from "./+types/outbox";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Outbox" },
+  { name: "robots", content: "noindex" },
+];
+
+const pageSchema = z.coerce.number().int().min(1).max(1_000_000).catch(1);
+
+/** /admin/outbox (DESIGN.md §5): every message of this tenant, sent or kept, newest first. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireTenantAccess(context, request);
+  const { db, tenantId, transport } = context.get(requestContext);
+  const page = pageSchema.parse(new URL(request.url).searchParams.get("page") ?? undefined);
+  return {
+    tenantName: context.get(tenantContext).branding.companyName,
+    isSuperAdmin: user.isSuperAdmin,
+    transport: transport.kind,
+    mail: await listOutbox({ db, tenantId }, page),
+  };
+}
+
+export default function Outbox({ loaderData }: Route.ComponentProps) {
+  const { mail } = loaderData;
+  const pageHref = (page: number) => (page <= 1 ? "/admin/outbox" : `/admin/outbox?page=${page}`);
+  return (
+    <main>
+      <AdminHeader
+        title="Outbox"
+        tenantName={loaderData.tenantName}
+        isSuperAdmin={loaderData.isSuperAdmin}
+      />
+      <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
+        <p className="max-w-3xl">
+          {loaderData.transport === "outbox"
+            ? "No mail server is configured (SMTP_URL), so messages are kept here instead of being sent. Open one to read it as the recipient would."
+            : "Every message sent to this site's subscribers and visitors. Open one to read it as the recipient saw it."}
+        </p>
+        {mail.total === 0 ? (
+          <p className="mt-6 rounded-brand border border-dashed border-black/30 p-8 text-center text-lg">
+            No messages yet.
+          </p>
+        ) : (
+          <>
+            <p className="mt-6 text-sm">
+              {plural(mail.total, "message")} · page {mail.page} of {mail.pageCount}
+            </p>
+            <div className="mt-2 overflow-x-auto rounded-brand border border-black/10">
+              <table className="w-full text-left text-sm">
+                <thead className={stackedHead}>
+                  <tr>
+                    <th scope="col" className="px-3 py-2">
+                      Date
+                    </th>
+                    <th scope="col" className="px-3 py-2">
+                      To
+                    </th>
+                    <th scope="col" className="px-3 py-2">
+                      Subject
+                    </th>
+                    <th scope="col" className="px-3 py-2">
+                      Kind
+                    </th>
+                    <th scope="col" className="px-3 py-2">
+                      Status
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="block sm:table-row-group">
+                  {mail.items.map((message) => (
+                    <tr key={message.id} className={stackedRow}>
+                      <td data-label="Date" className={`${stackedCell} sm:whitespace-nowrap`}>
+                        <time dateTime={message.createdAt}>
+                          {formatDateTime(message.createdAt)}
+                        </time>
+                      </td>
+                      <td data-label="To" className={`${stackedCell} break-all`}>
+                        {message.to}
+                      </td>
+                      <td data-label="Subject" className={stackedCell}>
+                        <Link to={`/admin/outbox/${message.id}`} className="font-semibold">
+                          {message.subject || "(no subject)"}
+                        </Link>
+                      </td>
+                      <td data-label="Kind" className={`${stackedCell} sm:whitespace-nowrap`}>
+                        {message.kind}
+                      </td>
+                      <td data-label="Status" className={stackedCell}>
+                        <div>
+                          <MailStatusBadge status={message.status} />
+                          {message.status === "failed" ? (
+                            <p className="mt-1 text-xs">
+                              {plural(message.attempts, "attempt")}
+                              {message.error ? (
+                                <span className="block break-words text-danger">
+                                  {message.error}
+                                </span>
+                              ) : null}
+                            </p>
+                          ) : null}
+                        </div>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            {mail.pageCount > 1 ? (
+              <nav
+                aria-label="Pagination"
+                className="mt-4 flex items-center justify-between text-sm font-semibold"
+              >
+                {mail.page > 1 ? (
+                  <Link to={pageHref(mail.page - 1)} rel="prev">
+                    ← Newer
+                  </Link>
+                ) : (
+                  <span />
+                )}
+                {mail.page < mail.pageCount ? (
+                  <Link to={pageHref(mail.page + 1)} rel="next">
+                    Older →
+                  </Link>
+                ) : (
+                  <span />
+                )}
+              </nav>
+            ) : null}
+          </>
+        )}
+      </div>
+    </main>
+  );
 }

@@ -1,3 +1,24 @@
-export function loader() {
-  return new Response("Not found", { status: 404 });
+import { requireTenantAccess } from "../../../server/auth/guards";
+import { exportSubscribersCsv, subscriberFilterFrom } from "../../../server/subscribers/admin";
+import { subscriptionContextFrom } from "../../../server/subscribers/context";
+import type { Route } from "./+types/subscribers-export";
+
+/** GET /admin/subscribers/export.csv?q=&status=&list=: the filtered subscribers as a CSV download. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireTenantAccess(context, request);
+  const ctx = subscriptionContextFrom(context);
+  const csv = await exportSubscribersCsv(
+    ctx,
+    subscriberFilterFrom(new URL(request.url).searchParams),
+  );
+  const tenant = ctx.tenant.id.replace(/[^a-zA-Z0-9-]+/g, "-");
+  const date = new Date().toISOString().slice(0, 10);
+  return new Response(csv, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="subscribers-${tenant}-${date}.csv"`,
+      // Personal data: never kept by a shared cache.
+      "Cache-Control": "private, no-store",
+    },
+  });
 }

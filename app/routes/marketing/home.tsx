@@ -1,3 +1,5 @@
+import { signupFormData } from "../../../server/subscribers/signup-form-data";
+import { SignupForm } from "../../components/signup-form";
 import { ButtonLink, CallToAction, Card, Container, Section } from "../../components/ui/layout";
 import { pageMeta } from "../../lib/meta";
 import type { Route } from "./+types/home";
@@ -16,7 +18,12 @@ const METRICS = [
   { value: "40%", label: "higher engagement" },
 ] as const;
 
-export default function Home() {
+/** The lists for the hero's sign-up form; the page itself is static and kept by the page cache. */
+export async function loader({ context }: Route.LoaderArgs) {
+  return { signup: await signupFormData(context) };
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
   return (
     <main>
       <div
@@ -45,6 +52,12 @@ export default function Home() {
             <ButtonLink to="/services" variant="secondary">
               See how it works
             </ButtonLink>
+          </div>
+          <div className="mt-8 max-w-xl">
+            <p id="hero-signup" className="mb-2 font-semibold">
+              Or get the weekly issue straight to your inbox:
+            </p>
+            <SignupForm {...loaderData.signup} compact />
           </div>
         </Container>
       </section>

@@ -2,7 +2,9 @@ import { data, Link, type MetaDescriptor, useNavigation } from "react-router";
 import { z } from "zod";
 import { requestContext } from "../../../server/http/context";
 import { listPublishedNewsletters } from "../../../server/newsletters/newsletters";
-import { ButtonLink, Card, Container, PageHero } from "../../components/ui/layout";
+import { signupFormData } from "../../../server/subscribers/signup-form-data";
+import { SignupForm } from "../../components/signup-form";
+import { Card, Container, PageHero } from "../../components/ui/layout";
 import { formatDate } from "../../lib/format";
 import { pageMeta } from "../../lib/meta";
 import type { Route } from "./+types/index";
@@ -33,6 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       page,
       pageCount,
       total,
+      signup: await signupFormData(context),
     },
     // A page past the last one is answered, with a way back, but not as a page that exists.
     { status: page > pageCount ? 404 : 200 },
@@ -72,7 +75,7 @@ export const meta: Route.MetaFunction = (args) => {
 const pageHref = (page: number) => (page <= 1 ? "/newsletter" : `/newsletter?page=${page}`);
 
 export default function NewsletterIndex({ loaderData }: Route.ComponentProps) {
-  const { newsletters, page, pageCount, total } = loaderData;
+  const { newsletters, page, pageCount, total, signup } = loaderData;
   const navigation = useNavigation();
   const opening =
     navigation.state === "loading" &&
@@ -198,13 +201,11 @@ export default function NewsletterIndex({ loaderData }: Route.ComponentProps) {
               <h2 id="subscribe-heading" className="text-xl font-bold">
                 Subscribe
               </h2>
-              <p className="mt-3 leading-relaxed">
-                Online sign-up opens shortly. Until then, ask us to add you to the list and the next
-                issue will be in your inbox.
+              <p className="mt-3 mb-5 leading-relaxed">
+                Get each issue in your inbox. Pick the newsletters you want; you can change or
+                cancel from any email.
               </p>
-              <div className="mt-5">
-                <ButtonLink to="/contact">Ask to join the list</ButtonLink>
-              </div>
+              <SignupForm {...signup} />
             </div>
           </aside>
         </div>

@@ -1,0 +1,190 @@
+import { Link, NavLink } from "react-router";
+import { z } from "zod";
+import { requireTenantAccess } from "../../../server/auth/guards";
+import { listCampaigns, listGroupStats } from "../../../server/campaigns/campaigns";
+import { requestContext, tenantContext } from "../../../server/http/context";
+import { AdminHeader } from "../../components/admin-header";
+import {
+  CampaignProgressBar,
+  CampaignStatusBadge,
+  useLiveWhile,
+} from "../../components/campaign-progress";
+import { formatDateTime } from "../../lib/format";
+import { CAMPAIGN_STATUSES } from "../../schemas/campaign";
+import type { Route } from "./+types/campaigns";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Campaigns" },
+  { name: "robots", content: "noindex" },
+];
+
+const querySchema = z.object({
+  status: z.enum(CAMPAIGN_STATUSES).optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(10_000).catch(1).default(1),
+});
+
+/** /admin/campaigns — SPEC §7 getCampaigns (25 a page, status filter) with live progress. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireTenantAccess(context, request);
+  const tenant = context.get(tenantContext);
+  const scope = { db: context.get(requestContext).db, tenant };
+  const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const [result, groups] = await Promise.all([
+    listCampaigns(scope, {
+      status: query.status ?? null,
+      page: query.page,
+      limit: 25,
+    }),
+    listGroupStats(scope),
+  ]);
+  return {
+    tenantName: tenant.branding.companyName,
+    isSuperAdmin: user.isSuperAdmin,
+    status: query.status ?? null,
+    page: result.page,
+    pageCount: Math.max(1, Math.ceil(result.total / result.limit)),
+    campaigns: result.items.map(({ campaign, progress }) => ({
+      id: campaign.id,
+      name: campaign.name,
+      status: campaign.status,
+      createdAt: campaign.created_at,
+      scheduledAt: campaign.scheduled_at,
+      finishedAt: campaign.finished_at,
+      progress,
+    })),
+    groups,
+  };
+}
+
+export default function Campaigns({ loaderData }: Route.ComponentProps) {
+  const { campaigns, groups, status, page, pageCount } = loaderData;
+  useLiveWhile(campaigns.some((campaign) => campaign.status === "sending"));
+  const filter = ({ isActive }: { isActive: boolean }) =>
+    `rounded-brand px-3 py-1 text-sm no-underline ${isActive ? "bg-brand-strong text-on-brand-strong" : "border border-black/20 text-ink"}`;
+  return (
+    <main>
+      <AdminHeader
+        title="Campaigns"
+        tenantName={loaderData.tenantName}
+        isSuperAdmin={loaderData.isSuperAdmin}
+      />
+      <div className="mx-auto max-w-6xl space-y-10 px-4 py-8 sm:px-6">
+        <p className="text-sm">
+          To send a newsletter by email, publish it, then choose <strong>Send as email</strong> on
+          its card in <Link to="/admin/dashboard">Newsletters</Link>.
+        </p>
+        <nav aria-label="Filter by status">
+          <ul className="flex flex-wrap gap-2">
+            <li>
+              <NavLink
+                to="/admin/campaigns"
+                end
+                className={() => filter({ isActive: status === null })}
+              >
+                All
+              </NavLink>
+            </li>
+            {CAMPAIGN_STATUSES.map((name) => (
+              <li key={name}>
+                <NavLink
+                  to={`/admin/campaigns?status=${name}`}
+                  className={() => filter({ isActive: status === name })}
+                >
+                  {name}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+
+        {campaigns.length === 0 ? (
+          <p className="rounded-brand border border-dashed border-black/20 p-6">
+            {status ? `No ${status} campaigns.` : "No campaigns yet."}
+          </p>
+        ) : (
+          <ul className="space-y-4">
+            {campaigns.map((campaign) => (
+              <li key={campaign.id} className="rounded-brand border border-black/10 p-4 shadow-sm">
+                <div className="flex flex-wrap items-baseline justify-between gap-2">
+                  <h2 className="text-lg font-semibold">
+                    <Link to={`/admin/campaigns/${campaign.id}`}>{campaign.name}</Link>
+                  </h2>
+                  <CampaignStatusBadge status={campaign.status} />
+                </div>
+                <p className="mt-1 text-sm opacity-90">
+                  Created {formatDateTime(campaign.createdAt)}
+                  {campaign.status === "scheduled" && campaign.scheduledAt
+                    ? ` · sends ${formatDateTime(campaign.scheduledAt)}`
+                    : ""}
+                  {campaign.finishedAt ? ` · finished ${formatDateTime(campaign.finishedAt)}` : ""}
+                </p>
+                {campaign.progress.total > 0 ? (
+                  <div className="mt-3">
+                    <CampaignProgressBar progress={campaign.progress} status={campaign.status} />
+                  </div>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+        {pageCount > 1 ? (
+          <nav aria-label="Pagination" className="flex justify-between text-sm font-semibold">
+            {page > 1 ? (
+              <Link
+                to={`?${new URLSearchParams({ ...(status ? { status } : {}), page: String(page - 1) })}`}
+              >
+                ← Previous
+              </Link>
+            ) : (
+              <span />
+            )}
+            <span>
+              Page {page} of {pageCount}
+            </span>
+            {page < pageCount ? (
+              <Link
+                to={`?${new URLSearchParams({ ...(status ? { status } : {}), page: String(page + 1) })}`}
+              >
+                Next →
+              </Link>
+            ) : (
+              <span />
+            )}
+          </nav>
+        ) : null}
+
+        <section aria-labelledby="lists-heading">
+          <h2 id="lists-heading" className="text-xl font-bold">
+            Lists
+          </h2>
+          <div className="mt-3 overflow-x-auto">
+            <table className="w-full text-left text-sm">
+              <thead>
+                <tr className="border-b border-black/20">
+                  <th className="py-2 pr-4">List</th>
+                  <th className="py-2 pr-4 text-right">Active</th>
+                  <th className="py-2 pr-4 text-right">Sent</th>
+                  <th className="py-2 pr-4 text-right">Opened</th>
+                  <th className="py-2 text-right">Clicked</th>
+                </tr>
+              </thead>
+              <tbody>
+                {groups.map((group) => (
+                  <tr key={group.id} className="border-b border-black/10">
+                    <td className="py-2 pr-4">{group.name}</td>
+                    <td className="py-2 pr-4 text-right">
+                      {group.active_count.toLocaleString("en-US")}
+                    </td>
+                    <td className="py-2 pr-4 text-right">{group.sent.toLocaleString("en-US")}</td>
+                    <td className="py-2 pr-4 text-right">{group.opened.toLocaleString("en-US")}</td>
+                    <td className="py-2 text-right">{group.clicked.toLocaleString("en-US")}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,325 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { requireTenantAccess } from "../../../server/auth/guards";
+import {
+  CampaignError,
+  createCampaign,
+  previewCampaign,
+  sendCampaignTest,
+} from "../../../server/campaigns/campaigns";
+import { requestContext, tenantContext, userContext } from "../../../server/http/context";
+import { MailNotSentError } from "../../../server/mail/send";
+import { getNewsletter } from "../../../server/newsletters/newsletters";
+import { subscriptionContextFrom } from "../../../server/subscribers/context";
+import { listTenantLists } from "../../../server/subscribers/lists";
+import { FIXED_SENDER } from "../../../server/tenants/config";
+import { AdminHeader } from "../../components/admin-header";
+import { FieldErrors, FieldShell, SubmitButton, TextInput } from "../../components/ui/form";
+import { campaignFormSchema, localTimeToIso } from "../../schemas/campaign";
+import type { Route } from "./+types/newsletter-send";
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData ? `Send as email: ${loaderData.newsletter.title}` : "Send as email" },
+  { name: "robots", content: "noindex" },
+];
+
+async function publishedNewsletter(context: Route.LoaderArgs["context"], id: string) {
+  const scope = context.get(requestContext);
+  const newsletter = await getNewsletter(scope, id);
+  if (!newsletter) throw data({ message: `Newsletter with ID ${id} not found` }, { status: 404 });
+  if (newsletter.status !== "published") {
+    throw data({ message: "Publish the newsletter before sending it by email." }, { status: 409 });
+  }
+  return newsletter;
+}
+
+/** /admin/newsletter/send/:id — 'Send as email' for a published newsletter (SPEC §7 defaults). */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const user = requireTenantAccess(context, request);
+  const tenant = context.get(tenantContext);
+  const newsletter = await publishedNewsletter(context, params.id);
+  const lists = await listTenantLists(context.get(requestContext).db, tenant);
+  return {
+    tenantName: tenant.branding.companyName,
+    isSuperAdmin: user.isSuperAdmin,
+    newsletter: { id: newsletter.id, title: newsletter.title, sentAt: newsletter.sentAt },
+    lists: lists.map(({ id, key, name }) => ({ id, key, name })),
+    defaults: {
+      subject: newsletter.title,
+      senderName: tenant.email.senderName || FIXED_SENDER.name,
+      senderEmail: tenant.email.senderEmail || FIXED_SENDER.email,
+      lists: [tenant.emailGroups.default],
+    },
+    me: user.email,
+  };
+}
+
+type ActionAnswer =
+  | {
+      kind: "errors";
+      fields: Record<string, string[]>;
+      form: string[];
+      values: Record<string, unknown>;
+    }
+  | {
+      kind: "preview";
+      html: string;
+      subject: string;
+      from: string;
+      values: Record<string, unknown>;
+    }
+  | { kind: "tested"; to: string; values: Record<string, unknown> };
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const user = requireTenantAccess(context, request);
+  const newsletter = await publishedNewsletter(context, params.id);
+  const formData = await request.formData();
+  const values = {
+    ...Object.fromEntries(formData),
+    lists: formData.getAll("lists").map(String),
+    trackOpens: formData.get("trackOpens") === "on",
+    trackClicks: formData.get("trackClicks") === "on",
+  };
+  const submission = parseWithZod(formData, { schema: campaignFormSchema });
+  const fail = (fields: Record<string, string[]>, form: string[], status = 400) =>
+    data<ActionAnswer>({ kind: "errors", fields, form, values }, { status });
+  if (submission.status !== "success") {
+    const errors = submission.error ?? {};
+    return fail(
+      Object.fromEntries(
+        Object.entries(errors)
+          .filter(([key]) => key !== "")
+          .map(([k, v]) => [k, v ?? []]),
+      ),
+      errors[""] ?? [],
+    );
+  }
+  const form = submission.value;
+  const ctx = subscriptionContextFrom(context);
+  const input = {
+    newsletterId: newsletter.id,
+    subject: form.subject,
+    content: newsletter.content,
+    senderName: form.senderName,
+    senderEmail: form.senderEmail,
+    groups: form.lists,
+    trackOpens: form.trackOpens,
+    trackClicks: form.trackClicks,
+    mode: form.mode,
+    scheduledAt: form.scheduledAt ? localTimeToIso(form.scheduledAt, form.timezoneOffset) : null,
+  };
+  try {
+    if (form.intent === "preview") {
+      const preview = await previewCampaign(ctx, input);
+      return data<ActionAnswer>({ kind: "preview", ...preview, values });
+    }
+    if (form.intent === "test") {
+      await sendCampaignTest(ctx, input, user.email);
+      return data<ActionAnswer>({ kind: "tested", to: user.email, values });
+    }
+    const campaign = await createCampaign(ctx, input, context.get(userContext)?.id ?? null);
+    context.get(requestContext).worker?.poke();
+    throw redirect(`/admin/campaigns/${campaign.id}`, 303);
+  } catch (error) {
+    if (error instanceof CampaignError) return fail({}, [error.message], error.status);
+    if (error instanceof MailNotSentError) {
+      return fail({}, ["Failed to send email. Please try again."], 503);
+    }
+    throw error;
+  }
+}
+
+export default function NewsletterSend({ loaderData, actionData }: Route.ComponentProps) {
+  const { newsletter, lists, defaults } = loaderData;
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const values = (actionData?.values ?? {}) as Record<string, unknown>;
+  const fields = actionData?.kind === "errors" ? actionData.fields : {};
+  const formErrors = actionData?.kind === "errors" ? actionData.form : [];
+  const value = (name: string, fallback: string) =>
+    typeof values[name] === "string" ? (values[name] as string) : fallback;
+  const chosenLists = Array.isArray(values.lists) ? (values.lists as string[]) : defaults.lists;
+  const checked = (name: "trackOpens" | "trackClicks") =>
+    actionData ? values[name] === true : true;
+  const mode = value("mode", "now");
+
+  return (
+    <main>
+      <AdminHeader
+        title="Send as email"
+        tenantName={loaderData.tenantName}
+        isSuperAdmin={loaderData.isSuperAdmin}
+      />
+      <div className="mx-auto max-w-3xl space-y-8 px-4 py-8 sm:px-6">
+        <p>
+          <Link to="/admin/dashboard" className="font-semibold">
+            ← Newsletters
+          </Link>
+        </p>
+        <h2 className="text-2xl font-bold">{newsletter.title}</h2>
+        {newsletter.sentAt ? (
+          <p className="rounded-brand border-2 border-secondary p-3">
+            This newsletter was already sent by email. Sending it again mails every recipient again.
+          </p>
+        ) : null}
+        {formErrors.length > 0 ? (
+          <div
+            role="alert"
+            className="rounded-brand border-2 border-danger p-3 font-medium text-danger"
+          >
+            {formErrors.join(" ")}
+          </div>
+        ) : null}
+        {actionData?.kind === "tested" ? (
+          <p role="status" className="rounded-brand border-2 border-ok p-3 font-medium">
+            {`Test email sent to ${actionData.to}.`}
+          </p>
+        ) : null}
+
+        <Form method="post" className="space-y-6" noValidate>
+          <input
+            type="hidden"
+            name="timezoneOffset"
+            value={String(new Date().getTimezoneOffset())}
+          />
+          <FieldShell id="subject" label="Subject" errors={fields.subject}>
+            <TextInput
+              id="subject"
+              name="subject"
+              required
+              maxLength={300}
+              defaultValue={value("subject", defaults.subject)}
+              aria-invalid={fields.subject ? true : undefined}
+            />
+          </FieldShell>
+          <div className="grid gap-6 sm:grid-cols-2">
+            <FieldShell id="senderName" label="Sender name" errors={fields.senderName}>
+              <TextInput
+                id="senderName"
+                name="senderName"
+                maxLength={200}
+                defaultValue={value("senderName", defaults.senderName)}
+              />
+            </FieldShell>
+            <FieldShell id="senderEmail" label="Sender email" errors={fields.senderEmail}>
+              <TextInput
+                id="senderEmail"
+                name="senderEmail"
+                type="email"
+                maxLength={254}
+                defaultValue={value("senderEmail", defaults.senderEmail)}
+                aria-invalid={fields.senderEmail ? true : undefined}
+              />
+            </FieldShell>
+          </div>
+          <fieldset aria-describedby="lists-error">
+            <legend className="font-semibold">Lists</legend>
+            <div className="mt-2 space-y-2">
+              {lists.map((list) => (
+                <label key={list.key} className="flex items-center gap-3">
+                  <input
+                    type="checkbox"
+                    name="lists"
+                    value={list.key}
+                    defaultChecked={chosenLists.includes(list.key)}
+                    className="size-4 accent-brand-strong"
+                  />
+                  {list.name}
+                </label>
+              ))}
+            </div>
+            <FieldErrors id="lists-error" errors={fields.lists} />
+          </fieldset>
+          <fieldset>
+            <legend className="font-semibold">Tracking</legend>
+            <label className="mt-2 flex items-center gap-3">
+              <input
+                type="checkbox"
+                name="trackOpens"
+                defaultChecked={checked("trackOpens")}
+                className="size-4 accent-brand-strong"
+              />
+              Track opens
+            </label>
+            <label className="mt-2 flex items-center gap-3">
+              <input
+                type="checkbox"
+                name="trackClicks"
+                defaultChecked={checked("trackClicks")}
+                className="size-4 accent-brand-strong"
+              />
+              Track clicks
+            </label>
+          </fieldset>
+          <fieldset aria-describedby="scheduledAt-error">
+            <legend className="font-semibold">When</legend>
+            {[
+              ["now", "Send now"],
+              ["schedule", "Schedule for"],
+              ["draft", "Save as a draft campaign"],
+            ].map(([key, label]) => (
+              <label key={key} className="mt-2 flex flex-wrap items-center gap-3">
+                <input
+                  type="radio"
+                  name="mode"
+                  value={key}
+                  defaultChecked={mode === key}
+                  className="size-4 accent-brand-strong"
+                />
+                {label}
+                {key === "schedule" ? (
+                  <input
+                    type="datetime-local"
+                    name="scheduledAt"
+                    aria-label="Send time"
+                    defaultValue={value("scheduledAt", "")}
+                    className="rounded-brand border border-black/30 px-2 py-1"
+                  />
+                ) : null}
+              </label>
+            ))}
+            <FieldErrors id="scheduledAt-error" errors={fields.scheduledAt} />
+          </fieldset>
+          <div className="flex flex-wrap gap-3">
+            <SubmitButton name="intent" value="create" disabled={busy}>
+              {mode === "draft" ? "Save campaign" : "Send campaign"}
+            </SubmitButton>
+            <button
+              type="submit"
+              name="intent"
+              value="preview"
+              className="rounded-brand border-2 border-brand-strong px-5 py-3 font-semibold text-brand-strong"
+            >
+              Preview
+            </button>
+            <button
+              type="submit"
+              name="intent"
+              value="test"
+              className="rounded-brand border-2 border-brand-strong px-5 py-3 font-semibold text-brand-strong"
+            >
+              {`Send a test to ${loaderData.me}`}
+            </button>
+          </div>
+        </Form>
+
+        {actionData?.kind === "preview" ? (
+          <section aria-labelledby="preview-heading">
+            <h2 id="preview-heading" className="text-xl font-bold">
+              Preview
+            </h2>
+            <p className="mt-1 text-sm">
+              {actionData.from} · {actionData.subject}
+            </p>
+            <iframe
+              sandbox=""
+              srcDoc={actionData.html}
+              title="Email preview"
+              className="mt-3 h-[70vh] min-h-[28rem] w-full rounded-brand border border-black/20 bg-white"
+            />
+          </section>
+        ) : null}
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,580 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
+import { isValidEmail } from "../../app/schemas/email";
+import type { Db } from "../db";
+import type { CampaignRow, CampaignStatus } from "../db/schema";
+import { sendMail } from "../mail/send";
+import { listTenantLists, type MailingList, resolveLists } from "../subscribers/lists";
+import { type SubscriptionContext, tenantLink } from "../subscribers/subscribers";
+import { FIXED_SENDER } from "../tenants/config";
+import { cleanCampaignContent } from "./clean-content";
+import { type CampaignMessageSource, personalise, prepareCampaignMessage } from "./message";
+import { extractLinks } from "./tracking-links";
+
+/** SPEC §5 and §8 texts. */
+export const CAMPAIGN_MESSAGES = {
+  required: "Subject and content are required",
+  noGroups: "No valid groups specified",
+  badSender: "Invalid sender email format",
+  idRequired: "Campaign ID is required",
+  notFound: "Campaign not found",
+} as const;
+
+export class CampaignError extends Error {
+  constructor(
+    message: string,
+    readonly status: 400 | 404 | 409 = 400,
+  ) {
+    super(message);
+  }
+}
+
+export { CAMPAIGN_STATUSES } from "../../app/schemas/campaign";
+
+export type SendMode = "now" | "schedule" | "draft";
+
+/** SPEC §7 createAndSendCampaign, plus the newsletter it comes from and when to send. */
+export interface CampaignInput {
+  subject?: string | null;
+  content?: string | null;
+  senderName?: string | null;
+  senderEmail?: string | null;
+  /** list keys, numeric id strings or numbers; none = the tenant's default list */
+  groups?: readonly (string | number)[] | null;
+  trackOpens?: boolean | null;
+  trackClicks?: boolean | null;
+  newsletterId?: string | null;
+  mode?: SendMode;
+  /** ISO time, for mode "schedule" */
+  scheduledAt?: string | null;
+}
+
+interface ValidCampaign {
+  subject: string;
+  content: string;
+  fromName: string;
+  fromEmail: string;
+  lists: MailingList[];
+  trackOpens: boolean;
+  trackClicks: boolean;
+}
+
+/** Validation and defaults of SPEC §5/§7: sender from the tenant, then the fixed default. */
+export async function validateCampaign(
+  ctx: SubscriptionContext,
+  input: CampaignInput,
+): Promise<ValidCampaign> {
+  const subject = input.subject?.trim() ?? "";
+  const content = cleanCampaignContent(input.content ?? "");
+  if (!subject || !content) throw new CampaignError(CAMPAIGN_MESSAGES.required);
+  if (subject.length > 300) throw new CampaignError("Subject must be at most 300 characters");
+  const fromEmail = input.senderEmail?.trim() || ctx.tenant.email.senderEmail || FIXED_SENDER.email;
+  if (!isValidEmail(fromEmail)) throw new CampaignError(CAMPAIGN_MESSAGES.badSender);
+  const fromName = (
+    input.senderName?.trim() ||
+    ctx.tenant.email.senderName ||
+    FIXED_SENDER.name
+  ).slice(0, 200);
+  const all = await listTenantLists(ctx.db, ctx.tenant);
+  const requested = input.groups?.length ? input.groups : [ctx.tenant.emailGroups.default];
+  const lists = resolveLists(all, requested);
+  if (lists.length === 0) throw new CampaignError(CAMPAIGN_MESSAGES.noGroups);
+  return {
+    subject,
+    content,
+    fromName,
+    fromEmail,
+    lists,
+    trackOpens: input.trackOpens ?? true,
+    trackClicks: input.trackClicks ?? true,
+  };
+}
+
+/**
+ * Creates a campaign as a draft, as scheduled, or (SPEC §4: 'scheduled' with an immediate date)
+ * sends it now: then the delivery rows are written at once and the worker picks them up.
+ */
+export async function createCampaign(
+  ctx: SubscriptionContext,
+  input: CampaignInput,
+  createdBy: string | null,
+): Promise<CampaignRow> {
+  const valid = await validateCampaign(ctx, input);
+  const mode = input.mode ?? "now";
+  const now = new Date();
+  let scheduledAt: string | null = null;
+  if (mode === "schedule") {
+    const at = input.scheduledAt ? new Date(input.scheduledAt) : null;
+    if (!at || Number.isNaN(at.getTime())) throw new CampaignError("Choose when to send it");
+    if (at.getTime() < now.getTime() - 60_000)
+      throw new CampaignError("The send time must be in the future");
+    scheduledAt = at.toISOString();
+  } else if (mode === "now") {
+    scheduledAt = now.toISOString();
+  }
+  if (input.newsletterId) {
+    const newsletter = await ctx.db
+      .selectFrom("newsletters")
+      .select("id")
+      .where("id", "=", input.newsletterId)
+      .where("tenant_id", "=", ctx.tenant.id)
+      .executeTakeFirst();
+    if (!newsletter)
+      throw new CampaignError(`Newsletter with ID ${input.newsletterId} not found`, 404);
+  }
+  const id = randomUUID();
+  const stamp = now.toISOString();
+  await ctx.db
+    .insertInto("campaigns")
+    .values({
+      id,
+      tenant_id: ctx.tenant.id,
+      newsletter_id: input.newsletterId ?? null,
+      name: valid.subject,
+      subject: valid.subject,
+      from_name: valid.fromName,
+      from_email: valid.fromEmail,
+      content: valid.content,
+      list_ids: JSON.stringify(valid.lists.map((list) => list.id)),
+      track_opens: valid.trackOpens ? 1 : 0,
+      track_clicks: valid.trackClicks ? 1 : 0,
+      status: mode === "draft" ? "draft" : "scheduled",
+      scheduled_at: scheduledAt,
+      links: JSON.stringify(extractLinks(valid.content)),
+      created_by: createdBy,
+      created_at: stamp,
+      updated_at: stamp,
+    })
+    .execute();
+  if (mode === "now") await startCampaign(ctx.db, id);
+  return getCampaignRow(ctx.db, ctx.tenant.id, id);
+}
+
+export async function getCampaignRow(db: Db, tenantId: string, id: string): Promise<CampaignRow> {
+  if (!id) throw new CampaignError(CAMPAIGN_MESSAGES.idRequired);
+  const row = await db
+    .selectFrom("campaigns")
+    .selectAll()
+    .where("id", "=", id)
+    .where("tenant_id", "=", tenantId)
+    .executeTakeFirst();
+  if (!row) throw new CampaignError(CAMPAIGN_MESSAGES.notFound, 404);
+  return row;
+}
+
+/**
+ * Moves a scheduled campaign to 'sending' and writes one delivery row per active subscriber of its
+ * lists (each once, however many of the lists they are on), all in one transaction. Only one caller
+ * wins the move, so rows are written once even with several workers.
+ */
+export async function startCampaign(db: Db, id: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const now = new Date().toISOString();
+    const moved = await trx
+      .updateTable("campaigns")
+      .set({ status: "sending", started_at: now, updated_at: now })
+      .where("id", "=", id)
+      .where("status", "=", "scheduled")
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) return false;
+    const campaign = await trx
+      .selectFrom("campaigns")
+      .selectAll()
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    const listIds = JSON.parse(campaign.list_ids) as number[];
+    if (listIds.length > 0) {
+      await trx
+        .insertInto("deliveries")
+        .columns(["campaign_id", "subscriber_id", "email", "status", "attempts", "next_attempt_at"])
+        .expression(
+          trx
+            .selectFrom("subscribers")
+            .select((eb) => [
+              eb.val(id).as("campaign_id"),
+              "subscribers.id",
+              "subscribers.email",
+              eb.val("pending").as("status"),
+              eb.val(0).as("attempts"),
+              eb.val(now).as("next_attempt_at"),
+            ])
+            .where("subscribers.tenant_id", "=", campaign.tenant_id)
+            .where("subscribers.status", "=", "active")
+            .where((eb) =>
+              eb.exists(
+                eb
+                  .selectFrom("subscriptions")
+                  .select(sql`1`.as("one"))
+                  .whereRef("subscriptions.subscriber_id", "=", "subscribers.id")
+                  .where("subscriptions.list_id", "in", listIds),
+              ),
+            )
+            .orderBy("subscribers.id"),
+        )
+        .onConflict((oc) => oc.columns(["campaign_id", "subscriber_id"]).doNothing())
+        .execute();
+    }
+    const { total } = await trx
+      .selectFrom("deliveries")
+      .select((eb) => eb.fn.countAll<number>().as("total"))
+      .where("campaign_id", "=", id)
+      .executeTakeFirstOrThrow();
+    await trx
+      .updateTable("campaigns")
+      .set({ total: Number(total) })
+      .where("id", "=", id)
+      .execute();
+    if (campaign.newsletter_id) {
+      await trx
+        .updateTable("newsletters")
+        .set({ campaign_id: id, send_status: "sending" })
+        .where("id", "=", campaign.newsletter_id)
+        .execute();
+    }
+    return true;
+  });
+}
+
+/** Staff actions on the admin page. */
+export async function changeCampaignState(
+  ctx: Pick<SubscriptionContext, "db" | "tenant">,
+  id: string,
+  action: "pause" | "resume" | "cancel" | "send",
+): Promise<CampaignRow> {
+  const campaign = await getCampaignRow(ctx.db, ctx.tenant.id, id);
+  const now = new Date().toISOString();
+  const move = async (from: CampaignStatus[], to: CampaignStatus, extra = {}) => {
+    const result = await ctx.db
+      .updateTable("campaigns")
+      .set({ status: to, updated_at: now, ...extra })
+      .where("id", "=", id)
+      .where("status", "in", from)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1)
+      throw new CampaignError(`A ${campaign.status} campaign cannot be changed that way`, 409);
+  };
+  switch (action) {
+    case "pause":
+      await move(["sending"], "paused");
+      break;
+    case "resume":
+      await move(["paused"], "sending");
+      break;
+    case "send":
+      await move(["draft", "scheduled"], "scheduled", { scheduled_at: now });
+      await startCampaign(ctx.db, id);
+      break;
+    case "cancel":
+      await ctx.db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable("campaigns")
+          .set({ status: "cancelled", updated_at: now, finished_at: now })
+          .where("id", "=", id)
+          .where("status", "in", ["draft", "scheduled", "sending", "paused"])
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) !== 1)
+          throw new CampaignError(`A ${campaign.status} campaign cannot be cancelled`, 409);
+        // Messages already handed to a worker finish; the rest are never sent.
+        await trx
+          .updateTable("deliveries")
+          .set({ status: "cancelled" })
+          .where("campaign_id", "=", id)
+          .where("status", "=", "pending")
+          .execute();
+      });
+      break;
+  }
+  return getCampaignRow(ctx.db, ctx.tenant.id, id);
+}
+
+export interface CampaignProgress {
+  total: number;
+  sent: number;
+  failed: number;
+  pending: number;
+  cancelled: number;
+  /** messages a second over the last minute */
+  rate: number;
+  /** seconds left at that rate, when sending */
+  secondsLeft: number | null;
+}
+
+export async function campaignProgress(db: Db, campaign: CampaignRow): Promise<CampaignProgress> {
+  const counts = await db
+    .selectFrom("deliveries")
+    .select(["status", (eb) => eb.fn.countAll<number>().as("count")])
+    .where("campaign_id", "=", campaign.id)
+    .groupBy("status")
+    .execute();
+  const count = (status: string) => Number(counts.find((row) => row.status === status)?.count ?? 0);
+  const since = new Date(Date.now() - 60_000).toISOString();
+  const recent = await db
+    .selectFrom("deliveries")
+    .select((eb) => [eb.fn.countAll<number>().as("count"), eb.fn.min("sent_at").as("first")])
+    .where("campaign_id", "=", campaign.id)
+    .where("status", "=", "sent")
+    .where("sent_at", ">=", since)
+    .executeTakeFirstOrThrow();
+  const recentCount = Number(recent.count);
+  const window = recent.first
+    ? Math.max(1, (Date.now() - Date.parse(String(recent.first))) / 1000)
+    : 0;
+  const rate = window ? recentCount / window : 0;
+  const pending = count("pending") + count("sending");
+  return {
+    total: Number(campaign.total),
+    sent: count("sent"),
+    failed: count("failed"),
+    pending,
+    cancelled: count("cancelled"),
+    rate: Math.round(rate * 10) / 10,
+    secondsLeft: campaign.status === "sending" && rate > 0 ? Math.ceil(pending / rate) : null,
+  };
+}
+
+export interface CampaignListItem {
+  campaign: CampaignRow;
+  progress: CampaignProgress;
+}
+
+/** SPEC §7 getCampaigns: limit 25, page 1 by default, optional status filter. */
+export async function listCampaigns(
+  ctx: Pick<SubscriptionContext, "db" | "tenant">,
+  options: { limit?: number; page?: number; status?: CampaignStatus | null } = {},
+): Promise<{ items: CampaignListItem[]; total: number; limit: number; page: number }> {
+  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 25), 1), 100);
+  const page = Math.max(Math.trunc(options.page ?? 1), 1);
+  let query = ctx.db.selectFrom("campaigns").where("tenant_id", "=", ctx.tenant.id);
+  if (options.status) query = query.where("status", "=", options.status);
+  const [{ total }, rows] = await Promise.all([
+    query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
+    query
+      .selectAll()
+      .orderBy("created_at", "desc")
+      .orderBy("id")
+      .limit(limit)
+      .offset((page - 1) * limit)
+      .execute(),
+  ]);
+  const items = await Promise.all(
+    rows.map(async (campaign) => ({
+      campaign,
+      progress: await campaignProgress(ctx.db, campaign),
+    })),
+  );
+  return { items, total: Number(total), limit, page };
+}
+
+export interface CampaignReport {
+  opens: { unique: number; total: number };
+  clicks: { unique: number; total: number };
+  unsubscribes: number;
+  bounces: number;
+  topLinks: { url: string; clicks: number; unique: number }[];
+  /** events per hour since the start: [hour ISO, opens, clicks] */
+  timeline: { hour: string; opens: number; clicks: number }[];
+}
+
+export async function campaignReport(db: Db, campaign: CampaignRow): Promise<CampaignReport> {
+  const byKind = await db
+    .selectFrom("campaign_events")
+    .select([
+      "kind",
+      (eb) => eb.fn.countAll<number>().as("total"),
+      (eb) => eb.fn.count<number>("delivery_id").distinct().as("unique"),
+    ])
+    .where("campaign_id", "=", campaign.id)
+    .groupBy("kind")
+    .execute();
+  const kind = (name: string) => byKind.find((row) => row.kind === name);
+  const links = await db
+    .selectFrom("campaign_events")
+    .select([
+      "url",
+      (eb) => eb.fn.countAll<number>().as("clicks"),
+      (eb) => eb.fn.count<number>("delivery_id").distinct().as("unique"),
+    ])
+    .where("campaign_id", "=", campaign.id)
+    .where("kind", "=", "click")
+    .groupBy("url")
+    .orderBy("clicks", "desc")
+    .limit(10)
+    .execute();
+  // ISO text times on both databases: the first 13 characters are the hour.
+  const hour = sql<string>`substr(created_at, 1, 13)`;
+  const timeline = await db
+    .selectFrom("campaign_events")
+    .select([
+      hour.as("hour"),
+      (eb) =>
+        eb.fn.sum<number>(eb.case().when("kind", "=", "open").then(1).else(0).end()).as("opens"),
+      (eb) =>
+        eb.fn.sum<number>(eb.case().when("kind", "=", "click").then(1).else(0).end()).as("clicks"),
+    ])
+    .where("campaign_id", "=", campaign.id)
+    .where("kind", "in", ["open", "click"])
+    .groupBy(hour)
+    .orderBy(hour)
+    .execute();
+  return {
+    opens: { unique: Number(kind("open")?.unique ?? 0), total: Number(kind("open")?.total ?? 0) },
+    clicks: {
+      unique: Number(kind("click")?.unique ?? 0),
+      total: Number(kind("click")?.total ?? 0),
+    },
+    unsubscribes: Number(kind("unsubscribe")?.unique ?? 0),
+    bounces: Number(kind("bounce")?.unique ?? 0),
+    topLinks: links.map((row) => ({
+      url: row.url ?? "",
+      clicks: Number(row.clicks),
+      unique: Number(row.unique),
+    })),
+    timeline: timeline.map((row) => ({
+      hour: `${row.hour}:00:00.000Z`,
+      opens: Number(row.opens),
+      clicks: Number(row.clicks),
+    })),
+  };
+}
+
+export function messageSource(campaign: CampaignRow): CampaignMessageSource {
+  return {
+    id: campaign.id,
+    newsletterId: campaign.newsletter_id,
+    subject: campaign.subject,
+    fromName: campaign.from_name,
+    fromEmail: campaign.from_email,
+    content: campaign.content,
+    trackOpens: campaign.track_opens === 1,
+    trackClicks: campaign.track_clicks === 1,
+    links: JSON.parse(campaign.links) as string[],
+  };
+}
+
+/** What the compose form shows before anything is saved: the real email, without tracking. */
+export async function previewCampaign(
+  ctx: SubscriptionContext,
+  input: CampaignInput,
+): Promise<{ subject: string; from: string; html: string; text: string }> {
+  const valid = await validateCampaign(ctx, input);
+  const prepared = await prepareCampaignMessage(ctx, {
+    id: "preview",
+    newsletterId: input.newsletterId ?? null,
+    subject: valid.subject,
+    fromName: valid.fromName,
+    fromEmail: valid.fromEmail,
+    content: valid.content,
+    trackOpens: false,
+    trackClicks: false,
+    links: [],
+  });
+  // Sample links: the pages themselves, without a subscriber's token.
+  const message = personalise(ctx, prepared, {
+    deliveryId: 0,
+    subscriberId: 0,
+    email: "reader@example.com",
+  });
+  return {
+    subject: message.subject,
+    from: `${valid.fromName} <${valid.fromEmail}>`,
+    html: message.html.replaceAll(
+      /href="[^"]*\/preferences\/[^"]*"/g,
+      `href="${tenantLink(ctx, "/subscription/preferences")}"`,
+    ),
+    text: message.text,
+  };
+}
+
+/** 'Send a test to myself': the real message, to one staff address, marked as a test. */
+export async function sendCampaignTest(
+  ctx: SubscriptionContext,
+  input: CampaignInput,
+  to: string,
+): Promise<void> {
+  const preview = await previewCampaign(ctx, input);
+  const valid = await validateCampaign(ctx, input);
+  await sendMail(
+    { db: ctx.db, transport: ctx.transport, logger: ctx.logger },
+    {
+      from: { name: valid.fromName, email: valid.fromEmail },
+      to,
+      subject: `[Test] ${preview.subject}`,
+      html: preview.html,
+      text: preview.text,
+      headers: {},
+      tenantId: ctx.tenant.id,
+      kind: "campaign-test",
+    },
+    { retryLater: false },
+  );
+}
+
+/** SPEC's Group fields per list: active subscribers, and sent / opened / clicked over its campaigns. */
+export interface GroupStats {
+  id: number;
+  key: string;
+  name: string;
+  active_count: number;
+  sent: number;
+  opened: number;
+  clicked: number;
+}
+
+export async function listGroupStats(
+  ctx: Pick<SubscriptionContext, "db" | "tenant">,
+): Promise<GroupStats[]> {
+  const { db, tenant } = ctx;
+  const lists = await listTenantLists(db, tenant);
+  const active = await db
+    .selectFrom("subscriptions")
+    .innerJoin("subscribers", "subscribers.id", "subscriptions.subscriber_id")
+    .select(["subscriptions.list_id", (eb) => eb.fn.countAll<number>().as("count")])
+    .where("subscribers.tenant_id", "=", tenant.id)
+    .where("subscribers.status", "=", "active")
+    .groupBy("subscriptions.list_id")
+    .execute();
+  const campaigns = await db
+    .selectFrom("campaigns")
+    .select(["id", "list_ids"])
+    .where("tenant_id", "=", tenant.id)
+    .where("status", "in", ["sending", "paused", "sent", "failed", "cancelled"])
+    .execute();
+  const sent = await db
+    .selectFrom("deliveries")
+    .innerJoin("campaigns", "campaigns.id", "deliveries.campaign_id")
+    .select(["deliveries.campaign_id", (eb) => eb.fn.countAll<number>().as("count")])
+    .where("campaigns.tenant_id", "=", tenant.id)
+    .where("deliveries.status", "=", "sent")
+    .groupBy("deliveries.campaign_id")
+    .execute();
+  const events = await db
+    .selectFrom("campaign_events")
+    .innerJoin("campaigns", "campaigns.id", "campaign_events.campaign_id")
+    .select([
+      "campaign_events.campaign_id",
+      "campaign_events.kind",
+      (eb) => eb.fn.count<number>("campaign_events.delivery_id").distinct().as("count"),
+    ])
+    .where("campaigns.tenant_id", "=", tenant.id)
+    .where("campaign_events.kind", "in", ["open", "click"])
+    .groupBy(["campaign_events.campaign_id", "campaign_events.kind"])
+    .execute();
+  return lists.map((list) => {
+    const mine = campaigns.filter((campaign) =>
+      (JSON.parse(campaign.list_ids) as number[]).includes(list.id),
+    );
+    const sum = (rows: { campaign_id: string; count: number }[]) =>
+      rows
+        .filter((row) => mine.some((campaign) => campaign.id === row.campaign_id))
+        .reduce((total, row) => total + Number(row.count), 0);
+    return {
+      id: list.id,
+      key: list.key,
+      name: list.name,
+      active_count: Number(active.find((row) => row.list_id === list.id)?.count ?? 0),
+      sent: sum(sent),
+      opened: sum(events.filter((row) => row.kind === "open")),
+      clicked: sum(events.filter((row) => row.kind === "click")),
+    };
+  });
+}

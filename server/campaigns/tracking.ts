@@ -1,0 +1,93 @@
+import type { Db } from "../db";
+
+/**
+ * Opens and clicks from campaign mail (the tokens are checked by the route before this is called).
+ * Every load is an event; reports count unique recipients by delivery.
+ */
+async function deliveryOf(db: Db, deliveryId: number) {
+  return db
+    .selectFrom("deliveries")
+    .innerJoin("campaigns", "campaigns.id", "deliveries.campaign_id")
+    .select([
+      "deliveries.id",
+      "deliveries.campaign_id",
+      "campaigns.track_opens",
+      "campaigns.track_clicks",
+      "campaigns.links",
+    ])
+    .where("deliveries.id", "=", deliveryId)
+    .executeTakeFirst();
+}
+
+export async function recordOpen(db: Db, deliveryId: number): Promise<void> {
+  const delivery = await deliveryOf(db, deliveryId);
+  if (delivery?.track_opens !== 1) return;
+  await db
+    .insertInto("campaign_events")
+    .values({
+      campaign_id: delivery.campaign_id,
+      delivery_id: delivery.id,
+      kind: "open",
+      url: null,
+      created_at: new Date().toISOString(),
+    })
+    .execute();
+}
+
+/** The campaign's link number `link`, after counting the click; null when there is no such link. */
+export async function recordClick(
+  db: Db,
+  deliveryId: number,
+  link: number,
+): Promise<string | null> {
+  const delivery = await deliveryOf(db, deliveryId);
+  if (!delivery) return null;
+  const url = (JSON.parse(delivery.links) as string[])[link];
+  if (!url) return null;
+  const now = new Date().toISOString();
+  if (delivery.track_clicks === 1) {
+    await db
+      .insertInto("campaign_events")
+      .values({
+        campaign_id: delivery.campaign_id,
+        delivery_id: delivery.id,
+        kind: "click",
+        url,
+        created_at: now,
+      })
+      .execute();
+  }
+  return url;
+}
+
+/** How long after a campaign mail an unsubscribe is counted against that campaign. */
+export const UNSUBSCRIBE_ATTRIBUTION_MS = 30 * 86_400_000;
+
+/**
+ * Counts an unsubscribe against the last campaign mailed to the subscriber in the previous 30 days
+ * (whichever way they left: the one-click header, the page, or the preference centre), in the
+ * caller's transaction.
+ */
+export async function recordUnsubscribe(db: Db, subscriberId: number, now: string): Promise<void> {
+  const since = new Date(Date.parse(now) - UNSUBSCRIBE_ATTRIBUTION_MS).toISOString();
+  const last = await db
+    .selectFrom("deliveries")
+    .select(["id", "campaign_id"])
+    .where("subscriber_id", "=", subscriberId)
+    .where("status", "=", "sent")
+    .where("sent_at", ">=", since)
+    .orderBy("sent_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  if (!last) return;
+  await db
+    .insertInto("campaign_events")
+    .values({
+      campaign_id: last.campaign_id,
+      delivery_id: last.id,
+      kind: "unsubscribe",
+      url: null,
+      created_at: now,
+    })
+    .execute();
+}

@@ -1,0 +1,351 @@
+import { hostname } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
+import { sql } from "kysely";
+import type { Db } from "../db";
+import { isPostgres } from "../db/portable";
+import type { CampaignRow, DeliveryRow } from "../db/schema";
+import type { Env } from "../env";
+import { publicOrigin } from "../http/origin";
+import type { Logger } from "../logger";
+import { sendMail } from "../mail/send";
+import { DeliveryError, type Transport } from "../mail/transport";
+import type { SubscriptionContext } from "../subscribers/subscribers";
+import { getTenant } from "../tenants/store";
+import { messageSource, startCampaign } from "./campaigns";
+import { type PreparedCampaignMessage, personalise, prepareCampaignMessage } from "./message";
+
+/** Waits before retry n of a transient failure (4xx, connection): 2 s, 10 s, 1 min, 5 min, 30 min. */
+export const DELIVERY_BACKOFF_MS = [2_000, 10_000, 60_000, 5 * 60_000, 30 * 60_000];
+export const MAX_DELIVERY_ATTEMPTS = DELIVERY_BACKOFF_MS.length + 1;
+/** A worker renews its claims this often; claims older than STALE_CLAIM_MS belong to a dead worker. */
+const HEARTBEAT_MS = 5_000;
+export const STALE_CLAIM_MS = 15_000;
+const IDLE_POLL_MS = 1_000;
+
+export interface WorkerOptions {
+  db: Db;
+  transport: Transport;
+  logger: Logger;
+  env: Pick<Env, "APP_URL" | "SEND_RATE" | "SEND_CONCURRENCY">;
+  sessionSecret: string;
+}
+
+/**
+ * The sending engine (DESIGN.md §6). Claims pending deliveries in batches (SKIP LOCKED on
+ * PostgreSQL, so several workers never take the same row), sends each through the transport, and
+ * marks it sent with its Message-ID, retried with backoff, or failed with a bounce. A row is marked
+ * the moment its message is accepted, so a crash repeats at most the messages in flight; claims of
+ * a worker that stopped renewing them go back to pending.
+ */
+export class CampaignWorker {
+  readonly id = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private wake: (() => void) | null = null;
+  private readonly prepared = new Map<
+    string,
+    Promise<PreparedCampaignMessage & { ctx: SubscriptionContext }>
+  >();
+  private nextSlot = 0;
+
+  constructor(private readonly options: WorkerOptions) {}
+
+  private get batchSize(): number {
+    const rate = this.options.env.SEND_RATE;
+    // About five seconds of work per claim at the configured rate, so claims stay fresh.
+    return rate > 0 ? Math.max(1, Math.min(200, Math.ceil(rate * 5))) : 200;
+  }
+
+  start(): this {
+    if (this.running) return this;
+    this.running = true;
+    this.heartbeat = setInterval(() => {
+      this.renewClaims().catch((error: unknown) =>
+        this.options.logger.error({ err: error }, "worker heartbeat failed"),
+      );
+    }, HEARTBEAT_MS);
+    this.heartbeat.unref();
+    this.loop = this.run();
+    return this;
+  }
+
+  /** Ends the loop after the batch in hand; its claims are released for others. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    await this.loop;
+  }
+
+  /** Start looking now (a campaign was just started) instead of at the next poll. */
+  poke(): void {
+    this.wake?.();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let worked = false;
+      try {
+        worked = await this.tick();
+      } catch (error) {
+        this.options.logger.error({ err: error }, "campaign worker tick failed");
+      }
+      if (!worked && this.running) {
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+          setTimeout(resolve, IDLE_POLL_MS).unref();
+        });
+        this.wake = null;
+      }
+    }
+  }
+
+  /** One round: start due campaigns, free stale claims, send one batch, close finished campaigns. */
+  async tick(): Promise<boolean> {
+    const { db } = this.options;
+    const now = new Date().toISOString();
+    const due = await db
+      .selectFrom("campaigns")
+      .select("id")
+      .where("status", "=", "scheduled")
+      .where("scheduled_at", "<=", now)
+      .execute();
+    for (const campaign of due) await startCampaign(db, campaign.id);
+    await this.releaseStaleClaims();
+    const batch = await this.claim();
+    if (batch.length > 0) await this.send(batch);
+    await this.finishCampaigns();
+    return batch.length > 0;
+  }
+
+  private async claim(): Promise<DeliveryRow[]> {
+    const { db } = this.options;
+    const now = new Date().toISOString();
+    const lock = isPostgres(db) ? sql`for update of deliveries skip locked` : sql``;
+    const result = await sql<DeliveryRow>`
+      update deliveries set status = 'sending', claimed_by = ${this.id}, claimed_at = ${now}
+      where id in (
+        select deliveries.id from deliveries
+        join campaigns on campaigns.id = deliveries.campaign_id
+        where deliveries.status = 'pending' and deliveries.next_attempt_at <= ${now}
+          and campaigns.status = 'sending'
+        order by deliveries.id
+        limit ${this.batchSize}
+        ${lock}
+      )
+      returning *`.execute(db);
+    return result.rows;
+  }
+
+  private async renewClaims(): Promise<void> {
+    await this.options.db
+      .updateTable("deliveries")
+      .set({ claimed_at: new Date().toISOString() })
+      .where("claimed_by", "=", this.id)
+      .where("status", "=", "sending")
+      .execute();
+  }
+
+  private async releaseStaleClaims(): Promise<void> {
+    const stale = new Date(Date.now() - STALE_CLAIM_MS).toISOString();
+    await this.options.db
+      .updateTable("deliveries")
+      .set({ status: "pending", claimed_by: null, claimed_at: null })
+      .where("status", "=", "sending")
+      .where("claimed_at", "<", stale)
+      .execute();
+  }
+
+  private async send(batch: DeliveryRow[]): Promise<void> {
+    const queue = [...batch];
+    const concurrency = Math.max(1, this.options.env.SEND_CONCURRENCY);
+    const runners = Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
+      for (let row = queue.shift(); row; row = queue.shift()) {
+        if (!this.running) {
+          // Stopping: hand the rest back at once rather than waiting for them to go stale.
+          await this.release(row);
+          continue;
+        }
+        await this.pace();
+        await this.deliver(row);
+      }
+    });
+    await Promise.all(runners);
+  }
+
+  /** SEND_RATE messages a second at most (0 = no limit), shared by this worker's runners. */
+  private async pace(): Promise<void> {
+    const rate = this.options.env.SEND_RATE;
+    if (rate <= 0) return;
+    const now = Date.now();
+    const slot = Math.max(now, this.nextSlot);
+    this.nextSlot = slot + 1000 / rate;
+    if (slot > now) await sleep(slot - now);
+  }
+
+  private async release(row: DeliveryRow): Promise<void> {
+    await this.options.db
+      .updateTable("deliveries")
+      .set({ status: "pending", claimed_by: null, claimed_at: null })
+      .where("id", "=", row.id)
+      .where("claimed_by", "=", this.id)
+      .execute();
+  }
+
+  private preparedFor(campaignId: string) {
+    let entry = this.prepared.get(campaignId);
+    if (!entry) {
+      entry = (async () => {
+        const { db, logger, transport, env, sessionSecret } = this.options;
+        const campaign: CampaignRow = await db
+          .selectFrom("campaigns")
+          .selectAll()
+          .where("id", "=", campaignId)
+          .executeTakeFirstOrThrow();
+        const tenant = (await getTenant(db, campaign.tenant_id)).config;
+        const ctx: SubscriptionContext = {
+          db,
+          logger,
+          transport,
+          tenant,
+          origin: publicOrigin(tenant, env as Env),
+          sessionSecret,
+        };
+        return { ...(await prepareCampaignMessage(ctx, messageSource(campaign))), ctx };
+      })();
+      entry.catch(() => this.prepared.delete(campaignId));
+      this.prepared.set(campaignId, entry);
+    }
+    return entry;
+  }
+
+  private async deliver(row: DeliveryRow): Promise<void> {
+    const { db, transport, logger } = this.options;
+    const prepared = await this.preparedFor(row.campaign_id);
+    const message = personalise(prepared.ctx, prepared, {
+      deliveryId: row.id,
+      subscriberId: row.subscriber_id,
+      email: row.email,
+    });
+    const attempts = Number(row.attempts) + 1;
+    try {
+      const { messageId } =
+        transport.kind === "outbox"
+          ? // The outbox keeps every message for staff to read (DESIGN.md §5).
+            await sendMail(
+              { db, transport, logger },
+              { ...message, tenantId: prepared.ctx.tenant.id, kind: "campaign" },
+              { retryLater: false },
+            )
+          : await transport.deliver(message);
+      await db
+        .updateTable("deliveries")
+        .set({
+          status: "sent",
+          message_id: messageId,
+          attempts,
+          sent_at: new Date().toISOString(),
+          error: null,
+        })
+        .where("id", "=", row.id)
+        .where("claimed_by", "=", this.id)
+        .execute();
+    } catch (error) {
+      const transient = error instanceof DeliveryError ? error.transient : !isPermanent(error);
+      const reason = (error instanceof Error ? error.message : String(error)).slice(0, 1000);
+      const retry = transient && attempts < MAX_DELIVERY_ATTEMPTS;
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable("deliveries")
+          .set({
+            status: retry ? "pending" : "failed",
+            attempts,
+            error: reason,
+            claimed_by: null,
+            claimed_at: null,
+            next_attempt_at: new Date(
+              Date.now() + (DELIVERY_BACKOFF_MS[attempts - 1] ?? 0),
+            ).toISOString(),
+          })
+          .where("id", "=", row.id)
+          .where("claimed_by", "=", this.id)
+          .execute();
+        if (!retry && !transient) {
+          await trx
+            .insertInto("campaign_events")
+            .values({
+              campaign_id: row.campaign_id,
+              delivery_id: row.id,
+              kind: "bounce",
+              url: null,
+              created_at: new Date().toISOString(),
+            })
+            .execute();
+        }
+      });
+      logger.warn({ deliveryId: row.id, attempts, transient, reason }, "campaign message not sent");
+    }
+  }
+
+  /** A sending campaign with nothing left to send is sent (or failed, when nothing got through). */
+  private async finishCampaigns(): Promise<void> {
+    const { db } = this.options;
+    const open = await db
+      .selectFrom("campaigns")
+      .select(["id", "newsletter_id"])
+      .where("status", "=", "sending")
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom("deliveries")
+              .select(sql`1`.as("one"))
+              .whereRef("deliveries.campaign_id", "=", "campaigns.id")
+              .where("deliveries.status", "in", ["pending", "sending"]),
+          ),
+        ),
+      )
+      .execute();
+    for (const campaign of open) {
+      await db.transaction().execute(async (trx) => {
+        const { sent, total } = await trx
+          .selectFrom("deliveries")
+          .select((eb) => [
+            eb.fn.countAll<number>().as("total"),
+            eb.fn
+              .sum<number>(eb.case().when("status", "=", "sent").then(1).else(0).end())
+              .as("sent"),
+          ])
+          .where("campaign_id", "=", campaign.id)
+          .executeTakeFirstOrThrow();
+        const now = new Date().toISOString();
+        const status = Number(total) > 0 && Number(sent ?? 0) === 0 ? "failed" : "sent";
+        const moved = await trx
+          .updateTable("campaigns")
+          .set({ status, finished_at: now, updated_at: now })
+          .where("id", "=", campaign.id)
+          .where("status", "=", "sending")
+          .executeTakeFirst();
+        if (Number(moved.numUpdatedRows) === 1 && campaign.newsletter_id) {
+          // SPEC §4: sending sets sentAt, campaignId and sendStatus 'sent'.
+          await trx
+            .updateTable("newsletters")
+            .set({
+              sent_at: now,
+              campaign_id: campaign.id,
+              send_status: status === "sent" ? "sent" : "failed",
+            })
+            .where("id", "=", campaign.newsletter_id)
+            .execute();
+        }
+      });
+      this.prepared.delete(campaign.id);
+    }
+  }
+}
+
+function isPermanent(error: unknown): boolean {
+  const code = (error as { responseCode?: number }).responseCode;
+  return typeof code === "number" && code >= 500;
+}

@@ -1,0 +1,243 @@
+import { isValidEmail } from "../../app/schemas/email";
+import {
+  CampaignError,
+  createCampaign,
+  getCampaignRow,
+  listCampaigns,
+  listGroupStats,
+} from "../campaigns/campaigns";
+import type { CampaignRow, CampaignStatus } from "../db/schema";
+import { SubscriptionError } from "../subscribers/errors";
+import { listTenantLists, type MailingList, resolveLists } from "../subscribers/lists";
+import {
+  findSubscriber,
+  normaliseSubscriberEmail,
+  type SubscriberView,
+  type SubscriptionContext,
+  unsubscribe,
+} from "../subscribers/subscribers";
+import {
+  type GroupRef,
+  type MailProvider,
+  PROVIDER_MESSAGES,
+  type ProviderCampaign,
+  ProviderError,
+  type ProviderSubscriber,
+} from "./types";
+
+/** The built-in provider: our own tables and sending engine, behind the same interface. */
+export class BuiltinProvider implements MailProvider {
+  readonly name = "builtin" as const;
+
+  constructor(
+    private readonly ctx: SubscriptionContext,
+    private readonly createdBy: string | null = null,
+  ) {}
+
+  private async lists(): Promise<MailingList[]> {
+    return listTenantLists(this.ctx.db, this.ctx.tenant);
+  }
+
+  private async view(subscriber: SubscriberView): Promise<ProviderSubscriber> {
+    const lists = await this.lists();
+    return {
+      id: String(subscriber.id),
+      email: subscriber.email,
+      status: subscriber.status,
+      fields: { name: subscriber.name || null },
+      groups: lists
+        .filter((list) => subscriber.lists.includes(list.key))
+        .map((list) => ({ id: String(list.id), name: list.name })),
+      subscribed_at: subscriber.subscribedAt,
+    };
+  }
+
+  async findSubscriber(email: string) {
+    const found = await findSubscriber(this.ctx, email);
+    return found ? this.view(found) : null;
+  }
+
+  async upsertSubscriber(input: {
+    email: string;
+    name?: string | null;
+    groups?: readonly (string | number)[];
+  }) {
+    const email = normaliseSubscriberEmail(input.email);
+    if (!isValidEmail(email)) {
+      throw new ProviderError(`Invalid email format: ${input.email}`, "INVALID_ARGUMENT");
+    }
+    const lists = resolveLists(await this.lists(), input.groups ?? []);
+    const now = new Date().toISOString();
+    const created = await this.ctx.db.transaction().execute(async (trx) => {
+      const existing = await trx
+        .selectFrom("subscribers")
+        .select(["id"])
+        .where("tenant_id", "=", this.ctx.tenant.id)
+        .where("email", "=", email)
+        .executeTakeFirst();
+      let id = existing?.id;
+      if (id === undefined) {
+        id = (
+          await trx
+            .insertInto("subscribers")
+            .values({
+              tenant_id: this.ctx.tenant.id,
+              email,
+              name: input.name?.trim() ?? "",
+              status: "active",
+              subscribed_at: now,
+              unsubscribed_at: null,
+              created_at: now,
+              updated_at: now,
+            })
+            .returning("id")
+            .executeTakeFirstOrThrow()
+        ).id;
+      } else if (input.name?.trim()) {
+        await trx
+          .updateTable("subscribers")
+          .set({ name: input.name.trim(), updated_at: now })
+          .where("id", "=", id)
+          .execute();
+      }
+      if (lists.length > 0) {
+        const subscriberId = id;
+        await trx
+          .insertInto("subscriptions")
+          .values(
+            lists.map((list) => ({
+              subscriber_id: subscriberId,
+              list_id: list.id,
+              created_at: now,
+            })),
+          )
+          .onConflict((oc) => oc.columns(["subscriber_id", "list_id"]).doNothing())
+          .execute();
+      }
+      return existing === undefined;
+    });
+    const subscriber = await this.findSubscriber(email);
+    if (!subscriber) throw new ProviderError(PROVIDER_MESSAGES.failed, "INTERNAL");
+    return { subscriber, created };
+  }
+
+  async unsubscribe(email: string) {
+    try {
+      await unsubscribe(this.ctx, { email });
+    } catch (error) {
+      if (error instanceof SubscriptionError && error.status === 404)
+        throw new ProviderError(PROVIDER_MESSAGES.subscriberNotFound, "NOT_FOUND");
+      if (error instanceof SubscriptionError)
+        throw new ProviderError(error.message, "INVALID_ARGUMENT");
+      throw error;
+    }
+    const found = await this.findSubscriber(email);
+    if (!found) throw new ProviderError(PROVIDER_MESSAGES.subscriberNotFound, "NOT_FOUND");
+    return found;
+  }
+
+  async countSubscribers(): Promise<number> {
+    const { total } = await this.ctx.db
+      .selectFrom("subscribers")
+      .select((eb) => eb.fn.countAll<number>().as("total"))
+      .where("tenant_id", "=", this.ctx.tenant.id)
+      .executeTakeFirstOrThrow();
+    return Number(total);
+  }
+
+  async subscriberGroups(email: string): Promise<GroupRef[]> {
+    const found = await this.findSubscriber(email);
+    if (!found) throw new ProviderError(PROVIDER_MESSAGES.subscriberNotFound, "NOT_FOUND");
+    return found.groups;
+  }
+
+  private async membership(subscriberId: string, group: string | number) {
+    const [list] = resolveLists(await this.lists(), [group]);
+    if (!list) throw new ProviderError(PROVIDER_MESSAGES.noGroups, "INVALID_ARGUMENT");
+    const subscriber = await this.ctx.db
+      .selectFrom("subscribers")
+      .select("id")
+      .where("tenant_id", "=", this.ctx.tenant.id)
+      .where("id", "=", Number(subscriberId) || -1)
+      .executeTakeFirst();
+    if (!subscriber) throw new ProviderError(PROVIDER_MESSAGES.subscriberNotFound, "NOT_FOUND");
+    return { subscriberId: subscriber.id, listId: list.id };
+  }
+
+  async addToGroup(subscriberId: string, group: string | number): Promise<void> {
+    const { subscriberId: id, listId } = await this.membership(subscriberId, group);
+    await this.ctx.db
+      .insertInto("subscriptions")
+      .values({ subscriber_id: id, list_id: listId, created_at: new Date().toISOString() })
+      .onConflict((oc) => oc.columns(["subscriber_id", "list_id"]).doNothing())
+      .execute();
+  }
+
+  async removeFromGroup(subscriberId: string, group: string | number): Promise<void> {
+    const { subscriberId: id, listId } = await this.membership(subscriberId, group);
+    await this.ctx.db
+      .deleteFrom("subscriptions")
+      .where("subscriber_id", "=", id)
+      .where("list_id", "=", listId)
+      .execute();
+  }
+
+  async listGroups() {
+    const stats = await listGroupStats(this.ctx);
+    return stats.map(({ id, name, active_count, sent, opened, clicked }) => ({
+      id: String(id),
+      name,
+      active_count,
+      sent,
+      opened,
+      clicked,
+    }));
+  }
+
+  async createCampaign(input: Parameters<MailProvider["createCampaign"]>[0]) {
+    try {
+      return toCampaign(await createCampaign(this.ctx, input, this.createdBy));
+    } catch (error) {
+      throw asProviderError(error);
+    }
+  }
+
+  async listCampaigns(options: { limit?: number; page?: number; status?: string | null } = {}) {
+    const { items, total } = await listCampaigns(this.ctx, {
+      ...options,
+      status: (options.status ?? null) as CampaignStatus | null,
+    });
+    return { items: items.map(({ campaign }) => toCampaign(campaign)), total };
+  }
+
+  async getCampaign(id: string) {
+    if (!id?.trim()) throw new ProviderError(PROVIDER_MESSAGES.idRequired, "INVALID_ARGUMENT");
+    try {
+      return toCampaign(await getCampaignRow(this.ctx.db, this.ctx.tenant.id, id.trim()));
+    } catch (error) {
+      throw asProviderError(error);
+    }
+  }
+}
+
+function asProviderError(error: unknown): unknown {
+  if (error instanceof CampaignError) {
+    return new ProviderError(
+      error.message,
+      error.status === 404 ? "NOT_FOUND" : "INVALID_ARGUMENT",
+    );
+  }
+  return error;
+}
+
+function toCampaign(row: CampaignRow): ProviderCampaign {
+  return {
+    id: row.id,
+    name: row.name,
+    subject: row.subject,
+    status: row.status,
+    groups: (JSON.parse(row.list_ids) as number[]).map(String),
+    scheduledAt: row.scheduled_at,
+    createdAt: row.created_at,
+  };
+}

@@ -1,0 +1,361 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { isValidEmail } from "../../app/schemas/email";
+import { cleanCampaignContent } from "../campaigns/clean-content";
+import {
+  type GroupRef,
+  type MailProvider,
+  PROVIDER_MESSAGES,
+  type ProviderCampaign,
+  type ProviderCampaignInput,
+  ProviderError,
+  type ProviderGroup,
+  type ProviderSubscriber,
+} from "./types";
+
+export const MAILERLITE_DEFAULT_BASE_URL = "https://connect.mailerlite.com/api";
+
+export interface MailerLiteOptions {
+  baseUrl?: string;
+  apiKey: string;
+  /** the tenant's list keys → MailerLite group ids */
+  groupIds: Record<string, string>;
+  /** the fixed sender when the campaign names none (SPEC §7) */
+  defaultSender: { name: string; email: string };
+  /** at least this long between two calls: 500 ms keeps under MailerLite's 120 a minute */
+  minIntervalMs?: number;
+  /** tries after the first for 429, 5xx and timeouts */
+  retries?: number;
+  timeoutMs?: number;
+}
+
+interface MlSubscriber {
+  id: string | number;
+  email: string;
+  status: string;
+  fields?: { name?: string | null } | null;
+  groups?: { id: string | number; name: string }[];
+  subscribed_at?: string | null;
+}
+
+interface MlCampaign {
+  id: string | number;
+  name: string;
+  status: string;
+  emails?: { subject?: string }[];
+  groups?: (string | number | { id: string | number })[];
+  scheduled_for?: string | null;
+  created_at?: string | null;
+}
+
+/**
+ * The MailerLite provider: MailerLite's REST API with Bearer auth, calls spaced to stay under its
+ * rate limit, 429 answered by waiting Retry-After, 5xx and timeouts retried with backoff, and its
+ * errors turned into SPEC §8 statuses (401 → a configuration message staff can act on; 422 → the
+ * field messages).
+ */
+export class MailerLiteProvider implements MailProvider {
+  readonly name = "mailerlite" as const;
+  private readonly baseUrl: string;
+  private nextCallAt = 0;
+
+  constructor(private readonly options: MailerLiteOptions) {
+    this.baseUrl = (options.baseUrl ?? MAILERLITE_DEFAULT_BASE_URL).replace(/\/$/, "");
+  }
+
+  private async space(): Promise<void> {
+    const interval = this.options.minIntervalMs ?? 500;
+    const now = Date.now();
+    const at = Math.max(now, this.nextCallAt);
+    this.nextCallAt = at + interval;
+    if (at > now) await sleep(at - now);
+  }
+
+  /** One API call; `expect` lists the statuses that are answers (404 may be one). */
+  async call<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    expect: number[] = [200, 201],
+  ): Promise<{ status: number; json: T }> {
+    const retries = this.options.retries ?? 3;
+    for (let attempt = 0; ; attempt++) {
+      await this.space();
+      let response: Response;
+      try {
+        response = await fetch(`${this.baseUrl}${path}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${this.options.apiKey}`,
+            accept: "application/json",
+            ...(body === undefined ? {} : { "content-type": "application/json" }),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000),
+        });
+      } catch {
+        if (attempt < retries) {
+          await sleep(backoff(attempt));
+          continue;
+        }
+        throw new ProviderError(PROVIDER_MESSAGES.failed, "UNAVAILABLE");
+      }
+      const text = await response.text();
+      const json = (text ? safeJson(text) : {}) as T & {
+        message?: string;
+        errors?: Record<string, string[]>;
+      };
+      if (expect.includes(response.status)) return { status: response.status, json };
+      if (response.status === 429 && attempt < retries) {
+        const wait = Number(response.headers.get("retry-after") ?? "1");
+        await sleep(Math.min(Number.isFinite(wait) ? wait : 1, 60) * 1000);
+        continue;
+      }
+      if (response.status >= 500 && attempt < retries) {
+        await sleep(backoff(attempt));
+        continue;
+      }
+      if (response.status === 401) {
+        throw new ProviderError(
+          `MailerLite refused the API key (${json.message ?? "Unauthenticated"}): check MAILERLITE_API_KEY.`,
+          "UNAVAILABLE",
+        );
+      }
+      if (response.status === 404) {
+        throw new ProviderError(json.message ?? "Not found", "NOT_FOUND");
+      }
+      if (response.status === 422) {
+        const fields = json.errors ?? {};
+        const messages = Object.values(fields).flat();
+        throw new ProviderError(
+          messages.join(" ") || json.message || "Invalid data",
+          "INVALID_ARGUMENT",
+          fields,
+        );
+      }
+      if (response.status === 429) {
+        throw new ProviderError(PROVIDER_MESSAGES.failed, "RESOURCE_EXHAUSTED");
+      }
+      throw new ProviderError(PROVIDER_MESSAGES.failed, "UNAVAILABLE");
+    }
+  }
+
+  /** A group given as a list key, a MailerLite id string or a number; null when it is none. */
+  private groupId(group: string | number): string | null {
+    const text = String(group).trim();
+    const mapped = this.options.groupIds[text];
+    if (mapped) return mapped;
+    return Object.values(this.options.groupIds).includes(text) ? text : null;
+  }
+
+  private groupIdsOf(groups: readonly (string | number)[]): string[] {
+    return [
+      ...new Set(groups.map((group) => this.groupId(group)).filter((id): id is string => !!id)),
+    ];
+  }
+
+  async findSubscriber(email: string): Promise<ProviderSubscriber | null> {
+    const { status, json } = await this.call<{ data: MlSubscriber }>(
+      "GET",
+      `/subscribers/${encodeURIComponent(email.trim().toLowerCase())}`,
+      undefined,
+      [200, 404],
+    );
+    return status === 404 ? null : toSubscriber(json.data);
+  }
+
+  async upsertSubscriber(input: {
+    email: string;
+    name?: string | null;
+    groups?: readonly (string | number)[];
+  }) {
+    if (!isValidEmail(input.email.trim())) {
+      throw new ProviderError(`Invalid email format: ${input.email}`, "INVALID_ARGUMENT");
+    }
+    // POST is MailerLite's upsert: it only adds groups (a PUT with groups would replace them).
+    const { status, json } = await this.call<{ data: MlSubscriber }>("POST", "/subscribers", {
+      email: input.email.trim().toLowerCase(),
+      ...(input.name ? { fields: { name: input.name } } : {}),
+      groups: this.groupIdsOf(input.groups ?? []),
+    });
+    return { subscriber: toSubscriber(json.data), created: status === 201 };
+  }
+
+  async unsubscribe(email: string): Promise<ProviderSubscriber> {
+    const found = await this.findSubscriber(email);
+    if (!found) throw new ProviderError(PROVIDER_MESSAGES.subscriberNotFound, "NOT_FOUND");
+    // No `groups` here: a PUT with groups replaces the membership.
+    const { json } = await this.call<{ data: MlSubscriber }>("PUT", `/subscribers/${found.id}`, {
+      status: "unsubscribed",
+    });
+    return toSubscriber(json.data);
+  }
+
+  async countSubscribers(): Promise<number> {
+    const { json } = await this.call<{ total?: number; meta?: { total?: number } }>(
+      "GET",
+      "/subscribers?limit=0",
+    );
+    // MailerLite answers a top-level total; SPEC says meta.total: accept both.
+    return Number(json.total ?? json.meta?.total ?? 0);
+  }
+
+  async subscriberGroups(email: string): Promise<GroupRef[]> {
+    const found = await this.findSubscriber(email);
+    if (!found) throw new ProviderError(PROVIDER_MESSAGES.subscriberNotFound, "NOT_FOUND");
+    return found.groups;
+  }
+
+  async addToGroup(subscriberId: string, group: string | number): Promise<void> {
+    const id = this.groupId(group);
+    if (!id) throw new ProviderError(PROVIDER_MESSAGES.noGroups, "INVALID_ARGUMENT");
+    await this.call("POST", `/subscribers/${encodeURIComponent(subscriberId)}/groups/${id}`);
+  }
+
+  async removeFromGroup(subscriberId: string, group: string | number): Promise<void> {
+    const id = this.groupId(group);
+    if (!id) throw new ProviderError(PROVIDER_MESSAGES.noGroups, "INVALID_ARGUMENT");
+    await this.call(
+      "DELETE",
+      `/subscribers/${encodeURIComponent(subscriberId)}/groups/${id}`,
+      undefined,
+      [200, 204],
+    );
+  }
+
+  async listGroups(): Promise<ProviderGroup[]> {
+    const { json } = await this.call<{
+      data: {
+        id: string | number;
+        name: string;
+        active_count?: number;
+        sent_count?: number;
+        opens_count?: number;
+        clicks_count?: number;
+      }[];
+    }>("GET", "/groups?limit=100");
+    const ours = new Set(Object.values(this.options.groupIds));
+    return json.data
+      .filter((group) => ours.has(String(group.id)))
+      .map((group) => ({
+        id: String(group.id),
+        name: group.name,
+        active_count: Number(group.active_count ?? 0),
+        sent: Number(group.sent_count ?? 0),
+        opened: Number(group.opens_count ?? 0),
+        clicked: Number(group.clicks_count ?? 0),
+      }));
+  }
+
+  async createCampaign(input: ProviderCampaignInput): Promise<ProviderCampaign> {
+    const subject = input.subject?.trim() ?? "";
+    const content = cleanCampaignContent(input.content ?? "");
+    if (!subject || !content)
+      throw new ProviderError(PROVIDER_MESSAGES.required, "INVALID_ARGUMENT");
+    const from = input.senderEmail?.trim() || this.options.defaultSender.email;
+    if (!isValidEmail(from))
+      throw new ProviderError(PROVIDER_MESSAGES.badSender, "INVALID_ARGUMENT");
+    const groups = this.groupIdsOf(
+      input.groups?.length ? input.groups : Object.keys(this.options.groupIds).slice(0, 1),
+    );
+    // A MailerLite campaign without groups goes to every active subscriber: never create one.
+    if (groups.length === 0)
+      throw new ProviderError(PROVIDER_MESSAGES.noGroups, "INVALID_ARGUMENT");
+    const { json } = await this.call<{ data: MlCampaign }>("POST", "/campaigns", {
+      name: subject,
+      type: "regular",
+      emails: [
+        {
+          subject,
+          from_name: input.senderName?.trim() || this.options.defaultSender.name,
+          from,
+          content,
+        },
+      ],
+      groups,
+      settings: {
+        track_opens: input.trackOpens ?? true,
+        track_clicks: input.trackClicks ?? true,
+      },
+    });
+    const id = String(json.data.id);
+    const mode = input.mode ?? "now";
+    if (mode === "now") {
+      const sent = await this.call<{ data: MlCampaign }>("POST", `/campaigns/${id}/schedule`, {
+        delivery: "instant",
+      });
+      return toCampaign(sent.json.data);
+    }
+    if (mode === "schedule") {
+      const at = input.scheduledAt ? new Date(input.scheduledAt) : null;
+      if (!at || Number.isNaN(at.getTime()))
+        throw new ProviderError("Choose when to send it", "INVALID_ARGUMENT");
+      const iso = at.toISOString();
+      const scheduled = await this.call<{ data: MlCampaign }>("POST", `/campaigns/${id}/schedule`, {
+        delivery: "scheduled",
+        schedule: { date: iso.slice(0, 10), hours: iso.slice(11, 13), minutes: iso.slice(14, 16) },
+      });
+      return toCampaign(scheduled.json.data);
+    }
+    return toCampaign(json.data);
+  }
+
+  async listCampaigns(options: { limit?: number; page?: number; status?: string | null } = {}) {
+    const query = new URLSearchParams({
+      limit: String(options.limit ?? 25),
+      page: String(options.page ?? 1),
+    });
+    if (options.status) query.set("filter[status]", options.status);
+    const { json } = await this.call<{ data: MlCampaign[]; meta?: { total?: number } }>(
+      "GET",
+      `/campaigns?${query}`,
+    );
+    return {
+      items: json.data.map(toCampaign),
+      total: Number(json.meta?.total ?? json.data.length),
+    };
+  }
+
+  async getCampaign(id: string): Promise<ProviderCampaign> {
+    if (!id?.trim()) throw new ProviderError(PROVIDER_MESSAGES.idRequired, "INVALID_ARGUMENT");
+    const { json } = await this.call<{ data: MlCampaign }>(
+      "GET",
+      `/campaigns/${encodeURIComponent(id.trim())}`,
+    );
+    return toCampaign(json.data);
+  }
+}
+
+const backoff = (attempt: number) => Math.min(250 * 2 ** attempt, 4_000);
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return {};
+  }
+}
+
+function toSubscriber(data: MlSubscriber): ProviderSubscriber {
+  return {
+    id: String(data.id),
+    email: data.email,
+    status: data.status,
+    fields: { name: data.fields?.name ?? null },
+    groups: (data.groups ?? []).map((group) => ({ id: String(group.id), name: group.name })),
+    subscribed_at: data.subscribed_at ?? null,
+  };
+}
+
+function toCampaign(data: MlCampaign): ProviderCampaign {
+  return {
+    id: String(data.id),
+    name: data.name,
+    subject: data.emails?.[0]?.subject ?? data.name,
+    status: data.status,
+    groups: (data.groups ?? []).map((group) =>
+      typeof group === "object" ? String(group.id) : String(group),
+    ),
+    scheduledAt: data.scheduled_for ?? null,
+    createdAt: data.created_at ?? null,
+  };
+}

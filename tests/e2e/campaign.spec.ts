@@ -1,0 +1,57 @@
+import { expect, test } from "@playwright/test";
+import { createNewsletter, publishNewsletter } from "../../server/newsletters/newsletters";
+import { listTenantLists } from "../../server/subscribers/lists";
+import { getTenant } from "../../server/tenants/store";
+import { insertSubscriber } from "../support/subscribers";
+import { createSuperAdmin, signIn, withE2eDatabase } from "./staff";
+
+/** A published newsletter and 120 subscribers of its list, straight in the e2e server's database. */
+function seed() {
+  const stamp = Date.now();
+  return withE2eDatabase(async (db) => {
+    const scope = { db, tenantId: "main", authorId: null };
+    const newsletter = await createNewsletter(scope, {
+      title: `Campaign issue ${stamp}`,
+      excerpt: "Sent from the admin in an end-to-end test",
+      content: '<p>Read <a href="https://example.com/guide">the guide</a>.</p>',
+      readTime: 3,
+    });
+    await publishNewsletter(scope, newsletter.id);
+    const lists = await listTenantLists(db, (await getTenant(db, "main")).config);
+    const list = lists.find((candidate) => candidate.key === "newsletter");
+    for (let index = 0; index < 120; index++) {
+      await insertSubscriber(db, {
+        email: `e2e-campaign-${stamp}-${index}@example.com`,
+        listIds: [list?.id ?? 0],
+      });
+    }
+    return newsletter.title;
+  });
+}
+
+test("staff send a newsletter by email and watch the progress bar reach 100%", async ({ page }) => {
+  const title = await seed();
+  await signIn(page, await createSuperAdmin("campaign"));
+
+  await page
+    .getByRole("article")
+    .filter({ hasText: title })
+    .getByRole("link", { name: "Send as email" })
+    .click();
+  await expect(page.getByRole("heading", { level: 2, name: title })).toBeVisible();
+  await expect(page.getByLabel("Subject")).toHaveValue(title);
+
+  await page.getByRole("button", { name: "Preview" }).click();
+  const preview = page.frameLocator('iframe[title="Email preview"]');
+  await expect(preview.getByText("the guide")).toBeVisible();
+
+  await page.getByRole("button", { name: "Send campaign" }).click();
+  await expect(page).toHaveURL(/\/admin\/campaigns\/[0-9a-f-]{36}$/);
+  const bar = page.getByRole("progressbar", { name: "Sending progress" });
+  // 120 messages at the default 50 a second: the page follows the campaign without a reload.
+  await expect(bar).toHaveAttribute("aria-valuenow", "100", { timeout: 30_000 });
+  await expect(page.getByTestId("campaign-progress")).toContainText(
+    "100% · 120 sent · 0 failed · 120 recipients",
+  );
+  await expect(page.getByText("sent", { exact: true }).first()).toBeVisible();
+});

@@ -1,0 +1,105 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { createSuperAdmin, signIn } from "./staff";
+
+const THANKS = "Thanks! Please check your inbox — we've sent you an email about your subscription.";
+
+function dataDir(): string {
+  const dir = process.env.E2E_DATA_DIR;
+  if (!dir) throw new Error("E2E_DATA_DIR is not set (see playwright.config.ts)");
+  return dir;
+}
+
+test("a visitor signs up in place, and staff read the mail in the outbox as it was rendered", async ({
+  page,
+}) => {
+  const email = `e2e-signup-${Date.now()}@example.com`;
+  await page.goto("/newsletter/subscribe");
+  await expect(
+    page.getByRole("heading", { level: 1, name: "Subscribe to our newsletters" }),
+  ).toBeVisible();
+  // A marker that survives only as long as the document does: the answer comes without a reload.
+  await page.evaluate(() => {
+    (window as Window & { signupMarker?: string }).signupMarker = "kept";
+  });
+
+  const form = page.getByRole("form", { name: "Newsletter sign-up" });
+  await form.getByLabel("Email", { exact: true }).fill("dana@nodot");
+  await form.getByRole("button", { name: "Subscribe" }).click();
+  await expect(form.getByText("Invalid email format: dana@nodot")).toBeVisible();
+
+  await form.getByLabel("Email", { exact: true }).fill(email);
+  await form.getByLabel("Name").fill("E2E Reader");
+  await form.getByRole("checkbox", { name: /Industry News/ }).check();
+  await form.getByRole("button", { name: "Subscribe" }).click();
+  await expect(page.getByTestId("signup-thanks")).toContainText(THANKS);
+  await expect(page).toHaveURL(/\/newsletter\/subscribe$/);
+  expect(
+    await page.evaluate(() => (window as Window & { signupMarker?: string }).signupMarker),
+  ).toBe("kept");
+
+  await signIn(page, await createSuperAdmin());
+  await page.goto("/admin/outbox");
+  await page
+    .getByRole("row", { name: new RegExp(email) })
+    .getByRole("link")
+    .click();
+  await expect(page).toHaveURL(/\/admin\/outbox\/\d+$/);
+  // The HTML part renders inside the sandboxed frame under the production CSP.
+  const preview = page.frameLocator('iframe[title="Email preview"]');
+  await expect(preview.getByText("Confirm my subscription")).toBeVisible();
+  await expect(preview.getByText(/Industry News/)).toBeVisible();
+  await expect(page.locator("pre")).toContainText("/subscription/confirm/");
+});
+
+test("the home hero signs a visitor up in place, and the newsletter page does so without JavaScript", async ({
+  page,
+  browser,
+}) => {
+  await page.goto("/");
+  const hero = page.getByRole("form", { name: "Newsletter sign-up" });
+  await hero.getByLabel("Email address").fill(`e2e-hero-${Date.now()}@example.com`);
+  await hero.getByRole("button", { name: "Subscribe" }).click();
+  await expect(page.getByTestId("signup-thanks")).toContainText(THANKS);
+  await expect(page).toHaveURL(/\/$/);
+
+  const noScript = await browser.newContext({ javaScriptEnabled: false });
+  try {
+    const plain = await noScript.newPage();
+    await plain.goto("/newsletter");
+    const form = plain.getByRole("form", { name: "Newsletter sign-up" });
+    await form.getByLabel("Email", { exact: true }).fill("not-an-address");
+    await form.getByRole("button", { name: "Subscribe" }).click();
+    await expect(plain).toHaveURL(/\/newsletter\/subscribe$/);
+    await expect(plain.getByText("Invalid email format: not-an-address")).toBeVisible();
+    await expect(plain.getByLabel("Email", { exact: true })).toHaveValue("not-an-address");
+    await plain.getByLabel("Email", { exact: true }).fill(`e2e-plain-${Date.now()}@example.com`);
+    await plain.getByRole("button", { name: "Subscribe" }).click();
+    await expect(plain).toHaveURL(/\/newsletter\/subscribe\?done=1$/);
+    await expect(plain.getByTestId("signup-thanks")).toContainText(THANKS);
+  } finally {
+    await noScript.close();
+  }
+});
+
+test("staff import a CSV and land on the report of refused rows", async ({ page }) => {
+  await signIn(page, await createSuperAdmin());
+  const file = join(dataDir(), "import.csv");
+  const stamp = Date.now();
+  writeFileSync(
+    file,
+    `email,name,lists\nimported-${stamp}@example.com,Imported,newsletter\nnot-an-email,Bad,\n`,
+  );
+  await page.goto("/admin/subscribers");
+  await page.getByLabel("CSV file (at most 1 MB)").setInputFiles(file);
+  await page.getByRole("button", { name: "Import CSV" }).click();
+  const report = page.getByRole("status").filter({ hasText: "Imported 1 rows; refused 1 rows" });
+  await expect(report).toBeInViewport();
+  await expect(report.getByRole("row", { name: /not-an-email/ })).toContainText(
+    "Invalid email format: not-an-email",
+  );
+  await page.getByLabel("Email or name contains").fill(`imported-${stamp}`);
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page.getByText("1 subscriber match")).toBeVisible();
+});

@@ -1,0 +1,299 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrateToLatest } from "../../server/db/migrate";
+import { createNewsletter, publishNewsletter } from "../../server/newsletters/newsletters";
+import { listTenantLists } from "../../server/subscribers/lists";
+import { seedTenants } from "../../server/tenants/seed";
+import { getTenant } from "../../server/tenants/store";
+import { createStaffUser, signIn } from "../support/auth";
+import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
+import { textOf } from "../support/html";
+import { type RunningServer, startServer } from "../support/server";
+import { type SmtpSink, startSmtpSink } from "../support/smtp-sink";
+import { insertSubscriber } from "../support/subscribers";
+
+const SECRET = "campaigns-admin-secret-0123456789abcdef";
+
+describe.each(testDialects())("sending a newsletter from the admin pages on %s", (dialect) => {
+  let database: TestDatabase;
+  let sink: SmtpSink;
+  let server: RunningServer;
+  const cookies = { editor: "", otherTenant: "", superAdmin: "" };
+  let newsletterId = "";
+  let draftId = "";
+
+  const post = (
+    path: string,
+    fields: Record<string, string | string[]>,
+    cookie = cookies.editor,
+  ) => {
+    const body = new URLSearchParams();
+    for (const [name, value] of Object.entries(fields))
+      for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
+    return fetch(`${server.url}${path}`, {
+      method: "POST",
+      body,
+      headers: { cookie, origin: server.url },
+      redirect: "manual",
+    });
+  };
+  const get = (path: string, cookie = cookies.editor) =>
+    fetch(`${server.url}${path}`, { headers: { cookie }, redirect: "manual" });
+  const campaignCount = async () =>
+    Number(
+      (
+        await database.db
+          .selectFrom("campaigns")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const compose = (overrides: Record<string, string | string[]> = {}) => ({
+    subject: "The ESI protocol issue",
+    senderName: "KeyDiscovery Editors",
+    senderEmail: "editors@keydiscovery.example",
+    lists: ["newsletter"],
+    trackOpens: "on",
+    trackClicks: "on",
+    mode: "now",
+    intent: "create",
+    ...overrides,
+  });
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    await migrateToLatest(database.db);
+    await seedTenants(database.db);
+    const tenant = (await getTenant(database.db, "main")).config;
+    const lists = await listTenantLists(database.db, tenant);
+    const newsletterList = lists.find((list) => list.key === "newsletter")?.id ?? 0;
+    for (const [index, status] of (
+      ["active", "active", "active", "unsubscribed"] as const
+    ).entries()) {
+      await insertSubscriber(database.db, {
+        email: `reader${index}@example.com`,
+        status,
+        listIds: [newsletterList],
+      });
+    }
+    const scope = { db: database.db, tenantId: "main", authorId: null };
+    const input = {
+      title: "Issue 7",
+      excerpt: "Negotiating the ESI protocol",
+      content:
+        '<p>Newsletter</p><p>Read <a href="https://example.com/esi-guide">the guide</a> and <a href="https://example.com/checklist">the checklist</a>.</p><p></p>',
+      readTime: 4,
+    };
+    newsletterId = (await createNewsletter(scope, input)).id;
+    await publishNewsletter(scope, newsletterId);
+    draftId = (await createNewsletter(scope, { ...input, title: "Draft" })).id;
+    sink = await startSmtpSink();
+    server = await startServer({
+      databaseUrl: database.url,
+      env: { SMTP_URL: sink.url, SESSION_SECRET: SECRET, SEND_RATE: "0" },
+    });
+    const users = {
+      editor: await createStaffUser(database.db, {
+        email: "editor@example.com",
+        products: { main: true },
+      }),
+      otherTenant: await createStaffUser(database.db, {
+        email: "kd@example.com",
+        products: { keydiscovery: true },
+      }),
+      superAdmin: await createStaffUser(database.db, {
+        email: "chief@example.com",
+        role: "super_admin",
+      }),
+    };
+    for (const key of Object.keys(cookies) as (keyof typeof cookies)[]) {
+      cookies[key] = await signIn(server.url, users[key].email);
+    }
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await sink?.stop();
+    await database?.drop();
+  });
+
+  it("lets only staff of this tenant in", async () => {
+    const anonymous = await get("/admin/campaigns", "");
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.headers.get("location")).toMatch(/^\/admin\/login/);
+    expect((await get("/admin/campaigns", cookies.otherTenant)).status).toBe(403);
+    expect((await get(`/admin/newsletter/send/${newsletterId}`, cookies.otherTenant)).status).toBe(
+      403,
+    );
+    expect((await post(`/admin/newsletter/send/${newsletterId}`, compose(), "")).status).toBe(302);
+    expect(await campaignCount()).toBe(0);
+  });
+
+  it("offers the form with SPEC's defaults, and refuses a draft newsletter", async () => {
+    const page = await (await get(`/admin/newsletter/send/${newsletterId}`)).text();
+    expect(page).toContain('value="Issue 7"');
+    expect(page).toMatch(/<input[^>]*name="lists"[^>]*checked=""[^>]*value="newsletter"/);
+    expect((await get(`/admin/newsletter/send/${draftId}`)).status).toBe(409);
+    expect((await get("/admin/newsletter/send/no-such-id")).status).toBe(404);
+  });
+
+  it("answers each bad input with SPEC's message and creates nothing", async () => {
+    const cases: [Record<string, string | string[]>, string][] = [
+      [{ subject: "   " }, "Subject and content are required"],
+      [{ senderEmail: "editors@nodot" }, "Invalid sender email format"],
+      [{ lists: ["no-such-list"] }, "No valid groups specified"],
+      [{ lists: [] }, "No valid groups specified"],
+      [{ mode: "schedule", scheduledAt: "" }, "Choose when to send it"],
+      [{ subject: "x".repeat(301) }, "Subject must be at most 300 characters"],
+    ];
+    for (const [fields, message] of cases) {
+      const response = await post(`/admin/newsletter/send/${newsletterId}`, compose(fields));
+      expect(response.status, message).toBe(400);
+      expect(textOf(await response.text())).toContain(message);
+    }
+    expect(await campaignCount()).toBe(0);
+  });
+
+  it("previews the real email and sends a test to the staff member only", async () => {
+    const preview = await (
+      await post(`/admin/newsletter/send/${newsletterId}`, compose({ intent: "preview" }))
+    ).text();
+    expect(preview).toContain('title="Email preview"');
+    expect(preview).toContain("the guide");
+    expect(preview).not.toMatch(/srcDoc="[^"]*&gt;Newsletter&lt;\/p/);
+    const tested = await post(
+      `/admin/newsletter/send/${newsletterId}`,
+      compose({ intent: "test" }),
+    );
+    expect(textOf(await tested.text())).toContain("Test email sent to editor@example.com.");
+    const mail = await sink.waitFor((m) => m.to.includes("editor@example.com"));
+    expect(mail.subject).toBe("[Test] The ESI protocol issue");
+    expect(mail.html).toContain("https://example.com/esi-guide");
+    expect(sink.messages.filter((m) => m.to[0]?.startsWith("reader"))).toHaveLength(0);
+    expect(await campaignCount()).toBe(0);
+  });
+
+  let campaignId = "";
+
+  it("sends to the list's active subscribers, marks the newsletter sent and shows the campaign", async () => {
+    const response = await post(`/admin/newsletter/send/${newsletterId}`, compose());
+    expect(response.status).toBe(303);
+    campaignId = response.headers.get("location")?.split("/").pop() ?? "";
+    expect(campaignId).toMatch(/^[0-9a-f-]{36}$/);
+    for (let i = 0; i < 100; i++) {
+      const row = await database.db
+        .selectFrom("campaigns")
+        .select("status")
+        .where("id", "=", campaignId)
+        .executeTakeFirstOrThrow();
+      if (row.status === "sent") break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const readers = sink.messages.filter((m) => m.to[0]?.startsWith("reader")).map((m) => m.to[0]);
+    expect(readers.sort()).toEqual([
+      "reader0@example.com",
+      "reader1@example.com",
+      "reader2@example.com",
+    ]);
+    const mail = sink.messages.find((m) => m.to.includes("reader0@example.com"));
+    expect(mail?.from).toBe("editors@keydiscovery.example");
+    expect(mail?.subject).toBe("The ESI protocol issue");
+    expect(mail?.html).not.toContain(">Newsletter<");
+    expect(mail?.html).toContain(`/newsletter/${newsletterId}`);
+    const newsletter = await database.db
+      .selectFrom("newsletters")
+      .selectAll()
+      .where("id", "=", newsletterId)
+      .executeTakeFirstOrThrow();
+    expect(newsletter).toMatchObject({ campaign_id: campaignId, send_status: "sent" });
+    expect(newsletter.sent_at).toBeTruthy();
+
+    const list = textOf(await (await get("/admin/campaigns")).text());
+    expect(list).toContain("The ESI protocol issue");
+    expect(list).toContain("100% · 3 sent · 0 failed · 3 recipients");
+    expect(textOf(await (await get("/admin/campaigns?status=sent")).text())).toContain(
+      "The ESI protocol issue",
+    );
+    expect(textOf(await (await get("/admin/campaigns?status=draft")).text())).toContain(
+      "No draft campaigns.",
+    );
+  });
+
+  it("counts opens and clicks, unique and total, and refuses tampered links", async () => {
+    const mail = sink.messages.find((m) => m.to.includes("reader1@example.com"));
+    const pixel =
+      mail?.html.match(/src="(http[^"]+\/t\/o\/[^"]+)"/)?.[1]?.replaceAll("&amp;", "&") ?? "";
+    const clicks = [...(mail?.html.matchAll(/href="(http[^"]+\/t\/c\/[^"]+)"/g) ?? [])].map((m) =>
+      (m[1] ?? "").replaceAll("&amp;", "&"),
+    );
+    expect(clicks).toHaveLength(2);
+    const opened = await fetch(pixel);
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get("content-type")).toBe("image/gif");
+    await fetch(pixel);
+    const click = await fetch(clicks[1] ?? "", { redirect: "manual" });
+    expect(click.status).toBe(302);
+    expect(click.headers.get("location")).toBe("https://example.com/checklist");
+    await fetch(clicks[1] ?? "", { redirect: "manual" });
+
+    const [base, token] = (clicks[0] ?? "").split("/t/c/");
+    const [delivery, , signature] = (token ?? "").split(".");
+    const tampered = [
+      `${delivery}.5.${signature}`,
+      `${Number(delivery) + 1}.0.${signature}`,
+      "1.0.AAAAAAAAAAAAAAAAAAAAAA",
+    ];
+    for (const bad of tampered) {
+      expect((await fetch(`${base}/t/c/${bad}`, { redirect: "manual" })).status).toBe(404);
+    }
+    // A tampered open is not counted either, but still answers an image.
+    expect(
+      (await fetch(pixel.replace(/\.[\w-]+\.gif$/, ".AAAAAAAAAAAAAAAAAAAAAA.gif"))).status,
+    ).toBe(200);
+
+    // Reader 2 leaves through the mail's one-click header (RFC 8058): counted against this campaign.
+    const leaving = sink.messages.find((m) => m.to.includes("reader2@example.com"));
+    const oneClick = leaving?.headers.get("list-unsubscribe")?.match(/<(http[^>]+)>/)?.[1] ?? "";
+    const left = await fetch(oneClick, {
+      method: "POST",
+      body: "List-Unsubscribe=One-Click",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(left.status).toBe(200);
+
+    const report = textOf(await (await get(`/admin/campaigns/${campaignId}`)).text());
+    expect(report).toMatch(/Unsubscribes\s*1/);
+    expect(report).toMatch(/Unique opens\s*1 \(33\.3%\)/);
+    expect(report).toMatch(/Total opens\s*2/);
+    expect(report).toMatch(/Unique clicks\s*1 \(33\.3%\)/);
+    expect(report).toMatch(/Total clicks\s*2/);
+    expect(report).toContain("https://example.com/checklist");
+    const lists = textOf(await (await get("/admin/campaigns")).text());
+    expect(lists).toMatch(/KeyDiscovery Newsletter\s*2\s*3\s*1\s*1/);
+  });
+
+  it("keeps campaigns to their tenant and refuses actions a state does not allow", async () => {
+    expect(
+      (await get(`/admin/campaigns/${campaignId}?subdomain=keydiscovery`, cookies.superAdmin))
+        .status,
+    ).toBe(404);
+    const cancel = await post(`/admin/campaigns/${campaignId}`, { action: "cancel" });
+    expect(cancel.status).toBe(409);
+    expect(textOf(await cancel.text())).toContain("A sent campaign cannot be cancelled");
+    // a draft campaign can be sent later from its page
+    const draft = await post(
+      `/admin/newsletter/send/${newsletterId}`,
+      compose({ mode: "draft", subject: "Later" }),
+    );
+    expect(draft.status).toBe(303);
+    const draftPage = draft.headers.get("location") ?? "";
+    expect(textOf(await (await get(draftPage)).text())).toContain("Send now");
+    const cancelled = await post(draftPage, { action: "cancel" });
+    expect(cancelled.status).toBe(200);
+    const row = await database.db
+      .selectFrom("campaigns")
+      .select("status")
+      .where("id", "=", draftPage.split("/").pop() ?? "")
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe("cancelled");
+  });
+});

@@ -1,0 +1,31 @@
+import type { Db } from "../../server/db";
+import type { SubscriberStatus } from "../../server/db/schema";
+
+/** A subscriber straight in the database, on the given lists (ids); returns its id. */
+export async function insertSubscriber(
+  db: Db,
+  input: { email: string; tenantId?: string; status?: SubscriberStatus; listIds?: number[] },
+): Promise<number> {
+  const now = new Date().toISOString();
+  const { id } = await db
+    .insertInto("subscribers")
+    .values({
+      tenant_id: input.tenantId ?? "main",
+      email: input.email,
+      name: "",
+      status: input.status ?? "active",
+      subscribed_at: now,
+      unsubscribed_at: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  if (input.listIds?.length) {
+    await db
+      .insertInto("subscriptions")
+      .values(input.listIds.map((list_id) => ({ subscriber_id: id, list_id, created_at: now })))
+      .execute();
+  }
+  return id;
+}
