@@ -5,6 +5,7 @@ import * as m0002 from "./migrations/0002_staff_and_newsletters";
 import * as m0003 from "./migrations/0003_subscriptions_and_mail";
 import * as m0004 from "./migrations/0004_newsletter_render_version";
 import * as m0005 from "./migrations/0005_campaigns";
+import * as m0006 from "./migrations/0006_tenant_admin";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
 const migrations: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   "0003_subscriptions_and_mail": m0003,
   "0004_newsletter_render_version": m0004,
   "0005_campaigns": m0005,
+  "0006_tenant_admin": m0006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

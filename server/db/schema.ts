@@ -215,6 +215,26 @@ export interface CampaignEventsTable {
   created_at: string;
 }
 
+export interface TenantChangesTable {
+  id: Generated<number>;
+  tenant_id: string;
+  action: "created" | "updated" | "deleted";
+  actor: string;
+  /** JSON array of { field, before, after } */
+  changes: string;
+  created_at: string;
+}
+
+export interface ApiTokensTable {
+  id: string;
+  name: string;
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
 export interface Database {
   tenants: TenantsTable;
   contact_messages: ContactMessagesTable;
@@ -232,6 +252,8 @@ export interface Database {
   campaigns: CampaignsTable;
   deliveries: DeliveriesTable;
   campaign_events: CampaignEventsTable;
+  tenant_changes: TenantChangesTable;
+  api_tokens: ApiTokensTable;
 }
 
 export type CampaignRow = Selectable<CampaignsTable>;
