@@ -216,7 +216,9 @@ async function run(database: Database): Promise<RunResult> {
 
     console.log(`[${database.dialect}] sending …`);
     const started = performance.now();
-    const child = spawn(process.execPath, ["--import", "tsx", "cli/herald.ts", "worker"], {
+    // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the sender.
+    const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+    const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "cli/herald.ts", "worker"], {
       cwd: repoRoot,
       env: {
         ...process.env,

