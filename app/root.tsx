@@ -6,6 +6,8 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLocation,
+  useNavigation,
   useRouteLoaderData,
 } from "react-router";
 import { getSessionUser, readCookieHeader, SESSION_COOKIE } from "../server/auth/sessions";
@@ -94,7 +96,35 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
-  return <Outlet />;
+  return (
+    <>
+      <AccessCheckNotice />
+      <Outlet />
+    </>
+  );
+}
+
+/**
+ * SPEC §6: while the tenant manager's guard checks the session (its loader verifies the token as
+ * GET /api/auth/verify does), the page says so instead of looking stuck.
+ */
+function AccessCheckNotice() {
+  const navigation = useNavigation();
+  const location = useLocation();
+  const target = navigation.location?.pathname ?? "";
+  const verifying =
+    navigation.state === "loading" &&
+    target.startsWith("/admin/tenants") &&
+    !location.pathname.startsWith("/admin/tenants");
+  return (
+    <div role="status" aria-live="polite" className={verifying ? "" : "sr-only"}>
+      {verifying ? (
+        <p className="bg-brand-strong px-4 py-2 text-center font-semibold text-on-brand-strong">
+          Verifying your access...
+        </p>
+      ) : null}
+    </div>
+  );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

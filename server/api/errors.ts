@@ -49,7 +49,7 @@ export function zodFields(error: ZodError): Record<string, string[]> {
   const fields: Record<string, string[]> = {};
   for (const issue of error.issues) {
     const key = issue.path.join(".") || "_";
-    (fields[key] ??= []).push(issue.message);
+    fields[key] = [...(fields[key] ?? []), issue.message];
   }
   return fields;
 }

@@ -1,6 +1,8 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
-import { tenantContext, userContext } from "../http/context";
+import { verifyAuthToken } from "../api/auth";
+import { requestContext, tenantContext, userContext } from "../http/context";
 import { canManageTenant, type StaffUser } from "./permissions";
+import { readCookieHeader, SESSION_COOKIE } from "./sessions";
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -38,4 +40,20 @@ export function requireSuperAdmin(context: Context, request: Request): StaffUser
     throw data({ message: "Only super admins may do this." }, { status: 403 });
   }
   return user;
+}
+
+/**
+ * The tenant manager's guard (SPEC §6): the session token is verified the way GET /api/auth/verify
+ * verifies an x-auth-token; no valid token → /login keeping the path, not a super admin →
+ * /unauthorized.
+ */
+export async function requireTenantManager(context: Context, request: Request): Promise<StaffUser> {
+  const token = readCookieHeader(request.headers.get("cookie"), SESSION_COOKIE);
+  const verified = token ? await verifyAuthToken(context.get(requestContext).db, token) : null;
+  if (!verified) {
+    const url = new URL(request.url);
+    throw redirect(`/login?redirectTo=${encodeURIComponent(`${url.pathname}${url.search}`)}`);
+  }
+  if (!verified.user.isSuperAdmin) throw redirect("/unauthorized");
+  return verified.user;
 }

@@ -1,0 +1,166 @@
+import { data, Form, useActionData, useNavigation } from "react-router";
+import { z } from "zod";
+import { createApiToken, listApiTokens, revokeApiToken } from "../../../server/auth/api-tokens";
+import { requireSuperAdmin } from "../../../server/auth/guards";
+import { requestContext, tenantContext } from "../../../server/http/context";
+import { AdminHeader } from "../../components/admin-header";
+import { FieldShell, SubmitButton, TextInput } from "../../components/ui/form";
+import { formatDateTime } from "../../lib/format";
+import type { Route } from "./+types/api-tokens";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "API tokens" },
+  { name: "robots", content: "noindex" },
+];
+
+const nameSchema = z
+  .string()
+  .trim()
+  .min(1, "Give the token a name, e.g. the script that will use it")
+  .max(100, "The name must be at most 100 characters");
+
+/** /admin/api-tokens — super admins create and revoke the tokens scripts send as x-auth-token. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireSuperAdmin(context, request);
+  return {
+    tenantName: context.get(tenantContext).branding.companyName,
+    tokens: await listApiTokens(context.get(requestContext).db),
+  };
+}
+
+type ActionResult =
+  | { ok: true; created?: { name: string; token: string }; message: string }
+  | { ok: false; message: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireSuperAdmin(context, request);
+  const { db, logger } = context.get(requestContext);
+  const form = await request.formData();
+  if (form.get("intent") === "revoke") {
+    const id = String(form.get("id") ?? "");
+    const revoked = await revokeApiToken(db, id);
+    if (!revoked) {
+      return data<ActionResult>(
+        { ok: false, message: "That token does not exist or was already revoked." },
+        { status: 404 },
+      );
+    }
+    logger.info({ tokenId: id, actor: user.id }, "API token revoked");
+    return data<ActionResult>({ ok: true, message: "Token revoked. It stops working at once." });
+  }
+  const name = nameSchema.safeParse(form.get("name") ?? "");
+  if (!name.success) {
+    return data<ActionResult>(
+      { ok: false, message: name.error.issues[0]?.message ?? "Invalid name" },
+      { status: 400 },
+    );
+  }
+  const { token, id } = await createApiToken(db, user, name.data);
+  logger.info({ tokenId: id, actor: user.id }, "API token created");
+  return data<ActionResult>({
+    ok: true,
+    created: { name: name.data, token },
+    message: "Token created.",
+  });
+}
+
+export default function ApiTokens({ loaderData }: Route.ComponentProps) {
+  const { tokens, tenantName } = loaderData;
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  return (
+    <>
+      <AdminHeader title="API tokens" tenantName={tenantName} isSuperAdmin />
+      <div className="mx-auto max-w-4xl space-y-8 px-4 py-8 sm:px-6">
+        <p>
+          Scripts call the tenant API and the functions API with a token in the{" "}
+          <code>x-auth-token</code> header. A token acts as the super admin who created it. It is
+          shown once: copy it somewhere safe. See <a href="/api/openapi.json">/api/openapi.json</a>.
+        </p>
+        <div aria-live="polite">
+          {result ? (
+            <div
+              role={result.ok ? "status" : "alert"}
+              className={`rounded-brand border px-4 py-3 ${result.ok ? "border-ok/40 bg-ok/10" : "border-danger/40 bg-danger/10 text-danger"}`}
+            >
+              <p className="font-semibold">{result.message}</p>
+              {result.ok && result.created ? (
+                <div className="mt-2">
+                  <label htmlFor="new-token" className="block text-sm">
+                    Token for <strong>{result.created.name}</strong> (shown once):
+                  </label>
+                  <TextInput
+                    id="new-token"
+                    readOnly
+                    value={result.created.token}
+                    className="mt-1 font-mono text-sm"
+                    onFocus={(event) => event.currentTarget.select()}
+                  />
+                </div>
+              ) : null}
+            </div>
+          ) : null}
+        </div>
+        <Form method="post" className="flex flex-wrap items-end gap-4">
+          <div className="min-w-64 flex-1">
+            <FieldShell id="token-name" label="Name">
+              <TextInput id="token-name" name="name" required maxLength={100} />
+            </FieldShell>
+          </div>
+          <SubmitButton name="intent" value="create" pending={busy}>
+            Create token
+          </SubmitButton>
+        </Form>
+        <section aria-labelledby="tokens">
+          <h2 id="tokens" className="text-xl font-bold">
+            Tokens
+          </h2>
+          {tokens.length === 0 ? (
+            <p className="mt-2">No tokens yet.</p>
+          ) : (
+            <ul className="mt-4 space-y-3">
+              {tokens.map((token) => (
+                <li
+                  key={token.id}
+                  className="flex flex-wrap items-center justify-between gap-3 rounded-brand border border-black/10 bg-surface p-4"
+                >
+                  <div>
+                    <p className="font-semibold">
+                      {token.name}
+                      {token.revokedAt ? (
+                        <span className="ml-2 rounded bg-black/10 px-2 py-0.5 text-xs">
+                          revoked
+                        </span>
+                      ) : null}
+                    </p>
+                    <p className="text-sm opacity-80">
+                      By {token.ownerEmail} · created {formatDateTime(token.createdAt)} ·{" "}
+                      {token.lastUsedAt
+                        ? `last used ${formatDateTime(token.lastUsedAt)}`
+                        : "never used"}
+                    </p>
+                  </div>
+                  {token.revokedAt ? null : (
+                    <Form method="post">
+                      <input type="hidden" name="id" value={token.id} />
+                      <button
+                        type="submit"
+                        name="intent"
+                        value="revoke"
+                        className="rounded-brand border-2 border-danger px-3 py-1.5 text-sm font-semibold text-danger"
+                        aria-label={`Revoke ${token.name}`}
+                      >
+                        Revoke
+                      </button>
+                    </Form>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,175 @@
+import { data, Form, Link, redirect, useActionData, useNavigation } from "react-router";
+import { toApiError } from "../../../server/api/errors";
+import { requireTenantManager } from "../../../server/auth/guards";
+import { requestContext, tenantContext } from "../../../server/http/context";
+import { createTenant, listTenantViews } from "../../../server/tenants/admin";
+import { AdminHeader } from "../../components/admin-header";
+import { FieldShell, SubmitButton, TextInput } from "../../components/ui/form";
+import { TENANT_ID_PATTERN } from "../../schemas/tenant";
+import type { Route } from "./+types/tenants";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Tenant manager" },
+  { name: "robots", content: "noindex" },
+];
+
+/** /admin/tenants — the tenant manager (SPEC §2), super admins only (SPEC §6 guard). */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireTenantManager(context, request);
+  const tenants = await listTenantViews(context.get(requestContext).db);
+  return {
+    tenantName: context.get(tenantContext).branding.companyName,
+    tenants: tenants.map(({ id, name, domain, description, branding, updatedAt }) => ({
+      id,
+      name,
+      domain,
+      description,
+      primaryColor: branding.primaryColor,
+      updatedAt,
+    })),
+  };
+}
+
+interface CreateFailure {
+  message: string;
+  fields: Record<string, string[]>;
+  values: { id: string; name: string; domain: string };
+}
+
+/** 'Add New Tenant': id, name and domain; the rest starts from the defaults. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireTenantManager(context, request);
+  const { db, logger } = context.get(requestContext);
+  const form = await request.formData();
+  const values = {
+    id: String(form.get("id") ?? ""),
+    name: String(form.get("name") ?? ""),
+    domain: String(form.get("domain") ?? ""),
+  };
+  try {
+    const tenant = await createTenant(db, user.email, values);
+    logger.info({ tenantId: tenant.id, actor: user.id }, "tenant created");
+    return redirect(`/admin/tenants/${encodeURIComponent(tenant.id)}?created=1`);
+  } catch (error) {
+    const failure = toApiError(error, logger);
+    return data<CreateFailure>(
+      { message: failure.message, fields: failure.fields ?? {}, values },
+      { status: failure.status === "ABORTED" ? 409 : failure.status === "INTERNAL" ? 500 : 400 },
+    );
+  }
+}
+
+export default function Tenants({ loaderData }: Route.ComponentProps) {
+  const { tenants, tenantName } = loaderData;
+  const failure = useActionData<typeof action>() as CreateFailure | undefined;
+  const navigation = useNavigation();
+  const creating = navigation.state !== "idle" && navigation.formMethod === "POST";
+  return (
+    <>
+      <AdminHeader title="Tenant manager" tenantName={tenantName} isSuperAdmin />
+      <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
+        <details
+          className="rounded-brand border border-black/10 bg-surface p-4"
+          open={failure ? true : undefined}
+        >
+          <summary className="inline-block cursor-pointer rounded-brand bg-brand-strong px-5 py-2.5 font-semibold text-on-brand-strong">
+            Add New Tenant
+          </summary>
+          <Form method="post" className="mt-4 grid gap-4 sm:grid-cols-3" noValidate={false}>
+            {failure ? (
+              <p role="alert" className="font-medium text-danger sm:col-span-3">
+                {failure.message}
+              </p>
+            ) : null}
+            <FieldShell
+              id="new-id"
+              label="Tenant id"
+              hint="Lower-case letters, digits and hyphens; it cannot change later."
+              errors={failure?.fields.id}
+            >
+              <TextInput
+                id="new-id"
+                name="id"
+                required
+                maxLength={40}
+                pattern={TENANT_ID_PATTERN}
+                defaultValue={failure?.values.id}
+                aria-invalid={failure?.fields.id ? true : undefined}
+                aria-describedby="new-id-hint new-id-error"
+              />
+            </FieldShell>
+            <FieldShell id="new-name" label="Name" errors={failure?.fields.name}>
+              <TextInput
+                id="new-name"
+                name="name"
+                required
+                maxLength={100}
+                defaultValue={failure?.values.name}
+                aria-invalid={failure?.fields.name ? true : undefined}
+                aria-describedby="new-name-error"
+              />
+            </FieldShell>
+            <FieldShell
+              id="new-domain"
+              label="Domain"
+              hint="The host name the brand is served on, e.g. news.example.com."
+              errors={failure?.fields.domain}
+            >
+              <TextInput
+                id="new-domain"
+                name="domain"
+                required
+                maxLength={253}
+                defaultValue={failure?.values.domain}
+                aria-invalid={failure?.fields.domain ? true : undefined}
+                aria-describedby="new-domain-hint new-domain-error"
+              />
+            </FieldShell>
+            <div className="sm:col-span-3">
+              <SubmitButton pending={creating}>
+                {creating ? "Creating…" : "Create tenant"}
+              </SubmitButton>
+            </div>
+          </Form>
+        </details>
+
+        <h2 className="mt-10 text-xl font-bold">Tenants</h2>
+        <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {tenants.map((tenant) => (
+            <li
+              key={tenant.id}
+              className="flex flex-col rounded-brand border border-black/10 bg-surface p-5 shadow-sm"
+            >
+              <div className="flex items-center gap-3">
+                <span
+                  aria-hidden="true"
+                  className="h-6 w-6 shrink-0 rounded-full border border-black/10"
+                  style={{ background: tenant.primaryColor }}
+                />
+                <h3 className="text-lg font-semibold">
+                  <Link to={`/admin/tenants/${encodeURIComponent(tenant.id)}`}>{tenant.name}</Link>
+                </h3>
+              </div>
+              <p className="mt-1 text-sm">
+                <span className="sr-only">Domain: </span>
+                {tenant.domain ?? <span className="opacity-80">No domain (id {tenant.id})</span>}
+              </p>
+              {tenant.description ? (
+                <p className="mt-2 text-sm opacity-80">{tenant.description}</p>
+              ) : null}
+              <p className="mt-auto pt-4">
+                <Link
+                  to={`/admin/tenants/${encodeURIComponent(tenant.id)}`}
+                  className="font-semibold"
+                  aria-label={`Open ${tenant.name}`}
+                >
+                  Open
+                </Link>
+              </p>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </>
+  );
+}

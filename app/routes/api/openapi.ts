@@ -1,0 +1,12 @@
+import { openApiDocument } from "../../../server/api/openapi";
+import type { Route } from "./+types/openapi";
+
+let cached: string | undefined;
+
+/** GET /api/openapi.json — the API's description, built once from the route schemas. */
+export function loader(_: Route.LoaderArgs) {
+  cached ??= JSON.stringify(openApiDocument([]));
+  return new Response(cached, {
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-cache" },
+  });
+}

@@ -1,0 +1,29 @@
+import { answerApi, methodNotAllowed } from "../../../../server/api/route";
+import { requestContext } from "../../../../server/http/context";
+import { listTenantLists } from "../../../../server/subscribers/lists";
+import { getTenantView } from "../../../../server/tenants/admin";
+import type { Route } from "./+types/email-groups";
+
+/** GET /api/tenants/{id}/email-groups — open: the lists a visitor may subscribe to. */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  return answerApi(context, async () => {
+    const { db } = context.get(requestContext);
+    const tenant = await getTenantView(db, params.id);
+    const lists = await listTenantLists(db, tenant);
+    return {
+      default: tenant.emailGroups.default,
+      groups: lists
+        .filter((list) => tenant.emailGroups.groups.includes(list.key))
+        .map((list) => ({
+          id: String(list.id),
+          key: list.key,
+          name: list.name,
+          description: list.description,
+        })),
+    };
+  });
+}
+
+export function action() {
+  return methodNotAllowed(["GET"]);
+}

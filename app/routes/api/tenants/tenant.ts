@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { apiCaller, requireApiSuperAdmin } from "../../../../server/api/auth";
+import { readJson } from "../../../../server/api/errors";
+import { answerApi, methodNotAllowed } from "../../../../server/api/route";
+import { canManageTenant } from "../../../../server/auth/permissions";
+import { requestContext } from "../../../../server/http/context";
+import {
+  deleteTenant,
+  getTenantView,
+  publicTenantView,
+  saveTenantSettings,
+} from "../../../../server/tenants/admin";
+import { domainField, tenantSettingsSchema } from "../../../schemas/tenant";
+import type { Route } from "./+types/tenant";
+
+/** PUT body: the whole of the settings (missing fields are errors, not resets), domain optional. */
+const putBody = tenantSettingsSchema.extend({ domain: domainField.optional() });
+
+/**
+ * GET /api/tenants/{id} — open: anyone reads a brand's public face; staff who manage the tenant
+ * also get its templates and email settings.
+ */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  return answerApi(context, async () => {
+    const caller = await apiCaller(context, request);
+    const tenant = await getTenantView(context.get(requestContext).db, params.id);
+    return {
+      tenant: caller && canManageTenant(caller.user, tenant.id) ? tenant : publicTenantView(tenant),
+    };
+  });
+}
+
+/** PUT replaces the settings; DELETE removes the tenant (?force=true when it has data). */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { db } = context.get(requestContext);
+  if (request.method === "PUT") {
+    return answerApi(context, async () => {
+      const caller = await requireApiSuperAdmin(context, request);
+      const { domain, ...settings } = await readJson(request, putBody);
+      return { tenant: await saveTenantSettings(db, caller.actor, params.id, settings, domain) };
+    });
+  }
+  if (request.method === "DELETE") {
+    return answerApi(context, async () => {
+      const caller = await requireApiSuperAdmin(context, request);
+      const force = z
+        .enum(["true", "false", "1", "0"], { error: "force must be true or false" })
+        .optional()
+        .parse(new URL(request.url).searchParams.get("force") ?? undefined);
+      return deleteTenant(db, caller.actor, params.id, force === "true" || force === "1");
+    });
+  }
+  return methodNotAllowed(["GET", "PUT", "DELETE"]);
+}

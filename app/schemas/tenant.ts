@@ -1,0 +1,232 @@
+import { colord } from "colord";
+import { z } from "zod";
+import { isValidEmail } from "./email";
+
+/**
+ * The tenant manager's rules (issue 6), shared by its form, the tenant REST API and the server:
+ * one place says what a valid tenant is.
+ */
+export const TENANT_ID_PATTERN = "[a-z0-9](?:[a-z0-9\\-]{0,38}[a-z0-9])?";
+const TENANT_ID = new RegExp(`^${TENANT_ID_PATTERN}$`);
+/** A host name with at least one dot (brand.example.com), no scheme, port or path. */
+const HOST_NAME =
+  /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+export const TEMPLATE_KEYS = [
+  "welcomeEmail",
+  "confirmationEmail",
+  "verificationEmail",
+  "bounceNotificationEmail",
+] as const;
+export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
+
+export const TEMPLATE_LABELS: Record<TemplateKey, string> = {
+  welcomeEmail: "Welcome email",
+  confirmationEmail: "Confirmation email",
+  verificationEmail: "Verification email",
+  bounceNotificationEmail: "Bounce notification email",
+};
+
+export const COLOR_FIELDS = [
+  "primaryColor",
+  "secondaryColor",
+  "accentColor",
+  "textColor",
+  "backgroundColor",
+  "errorColor",
+  "successColor",
+] as const;
+
+export const COLOR_LABELS: Record<(typeof COLOR_FIELDS)[number], string> = {
+  primaryColor: "Primary colour",
+  secondaryColor: "Secondary colour",
+  accentColor: "Accent colour",
+  textColor: "Text colour",
+  backgroundColor: "Background colour",
+  errorColor: "Error colour",
+  successColor: "Success colour",
+};
+
+export const FEATURE_LABELS = {
+  allowCustomSubscription: "Visitors choose their lists when subscribing",
+  enableDarkMode: "Dark mode",
+  showBranding: "Show “Powered by Herald”",
+  doubleOptIn: "Double opt-in (new subscribers confirm by email)",
+} as const;
+
+export function isCssColor(value: string): boolean {
+  return colord(value).isValid();
+}
+
+const text = (label: string, max: number) =>
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`);
+
+const required = (label: string, max: number) => text(label, max).min(1, `${label} is required`);
+
+const color = (label: string) =>
+  required(label, 64).refine(isCssColor, `${label} must be a CSS colour such as #1b365d`);
+
+const optionalEmail = (label: string) =>
+  text(label, 254).refine((value) => value === "" || isValidEmail(value), {
+    error: (issue) => `${label}: Invalid email format: ${String(issue.input)}`,
+  });
+
+/** A web address, or a path on this site (an uploaded image); blank means none. */
+const imageUrl = (label: string) =>
+  text(label, 2000).refine(
+    (value) =>
+      value === "" ||
+      /^https?:\/\/[^\s"'<>()\\]+$/i.test(value) ||
+      /^\/(?!\/)[^\s"'<>()\\]*$/.test(value),
+    `${label} must start with https:// (or be an uploaded image)`,
+  );
+
+export const tenantIdField = z
+  .string({ error: "Tenant id is required" })
+  .trim()
+  .min(1, "Tenant id is required")
+  .max(40, "Tenant id must be at most 40 characters")
+  .regex(TENANT_ID, "Tenant id may only use lower-case letters, digits and hyphens");
+
+export const domainField = z
+  .string({ error: "Domain is required" })
+  .trim()
+  .toLowerCase()
+  .min(1, "Domain is required")
+  .max(253, "Domain must be at most 253 characters")
+  .regex(HOST_NAME, "Domain must be a host name such as news.example.com (no https:// or path)");
+
+export const brandingSchema = z.object({
+  primaryColor: color("Primary colour"),
+  secondaryColor: color("Secondary colour"),
+  accentColor: color("Accent colour"),
+  textColor: color("Text colour"),
+  backgroundColor: color("Background colour"),
+  errorColor: color("Error colour"),
+  successColor: color("Success colour"),
+  borderRadius: required("Border radius", 20).regex(
+    /^(?:0|\d{1,3}(?:\.\d{1,3})?(?:px|rem|em|%))$/,
+    "Border radius must be a length such as 8px or 0.5rem",
+  ),
+  fontFamily: required("Font family", 200).regex(
+    /^[\w\s,"'.-]+$/,
+    "Font family may only list font names, separated by commas",
+  ),
+  logoUrl: imageUrl("Logo URL"),
+  favicon: imageUrl("Favicon"),
+  companyName: required("Company name", 100),
+  companyAddress: text("Company address", 300),
+});
+
+export const emailTemplateSchema = z.object({
+  subject: required("Subject", 200),
+  senderName: text("Sender name", 100),
+  fromName: text("From name", 100),
+  fromEmail: optionalEmail("From email"),
+  body: text("Body", 10_000),
+});
+
+export const emailTemplatesSchema = z.object({
+  welcomeEmail: emailTemplateSchema,
+  confirmationEmail: emailTemplateSchema,
+  verificationEmail: emailTemplateSchema,
+  bounceNotificationEmail: emailTemplateSchema,
+});
+
+export const featuresSchema = z.object({
+  allowCustomSubscription: z.boolean({ error: "allowCustomSubscription must be true or false" }),
+  enableDarkMode: z.boolean({ error: "enableDarkMode must be true or false" }),
+  showBranding: z.boolean({ error: "showBranding must be true or false" }),
+  doubleOptIn: z.boolean({ error: "doubleOptIn must be true or false" }),
+});
+
+export const emailSettingsSchema = z.object({
+  senderName: text("Sender name", 100),
+  senderEmail: optionalEmail("Sender email"),
+});
+
+const listKey = z
+  .string()
+  .trim()
+  .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "List keys use lower-case letters, digits and hyphens");
+
+export const emailGroupsSchema = z
+  .object({
+    default: listKey,
+    groups: z.array(listKey).min(1, "At least one list is required").max(20),
+  })
+  .refine((value) => value.groups.includes(value.default), {
+    message: "The default list must be one of the lists",
+    path: ["default"],
+  });
+
+/** Everything staff edit about a tenant except its id and domain. */
+export const tenantSettingsSchema = z.object({
+  name: required("Name", 100),
+  description: text("Description", 500),
+  mailerLiteGroupId: text("Mail-list group id", 100),
+  branding: brandingSchema,
+  emailTemplates: emailTemplatesSchema,
+  features: featuresSchema,
+  email: emailSettingsSchema,
+  emailGroups: emailGroupsSchema,
+});
+
+export type TenantSettings = z.infer<typeof tenantSettingsSchema>;
+
+/** 'Add New Tenant': the rest starts from the defaults. */
+export const newTenantSchema = z.object({
+  id: tenantIdField,
+  name: required("Name", 100),
+  domain: domainField,
+});
+
+export type NewTenant = z.infer<typeof newTenantSchema>;
+
+/**
+ * The manager's form fields ("branding.primaryColor", "emailTemplates.welcomeEmail.subject",
+ * checkboxes for features) as settings; what the form does not carry (the lists) comes from
+ * `current`. The result still has to pass tenantSettingsSchema.
+ */
+export function settingsFromForm(form: FormData, current: TenantSettings): TenantSettings {
+  const value = (name: string, fallback: string) => {
+    const entry = form.get(name);
+    return typeof entry === "string" ? entry : fallback;
+  };
+  const section = <T extends Record<string, unknown>>(prefix: string, values: T): T =>
+    Object.fromEntries(
+      Object.entries(values).map(([key, was]) => [
+        key,
+        typeof was === "boolean"
+          ? form.get(`${prefix}.${key}`) === "on"
+          : value(`${prefix}.${key}`, String(was)),
+      ]),
+    ) as T;
+  return {
+    name: value("name", current.name),
+    description: value("description", current.description),
+    mailerLiteGroupId: value("mailerLiteGroupId", current.mailerLiteGroupId),
+    branding: section("branding", current.branding),
+    emailTemplates: {
+      welcomeEmail: section("emailTemplates.welcomeEmail", current.emailTemplates.welcomeEmail),
+      confirmationEmail: section(
+        "emailTemplates.confirmationEmail",
+        current.emailTemplates.confirmationEmail,
+      ),
+      verificationEmail: section(
+        "emailTemplates.verificationEmail",
+        current.emailTemplates.verificationEmail,
+      ),
+      bounceNotificationEmail: section(
+        "emailTemplates.bounceNotificationEmail",
+        current.emailTemplates.bounceNotificationEmail,
+      ),
+    },
+    features: section("features", current.features),
+    email: section("email", current.email),
+    emailGroups: current.emailGroups,
+  };
+}
