@@ -12,6 +12,18 @@ const TENANT_ID = new RegExp(`^${TENANT_ID_PATTERN}$`);
 const HOST_NAME =
   /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
+/** SPEC §2's texts for the manager's Save, and the API's refusals. */
+export const TENANT_MESSAGES = {
+  saved: "Tenant configuration saved successfully!",
+  saveFailed: "Failed to save tenant configuration. Please try again.",
+  notFound: "Tenant not found",
+  idTaken: "A tenant with this id already exists",
+  domainTaken: "Another tenant already uses this domain",
+  mainUndeletable: "The main tenant cannot be deleted",
+  hasData:
+    "This tenant has newsletters, subscribers or messages; delete with force=true to remove them too",
+} as const;
+
 export const TEMPLATE_KEYS = [
   "welcomeEmail",
   "confirmationEmail",

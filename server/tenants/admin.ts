@@ -5,6 +5,7 @@ import {
   type NewTenant,
   newTenantSchema,
   TEMPLATE_KEYS,
+  TENANT_MESSAGES,
   type TenantSettings,
   tenantSettingsSchema,
 } from "../../app/schemas/tenant";
@@ -15,22 +16,13 @@ import { DEFAULT_TENANT_CONFIG, type TenantConfig, type TenantOverrides } from "
 import { DEFAULT_TENANT_ID } from "./resolve";
 import { invalidateTenant, toTenantConfig } from "./store";
 
+export { TENANT_MESSAGES };
+
 /**
  * The tenant manager's rules (issue 6, DESIGN.md §3): create, edit, patch and delete tenants, each
  * change validated, written in one transaction with its audit record, and the tenant's cache
  * dropped at once on this instance (others follow within TENANT_CACHE_TTL_MS).
  */
-
-export const TENANT_MESSAGES = {
-  saved: "Tenant configuration saved successfully!",
-  saveFailed: "Failed to save tenant configuration. Please try again.",
-  notFound: "Tenant not found",
-  idTaken: "A tenant with this id already exists",
-  domainTaken: "Another tenant already uses this domain",
-  mainUndeletable: "The main tenant cannot be deleted",
-  hasData:
-    "This tenant has newsletters, subscribers or messages; delete with force=true to remove them too",
-} as const;
 
 export interface TenantChange {
   field: string;

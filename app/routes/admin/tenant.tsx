@@ -18,7 +18,6 @@ import {
   getTenantView,
   saveTenantSettings,
   settingsOf,
-  TENANT_MESSAGES,
   tenantHistory,
 } from "../../../server/tenants/admin";
 import { renderTemplatePreview } from "../../../server/tenants/preview";
@@ -33,6 +32,7 @@ import {
   settingsFromForm,
   TEMPLATE_KEYS,
   TEMPLATE_LABELS,
+  TENANT_MESSAGES,
   type TemplateKey,
   type TenantSettings,
   tenantSettingsSchema,
