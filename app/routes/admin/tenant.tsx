@@ -451,7 +451,15 @@ function EditForm({
       <Section title="Basic information" id="basic">
         <div className="grid gap-4 md:grid-cols-2">
           {text("name", "Name", values.name, { required: true, maxLength: 100 })}
-          <FieldShell id="f-domain" label="Domain" hint="Set when the tenant is created.">
+          <FieldShell
+            id="f-domain"
+            label="Domain"
+            hint={
+              tenant.domain
+                ? "Set when the tenant is created."
+                : `No domain yet: on localhost the site is at /?subdomain=${tenant.id}; set one with PUT /api/tenants/${tenant.id}.`
+            }
+          >
             <TextInput
               id="f-domain"
               value={tenant.domain ?? ""}

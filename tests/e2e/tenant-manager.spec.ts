@@ -1,0 +1,65 @@
+import { expect, test } from "@playwright/test";
+import { createSuperAdmin, signIn } from "./staff";
+
+const SHOTS = process.env.E2E_SCREENSHOTS;
+
+test("a super admin changes a tenant's primary colour and its public site uses it", async ({
+  page,
+}) => {
+  await signIn(page, await createSuperAdmin("tenants"));
+  await page
+    .getByRole("navigation", { name: "Staff" })
+    .getByRole("link", { name: "Tenant manager" })
+    .click();
+  await expect(page.getByRole("heading", { name: "Tenant manager" })).toBeVisible();
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/tenants.png`, fullPage: true });
+
+  await page.getByRole("link", { name: "Open KeyDiscovery Legal" }).click();
+  await expect(page.getByRole("heading", { name: "KeyDiscovery Legal", level: 1 })).toBeVisible();
+  await page.getByRole("link", { name: "Edit Configuration" }).click();
+
+  const primary = page.getByRole("textbox", { name: "Primary colour", exact: true });
+  await primary.fill("#8a2be2");
+  // The live preview follows what is typed, before saving.
+  await expect(page.getByLabel("Live preview of the branding").getByText("Subscribe")).toHaveCSS(
+    "background-color",
+    "rgb(138, 43, 226)",
+  );
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/tenant-edit.png`, fullPage: true });
+
+  await page.getByRole("button", { name: "Save" }).first().click();
+  await expect(page.getByText("Tenant configuration saved successfully!")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "History" })).toBeVisible();
+  await expect(page.getByText("branding.primaryColor").first()).toBeAttached();
+
+  await page.goto("/?subdomain=keydiscovery");
+  const style = await page.locator("html").getAttribute("style");
+  expect(style).toContain("--brand-primary:#8a2be2");
+
+  // A bad colour is refused, says why, and changes nothing.
+  await page.goto("/admin/tenants/keydiscovery?edit=1");
+  await page.getByRole("textbox", { name: "Primary colour", exact: true }).fill("not a colour");
+  await page.getByRole("button", { name: "Save" }).first().click();
+  await expect(
+    page.getByText("Failed to save tenant configuration. Please try again."),
+  ).toBeVisible();
+  await expect(page.getByText("Primary colour must be a CSS colour such as #1b365d")).toBeVisible();
+  await page.goto("/?subdomain=keydiscovery");
+  expect(await page.locator("html").getAttribute("style")).toContain("--brand-primary:#8a2be2");
+});
+
+test("the template preview renders the real email in the tenant's branding", async ({ page }) => {
+  await signIn(page, await createSuperAdmin("preview"));
+  await page.goto("/admin/tenants/keydiscovery");
+  await page
+    .getByRole("region", { name: "Email Templates" })
+    .getByRole("button", { name: "Preview" })
+    .first()
+    .click();
+  const frame = page.frameLocator("iframe[title^='Preview of the welcome email']");
+  await expect(frame.getByText("KeyDiscovery Legal").first()).toBeVisible();
+  if (SHOTS) {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${SHOTS}/tenant-phone.png`, fullPage: true });
+  }
+});
