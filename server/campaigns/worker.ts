@@ -48,6 +48,8 @@ export class CampaignWorker {
     Promise<PreparedCampaignMessage & { ctx: SubscriptionContext }>
   >();
   private nextSlot = 0;
+  /** Rows this worker holds right now: only these are renewed, so a lost row goes stale. */
+  private readonly inHand = new Set<number>();
 
   constructor(private readonly options: WorkerOptions) {}
 
@@ -139,11 +141,13 @@ export class CampaignWorker {
   }
 
   private async renewClaims(): Promise<void> {
+    if (this.inHand.size === 0) return;
     await this.options.db
       .updateTable("deliveries")
       .set({ claimed_at: new Date().toISOString() })
       .where("claimed_by", "=", this.id)
       .where("status", "=", "sending")
+      .where("id", "in", [...this.inHand])
       .execute();
   }
 
@@ -158,6 +162,7 @@ export class CampaignWorker {
   }
 
   private async send(batch: DeliveryRow[]): Promise<void> {
+    for (const row of batch) this.inHand.add(row.id);
     const queue = [...batch];
     const concurrency = Math.max(1, this.options.env.SEND_CONCURRENCY);
     const runners = Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
@@ -167,8 +172,16 @@ export class CampaignWorker {
           await this.release(row);
           continue;
         }
-        await this.pace();
-        await this.deliver(row);
+        try {
+          await this.pace();
+          await this.deliver(row);
+        } catch (error) {
+          // Not even the failure could be recorded (database gone?): the row goes stale and
+          // another round reclaims it; the other rows of the batch carry on.
+          this.options.logger.error({ err: error, deliveryId: row.id }, "delivery not recorded");
+        } finally {
+          this.inHand.delete(row.id);
+        }
       }
     });
     await Promise.all(runners);
@@ -222,14 +235,14 @@ export class CampaignWorker {
 
   private async deliver(row: DeliveryRow): Promise<void> {
     const { db, transport, logger } = this.options;
-    const prepared = await this.preparedFor(row.campaign_id);
-    const message = personalise(prepared.ctx, prepared, {
-      deliveryId: row.id,
-      subscriberId: row.subscriber_id,
-      email: row.email,
-    });
     const attempts = Number(row.attempts) + 1;
     try {
+      const prepared = await this.preparedFor(row.campaign_id);
+      const message = personalise(prepared.ctx, prepared, {
+        deliveryId: row.id,
+        subscriberId: row.subscriber_id,
+        email: row.email,
+      });
       const { messageId } =
         transport.kind === "outbox"
           ? // The outbox keeps every message for staff to read (DESIGN.md §5).

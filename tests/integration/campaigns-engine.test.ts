@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createCampaign, getCampaignRow } from "../../server/campaigns/campaigns";
-import { CampaignWorker } from "../../server/campaigns/worker";
+import { CampaignWorker, STALE_CLAIM_MS } from "../../server/campaigns/worker";
 import { createDb, type Db } from "../../server/db";
 import { migrateToLatest } from "../../server/db/migrate";
 import { smtpTransport, type Transport } from "../../server/mail/transport";
@@ -289,6 +289,37 @@ describe.each(testDialects())("the sending engine on %s", (dialect) => {
       .map((m) => m.messageId);
     expect(new Set(messageIds).size).toBe(expected.length);
   }, 120_000);
+
+  it.runIf(dialect === "sqlite")(
+    "takes back a row its own worker claimed but no longer holds, once the claim is stale",
+    async () => {
+      const { expected, lists } = await seedAudience(database.db, 3, "f");
+      const campaign = await createCampaign(
+        ctx,
+        { subject: "Issue 6", content: "<p>Hi</p>", groups: lists },
+        null,
+      );
+      const running = worker({ SEND_RATE: 0, SEND_CONCURRENCY: 2 });
+      // A claim in this worker's name that no runner holds (as after a failure mid-batch): the
+      // heartbeat must not keep it alive, or the campaign never ends.
+      const [lost] = await database.db
+        .selectFrom("deliveries")
+        .select("id")
+        .where("campaign_id", "=", campaign.id)
+        .orderBy("id", "desc")
+        .limit(1)
+        .execute();
+      await database.db
+        .updateTable("deliveries")
+        .set({ status: "sending", claimed_by: running.id, claimed_at: new Date().toISOString() })
+        .where("id", "=", lost?.id ?? 0)
+        .execute();
+      const done = await waitForStatus(database.db, campaign.id, ["sent"], STALE_CLAIM_MS + 15_000);
+      expect(done.status).toBe("sent");
+      expect(recipientsOf(sink, "f").sort()).toEqual(expected);
+    },
+    STALE_CLAIM_MS + 20_000,
+  );
 
   it.runIf(dialect === "postgres")("never lets two workers send the same delivery", async () => {
     const { expected, lists } = await seedAudience(database.db, 400, "e");
