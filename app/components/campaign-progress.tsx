@@ -24,11 +24,11 @@ const LOOK: Record<CampaignStatusName, string> = {
   cancelled: "bg-black/10 text-ink",
 };
 
-export function CampaignStatusBadge({ status }: { status: CampaignStatusName }) {
+/** Our statuses get their colour; a provider's own (MailerLite's "ready") a neutral one. */
+export function CampaignStatusBadge({ status }: { status: CampaignStatusName | (string & {}) }) {
+  const look = LOOK[status as CampaignStatusName] ?? "bg-black/10 text-ink";
   return (
-    <span
-      className={`inline-block rounded-brand px-2 py-0.5 text-xs font-semibold ${LOOK[status]}`}
-    >
+    <span className={`inline-block rounded-brand px-2 py-0.5 text-xs font-semibold ${look}`}>
       {status}
     </span>
   );

@@ -175,16 +175,35 @@ export const emailGroupsSchema = z
     path: ["default"],
   });
 
+export const MAIL_PROVIDER_CHOICES = ["", "builtin", "mailerlite"] as const;
+
+/** list key → MailerLite group id (digits, as MailerLite numbers its groups); blank = not mapped */
+export const mailerLiteGroupsSchema = z.record(
+  listKey,
+  z
+    .string()
+    .trim()
+    .regex(/^\d{0,30}$/, "MailerLite group ids are numbers, e.g. 112233445566778899"),
+);
+
 /** Everything staff edit about a tenant except its id and domain. */
 export const tenantSettingsSchema = z.object({
   name: required("Name", 100),
   description: text("Description", 500),
-  mailerLiteGroupId: text("Mail-list group id", 100),
+  mailerLiteGroupId: text("Mail-list group id", 100).regex(
+    /^\d*$/,
+    "The mail-list group id is a MailerLite group number, e.g. 112233445566778899",
+  ),
   branding: brandingSchema,
   emailTemplates: emailTemplatesSchema,
   features: featuresSchema,
   email: emailSettingsSchema,
   emailGroups: emailGroupsSchema,
+  /** "" = the deployment's MAIL_PROVIDER */
+  mailProvider: z
+    .enum(MAIL_PROVIDER_CHOICES, { error: "Mail provider must be builtin, mailerlite or blank" })
+    .default(""),
+  mailerLiteGroups: mailerLiteGroupsSchema.default({}),
 });
 
 export type TenantSettings = z.infer<typeof tenantSettingsSchema>;
@@ -240,5 +259,12 @@ export function settingsFromForm(form: FormData, current: TenantSettings): Tenan
     features: section("features", current.features),
     email: section("email", current.email),
     emailGroups: current.emailGroups,
+    mailProvider: value("mailProvider", current.mailProvider) as TenantSettings["mailProvider"],
+    mailerLiteGroups: Object.fromEntries(
+      current.emailGroups.groups.map((key) => [
+        key,
+        value(`mailerLiteGroups.${key}`, current.mailerLiteGroups[key] ?? ""),
+      ]),
+    ),
   };
 }

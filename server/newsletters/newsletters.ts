@@ -280,3 +280,25 @@ export async function recordNewsletterView(ctx: TenantScope, id: string): Promis
     .where("status", "=", "published")
     .execute();
 }
+
+/**
+ * SPEC §3/§4 for a campaign MailerLite sends: the newsletter remembers MailerLite's campaign id and
+ * status; sending now also sets sentAt and sendStatus.
+ */
+export async function recordProviderCampaign(
+  db: Db,
+  newsletterId: string,
+  campaign: { id: string; status: string },
+  mode: "now" | "schedule" | "draft",
+): Promise<void> {
+  await db
+    .updateTable("newsletters")
+    .set({
+      mailerlite_campaign_id: campaign.id,
+      mailerlite_campaign_status: campaign.status,
+      send_status: mode === "now" ? "sent" : mode === "schedule" ? "scheduled" : "draft",
+      ...(mode === "now" ? { sent_at: new Date().toISOString() } : {}),
+    })
+    .where("id", "=", newsletterId)
+    .execute();
+}

@@ -14,6 +14,9 @@ import {
 
 export const MAILERLITE_DEFAULT_BASE_URL = "https://connect.mailerlite.com/api";
 
+/** base URL + API key → when the next call may go (MailerLite limits calls per key). */
+const nextCallAt = new Map<string, number>();
+
 export interface MailerLiteOptions {
   baseUrl?: string;
   apiKey: string;
@@ -56,17 +59,18 @@ interface MlCampaign {
 export class MailerLiteProvider implements MailProvider {
   readonly name = "mailerlite" as const;
   private readonly baseUrl: string;
-  private nextCallAt = 0;
 
   constructor(private readonly options: MailerLiteOptions) {
     this.baseUrl = (options.baseUrl ?? MAILERLITE_DEFAULT_BASE_URL).replace(/\/$/, "");
   }
 
+  /** Calls are spaced per API key, across every provider object of this process. */
   private async space(): Promise<void> {
     const interval = this.options.minIntervalMs ?? 500;
+    const key = `${this.baseUrl} ${this.options.apiKey}`;
     const now = Date.now();
-    const at = Math.max(now, this.nextCallAt);
-    this.nextCallAt = at + interval;
+    const at = Math.max(now, nextCallAt.get(key) ?? 0);
+    nextCallAt.set(key, at + interval);
     if (at > now) await sleep(at - now);
   }
 

@@ -17,4 +17,5 @@ export const MESSAGES = {
   notActive: "Subscriber is not active",
   noGroups: "No valid groups specified",
   enterEmail: "Please enter your email address.",
+  failed: "An error occurred while processing your request.",
 } as const;

@@ -11,6 +11,7 @@ import type { TenantConfig } from "../tenants/config";
 import { DEFAULT_TENANT_ID } from "../tenants/resolve";
 import { MESSAGES, SubscriptionError } from "./errors";
 import { listTenantLists, type MailingList, resolveLists } from "./lists";
+import { pullSubscriber, pushMembership, pushUnsubscribe } from "./mirror";
 
 /** Everything a subscription operation needs: the tenant, its database, its mail and its links. */
 export interface SubscriptionContext {
@@ -80,6 +81,7 @@ export async function findSubscriber(
   ctx: SubscriptionContext,
   email: string,
 ): Promise<SubscriberView | null> {
+  await pullSubscriber(ctx, email, MESSAGES.loadFailed);
   const row = await findRow(ctx, email);
   return row ? toView(row, await listKeysOf(ctx, row.id)) : null;
 }
@@ -184,6 +186,14 @@ export async function signUp(
   if (lists.length === 0) throw new SubscriptionError(MESSAGES.noGroups);
   const doubleOptIn = ctx.tenant.features.doubleOptIn;
   const now = new Date().toISOString();
+  const known = await findRow(ctx, email);
+  if (known?.status === "active" || !doubleOptIn) {
+    await pushMembership(
+      ctx,
+      { email, name: input.name, lists: lists.map((list) => list.key), replace: false },
+      MESSAGES.failed,
+    );
+  }
 
   const { subscriberId, wasActive } = await ctx.db.transaction().execute(async (trx) => {
     const existing = await trx
@@ -269,6 +279,11 @@ export async function confirmSignup(
     .executeTakeFirst();
   if (!row) throw new SubscriptionError(MESSAGES.invalidLink, 404);
   if (row.status === "unconfirmed") {
+    await pushMembership(
+      ctx,
+      { email: row.email, name: row.name, lists: await listKeysOf(ctx, row.id), replace: false },
+      MESSAGES.failed,
+    );
     const now = new Date().toISOString();
     await ctx.db
       .updateTable("subscribers")
@@ -353,6 +368,27 @@ export async function requestPreferenceChange(
   }
 }
 
+/** The pending change a preference link may apply: it exists, is unused, unexpired and its token. */
+async function checkPendingChange(
+  db: Db,
+  subscriberId: number,
+  token: string,
+  now: Date,
+): Promise<{ wanted: string[] } | { error: string }> {
+  const pending = await db
+    .selectFrom("preference_changes")
+    .selectAll()
+    .where("subscriber_id", "=", subscriberId)
+    .executeTakeFirst();
+  if (!pending || pending.used_at) return { error: "No pending changes found" };
+  if (pending.expires_at <= now.toISOString()) return { error: "Pending changes have expired" };
+  const expected = Buffer.from(pending.token_hash, "hex");
+  const actual = sha256(token);
+  if (expected.length !== actual.length || !timingSafeEqual(expected, actual))
+    return { error: "Invalid token" };
+  return { wanted: JSON.parse(pending.active_lists) as string[] };
+}
+
 /**
  * Step 2: the link's token is checked (hash, unused, unexpired, this subscriber), the change is
  * applied and the token spent in one transaction, then the confirmation email goes out.
@@ -364,20 +400,26 @@ export async function applyPreferenceChange(
 ): Promise<SubscriberView> {
   const subscriber = await findRow(ctx, input.email);
   if (!subscriber) throw new SubscriptionError(MESSAGES.invalidLink);
+  const refuse = (reason: string) => {
+    ctx.logger.info({ subscriberId: subscriber.id, reason }, "preference link refused");
+    return new SubscriptionError(MESSAGES.invalidLink);
+  };
+  // Checked before MailerLite hears of it, and again below where the token is spent.
+  const before = await checkPendingChange(ctx.db, subscriber.id, input.token, now);
+  if ("error" in before) throw refuse(before.error);
+  if (before.wanted.length > 0) {
+    await pushMembership(
+      ctx,
+      { email: subscriber.email, lists: before.wanted, replace: true },
+      MESSAGES.failed,
+    );
+  } else {
+    await pushUnsubscribe(ctx, subscriber.email, MESSAGES.failed);
+  }
   const applied = await ctx.db.transaction().execute(async (trx) => {
-    const pending = await trx
-      .selectFrom("preference_changes")
-      .selectAll()
-      .where("subscriber_id", "=", subscriber.id)
-      .executeTakeFirst();
-    if (!pending || pending.used_at) return { error: "No pending changes found" };
-    if (pending.expires_at <= now.toISOString()) return { error: "Pending changes have expired" };
-    const expected = Buffer.from(pending.token_hash, "hex");
-    const actual = sha256(input.token);
-    if (expected.length !== actual.length || !timingSafeEqual(expected, actual))
-      return { error: "Invalid token" };
-
-    const wanted = JSON.parse(pending.active_lists) as string[];
+    const pending = await checkPendingChange(trx, subscriber.id, input.token, now);
+    if ("error" in pending) return pending;
+    const { wanted } = pending;
     const lists = await trx
       .selectFrom("lists")
       .select(["id", "key"])
@@ -417,13 +459,7 @@ export async function applyPreferenceChange(
       .execute();
     return { ok: true as const };
   });
-  if ("error" in applied) {
-    ctx.logger.info(
-      { subscriberId: subscriber.id, reason: applied.error },
-      "preference link refused",
-    );
-    throw new SubscriptionError(MESSAGES.invalidLink);
-  }
+  if ("error" in applied) throw refuse(applied.error);
   const view = (await getSubscriberById(ctx, subscriber.id)) as SubscriberView;
   const all = await listTenantLists(ctx.db, ctx.tenant);
   try {
@@ -455,6 +491,7 @@ export async function unsubscribe(
           .executeTakeFirst();
   if (!row) throw new SubscriptionError(MESSAGES.notFound, 404);
   if (row.status !== "active") throw new SubscriptionError(MESSAGES.notActive, 409);
+  await pushUnsubscribe(ctx, row.email, MESSAGES.unsubscribeFailed);
   const now = new Date().toISOString();
   await ctx.db.transaction().execute(async (trx) => {
     await trx.deleteFrom("subscriptions").where("subscriber_id", "=", row.id).execute();

@@ -68,6 +68,8 @@ export function settingsOf(config: TenantConfig): TenantSettings {
     features: config.features,
     email: config.email,
     emailGroups: config.emailGroups,
+    mailProvider: config.mailProvider,
+    mailerLiteGroups: config.mailerLiteGroups,
   };
 }
 
@@ -116,6 +118,10 @@ function overridesOf(settings: TenantSettings): TenantOverrides {
     emailGroups: differing(settings.emailGroups, d.emailGroups),
     features: differing(settings.features, d.features),
     email: differing(settings.email, d.email),
+    mailProvider: settings.mailProvider,
+    mailerLiteGroups: Object.fromEntries(
+      Object.entries(settings.mailerLiteGroups).filter(([, id]) => id !== ""),
+    ),
   };
 }
 

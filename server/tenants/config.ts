@@ -47,6 +47,13 @@ export interface TenantConfig {
     doubleOptIn: boolean;
   };
   email: { senderName: string; senderEmail: string };
+  /**
+   * Who keeps this tenant's subscribers and sends its campaigns (issue 7): "" follows the
+   * deployment's MAIL_PROVIDER; "builtin" or "mailerlite" overrides it.
+   */
+  mailProvider: "" | "builtin" | "mailerlite";
+  /** list key → MailerLite group id, for lists other than the default (whose id is mailerLiteGroupId) */
+  mailerLiteGroups: Record<string, string>;
 }
 
 /** Sender of last resort (SPEC §7: "a fixed company name and newsletter address"). */
@@ -109,6 +116,8 @@ export const DEFAULT_TENANT_CONFIG: Omit<TenantConfig, "id"> = {
     doubleOptIn: true,
   },
   email: { senderName: FIXED_SENDER.name, senderEmail: FIXED_SENDER.email },
+  mailProvider: "",
+  mailerLiteGroups: {},
 };
 
 /** What may be stored as a tenant's overrides: every part optional, unknown keys dropped. */
@@ -159,6 +168,8 @@ export const tenantOverridesSchema = z
       })
       .partial(),
     email: z.object({ senderName: z.string(), senderEmail: z.string() }).partial(),
+    mailProvider: z.enum(["", "builtin", "mailerlite"]),
+    mailerLiteGroups: z.record(z.string(), z.string()),
   })
   .partial();
 
@@ -200,6 +211,8 @@ export function mergeTenantConfig(record: TenantRecord): TenantConfig {
     emailGroups: { ...d.emailGroups, ...o.emailGroups },
     features: { ...d.features, ...o.features },
     email: { ...d.email, ...withoutBlanks(o.email ?? {}) },
+    mailProvider: o.mailProvider ?? d.mailProvider,
+    mailerLiteGroups: withoutBlanks(o.mailerLiteGroups ?? {}) as Record<string, string>,
   };
 }
 

@@ -3,6 +3,9 @@ import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { listCampaigns, listGroupStats } from "../../../server/campaigns/campaigns";
 import { requestContext, tenantContext } from "../../../server/http/context";
+import { providerFor, providerNameFor } from "../../../server/providers";
+import { ProviderError } from "../../../server/providers/types";
+import { subscriptionContextFrom } from "../../../server/subscribers/context";
 import { AdminHeader } from "../../components/admin-header";
 import {
   CampaignProgressBar,
@@ -23,12 +26,56 @@ const querySchema = z.object({
   page: z.coerce.number().int().min(1).max(10_000).catch(1).default(1),
 });
 
-/** /admin/campaigns — SPEC §7 getCampaigns (25 a page, status filter) with live progress. */
+/**
+ * /admin/campaigns — SPEC §7 getCampaigns (25 a page, status filter) with live progress. A tenant
+ * on MailerLite sees its MailerLite campaigns and groups, read through the provider.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireTenantAccess(context, request);
   const tenant = context.get(tenantContext);
   const scope = { db: context.get(requestContext).db, tenant };
   const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const common = {
+    tenantName: tenant.branding.companyName,
+    isSuperAdmin: user.isSuperAdmin,
+    status: query.status ?? null,
+    provider: providerNameFor(tenant),
+    providerError: null as string | null,
+  };
+  if (common.provider === "mailerlite") {
+    try {
+      const provider = providerFor(subscriptionContextFrom(context));
+      const [result, groups] = await Promise.all([
+        provider.listCampaigns({ status: query.status ?? null, page: query.page, limit: 25 }),
+        provider.listGroups(),
+      ]);
+      return {
+        ...common,
+        page: query.page,
+        pageCount: Math.max(1, Math.ceil(result.total / 25)),
+        campaigns: result.items.map((campaign) => ({
+          id: campaign.id,
+          name: campaign.name,
+          status: campaign.status,
+          createdAt: campaign.createdAt ?? new Date(0).toISOString(),
+          scheduledAt: campaign.scheduledAt,
+          finishedAt: null,
+          progress: null,
+        })),
+        groups,
+      };
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      return {
+        ...common,
+        page: 1,
+        pageCount: 1,
+        campaigns: [],
+        groups: [],
+        providerError: error.message,
+      };
+    }
+  }
   const [result, groups] = await Promise.all([
     listCampaigns(scope, {
       status: query.status ?? null,
@@ -38,9 +85,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     listGroupStats(scope),
   ]);
   return {
-    tenantName: tenant.branding.companyName,
-    isSuperAdmin: user.isSuperAdmin,
-    status: query.status ?? null,
+    ...common,
     page: result.page,
     pageCount: Math.max(1, Math.ceil(result.total / result.limit)),
     campaigns: result.items.map(({ campaign, progress }) => ({
@@ -50,7 +95,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       createdAt: campaign.created_at,
       scheduledAt: campaign.scheduled_at,
       finishedAt: campaign.finished_at,
-      progress,
+      progress: progress as typeof progress | null,
     })),
     groups,
   };
@@ -73,6 +118,22 @@ export default function Campaigns({ loaderData }: Route.ComponentProps) {
           To send a newsletter by email, publish it, then choose <strong>Send as email</strong> on
           its card in <Link to="/admin/dashboard">Newsletters</Link>.
         </p>
+        <p className="text-sm">
+          Mail provider:{" "}
+          <strong>
+            {loaderData.provider === "mailerlite"
+              ? "MailerLite (campaigns are sent and counted by MailerLite)"
+              : "Herald's built-in sending engine"}
+          </strong>
+        </p>
+        {loaderData.providerError ? (
+          <p
+            role="alert"
+            className="rounded-brand border border-danger/40 bg-danger/10 p-4 text-danger"
+          >
+            {loaderData.providerError}
+          </p>
+        ) : null}
         <nav aria-label="Filter by status">
           <ul className="flex flex-wrap gap-2">
             <li>
@@ -107,7 +168,11 @@ export default function Campaigns({ loaderData }: Route.ComponentProps) {
               <li key={campaign.id} className="rounded-brand border border-black/10 p-4 shadow-sm">
                 <div className="flex flex-wrap items-baseline justify-between gap-2">
                   <h2 className="text-lg font-semibold">
-                    <Link to={`/admin/campaigns/${campaign.id}`}>{campaign.name}</Link>
+                    {loaderData.provider === "mailerlite" ? (
+                      campaign.name
+                    ) : (
+                      <Link to={`/admin/campaigns/${campaign.id}`}>{campaign.name}</Link>
+                    )}
                   </h2>
                   <CampaignStatusBadge status={campaign.status} />
                 </div>
@@ -118,7 +183,7 @@ export default function Campaigns({ loaderData }: Route.ComponentProps) {
                     : ""}
                   {campaign.finishedAt ? ` · finished ${formatDateTime(campaign.finishedAt)}` : ""}
                 </p>
-                {campaign.progress.total > 0 ? (
+                {campaign.progress && campaign.progress.total > 0 ? (
                   <div className="mt-3">
                     <CampaignProgressBar progress={campaign.progress} status={campaign.status} />
                   </div>

@@ -1,5 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { API_STATUS } from "../../../server/api/errors";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import {
   CampaignError,
@@ -9,7 +10,9 @@ import {
 } from "../../../server/campaigns/campaigns";
 import { requestContext, tenantContext, userContext } from "../../../server/http/context";
 import { MailNotSentError } from "../../../server/mail/send";
-import { getNewsletter } from "../../../server/newsletters/newsletters";
+import { getNewsletter, recordProviderCampaign } from "../../../server/newsletters/newsletters";
+import { providerFor, providerNameFor } from "../../../server/providers";
+import { ProviderError } from "../../../server/providers/types";
 import { subscriptionContextFrom } from "../../../server/subscribers/context";
 import { listTenantLists } from "../../../server/subscribers/lists";
 import { FIXED_SENDER } from "../../../server/tenants/config";
@@ -117,11 +120,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       await sendCampaignTest(ctx, input, user.email);
       return data<ActionAnswer>({ kind: "tested", to: user.email, values });
     }
+    if (providerNameFor(ctx.tenant) === "mailerlite") {
+      // The tenant's audience is in MailerLite: MailerLite sends it (issue 7).
+      const campaign = await providerFor(ctx).createCampaign(input);
+      await recordProviderCampaign(ctx.db, newsletter.id, campaign, input.mode);
+      throw redirect("/admin/campaigns", 303);
+    }
     const campaign = await createCampaign(ctx, input, context.get(userContext)?.id ?? null);
     context.get(requestContext).worker?.poke();
     throw redirect(`/admin/campaigns/${campaign.id}`, 303);
   } catch (error) {
     if (error instanceof CampaignError) return fail({}, [error.message], error.status);
+    if (error instanceof ProviderError) {
+      return fail(error.fields, [error.message], API_STATUS[error.status]);
+    }
     if (error instanceof MailNotSentError) {
       return fail({}, ["Failed to send email. Please try again."], 503);
     }

@@ -13,6 +13,7 @@ import { toApiError } from "../../../server/api/errors";
 import { requireTenantManager } from "../../../server/auth/guards";
 import { requestContext } from "../../../server/http/context";
 import { publicOrigin } from "../../../server/http/origin";
+import { providerNameFor } from "../../../server/providers";
 import {
   deleteTenant,
   getTenantView,
@@ -65,6 +66,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       updatedAt: tenant.updatedAt,
     },
     settings: settingsOf(tenant),
+    provider: providerNameFor(tenant),
+    deploymentProvider: context.get(requestContext).env.MAIL_PROVIDER,
     history: await tenantHistory(db, tenant.id),
   };
 }
@@ -162,7 +165,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function TenantPage({ loaderData }: Route.ComponentProps) {
-  const { tenant, settings, history } = loaderData;
+  const { tenant, settings, history, provider, deploymentProvider } = loaderData;
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
@@ -222,9 +225,10 @@ export default function TenantPage({ loaderData }: Route.ComponentProps) {
             errors={failure?.fields ?? {}}
             saving={saving}
             preview={preview}
+            deploymentProvider={deploymentProvider}
           />
         ) : (
-          <ViewMode tenant={tenant} settings={settings} preview={preview} />
+          <ViewMode tenant={tenant} settings={settings} preview={preview} provider={provider} />
         )}
 
         <History history={history} />
@@ -274,14 +278,18 @@ function Swatch({ color }: { color: string }) {
   );
 }
 
+const PROVIDER_LABELS = { builtin: "Herald's built-in engine", mailerlite: "MailerLite" } as const;
+
 function ViewMode({
   tenant,
   settings,
   preview,
+  provider,
 }: {
   tenant: { id: string; domain: string | null };
   settings: TenantSettings;
   preview: Extract<ActionResult, { intent: "preview" }> | null;
+  provider: keyof typeof PROVIDER_LABELS;
 }) {
   return (
     <div className="space-y-6">
@@ -366,6 +374,20 @@ function ViewMode({
           </Definition>
         </dl>
       </Section>
+      <Section title="Mail provider" id="provider">
+        <dl>
+          <Definition term="Provider">
+            {PROVIDER_LABELS[provider]}
+            {settings.mailProvider ? " (this tenant's setting)" : " (the deployment's default)"}
+          </Definition>
+          {settings.emailGroups.groups.map((key) => (
+            <Definition key={key} term={`MailerLite group of ${key}`}>
+              {settings.mailerLiteGroups[key] ||
+                (key === settings.emailGroups.default ? settings.mailerLiteGroupId : "")}
+            </Definition>
+          ))}
+        </dl>
+      </Section>
     </div>
   );
 }
@@ -413,12 +435,14 @@ function EditForm({
   errors,
   saving,
   preview,
+  deploymentProvider,
 }: {
   tenant: { id: string; domain: string | null };
   values: TenantSettings;
   errors: Record<string, string[]>;
   saving: boolean;
   preview: Extract<ActionResult, { intent: "preview" }> | null;
+  deploymentProvider: keyof typeof PROVIDER_LABELS;
 }) {
   const [branding, setBranding] = useState(values.branding);
   const setBrand = (key: keyof TenantSettings["branding"], value: string) =>
@@ -588,6 +612,37 @@ function EditForm({
               type: "email",
               maxLength: 254,
             })}
+          </div>
+        </div>
+      </Section>
+
+      <Section title="Mail provider" id="provider">
+        <div className="grid gap-4 md:grid-cols-2">
+          <FieldShell
+            {...fieldProps("mailProvider", errors).shell}
+            label="Provider"
+            hint="Who keeps this tenant's subscribers and sends its campaigns."
+          >
+            <select
+              {...fieldProps("mailProvider", errors).input}
+              aria-describedby="f-mailProvider-hint f-mailProvider-error"
+              defaultValue={values.mailProvider}
+              className="block w-full rounded-brand border border-black/30 bg-surface px-3 py-2"
+            >
+              <option value="">Deployment default ({PROVIDER_LABELS[deploymentProvider]})</option>
+              <option value="builtin">{PROVIDER_LABELS.builtin}</option>
+              <option value="mailerlite">{PROVIDER_LABELS.mailerlite}</option>
+            </select>
+          </FieldShell>
+          <div className="space-y-3">
+            {values.emailGroups.groups.map((key) =>
+              text(
+                `mailerLiteGroups.${key}`,
+                `MailerLite group id of “${key}”${key === values.emailGroups.default ? " (default: the mail-list group id)" : ""}`,
+                values.mailerLiteGroups[key] ?? "",
+                { inputMode: "numeric", maxLength: 30 },
+              ),
+            )}
           </div>
         </div>
       </Section>

@@ -1,0 +1,149 @@
+import type { SubscriberStatus } from "../db/schema";
+import { mailerLiteGroupIds, providerFor, providerNameFor } from "../providers";
+import { type MailProvider, ProviderError } from "../providers/types";
+import { SubscriptionError } from "./errors";
+import { listTenantLists } from "./lists";
+import type { SubscriptionContext } from "./subscribers";
+
+/**
+ * Tenants whose audience lives in MailerLite (issue 7). MailerLite is the record of who is on which
+ * list; Herald keeps a local mirror of each subscriber because its own flows need local rows
+ * (signed links, pending preference changes, campaign history). Every change goes to MailerLite
+ * first and is written locally only once MailerLite took it, so a MailerLite failure changes
+ * nothing; lookups refresh the mirror from MailerLite. For built-in tenants all of this is a no-op.
+ */
+
+function remote(ctx: SubscriptionContext): MailProvider | null {
+  return providerNameFor(ctx.tenant) === "mailerlite" ? providerFor(ctx) : null;
+}
+
+/** A MailerLite failure as the visitor-facing error of the step that needed it (SPEC §8). */
+async function guarded<T>(message: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ProviderError) throw new SubscriptionError(message, 503);
+    throw error;
+  }
+}
+
+/**
+ * Puts the subscriber on `lists` (keys) in MailerLite. MailerLite's upsert only adds groups, so
+ * with `replace` the tenant's other mapped groups are left one by one.
+ */
+export async function pushMembership(
+  ctx: SubscriptionContext,
+  input: { email: string; name?: string | null; lists: readonly string[]; replace: boolean },
+  failureMessage: string,
+): Promise<void> {
+  const provider = remote(ctx);
+  if (!provider) return;
+  const ids = mailerLiteGroupIds(ctx.tenant);
+  await guarded(failureMessage, async () => {
+    const { subscriber } = await provider.upsertSubscriber({
+      email: input.email,
+      name: input.name,
+      groups: input.lists.filter((key) => key in ids),
+    });
+    if (!input.replace) return;
+    const wanted = new Set(input.lists.map((key) => ids[key]).filter(Boolean));
+    const ours = new Set(Object.values(ids));
+    for (const group of subscriber.groups) {
+      if (ours.has(group.id) && !wanted.has(group.id)) {
+        await provider.removeFromGroup(subscriber.id, group.id);
+      }
+    }
+  });
+}
+
+/** Unsubscribes in MailerLite; an address MailerLite never had is already as good as gone. */
+export async function pushUnsubscribe(
+  ctx: SubscriptionContext,
+  email: string,
+  failureMessage: string,
+): Promise<void> {
+  const provider = remote(ctx);
+  if (!provider) return;
+  await guarded(failureMessage, async () => {
+    try {
+      await provider.unsubscribe(email);
+    } catch (error) {
+      if (error instanceof ProviderError && error.status === "NOT_FOUND") return;
+      throw error;
+    }
+  });
+}
+
+const STATUS_FROM_MAILERLITE: Record<string, SubscriberStatus> = {
+  active: "active",
+  unconfirmed: "unconfirmed",
+};
+
+/** Refreshes the local mirror of `email` from MailerLite (status, name, lists). */
+export async function pullSubscriber(
+  ctx: SubscriptionContext,
+  email: string,
+  failureMessage: string,
+): Promise<void> {
+  const provider = remote(ctx);
+  if (!provider) return;
+  const found = await guarded(failureMessage, () => provider.findSubscriber(email));
+  if (!found) return;
+  const keyOf = new Map(
+    Object.entries(mailerLiteGroupIds(ctx.tenant)).map(([key, id]) => [id, key]),
+  );
+  const keys = found.groups.flatMap((group) => keyOf.get(group.id) ?? []);
+  const status = STATUS_FROM_MAILERLITE[found.status] ?? "unsubscribed";
+  const lists = (await listTenantLists(ctx.db, ctx.tenant)).filter((list) =>
+    keys.includes(list.key),
+  );
+  const now = new Date().toISOString();
+  const address = found.email.trim().toLowerCase();
+  await ctx.db.transaction().execute(async (trx) => {
+    const existing = await trx
+      .selectFrom("subscribers")
+      .selectAll()
+      .where("tenant_id", "=", ctx.tenant.id)
+      .where("email", "=", address)
+      .executeTakeFirst();
+    let id: number;
+    if (existing) {
+      id = existing.id;
+      await trx
+        .updateTable("subscribers")
+        .set({
+          status,
+          name: found.fields.name ?? existing.name,
+          subscribed_at: existing.subscribed_at ?? found.subscribed_at,
+          unsubscribed_at: status === "unsubscribed" ? (existing.unsubscribed_at ?? now) : null,
+          updated_at: now,
+        })
+        .where("id", "=", id)
+        .execute();
+    } else {
+      id = (
+        await trx
+          .insertInto("subscribers")
+          .values({
+            tenant_id: ctx.tenant.id,
+            email: address,
+            name: found.fields.name ?? "",
+            status,
+            subscribed_at: found.subscribed_at,
+            unsubscribed_at: status === "unsubscribed" ? now : null,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning("id")
+          .executeTakeFirstOrThrow()
+      ).id;
+    }
+    await trx.deleteFrom("subscriptions").where("subscriber_id", "=", id).execute();
+    if (lists.length > 0) {
+      await trx
+        .insertInto("subscriptions")
+        .values(lists.map((list) => ({ subscriber_id: id, list_id: list.id, created_at: now })))
+        .execute();
+    }
+  });
+}
