@@ -1,6 +1,10 @@
 import type { RouterContextProvider } from "react-router";
+import { z } from "zod";
+import type { Db } from "../db";
 import { requestContext } from "../http/context";
-import { apiErrorResponse, jsonResponse } from "./errors";
+import type { TenantView } from "../tenants/admin";
+import { requireApiSuperAdmin } from "./auth";
+import { apiErrorResponse, jsonResponse, readJson } from "./errors";
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -27,4 +31,26 @@ export function methodNotAllowed(allowed: string[]): Response {
     { error: { status: "INVALID_ARGUMENT", message: `Use ${allowed.join(" or ")}` } },
     { status: 405, headers: { allow: allowed.join(", "), "cache-control": "no-store" } },
   );
+}
+
+/** PATCH /api/tenants/{id}/… : super admins change part of a tenant through `patch`. */
+export function tenantPatchAction(
+  patch: (db: Db, actor: string, id: string, body: unknown) => Promise<TenantView>,
+) {
+  return async ({
+    request,
+    params,
+    context,
+  }: {
+    request: Request;
+    params: { id: string };
+    context: Context;
+  }): Promise<Response> => {
+    if (request.method !== "PATCH") return methodNotAllowed(["PATCH"]);
+    return answerApi(context, async () => {
+      const caller = await requireApiSuperAdmin(context, request);
+      const body = await readJson(request, z.unknown());
+      return { tenant: await patch(context.get(requestContext).db, caller.actor, params.id, body) };
+    });
+  };
 }

@@ -345,14 +345,7 @@ function ViewMode({
                   </Definition>
                 </dl>
                 <Form method="post" className="mt-3">
-                  <button
-                    type="submit"
-                    name="intent"
-                    value={`preview:${key}`}
-                    className="rounded-brand border-2 border-brand-strong px-3 py-1.5 text-sm font-semibold text-brand-strong"
-                  >
-                    Preview
-                  </button>
+                  <PreviewButton template={key} />
                 </Form>
               </div>
             );
@@ -389,6 +382,20 @@ function ViewMode({
         </dl>
       </Section>
     </div>
+  );
+}
+
+/** Renders the template from the values on screen (edit mode) or as saved (view mode). */
+function PreviewButton({ template }: { template: TemplateKey }) {
+  return (
+    <button
+      type="submit"
+      name="intent"
+      value={`preview:${template}`}
+      className="rounded-brand border-2 border-brand-strong px-3 py-1.5 text-sm font-semibold text-brand-strong"
+    >
+      Preview
+    </button>
   );
 }
 
@@ -575,14 +582,7 @@ function EditForm({
                 <FieldShell {...body.shell} label="Body">
                   <TextArea {...body.input} rows={4} defaultValue={template.body} />
                 </FieldShell>
-                <button
-                  type="submit"
-                  name="intent"
-                  value={`preview:${key}`}
-                  className="rounded-brand border-2 border-brand-strong px-3 py-1.5 text-sm font-semibold text-brand-strong"
-                >
-                  Preview
-                </button>
+                <PreviewButton template={key} />
               </fieldset>
             );
           })}

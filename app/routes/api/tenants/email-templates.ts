@@ -1,26 +1,10 @@
-import { z } from "zod";
-import { requireApiSuperAdmin } from "../../../../server/api/auth";
-import { readJson } from "../../../../server/api/errors";
-import { answerApi, methodNotAllowed } from "../../../../server/api/route";
-import { requestContext } from "../../../../server/http/context";
+import { methodNotAllowed, tenantPatchAction } from "../../../../server/api/route";
 import { patchTenantEmailTemplates } from "../../../../server/tenants/admin";
 import type { Route } from "./+types/email-templates";
 
-/** PATCH /api/tenants/{id}/email-templates — super admins change some email template fields. */
-export async function action({ request, params, context }: Route.ActionArgs) {
-  if (request.method !== "PATCH") return methodNotAllowed(["PATCH"]);
-  return answerApi(context, async () => {
-    const caller = await requireApiSuperAdmin(context, request);
-    const body = await readJson(request, z.unknown());
-    const tenant = await patchTenantEmailTemplates(
-      context.get(requestContext).db,
-      caller.actor,
-      params.id,
-      body,
-    );
-    return { tenant };
-  });
-}
+/** PATCH /api/tenants/{id}/email-templates — super admins change some email template fields, the rest kept. */
+export const action: (args: Route.ActionArgs) => Promise<Response> =
+  tenantPatchAction(patchTenantEmailTemplates);
 
 export function loader() {
   return methodNotAllowed(["PATCH"]);
