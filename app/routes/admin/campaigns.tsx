@@ -12,6 +12,7 @@ import {
   CampaignStatusBadge,
   useLiveWhile,
 } from "../../components/campaign-progress";
+import { Pagination } from "../../components/pagination";
 import { formatDateTime } from "../../lib/format";
 import { CAMPAIGN_STATUSES } from "../../schemas/campaign";
 import type { Route } from "./+types/campaigns";
@@ -192,31 +193,13 @@ export default function Campaigns({ loaderData }: Route.ComponentProps) {
             ))}
           </ul>
         )}
-        {pageCount > 1 ? (
-          <nav aria-label="Pagination" className="flex justify-between text-sm font-semibold">
-            {page > 1 ? (
-              <Link
-                to={`?${new URLSearchParams({ ...(status ? { status } : {}), page: String(page - 1) })}`}
-              >
-                ← Previous
-              </Link>
-            ) : (
-              <span />
-            )}
-            <span>
-              Page {page} of {pageCount}
-            </span>
-            {page < pageCount ? (
-              <Link
-                to={`?${new URLSearchParams({ ...(status ? { status } : {}), page: String(page + 1) })}`}
-              >
-                Next →
-              </Link>
-            ) : (
-              <span />
-            )}
-          </nav>
-        ) : null}
+        <Pagination
+          page={page}
+          pageCount={pageCount}
+          href={(to) =>
+            `?${new URLSearchParams({ ...(status ? { status } : {}), page: String(to) })}`
+          }
+        />
 
         <section aria-labelledby="lists-heading">
           <h2 id="lists-heading" className="text-xl font-bold">

@@ -5,6 +5,7 @@ import { requestContext, tenantContext } from "../../../server/http/context";
 import { listOutbox } from "../../../server/mail/outbox";
 import { AdminHeader } from "../../components/admin-header";
 import { MailStatusBadge } from "../../components/mail-status";
+import { Pagination } from "../../components/pagination";
 import { stackedCell, stackedHead, stackedRow } from "../../components/stacked-table";
 import { formatDateTime, plural } from "../../lib/format";
 import type { Route } from "./+types/outbox";
@@ -114,27 +115,12 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
                 </tbody>
               </table>
             </div>
-            {mail.pageCount > 1 ? (
-              <nav
-                aria-label="Pagination"
-                className="mt-4 flex items-center justify-between text-sm font-semibold"
-              >
-                {mail.page > 1 ? (
-                  <Link to={pageHref(mail.page - 1)} rel="prev">
-                    ← Newer
-                  </Link>
-                ) : (
-                  <span />
-                )}
-                {mail.page < mail.pageCount ? (
-                  <Link to={pageHref(mail.page + 1)} rel="next">
-                    Older →
-                  </Link>
-                ) : (
-                  <span />
-                )}
-              </nav>
-            ) : null}
+            <Pagination
+              page={mail.page}
+              pageCount={mail.pageCount}
+              href={pageHref}
+              labels={["← Newer", "Older →"]}
+            />
           </>
         )}
       </div>

@@ -15,6 +15,7 @@ import {
 } from "../../../server/subscribers/admin";
 import { subscriptionContextFrom } from "../../../server/subscribers/context";
 import { AdminHeader } from "../../components/admin-header";
+import { Pagination } from "../../components/pagination";
 import { stackedCell, stackedHead, stackedRow } from "../../components/stacked-table";
 import { formatDate, plural } from "../../lib/format";
 import { MAX_IMPORT_BYTES, SUBSCRIBER_STATUSES } from "../../schemas/subscribers";
@@ -442,27 +443,7 @@ export default function Subscribers({ loaderData, actionData }: Route.ComponentP
               </table>
             </div>
           ) : null}
-          {subscribers.pageCount > 1 ? (
-            <nav
-              aria-label="Pagination"
-              className="mt-4 flex items-center justify-between text-sm font-semibold"
-            >
-              {subscribers.page > 1 ? (
-                <Link to={pageHref(subscribers.page - 1)} rel="prev">
-                  ← Previous
-                </Link>
-              ) : (
-                <span />
-              )}
-              {subscribers.page < subscribers.pageCount ? (
-                <Link to={pageHref(subscribers.page + 1)} rel="next">
-                  Next →
-                </Link>
-              ) : (
-                <span />
-              )}
-            </nav>
-          ) : null}
+          <Pagination page={subscribers.page} pageCount={subscribers.pageCount} href={pageHref} />
         </section>
 
         <section
