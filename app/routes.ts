@@ -33,6 +33,7 @@ export default [
 
   route("sitemap.xml", "routes/api/sitemap.ts"),
   route("robots.txt", "routes/api/robots.ts"),
+  route("test/functions", "routes/test/functions.tsx"),
   route("uploads/*", "routes/api/uploads.ts"),
 
   ...prefix("admin", [
@@ -62,6 +63,7 @@ export default [
   // Campaign tracking: the open pixel and click redirects in campaign mail.
   route("t/o/:token", "routes/api/track-open.ts"),
   route("t/c/:token", "routes/api/track-click.ts"),
+  route("api/functions/:name", "routes/api/functions.ts"),
   route("api/webhooks/mailerlite", "routes/api/mailerlite-webhook.ts"),
   route("healthz", "routes/api/healthz.ts"),
   route("*", "routes/not-found.tsx"),

@@ -71,6 +71,13 @@ export function AdminHeader({ title, tenantName, isSuperAdmin, actions }: AdminH
                 </NavLink>
               </li>
             ) : null}
+            {isSuperAdmin ? (
+              <li>
+                <NavLink to="/test/functions" className={tab}>
+                  Diagnostics
+                </NavLink>
+              </li>
+            ) : null}
           </ul>
         </nav>
       </div>
