@@ -213,7 +213,15 @@ export function openApiDocument(functions: readonly FunctionDoc[]) {
           requestBody: body({
             allOf: [
               { $ref: "#/components/schemas/TenantSettings" },
-              { type: "object", properties: { domain: { type: "string" } } },
+              {
+                type: "object",
+                properties: {
+                  domain: {
+                    type: ["string", "null"],
+                    description: "Left out: kept as it is; null: the tenant has no domain",
+                  },
+                },
+              },
             ],
           }),
           responses: { "200": ok("Saved", tenantRef), ...writeErrors },

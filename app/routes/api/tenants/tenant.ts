@@ -13,8 +13,17 @@ import {
 import { domainField, tenantSettingsSchema } from "../../../schemas/tenant";
 import type { Route } from "./+types/tenant";
 
-/** PUT body: the whole of the settings (missing fields are errors, not resets), domain optional. */
-const putBody = tenantSettingsSchema.extend({ domain: domainField.optional() });
+/**
+ * PUT body: the whole of the settings (missing fields are errors, not resets), domain optional.
+ * GET answers null for "no domain" and "no mail-list group", so a GET → PUT round trip takes them.
+ */
+const putBody = tenantSettingsSchema.extend({
+  mailerLiteGroupId: z.preprocess(
+    (value) => (value === null ? "" : value),
+    tenantSettingsSchema.shape.mailerLiteGroupId,
+  ),
+  domain: domainField.nullable().optional(),
+});
 
 /**
  * GET /api/tenants/{id} — open: anyone reads a brand's public face; staff who manage the tenant
