@@ -36,6 +36,9 @@ export default [
   route("test/functions", "routes/test/functions.tsx"),
   route("uploads/*", "routes/api/uploads.ts"),
 
+  // The tenant manager's guard sends visitors here (SPEC §2 /login, /unauthorized).
+  route("login", "routes/admin/login-redirect.ts"),
+  route("unauthorized", "routes/admin/unauthorized.tsx"),
   ...prefix("admin", [
     route("login", "routes/admin/login.tsx"),
     route("logout", "routes/admin/logout.ts"),
@@ -43,6 +46,9 @@ export default [
     route("dashboard", "routes/admin/dashboard.tsx"),
     route("cms", "routes/admin/cms.tsx"),
     route("users", "routes/admin/users.tsx"),
+    route("tenants", "routes/admin/tenants.tsx"),
+    route("tenants/:id", "routes/admin/tenant.tsx"),
+    route("api-tokens", "routes/admin/api-tokens.tsx"),
     route("messages", "routes/admin/messages.tsx"),
     route("subscribers", "routes/admin/subscribers.tsx"),
     route("subscribers/export.csv", "routes/admin/subscribers-export.ts"),
@@ -65,6 +71,17 @@ export default [
   route("t/c/:token", "routes/api/track-click.ts"),
   route("api/functions/:name", "routes/api/functions.ts"),
   route("api/webhooks/mailerlite", "routes/api/mailerlite-webhook.ts"),
+  // The tenant API (SPEC §7), JSON in and out; see /api/openapi.json.
+  ...prefix("api", [
+    route("auth/verify", "routes/api/auth-verify.ts"),
+    route("openapi.json", "routes/api/openapi.ts"),
+    route("tenants", "routes/api/tenants/index.ts"),
+    route("tenants/domain/:domain", "routes/api/tenants/by-domain.ts"),
+    route("tenants/:id", "routes/api/tenants/tenant.ts"),
+    route("tenants/:id/branding", "routes/api/tenants/branding.ts"),
+    route("tenants/:id/email-templates", "routes/api/tenants/email-templates.ts"),
+    route("tenants/:id/email-groups", "routes/api/tenants/email-groups.ts"),
+  ]),
   route("healthz", "routes/api/healthz.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

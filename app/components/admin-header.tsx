@@ -73,6 +73,20 @@ export function AdminHeader({ title, tenantName, isSuperAdmin, actions }: AdminH
             ) : null}
             {isSuperAdmin ? (
               <li>
+                <NavLink to="/admin/tenants" className={tab}>
+                  Tenant manager
+                </NavLink>
+              </li>
+            ) : null}
+            {isSuperAdmin ? (
+              <li>
+                <NavLink to="/admin/api-tokens" className={tab}>
+                  API tokens
+                </NavLink>
+              </li>
+            ) : null}
+            {isSuperAdmin ? (
+              <li>
                 <NavLink to="/test/functions" className={tab}>
                   Diagnostics
                 </NavLink>
