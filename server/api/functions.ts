@@ -66,6 +66,8 @@ export interface FunctionContext {
 }
 
 interface CallableFunction<Input extends z.ZodType> {
+  /** one line for the OpenAPI document */
+  summary: string;
   /** callable without signing in (SPEC §6: the site calls these for visitors) */
   anonymous: boolean;
   input: Input;
@@ -74,7 +76,10 @@ interface CallableFunction<Input extends z.ZodType> {
 
 /** A function of the registry: its payload is checked once, then the call runs on it. */
 export interface RegisteredFunction {
+  summary: string;
   anonymous: boolean;
+  /** the payload's schema (for the OpenAPI document) */
+  input: z.ZodType;
   /** Parses the payload (ZodError when it is wrong) and binds the handler to it. */
   bind(data: unknown): {
     tenantId: string | null;
@@ -84,7 +89,9 @@ export interface RegisteredFunction {
 
 function defineFunction<Input extends z.ZodType>(fn: CallableFunction<Input>): RegisteredFunction {
   return {
+    summary: fn.summary,
     anonymous: fn.anonymous,
+    input: fn.input,
     bind(data) {
       const parsed = fn.input.parse(data);
       const tenantId =
@@ -196,6 +203,7 @@ function parseSender(
 
 export const FUNCTIONS: Record<string, RegisteredFunction> = {
   helloWorld: defineFunction({
+    summary: "Test the connection: echoes test and timestamp",
     anonymous: true,
     input: z.object({
       test: z.union([z.string().max(1000), z.number(), z.boolean()]).nullish(),
@@ -213,6 +221,7 @@ export const FUNCTIONS: Record<string, RegisteredFunction> = {
   }),
 
   addSubscriber: defineFunction({
+    summary: "Add a subscriber to lists (visitors go through the sign-up rules)",
     anonymous: true,
     input: z.object({
       email: emailField(),
@@ -238,6 +247,7 @@ export const FUNCTIONS: Record<string, RegisteredFunction> = {
   }),
 
   sendEmail: defineFunction({
+    summary: "Send one email in the tenant's branding",
     anonymous: false,
     input: z.object({
       to: emailField(),
@@ -304,6 +314,7 @@ export const FUNCTIONS: Record<string, RegisteredFunction> = {
   }),
 
   completeNewsletterSignup: defineFunction({
+    summary: "The newsletter sign-up: subscribe, then welcome or confirmation email",
     anonymous: true,
     input: z.object({
       email: emailField(),
@@ -338,6 +349,7 @@ export const FUNCTIONS: Record<string, RegisteredFunction> = {
   }),
 
   getAllGroups: defineFunction({
+    summary: "The tenant's lists (staff also get their counts)",
     anonymous: true,
     input: z.object({ tenantId: tenantIdField }),
     async handler(ctx) {
@@ -351,6 +363,7 @@ export const FUNCTIONS: Record<string, RegisteredFunction> = {
   }),
 
   createAndSendCampaign: defineFunction({
+    summary: "Create a campaign and send or schedule it",
     anonymous: false,
     input: z.object({
       subject: subjectField,
@@ -382,6 +395,7 @@ export const FUNCTIONS: Record<string, RegisteredFunction> = {
   }),
 
   getCampaigns: defineFunction({
+    summary: "The tenant's campaigns (limit 25, page 1, status filter)",
     anonymous: false,
     input: z.object({
       limit: z.number().int().min(1).max(100).nullish(),
@@ -402,6 +416,7 @@ export const FUNCTIONS: Record<string, RegisteredFunction> = {
   }),
 
   getSubscriber: defineFunction({
+    summary: "A subscriber's lists and name",
     anonymous: true,
     input: z.object({ email: emailField(), tenantId: tenantIdField }),
     async handler(ctx, data) {

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { apiCaller } from "../../../server/api/auth";
-import { apiErrorResponse, jsonResponse, readJson } from "../../../server/api/errors";
+import { readJson } from "../../../server/api/errors";
 import { callFunction, functionScopeFrom } from "../../../server/api/functions";
-import { requestContext } from "../../../server/http/context";
+import { answerApi, methodNotAllowed } from "../../../server/api/route";
 import type { Route } from "./+types/functions";
 
 const envelope = z.object({ data: z.unknown().optional() });
@@ -13,9 +13,8 @@ const envelope = z.object({ data: z.unknown().optional() });
  * Callers are anonymous, or staff by session cookie or x-auth-token (server/api/auth.ts).
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
-  const { logger } = context.get(requestContext);
-  try {
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
+  return answerApi(context, async () => {
     const caller = await apiCaller(context, request);
     const { data } = await readJson(request, envelope);
     const result = await callFunction(
@@ -24,19 +23,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       data,
       caller?.user ?? null,
     );
-    return jsonResponse({ result });
-  } catch (error) {
-    return apiErrorResponse(error, logger);
-  }
+    return { result };
+  });
 }
 
 export function loader() {
-  return methodNotAllowed();
-}
-
-function methodNotAllowed(): Response {
-  return Response.json(
-    { error: { status: "INVALID_ARGUMENT", message: "Call a function with POST" } },
-    { status: 405, headers: { allow: "POST", "cache-control": "no-store" } },
-  );
+  return methodNotAllowed(["POST"]);
 }
