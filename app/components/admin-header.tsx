@@ -85,13 +85,11 @@ export function AdminHeader({ title, tenantName, isSuperAdmin, actions }: AdminH
                 </NavLink>
               </li>
             ) : null}
-            {isSuperAdmin ? (
-              <li>
-                <NavLink to="/test/functions" className={tab}>
-                  Diagnostics
-                </NavLink>
-              </li>
-            ) : null}
+            <li>
+              <NavLink to="/test/functions" className={tab}>
+                Diagnostics
+              </NavLink>
+            </li>
           </ul>
         </nav>
       </div>
