@@ -39,7 +39,8 @@ import {
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 100_000);
 const CONCURRENCY = 8;
 const SECRET = "bench-send-secret-bench-send-secret-0123456789";
-const TARGET = "target: ≥ 1000 messages/s and sender RSS ≤ 300 MB at 100,000 recipients (SQLite); PostgreSQL within 1.5×";
+const TARGET =
+  "target: ≥ 1000 messages/s and sender RSS ≤ 300 MB at 100,000 recipients (SQLite); PostgreSQL within 1.5×";
 
 /** A newsletter of a realistic size: ~4 KB of HTML with a handful of tracked links. */
 const CONTENT = [
@@ -218,21 +219,25 @@ async function run(database: Database): Promise<RunResult> {
     const started = performance.now();
     // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the sender.
     const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
-    const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "cli/herald.ts", "worker"], {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        DATABASE_URL: database.url,
-        SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
-        SEND_RATE: "0",
-        SEND_CONCURRENCY: String(CONCURRENCY),
-        SESSION_SECRET: SECRET,
-        APP_URL: "http://localhost:3000",
-        LOG_LEVEL: "warn",
+    const child = spawn(
+      process.execPath,
+      [...nodeArgs, "--import", "tsx", "cli/herald.ts", "worker"],
+      {
+        cwd: repoRoot,
+        env: {
+          ...process.env,
+          NODE_ENV: "production",
+          DATABASE_URL: database.url,
+          SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
+          SEND_RATE: "0",
+          SEND_CONCURRENCY: String(CONCURRENCY),
+          SESSION_SECRET: SECRET,
+          APP_URL: "http://localhost:3000",
+          LOG_LEVEL: "warn",
+        },
+        stdio: ["ignore", "inherit", "inherit"],
       },
-      stdio: ["ignore", "inherit", "inherit"],
-    });
+    );
     if (child.pid === undefined) throw new Error("could not start the worker");
     const sampler = new RssSampler(child.pid).start();
     let status = campaign.status;

@@ -32,9 +32,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("name", "text", (col) => col.notNull())
     // SHA-256 of the token: the token itself is shown once and never stored
     .addColumn("token_hash", "text", (col) => col.notNull().unique())
-    .addColumn("user_id", "text", (col) =>
-      col.notNull().references("users.id").onDelete("cascade"),
-    )
+    .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
     .addColumn("created_at", "text", (col) => col.notNull())
     .addColumn("last_used_at", "text")
     .addColumn("revoked_at", "text")
