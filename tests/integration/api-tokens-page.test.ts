@@ -81,7 +81,7 @@ describe("the API tokens page", () => {
     const list = await (
       await fetch(`${server.url}/admin/api-tokens`, { headers: { cookie: cookies.chief } })
     ).text();
-    expect(textOf(list)).toContain("Nightly export <script>");
+    expect(list).toContain("Nightly export &lt;script&gt;");
     expect(list).not.toContain(token ?? "");
 
     const revoked = await post({ intent: "revoke", id: row.id });

@@ -102,7 +102,12 @@ export default function ApiTokens({ loaderData }: Route.ComponentProps) {
             </div>
           ) : null}
         </div>
-        <Form method="post" className="flex flex-wrap items-end gap-4">
+        {/* A new key after each created token empties the form for the next one. */}
+        <Form
+          method="post"
+          className="flex flex-wrap items-end gap-4"
+          key={result?.ok && result.created ? result.created.token : "form"}
+        >
           <div className="min-w-64 flex-1">
             <FieldShell id="token-name" label="Name">
               <TextInput id="token-name" name="name" required maxLength={100} />
