@@ -1,6 +1,20 @@
 import type { ReactNode } from "react";
 import { Form, NavLink } from "react-router";
 
+/** The staff area's tabs; some pages are for super admins only (their guards say so too). */
+const STAFF_TABS = [
+  { to: "/admin/dashboard", label: "Newsletters" },
+  { to: "/admin/messages", label: "Contact messages" },
+  { to: "/admin/subscribers", label: "Subscribers" },
+  { to: "/admin/campaigns", label: "Campaigns" },
+  { to: "/admin/outbox", label: "Outbox" },
+  { to: "/admin/cms", label: "All my tenants" },
+  { to: "/admin/users", label: "Staff users", superAdminOnly: true },
+  { to: "/admin/tenants", label: "Tenant manager", superAdminOnly: true },
+  { to: "/admin/api-tokens", label: "API tokens", superAdminOnly: true },
+  { to: "/test/functions", label: "Diagnostics" },
+];
+
 interface AdminHeaderProps {
   title: string;
   tenantName: string;
@@ -34,62 +48,13 @@ export function AdminHeader({ title, tenantName, isSuperAdmin, actions }: AdminH
         </div>
         <nav aria-label="Staff" className="mt-4">
           <ul className="flex flex-wrap gap-2">
-            <li>
-              <NavLink to="/admin/dashboard" className={tab}>
-                Newsletters
-              </NavLink>
-            </li>
-            <li>
-              <NavLink to="/admin/messages" className={tab}>
-                Contact messages
-              </NavLink>
-            </li>
-            <li>
-              <NavLink to="/admin/subscribers" className={tab}>
-                Subscribers
-              </NavLink>
-            </li>
-            <li>
-              <NavLink to="/admin/campaigns" className={tab}>
-                Campaigns
-              </NavLink>
-            </li>
-            <li>
-              <NavLink to="/admin/outbox" className={tab}>
-                Outbox
-              </NavLink>
-            </li>
-            <li>
-              <NavLink to="/admin/cms" className={tab}>
-                All my tenants
-              </NavLink>
-            </li>
-            {isSuperAdmin ? (
-              <li>
-                <NavLink to="/admin/users" className={tab}>
-                  Staff users
+            {STAFF_TABS.filter((item) => isSuperAdmin || !item.superAdminOnly).map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} className={tab}>
+                  {item.label}
                 </NavLink>
               </li>
-            ) : null}
-            {isSuperAdmin ? (
-              <li>
-                <NavLink to="/admin/tenants" className={tab}>
-                  Tenant manager
-                </NavLink>
-              </li>
-            ) : null}
-            {isSuperAdmin ? (
-              <li>
-                <NavLink to="/admin/api-tokens" className={tab}>
-                  API tokens
-                </NavLink>
-              </li>
-            ) : null}
-            <li>
-              <NavLink to="/test/functions" className={tab}>
-                Diagnostics
-              </NavLink>
-            </li>
+            ))}
           </ul>
         </nav>
       </div>
