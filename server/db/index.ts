@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
+import { getLogger } from "../logger";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -15,9 +16,13 @@ export function dialectOf(url: string): DialectName {
 /** The one Kysely factory: SQLite (WAL, foreign keys on) for file: URLs, PostgreSQL otherwise. */
 export function createDb(url: string): Db {
   if (dialectOf(url) === "postgres") {
-    return new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }),
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // The server may close an idle connection (restart, failover, an administrator): the pool
+    // drops it and opens another on the next query. Unheard, the error would end the process.
+    pool.on("error", (error) => {
+      getLogger().warn({ err: error }, "PostgreSQL closed an idle connection");
     });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const path = resolve(url.replace(/^file:/, ""));
   mkdirSync(dirname(path), { recursive: true });
