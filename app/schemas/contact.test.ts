@@ -25,6 +25,13 @@ describe("contactSchema", () => {
     expect(contactSchema.safeParse(valid).success).toBe(true);
   });
 
+  it("says only 'Please enter your email address.' for a blank email", () => {
+    const result = contactSchema.safeParse({ ...valid, email: "  " });
+    expect(result.error?.issues.map((issue) => issue.message)).toEqual([
+      "Please enter your email address.",
+    ]);
+  });
+
   it("uses SPEC's message for a bad email", () => {
     const result = contactSchema.safeParse({ ...valid, email: "dana@localhost" });
     expect(result.error?.issues[0]?.message).toBe("Invalid email format: dana@localhost");

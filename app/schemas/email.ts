@@ -21,7 +21,8 @@ export function emailField(requiredMessage = "Please enter your email address.")
     z
       .string({ error: requiredMessage })
       .trim()
-      .min(1, requiredMessage)
+      // A blank field needs one message, not also a format complaint: stop at the first.
+      .min(1, { error: requiredMessage, abort: true })
       .max(MAX_EMAIL_LENGTH, `Email must be at most ${MAX_EMAIL_LENGTH} characters.`)
       .regex(SPEC_EMAIL, { error: (issue) => invalidEmailMessage(issue.input) })
       // A refinement, not a second regex: the browser gets SPEC's rule as its pattern attribute and
