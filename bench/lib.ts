@@ -21,7 +21,10 @@ const MB = 1024 * 1024;
 
 /** Runs `npm run build` when the production build is missing. */
 export function ensureBuild(root = repoRoot): void {
-  if (existsSync(path.join(root, "build", "server", "index.js"))) return;
+  const built = ["server/index.js", "cli/herald.mjs"].every((file) =>
+    existsSync(path.join(root, "build", file)),
+  );
+  if (built) return;
   console.log("Production build missing: running npm run build …");
   const result = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   if (result.error) throw result.error;

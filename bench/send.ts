@@ -25,6 +25,7 @@ import { listTenantLists } from "../server/subscribers/lists";
 import { seedTenants } from "../server/tenants/seed";
 import { getTenant } from "../server/tenants/store";
 import {
+  ensureBuild,
   findFreePort,
   formatTable,
   machineInfo,
@@ -219,9 +220,10 @@ async function run(database: Database): Promise<RunResult> {
     const started = performance.now();
     // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the sender.
     const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+    // The production build of the CLI, as `node build/cli/herald.mjs worker` runs in production.
     const child = spawn(
       process.execPath,
-      [...nodeArgs, "--import", "tsx", "cli/herald.ts", "worker"],
+      [...nodeArgs, "build/cli/herald.mjs", "worker"],
       {
         cwd: repoRoot,
         env: {
@@ -291,6 +293,7 @@ async function run(database: Database): Promise<RunResult> {
 }
 
 async function main(): Promise<void> {
+  ensureBuild();
   const databases: (() => Promise<Database>)[] = [async () => sqliteDatabase()];
   const pgUrl = process.env.BENCH_DATABASE_URL;
   if (pgUrl) databases.push(() => postgresDatabase(pgUrl));
