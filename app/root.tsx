@@ -15,6 +15,7 @@ import { requestContext, tenantContext, userContext } from "../server/http/conte
 import { brandingCssVariables } from "../server/tenants/branding";
 import { getTenant } from "../server/tenants/store";
 import type { Route } from "./+types/root";
+import { AccessDenied } from "./components/access-denied";
 import "./app.css";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
@@ -129,40 +130,36 @@ function AccessCheckNotice() {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const status = isRouteErrorResponse(error) ? error.status : 500;
+  const root = useRouteLoaderData<typeof loader>("root");
   if (status >= 500 && import.meta.env.DEV) console.error(error);
+  if (status === 403) {
+    return (
+      <>
+        <title>Access denied</title>
+        <AccessDenied email={root?.user?.email} />
+      </>
+    );
+  }
   const copy =
     status === 404
       ? {
           title: "Page not found",
           text: "The page you are looking for does not exist or has moved.",
         }
-      : status === 403
-        ? {
-            title: "Access denied",
-            text: "You do not have access to this page with the account you are signed in with.",
-          }
-        : {
-            title: "Something went wrong",
-            text: "We could not complete your request. Please try again in a moment.",
-          };
+      : {
+          title: "Something went wrong",
+          text: "We could not complete your request. Please try again in a moment.",
+        };
   return (
     <main className="mx-auto max-w-2xl px-6 py-24 text-center">
       <title>{copy.title}</title>
       <p className="text-sm font-semibold uppercase tracking-wider text-brand-strong">{status}</p>
       <h1 className="mt-2 text-3xl font-bold">{copy.title}</h1>
       <p className="mt-4 text-lg">{copy.text}</p>
-      <p className="mt-8 flex flex-wrap justify-center gap-6">
+      <p className="mt-8">
         <a href="/" className="font-semibold underline">
           Back to the home page
         </a>
-        {status === 403 ? (
-          <form method="post" action="/admin/logout">
-            <input type="hidden" name="redirectTo" value="/admin/login" />
-            <button type="submit" className="font-semibold text-brand-strong underline">
-              Sign in as someone else
-            </button>
-          </form>
-        ) : null}
       </p>
     </main>
   );

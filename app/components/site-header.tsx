@@ -74,28 +74,33 @@ export function SiteHeader({ companyName, logoUrl, user }: SiteHeaderProps) {
       <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3 sm:px-6">
         <Link
           to="/"
-          className="flex items-center gap-3 text-ink no-underline"
+          className="flex min-w-0 items-center gap-3 text-ink no-underline"
           aria-label={`${companyName} home`}
         >
           {logoUrl ? (
-            <img src={logoUrl} alt="" className="h-9 w-auto" />
+            <img src={logoUrl} alt="" className="h-9 w-auto shrink-0" />
           ) : (
             <span
               aria-hidden="true"
-              className="grid size-9 place-items-center rounded-brand bg-brand text-lg font-bold text-on-brand"
+              className="grid size-9 shrink-0 place-items-center rounded-brand bg-brand text-lg font-bold text-on-brand"
             >
               {companyName.charAt(0)}
             </span>
           )}
-          <span className="text-lg font-bold tracking-tight" data-testid="header-company-name">
+          {/* A long name is cut with an ellipsis so the navigation always stays on screen. */}
+          <span
+            className="truncate text-lg font-bold tracking-tight"
+            title={companyName}
+            data-testid="header-company-name"
+          >
             {companyName}
           </span>
         </Link>
-        <nav aria-label="Main" className="hidden md:block">
+        <nav aria-label="Main" className="hidden shrink-0 md:block">
           <ul className="flex items-center gap-1">{links}</ul>
         </nav>
         {/* Phones: a disclosure that works without JavaScript. */}
-        <details className="group relative md:hidden">
+        <details className="group relative shrink-0 md:hidden">
           <summary className="cursor-pointer list-none rounded-brand border border-current px-3 py-2 font-medium [&::-webkit-details-marker]:hidden">
             Menu
           </summary>

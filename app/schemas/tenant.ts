@@ -1,4 +1,5 @@
-import { colord } from "colord";
+import { colord, extend } from "colord";
+import namesPlugin from "colord/plugins/names";
 import { z } from "zod";
 import { isValidEmail } from "./email";
 
@@ -66,20 +67,31 @@ export const FEATURE_LABELS = {
   doubleOptIn: "Double opt-in (new subscribers confirm by email)",
 } as const;
 
+// Named colours (rebeccapurple, navy…) are CSS colours too.
+extend([namesPlugin]);
+
 export function isCssColor(value: string): boolean {
   return colord(value).isValid();
 }
 
-const text = (label: string, max: number) =>
-  z
-    .string({ error: `${label} must be text` })
-    .trim()
-    .max(max, `${label} must be at most ${max} characters`);
+/** "is required" when the field is missing altogether, "must be …" when it has the wrong type. */
+const missingOr = (label: string, kind: string) => ({
+  error: (issue: { input?: unknown }) =>
+    issue.input === undefined ? `${label} is required` : `${label} must be ${kind}`,
+});
 
-const required = (label: string, max: number) => text(label, max).min(1, `${label} is required`);
+const text = (label: string, max: number) =>
+  z.string(missingOr(label, "text")).trim().max(max, `${label} must be at most ${max} characters`);
+
+/** A blank required field gets one message, not also the format's. */
+const required = (label: string, max: number) =>
+  text(label, max).min(1, { error: `${label} is required`, abort: true });
 
 const color = (label: string) =>
-  required(label, 64).refine(isCssColor, `${label} must be a CSS colour such as #1b365d`);
+  required(label, 64).refine(
+    isCssColor,
+    `${label} must be a CSS colour such as #1b365d, rgb(27, 54, 93) or navy`,
+  );
 
 const optionalEmail = (label: string) =>
   text(label, 254).refine((value) => value === "" || isValidEmail(value), {
@@ -99,7 +111,7 @@ const imageUrl = (label: string) =>
 export const tenantIdField = z
   .string({ error: "Tenant id is required" })
   .trim()
-  .min(1, "Tenant id is required")
+  .min(1, { error: "Tenant id is required", abort: true })
   .max(40, "Tenant id must be at most 40 characters")
   .regex(TENANT_ID, "Tenant id may only use lower-case letters, digits and hyphens");
 
@@ -107,58 +119,75 @@ export const domainField = z
   .string({ error: "Domain is required" })
   .trim()
   .toLowerCase()
-  .min(1, "Domain is required")
+  // "news.example.com." (the fully qualified form) is the same host
+  .overwrite((value) => value.replace(/\.$/, ""))
+  .min(1, { error: "Domain is required", abort: true })
   .max(253, "Domain must be at most 253 characters")
   .regex(HOST_NAME, "Domain must be a host name such as news.example.com (no https:// or path)");
 
-export const brandingSchema = z.object({
-  primaryColor: color("Primary colour"),
-  secondaryColor: color("Secondary colour"),
-  accentColor: color("Accent colour"),
-  textColor: color("Text colour"),
-  backgroundColor: color("Background colour"),
-  errorColor: color("Error colour"),
-  successColor: color("Success colour"),
-  borderRadius: required("Border radius", 20).regex(
-    /^(?:0|\d{1,3}(?:\.\d{1,3})?(?:px|rem|em|%))$/,
-    "Border radius must be a length such as 8px or 0.5rem",
-  ),
-  fontFamily: required("Font family", 200).regex(
-    /^[\w\s,"'.-]+$/,
-    "Font family may only list font names, separated by commas",
-  ),
-  logoUrl: imageUrl("Logo URL"),
-  favicon: imageUrl("Favicon"),
-  companyName: required("Company name", 100),
-  companyAddress: text("Company address", 300),
-});
+export const brandingSchema = z.object(
+  {
+    primaryColor: color("Primary colour"),
+    secondaryColor: color("Secondary colour"),
+    accentColor: color("Accent colour"),
+    textColor: color("Text colour"),
+    backgroundColor: color("Background colour"),
+    errorColor: color("Error colour"),
+    successColor: color("Success colour"),
+    borderRadius: required("Border radius", 20).regex(
+      /^(?:0|\d{1,3}(?:\.\d{1,3})?(?:px|rem|em|%))$/,
+      "Border radius must be a length such as 8px or 0.5rem",
+    ),
+    fontFamily: required("Font family", 200).regex(
+      /^[\w\s,"'.-]+$/,
+      "Font family may only list font names, separated by commas",
+    ),
+    logoUrl: imageUrl("Logo URL"),
+    favicon: imageUrl("Favicon"),
+    companyName: required("Company name", 100),
+    companyAddress: text("Company address", 300),
+  },
+  missingOr("Branding", "an object"),
+);
 
-export const emailTemplateSchema = z.object({
-  subject: required("Subject", 200),
-  senderName: text("Sender name", 100),
-  fromName: text("From name", 100),
-  fromEmail: optionalEmail("From email"),
-  body: text("Body", 10_000),
-});
+export const emailTemplateSchema = z.object(
+  {
+    subject: required("Subject", 200),
+    senderName: text("Sender name", 100),
+    fromName: text("From name", 100),
+    fromEmail: optionalEmail("From email"),
+    body: text("Body", 10_000),
+  },
+  missingOr("Each email template", "an object"),
+);
 
-export const emailTemplatesSchema = z.object({
-  welcomeEmail: emailTemplateSchema,
-  confirmationEmail: emailTemplateSchema,
-  verificationEmail: emailTemplateSchema,
-  bounceNotificationEmail: emailTemplateSchema,
-});
+export const emailTemplatesSchema = z.object(
+  {
+    welcomeEmail: emailTemplateSchema,
+    confirmationEmail: emailTemplateSchema,
+    verificationEmail: emailTemplateSchema,
+    bounceNotificationEmail: emailTemplateSchema,
+  },
+  missingOr("Email templates", "an object"),
+);
 
-export const featuresSchema = z.object({
-  allowCustomSubscription: z.boolean({ error: "allowCustomSubscription must be true or false" }),
-  enableDarkMode: z.boolean({ error: "enableDarkMode must be true or false" }),
-  showBranding: z.boolean({ error: "showBranding must be true or false" }),
-  doubleOptIn: z.boolean({ error: "doubleOptIn must be true or false" }),
-});
+export const featuresSchema = z.object(
+  {
+    allowCustomSubscription: z.boolean({ error: "allowCustomSubscription must be true or false" }),
+    enableDarkMode: z.boolean({ error: "enableDarkMode must be true or false" }),
+    showBranding: z.boolean({ error: "showBranding must be true or false" }),
+    doubleOptIn: z.boolean({ error: "doubleOptIn must be true or false" }),
+  },
+  missingOr("Features", "an object"),
+);
 
-export const emailSettingsSchema = z.object({
-  senderName: text("Sender name", 100),
-  senderEmail: optionalEmail("Sender email"),
-});
+export const emailSettingsSchema = z.object(
+  {
+    senderName: text("Sender name", 100),
+    senderEmail: optionalEmail("Sender email"),
+  },
+  missingOr("Email settings", "an object"),
+);
 
 const listKey = z
   .string()
@@ -166,10 +195,13 @@ const listKey = z
   .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "List keys use lower-case letters, digits and hyphens");
 
 export const emailGroupsSchema = z
-  .object({
-    default: listKey,
-    groups: z.array(listKey).min(1, "At least one list is required").max(20),
-  })
+  .object(
+    {
+      default: listKey,
+      groups: z.array(listKey).min(1, "At least one list is required").max(20),
+    },
+    missingOr("Email groups", "an object"),
+  )
   .refine((value) => value.groups.includes(value.default), {
     message: "The default list must be one of the lists",
     path: ["default"],

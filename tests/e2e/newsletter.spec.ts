@@ -125,3 +125,20 @@ test("the content field is a plain HTML textarea without JavaScript", async ({ b
   await expect(page).toHaveURL(/\/admin\/dashboard$/);
   await context.close();
 });
+
+test("errors of an empty submit are gone once the newsletter is saved", async ({ page }) => {
+  await signIn(page, await createSuperAdmin("stale-errors"));
+  await page.goto("/admin/newsletter/new");
+  await expect(page.getByRole("toolbar", { name: "Formatting" })).toBeVisible();
+  await page.getByRole("button", { name: "Create Newsletter" }).click();
+  await expect(page.getByText("Title is required")).toBeVisible();
+
+  await page.getByLabel("Title").fill(`Stale errors ${Date.now()}`);
+  await page.getByLabel("Excerpt").fill("Nothing stale here.");
+  await editorOf(page).click();
+  await page.keyboard.type("A body worth reading.");
+  await page.getByRole("button", { name: "Create Newsletter" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Newsletter saved" })).toBeVisible();
+  await expect(page.getByText("Title is required")).toHaveCount(0);
+  await expect(page.getByText("Content is required")).toHaveCount(0);
+});

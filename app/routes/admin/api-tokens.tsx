@@ -70,7 +70,7 @@ export default function ApiTokens({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   return (
-    <>
+    <main>
       <AdminHeader title="API tokens" tenantName={tenantName} isSuperAdmin />
       <div className="mx-auto max-w-4xl space-y-8 px-4 py-8 sm:px-6">
         <p>
@@ -166,6 +166,6 @@ export default function ApiTokens({ loaderData }: Route.ComponentProps) {
           )}
         </section>
       </div>
-    </>
+    </main>
   );
 }

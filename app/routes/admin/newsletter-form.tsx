@@ -163,7 +163,15 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
 
 type AutosaveView = "idle" | "pending" | "saving" | "saved" | "invalid" | "failed";
 
-export default function NewsletterForm({ loaderData, actionData }: Route.ComponentProps) {
+/**
+ * New and edit share this module: keyed on the newsletter, the form starts afresh after a create
+ * redirects to the edit page, instead of keeping the errors of an earlier empty submit.
+ */
+export default function NewsletterFormPage(props: Route.ComponentProps) {
+  return <NewsletterForm key={props.loaderData.newsletter?.id ?? "new"} {...props} />;
+}
+
+function NewsletterForm({ loaderData, actionData }: Route.ComponentProps) {
   const { newsletter, constraint, notice, confirmDelete } = loaderData;
   const navigation = useNavigation();
   const submit = useSubmit();

@@ -150,10 +150,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 
   if (intent === "delete") {
+    if (String(form.get("confirm") ?? "").trim() !== tenant.id) {
+      return data<ActionResult>(
+        { intent: "delete", message: `Type ${tenant.id} to confirm the deletion.` },
+        { status: 400 },
+      );
+    }
     try {
       await deleteTenant(db, user.email, tenant.id, form.get("force") === "on");
       logger.info({ tenantId: tenant.id, actor: user.id }, "tenant deleted");
-      return redirect("/admin/tenants");
+      return redirect(`/admin/tenants?deleted=${encodeURIComponent(tenant.id)}`);
     } catch (error) {
       return data<ActionResult>(
         { intent: "delete", message: toApiError(error, logger).message },
@@ -176,7 +182,7 @@ export default function TenantPage({ loaderData }: Route.ComponentProps) {
   const saving = navigation.state !== "idle" && navigation.formData?.get("intent") === "save";
 
   return (
-    <>
+    <main>
       <AdminHeader
         title={tenant.name}
         tenantName="Tenant manager"
@@ -239,7 +245,7 @@ export default function TenantPage({ loaderData }: Route.ComponentProps) {
           />
         ) : null}
       </div>
-    </>
+    </main>
   );
 }
 
@@ -488,7 +494,7 @@ function EditForm({
             hint={
               tenant.domain
                 ? "Set when the tenant is created."
-                : `No domain yet: on localhost the site is at /?subdomain=${tenant.id}; set one with PUT /api/tenants/${tenant.id}.`
+                : `No domain yet: on localhost the site is at /?subdomain=${tenant.id}. A domain is set through the tenant API (PUT /api/tenants/${tenant.id} with the configuration and a domain).`
             }
           >
             <TextInput
@@ -802,6 +808,16 @@ function DangerZone({ tenantId, message }: { tenantId: string; message: string |
         <label className="flex items-center gap-2">
           <input type="checkbox" name="force" className="h-4 w-4" />
           Also delete its newsletters, subscribers and messages
+        </label>
+        <label className="flex flex-wrap items-center gap-2">
+          Type <code>{tenantId}</code> to confirm:
+          <input
+            name="confirm"
+            required
+            autoComplete="off"
+            spellCheck={false}
+            className="w-40 rounded-brand border border-black/30 bg-surface px-2 py-1"
+          />
         </label>
         <button
           type="submit"

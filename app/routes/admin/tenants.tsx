@@ -1,4 +1,12 @@
-import { data, Form, Link, redirect, useActionData, useNavigation } from "react-router";
+import {
+  data,
+  Form,
+  Link,
+  redirect,
+  useActionData,
+  useNavigation,
+  useSearchParams,
+} from "react-router";
 import { toApiError } from "../../../server/api/errors";
 import { requireTenantManager } from "../../../server/auth/guards";
 import { requestContext, tenantContext } from "../../../server/http/context";
@@ -53,7 +61,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     const failure = toApiError(error, logger);
     return data<CreateFailure>(
-      { message: failure.message, fields: failure.fields ?? {}, values },
+      {
+        message: failure.fields ? "Please correct the marked fields." : failure.message,
+        fields: failure.fields ?? {},
+        values,
+      },
       { status: failure.status === "ABORTED" ? 409 : failure.status === "INTERNAL" ? 500 : 400 },
     );
   }
@@ -61,13 +73,22 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Tenants({ loaderData }: Route.ComponentProps) {
   const { tenants, tenantName } = loaderData;
+  const deleted = useSearchParams()[0].get("deleted");
   const failure = useActionData<typeof action>() as CreateFailure | undefined;
   const navigation = useNavigation();
   const creating = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (
-    <>
+    <main>
       <AdminHeader title="Tenant manager" tenantName={tenantName} isSuperAdmin />
       <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
+        {deleted ? (
+          <p
+            role="status"
+            className="mb-6 rounded-brand border border-ok/40 bg-ok/10 px-4 py-3 font-medium text-ok"
+          >
+            Tenant {deleted} deleted.
+          </p>
+        ) : null}
         <details
           className="rounded-brand border border-black/10 bg-surface p-4"
           open={failure ? true : undefined}
@@ -170,6 +191,6 @@ export default function Tenants({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       </div>
-    </>
+    </main>
   );
 }

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrateToLatest } from "../../server/db/migrate";
+import { createTenant } from "../../server/tenants/admin";
+import { seedTenants } from "../../server/tenants/seed";
+import { createStaffUser, signIn } from "../support/auth";
+import { createTestDatabase, type TestDatabase } from "../support/database";
+import { textOf } from "../support/html";
+import { type RunningServer, startServer } from "../support/server";
+
+/** The manager's Delete asks for the id, then says it is done; 403 pages are valid HTML. */
+describe("the tenant manager page", () => {
+  let database: TestDatabase;
+  let server: RunningServer;
+  let chief = "";
+  let editor = "";
+
+  beforeAll(async () => {
+    database = await createTestDatabase("sqlite");
+    await migrateToLatest(database.db);
+    await seedTenants(database.db);
+    await createTenant(database.db, "test", {
+      id: "acme",
+      name: "Acme",
+      domain: "acme.example.com",
+    });
+    server = await startServer({
+      databaseUrl: database.url,
+      env: { SESSION_SECRET: "tenant-manager-page-secret-0123456789" },
+    });
+    await createStaffUser(database.db, { email: "chief@example.com", role: "super_admin" });
+    await createStaffUser(database.db, { email: "editor@example.com", products: { main: true } });
+    chief = await signIn(server.url, "chief@example.com");
+    editor = await signIn(server.url, "editor@example.com");
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await database?.drop();
+  });
+
+  const remove = (confirm: string) =>
+    fetch(`${server.url}/admin/tenants/acme`, {
+      method: "POST",
+      body: new URLSearchParams({ intent: "delete", confirm }),
+      headers: { cookie: chief, origin: server.url },
+      redirect: "manual",
+    });
+  const acme = () =>
+    database.db.selectFrom("tenants").select("id").where("id", "=", "acme").executeTakeFirst();
+
+  it("deletes only when the id is typed, then says so on the list", async () => {
+    const unconfirmed = await remove("acm");
+    expect(unconfirmed.status).toBe(400);
+    expect(textOf(await unconfirmed.text())).toContain("Type acme to confirm the deletion.");
+    expect(await acme()).toBeDefined();
+
+    const confirmed = await remove(" acme ");
+    expect(confirmed.status).toBe(302);
+    expect(confirmed.headers.get("location")).toBe("/admin/tenants?deleted=acme");
+    expect(await acme()).toBeUndefined();
+    const list = await fetch(`${server.url}/admin/tenants?deleted=acme`, {
+      headers: { cookie: chief },
+    });
+    expect(textOf(await list.text())).toContain("Tenant acme deleted.");
+  });
+
+  it("answers a forbidden staff page with a 403 page whose form is not inside a paragraph", async () => {
+    const response = await fetch(`${server.url}/admin/api-tokens`, { headers: { cookie: editor } });
+    expect(response.status).toBe(403);
+    const html = await response.text();
+    expect(textOf(html)).toMatch(
+      /signed in as editor@example\.com\s*, which does not have access to this page/,
+    );
+    expect(html).toContain("Sign in as someone else");
+    // A <form> inside a <p> is invalid HTML: the browser splits it and hydration fails.
+    expect(html).not.toMatch(/<p[^>]*>(?:(?!<\/p>).)*<form/s);
+  });
+});
