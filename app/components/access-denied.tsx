@@ -6,7 +6,7 @@ export function AccessDenied({ email, detail }: { email?: string | null; detail?
     <main className="mx-auto max-w-2xl px-6 py-24 text-center">
       <p className="text-sm font-semibold uppercase tracking-wider text-brand-strong">403</p>
       <h1 className="mt-2 text-3xl font-bold sm:text-4xl">Access denied</h1>
-      <p className="mt-4 text-lg wrap-anywhere">
+      <p className="mt-4 text-lg">
         {email ? (
           <>
             You are signed in as <strong>{email}</strong>, which does not have access to this page.

@@ -29,11 +29,11 @@ export function AdminHeader({ title, tenantName, isSuperAdmin, actions }: AdminH
   return (
     <div className="border-b border-black/10 bg-black/[0.03]">
       <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6">
-        <p className="text-sm font-semibold uppercase tracking-wider text-brand-strong wrap-anywhere">
+        <p className="text-sm font-semibold uppercase tracking-wider text-brand-strong">
           {tenantName}
         </p>
         <div className="mt-1 flex flex-wrap items-center justify-between gap-4">
-          <h1 className="min-w-0 text-3xl wrap-anywhere font-bold">{title}</h1>
+          <h1 className="min-w-0 text-3xl font-bold">{title}</h1>
           <div className="flex flex-wrap items-center gap-3">
             {actions}
             <Form method="post" action="/admin/logout">

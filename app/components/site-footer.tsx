@@ -11,7 +11,7 @@ export function SiteFooter({ companyName, companyAddress }: SiteFooterProps) {
     <footer className="mt-16 border-t border-black/10 bg-black/[0.03]">
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:grid-cols-3 sm:px-6">
         <div>
-          <p className="font-bold wrap-anywhere" data-testid="footer-company-name">
+          <p className="font-bold" data-testid="footer-company-name">
             {companyName}
           </p>
           {companyAddress ? <address className="mt-2 not-italic">{companyAddress}</address> : null}
