@@ -119,7 +119,12 @@ export default function Tenants({ loaderData }: Route.ComponentProps) {
                 aria-describedby="new-id-hint new-id-error"
               />
             </FieldShell>
-            <FieldShell id="new-name" label="Name" errors={failure?.fields.name}>
+            <FieldShell
+              id="new-name"
+              label="Name"
+              hint="The brand's name, as visitors see it in the header."
+              errors={failure?.fields.name}
+            >
               <TextInput
                 id="new-name"
                 name="name"
@@ -127,7 +132,7 @@ export default function Tenants({ loaderData }: Route.ComponentProps) {
                 maxLength={100}
                 defaultValue={failure?.values.name}
                 aria-invalid={failure?.fields.name ? true : undefined}
-                aria-describedby="new-name-error"
+                aria-describedby="new-name-hint new-name-error"
               />
             </FieldShell>
             <FieldShell
