@@ -221,25 +221,21 @@ async function run(database: Database): Promise<RunResult> {
     // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the sender.
     const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
     // The production build of the CLI, as `node build/cli/herald.mjs worker` runs in production.
-    const child = spawn(
-      process.execPath,
-      [...nodeArgs, "build/cli/herald.mjs", "worker"],
-      {
-        cwd: repoRoot,
-        env: {
-          ...process.env,
-          NODE_ENV: "production",
-          DATABASE_URL: database.url,
-          SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
-          SEND_RATE: "0",
-          SEND_CONCURRENCY: String(CONCURRENCY),
-          SESSION_SECRET: SECRET,
-          APP_URL: "http://localhost:3000",
-          LOG_LEVEL: "warn",
-        },
-        stdio: ["ignore", "inherit", "inherit"],
+    const child = spawn(process.execPath, [...nodeArgs, "build/cli/herald.mjs", "worker"], {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        DATABASE_URL: database.url,
+        SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
+        SEND_RATE: "0",
+        SEND_CONCURRENCY: String(CONCURRENCY),
+        SESSION_SECRET: SECRET,
+        APP_URL: "http://localhost:3000",
+        LOG_LEVEL: "warn",
       },
-    );
+      stdio: ["ignore", "inherit", "inherit"],
+    });
     if (child.pid === undefined) throw new Error("could not start the worker");
     const sampler = new RssSampler(child.pid).start();
     let status = campaign.status;

@@ -43,7 +43,9 @@ test("a super admin changes a tenant's primary colour and its public site uses i
   await expect(
     page.getByText("Failed to save tenant configuration. Please try again."),
   ).toBeVisible();
-  await expect(page.getByText("Primary colour must be a CSS colour such as #1b365d, rgb(27, 54, 93) or navy")).toBeVisible();
+  await expect(
+    page.getByText("Primary colour must be a CSS colour such as #1b365d, rgb(27, 54, 93) or navy"),
+  ).toBeVisible();
   await page.goto("/?subdomain=keydiscovery");
   expect(await page.locator("html").getAttribute("style")).toContain("--brand-primary:#8a2be2");
 });

@@ -1277,7 +1277,9 @@ describe.each(testDialects())("the tenant API on %s", (dialect) => {
       expect(response.status).toBe(400);
       const text = textOf(await response.text());
       expect(text).toContain("Failed to save tenant configuration. Please try again.");
-      expect(text).toContain("Primary colour must be a CSS colour such as #1b365d, rgb(27, 54, 93) or navy");
+      expect(text).toContain(
+        "Primary colour must be a CSS colour such as #1b365d, rgb(27, 54, 93) or navy",
+      );
       expect(text).not.toContain(TENANT_MESSAGES.saved);
       expect(await snapshot("omega")).toEqual(before);
       expect((await fullTenant("omega")).name).toBe("Omega");
