@@ -76,8 +76,13 @@ export function isCssColor(value: string): boolean {
 
 /** "is required" when the field is missing altogether, "must be …" when it has the wrong type. */
 const missingOr = (label: string, kind: string) => ({
-  error: (issue: { input?: unknown }) =>
-    issue.input === undefined ? `${label} is required` : `${label} must be ${kind}`,
+  // Only the type check is reworded; other issues (unknown keys…) keep zod's own message.
+  error: (issue: { code?: string; input?: unknown }) =>
+    issue.code !== "invalid_type"
+      ? undefined
+      : issue.input === undefined
+        ? `${label} is required`
+        : `${label} must be ${kind}`,
 });
 
 const text = (label: string, max: number) =>
