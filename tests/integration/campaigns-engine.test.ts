@@ -259,7 +259,9 @@ describe.each(testDialects())("the sending engine on %s", (dialect) => {
       LOG_LEVEL: "warn",
     };
     const startWorker = () => {
-      const child = spawn("node_modules/.bin/tsx", ["cli/herald.ts", "worker"], {
+      // node itself with tsx's loader, not the tsx wrapper: SIGKILL must hit the sending process
+      // (the wrapper would die and leave its node child sending on, orphaned).
+      const child = spawn(process.execPath, ["--import", "tsx", "cli/herald.ts", "worker"], {
         env,
         stdio: "ignore",
       });
