@@ -10,6 +10,7 @@ import {
   tenantSettingsSchema,
 } from "../../app/schemas/tenant";
 import { ApiError } from "../api/errors";
+import { canManageTenant, type StaffUser } from "../auth/permissions";
 import type { Db } from "../db";
 import type { TenantRow } from "../db/schema";
 import { DEFAULT_TENANT_CONFIG, type TenantConfig, type TenantOverrides } from "./config";
@@ -43,6 +44,11 @@ export type TenantView = TenantConfig & { createdAt: string; updatedAt: string }
 
 function viewOf(row: TenantRow): TenantView {
   return { ...toTenantConfig(row), createdAt: row.created_at, updatedAt: row.updated_at };
+}
+
+/** The whole configuration for staff who manage the tenant, its public face for anyone else. */
+export function tenantViewFor(user: StaffUser | null, tenant: TenantView) {
+  return user && canManageTenant(user, tenant.id) ? tenant : publicTenantView(tenant);
 }
 
 /** What anyone may read: the look of a brand, nothing about its mail or templates. */

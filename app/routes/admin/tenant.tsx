@@ -9,7 +9,7 @@ import {
   useNavigation,
   useSearchParams,
 } from "react-router";
-import { toApiError } from "../../../server/api/errors";
+import { ApiError, toApiError } from "../../../server/api/errors";
 import { requireTenantManager } from "../../../server/auth/guards";
 import { requestContext } from "../../../server/http/context";
 import { publicOrigin } from "../../../server/http/origin";
@@ -48,8 +48,12 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 async function tenantOr404(db: Parameters<typeof getTenantView>[0], id: string) {
   try {
     return await getTenantView(db, id);
-  } catch {
-    throw data({ message: TENANT_MESSAGES.notFound }, { status: 404 });
+  } catch (error) {
+    // Only "no such tenant" is a 404; a database failure stays a 500.
+    if (error instanceof ApiError && error.status === "NOT_FOUND") {
+      throw data({ message: TENANT_MESSAGES.notFound }, { status: 404 });
+    }
+    throw error;
   }
 }
 

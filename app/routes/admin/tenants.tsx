@@ -102,55 +102,28 @@ export default function Tenants({ loaderData }: Route.ComponentProps) {
                 {failure.message}
               </p>
             ) : null}
-            <FieldShell
-              id="new-id"
+            <NewTenantField
+              name="id"
               label="Tenant id"
               hint="Lower-case letters, digits and hyphens; it cannot change later."
-              errors={failure?.fields.id}
-            >
-              <TextInput
-                id="new-id"
-                name="id"
-                required
-                maxLength={40}
-                pattern={TENANT_ID_PATTERN}
-                defaultValue={failure?.values.id}
-                aria-invalid={failure?.fields.id ? true : undefined}
-                aria-describedby="new-id-hint new-id-error"
-              />
-            </FieldShell>
-            <FieldShell
-              id="new-name"
+              maxLength={40}
+              pattern={TENANT_ID_PATTERN}
+              failure={failure}
+            />
+            <NewTenantField
+              name="name"
               label="Name"
               hint="The brand's name, as visitors see it in the header."
-              errors={failure?.fields.name}
-            >
-              <TextInput
-                id="new-name"
-                name="name"
-                required
-                maxLength={100}
-                defaultValue={failure?.values.name}
-                aria-invalid={failure?.fields.name ? true : undefined}
-                aria-describedby="new-name-hint new-name-error"
-              />
-            </FieldShell>
-            <FieldShell
-              id="new-domain"
+              maxLength={100}
+              failure={failure}
+            />
+            <NewTenantField
+              name="domain"
               label="Domain"
               hint="The host name the brand is served on, e.g. news.example.com."
-              errors={failure?.fields.domain}
-            >
-              <TextInput
-                id="new-domain"
-                name="domain"
-                required
-                maxLength={253}
-                defaultValue={failure?.values.domain}
-                aria-invalid={failure?.fields.domain ? true : undefined}
-                aria-describedby="new-domain-hint new-domain-error"
-              />
-            </FieldShell>
+              maxLength={253}
+              failure={failure}
+            />
             <div className="sm:col-span-3">
               <SubmitButton pending={creating}>
                 {creating ? "Creating…" : "Create tenant"}
@@ -197,5 +170,39 @@ export default function Tenants({ loaderData }: Route.ComponentProps) {
         </ul>
       </div>
     </main>
+  );
+}
+
+/** One field of 'Add New Tenant', keeping what was typed and its errors after a refusal. */
+function NewTenantField({
+  name,
+  label,
+  hint,
+  maxLength,
+  pattern,
+  failure,
+}: {
+  name: keyof CreateFailure["values"];
+  label: string;
+  hint: string;
+  maxLength: number;
+  pattern?: string;
+  failure: CreateFailure | undefined;
+}) {
+  const id = `new-${name}`;
+  const errors = failure?.fields[name];
+  return (
+    <FieldShell id={id} label={label} hint={hint} errors={errors}>
+      <TextInput
+        id={id}
+        name={name}
+        required
+        maxLength={maxLength}
+        pattern={pattern}
+        defaultValue={failure?.values[name]}
+        aria-invalid={errors ? true : undefined}
+        aria-describedby={`${id}-hint ${id}-error`}
+      />
+    </FieldShell>
   );
 }

@@ -1,8 +1,7 @@
 import { apiCaller } from "../../../../server/api/auth";
 import { answerApi, methodNotAllowed } from "../../../../server/api/route";
-import { canManageTenant } from "../../../../server/auth/permissions";
 import { requestContext } from "../../../../server/http/context";
-import { getTenantViewByDomain, publicTenantView } from "../../../../server/tenants/admin";
+import { getTenantViewByDomain, tenantViewFor } from "../../../../server/tenants/admin";
 import type { Route } from "./+types/by-domain";
 
 /** GET /api/tenants/domain/{domain} — the tenant served on a host; open like GET /api/tenants/{id}. */
@@ -11,7 +10,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const caller = await apiCaller(context, request);
     const tenant = await getTenantViewByDomain(context.get(requestContext).db, params.domain);
     return {
-      tenant: caller && canManageTenant(caller.user, tenant.id) ? tenant : publicTenantView(tenant),
+      tenant: tenantViewFor(caller?.user ?? null, tenant),
     };
   });
 }

@@ -2,13 +2,12 @@ import { z } from "zod";
 import { apiCaller, requireApiSuperAdmin } from "../../../../server/api/auth";
 import { readJson } from "../../../../server/api/errors";
 import { answerApi, methodNotAllowed } from "../../../../server/api/route";
-import { canManageTenant } from "../../../../server/auth/permissions";
 import { requestContext } from "../../../../server/http/context";
 import {
   deleteTenant,
   getTenantView,
-  publicTenantView,
   saveTenantSettings,
+  tenantViewFor,
 } from "../../../../server/tenants/admin";
 import { domainField, tenantSettingsSchema } from "../../../schemas/tenant";
 import type { Route } from "./+types/tenant";
@@ -34,7 +33,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const caller = await apiCaller(context, request);
     const tenant = await getTenantView(context.get(requestContext).db, params.id);
     return {
-      tenant: caller && canManageTenant(caller.user, tenant.id) ? tenant : publicTenantView(tenant),
+      tenant: tenantViewFor(caller?.user ?? null, tenant),
     };
   });
 }
