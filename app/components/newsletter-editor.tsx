@@ -1,8 +1,10 @@
 import Image from "@tiptap/extension-image";
+import { TextSelection } from "@tiptap/pm/state";
 import { type Editor, EditorContent, useEditor, useEditorState } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { safeLinkUrl } from "../lib/safe-url";
+import { SyncDomSelection } from "./sync-dom-selection";
 
 export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -104,6 +106,7 @@ function RichTextEditor({
         },
       }),
       Image.configure({ allowBase64: false }),
+      SyncDomSelection,
     ],
     content: initialHtml,
     editorProps: { attributes },
@@ -180,7 +183,14 @@ function RichTextEditor({
         .insertContent({ type: "text", text: href, marks: [{ type: "link", attrs: { href } }] })
         .run();
     } else {
-      chain.setLink({ href }).run();
+      // The caret goes after the link, so the next keystroke goes on writing, not over it.
+      chain
+        .setLink({ href })
+        .command(({ tr }) => {
+          tr.setSelection(TextSelection.near(tr.doc.resolve(tr.selection.to)));
+          return true;
+        })
+        .run();
     }
     setNotice("");
   }
