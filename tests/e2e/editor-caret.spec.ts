@@ -130,9 +130,9 @@ async function pressInOneBurst(keys: Array<"End" | "Home" | "Enter">) {
   const events = keys.flatMap((key) => {
     const base = { key, code: key, windowsVirtualKeyCode: virtualKeyCodes[key] };
     return [
-      { ...base, type: "rawKeyDown" },
-      ...(key === "Enter" ? [{ ...base, type: "char", text: "\r" }] : []),
-      { ...base, type: "keyUp" },
+      { ...base, type: "rawKeyDown" as const },
+      ...(key === "Enter" ? [{ ...base, type: "char" as const, text: "\r" }] : []),
+      { ...base, type: "keyUp" as const },
     ];
   });
   await Promise.all(events.map((event) => cdp.send("Input.dispatchKeyEvent", event)));
