@@ -148,7 +148,7 @@ async function mailTo(
   headers: Record<string, string> = {},
   options: { retryLater?: boolean } = {},
 ) {
-  const email = await renderEmail(ctx.tenant, content);
+  const email = await renderEmail(ctx.tenant, content, ctx.origin);
   return sendMail(
     { db: ctx.db, transport: ctx.transport, logger: ctx.logger },
     { ...email, to, headers, tenantId: ctx.tenant.id, kind: content.kind },
