@@ -235,6 +235,19 @@ export interface ApiTokensTable {
   revoked_at: string | null;
 }
 
+export interface ImagesTable {
+  /** store key of the email-safe file: {tenant}/{32 hex}.{jpg|png|gif} */
+  key: string;
+  tenant_id: string;
+  content_type: string;
+  width: number;
+  height: number;
+  bytes: number;
+  /** JSON array of ImageVariant */
+  variants: string;
+  created_at: string;
+}
+
 export interface Database {
   tenants: TenantsTable;
   contact_messages: ContactMessagesTable;
@@ -254,6 +267,7 @@ export interface Database {
   campaign_events: CampaignEventsTable;
   tenant_changes: TenantChangesTable;
   api_tokens: ApiTokensTable;
+  images: ImagesTable;
 }
 
 export type CampaignRow = Selectable<CampaignsTable>;

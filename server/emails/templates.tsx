@@ -99,13 +99,22 @@ export function whyYouGetThis(listNames: readonly string[], origin: string): str
   return `You receive this because you subscribed to ${lists} on ${siteNameOf(origin)}.`;
 }
 
-/** A tenant's content for mail: absolute URLs, fitted images, inline typography. */
-export function mailContentFor(tenant: TenantConfig, html: string, origin: string): string {
+/**
+ * A tenant's content for mail: absolute URLs, fitted images, inline typography. `images` gives
+ * the size of uploaded images the content names without one (by absolute URL).
+ */
+export function mailContentFor(
+  tenant: TenantConfig,
+  html: string,
+  origin: string,
+  images?: ReadonlyMap<string, { width: number; height: number }>,
+): string {
   const brand = brandOf(tenant, origin);
   return emailContentHtml(html, {
     origin,
     textColor: brand.textColor,
     linkColor: brand.primaryColor,
+    imageSize: images ? (src) => images.get(src) : undefined,
   });
 }
 
