@@ -8,6 +8,7 @@ import {
   secondaryButton,
   useHydrated,
 } from "./subscription-page";
+import type { SUBSCRIBER_STATUSES } from "../schemas/subscribers";
 
 export interface CentreList {
   key: string;
@@ -25,7 +26,7 @@ export interface CentreList {
  */
 export interface CentreData {
   email: string;
-  status: "active" | "unsubscribed" | "unconfirmed";
+  status: (typeof SUBSCRIBER_STATUSES)[number];
   lists: CentreList[];
   /** keys of the lists the subscriber is on now */
   current: string[];
@@ -48,6 +49,9 @@ const STATUS_LABEL: Record<CentreData["status"], string> = {
   active: "Active",
   unsubscribed: "Unsubscribed",
   unconfirmed: "Awaiting confirmation",
+  // suppressed (issue 12): signing up again, with the emailed confirmation, resumes mail
+  bounced: "Paused: mail bounced",
+  complained: "Paused: marked as spam",
 };
 
 function hrefOf(path: string, identity: Record<string, string>, extra: [string, string][] = []) {
