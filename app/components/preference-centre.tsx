@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
+import type { SUBSCRIBER_STATUSES } from "../schemas/subscribers";
 import {
   dangerButton,
   Notice,
@@ -8,7 +9,6 @@ import {
   secondaryButton,
   useHydrated,
 } from "./subscription-page";
-import type { SUBSCRIBER_STATUSES } from "../schemas/subscribers";
 
 export interface CentreList {
   key: string;

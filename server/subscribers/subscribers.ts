@@ -203,7 +203,8 @@ export async function signUp(
   const now = new Date().toISOString();
   const known = await findRow(ctx, email);
   // A suppressed address (bounced, complained) comes back only through the emailed confirmation.
-  const doubleOptIn = ctx.tenant.features.doubleOptIn || (known ? isSuppressed(known.status) : false);
+  const doubleOptIn =
+    ctx.tenant.features.doubleOptIn || (known ? isSuppressed(known.status) : false);
   if (known?.status === "active" || !doubleOptIn) {
     await pushMembership(
       ctx,
