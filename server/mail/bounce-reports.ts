@@ -71,18 +71,27 @@ function withoutAddressType(value: string | undefined): string | null {
 }
 
 const TOKEN_HEADER = /^X-Herald-Delivery:[ \t]*([^\s;]{1,80})/gim;
+const ORIGINAL_TYPES = ["message/rfc822", "text/rfc822-headers", "message/global"];
 
-function headerTokensOf(mail: ParsedMail): string[] {
+/**
+ * X-Herald-Delivery values in the header section of the report's returned original (its
+ * message/rfc822 or text/rfc822-headers part), not in anything quoted in a body. Read from the raw
+ * report: mailparser flattens an inline message/rfc822 into text and its headers are lost.
+ */
+function headerTokensOf(raw: string, boundary: string | undefined): string[] {
+  if (!boundary) return [];
   const tokens = new Set<string>();
-  for (const part of mail.attachments) {
-    const type = part.contentType.toLowerCase();
-    if (type !== "message/rfc822" && type !== "text/rfc822-headers" && type !== "message/global") {
-      continue;
+  for (const part of raw.split(`--${boundary}`).slice(1)) {
+    const [partHeaders, ...rest] = part.split(/\r?\n\r?\n/);
+    if (!partHeaders || rest.length === 0) continue;
+    const fields = parseFieldBlocks(partHeaders)[0];
+    const type = fields?.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
+    if (!ORIGINAL_TYPES.includes(type)) continue;
+    let body = rest.join("\n\n");
+    if (fields?.get("content-transfer-encoding")?.toLowerCase() === "base64") {
+      body = Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
     }
-    // Only the returned message's own header section, not anything quoted in its body.
-    const text = part.content.toString("utf8");
-    const end = text.search(/\r?\n\r?\n/);
-    const headers = end === -1 ? text : text.slice(0, end);
+    const headers = body.split(/\r?\n\r?\n/)[0] ?? "";
     for (const match of headers.matchAll(TOKEN_HEADER)) if (match[1]) tokens.add(match[1]);
   }
   return [...tokens];
@@ -93,8 +102,8 @@ function partOf(mail: ParsedMail, ...types: string[]): string | null {
   return part ? part.content.toString("utf8") : null;
 }
 
-/** Classifies a parsed message (simpleParser with keepDeliveryStatus: true). */
-export function classifyReport(mail: ParsedMail): BounceReport {
+/** Classifies a parsed message (simpleParser with keepDeliveryStatus: true) and its raw text. */
+export function classifyReport(mail: ParsedMail, raw: string): BounceReport {
   const contentType = mail.headers.get("content-type") as
     | { value?: string; params?: Record<string, string> }
     | undefined;
@@ -124,7 +133,7 @@ export function classifyReport(mail: ParsedMail): BounceReport {
           (recipient) => recipient.action === "failed" && recipient.status.startsWith("5."),
         ) ?? null,
       recipients,
-      headerTokens: headerTokensOf(mail),
+      headerTokens: headerTokensOf(raw, contentType.params?.boundary),
     };
   }
   if (reportType === "feedback-report") {
@@ -141,7 +150,7 @@ export function classifyReport(mail: ParsedMail): BounceReport {
       originalMailFrom: withoutAddressType(fields.get("original-mail-from")),
       originalRcptTo: withoutAddressType(fields.get("original-rcpt-to")),
       userAgent: fields.get("user-agent") ?? null,
-      headerTokens: headerTokensOf(mail),
+      headerTokens: headerTokensOf(raw, contentType.params?.boundary),
     };
   }
   return { type: "unrecognised", reason: `report-type ${reportType ?? "missing"}` };
@@ -156,7 +165,7 @@ export async function parseBounceReport(raw: Buffer | string): Promise<BounceRep
       skipTextToHtml: true,
       skipImageLinks: true,
     });
-    return classifyReport(mail);
+    return classifyReport(mail, typeof raw === "string" ? raw : raw.toString("utf8"));
   } catch (error) {
     return {
       type: "unrecognised",
