@@ -8,6 +8,7 @@ import { CAMPAIGN_MESSAGES } from "../campaigns/campaigns";
 import { cleanCampaignContent } from "../campaigns/clean-content";
 import type { Db } from "../db";
 import { CAMPAIGN_MARKERS, renderCampaignEmail } from "../emails/campaign";
+import { mailContentFor, plainPreviewOf, siteNameOf } from "../emails/templates";
 import type { Env } from "../env";
 import { requestContext, tenantContext } from "../http/context";
 import { publicOrigin } from "../http/origin";
@@ -271,10 +272,14 @@ export const FUNCTIONS: Record<string, RegisteredFunction> = {
       if (!subject || !content) throw new ApiError("INVALID_ARGUMENT", CAMPAIGN_MESSAGES.required);
       const from = parseSender(data.from, tenant);
       // The campaign frame, without tracking; the footer gets SPEC §2's fixed links for the address.
+      const { origin } = ctx.subscription;
       const rendered = await renderCampaignEmail(tenant, {
-        subject,
-        contentHtml: content,
+        origin,
+        headline: subject,
+        preheader: plainPreviewOf(content),
+        contentHtml: mailContentFor(tenant, content, origin),
         viewInBrowserUrl: null,
+        why: `You receive this because ${tenant.branding.companyName} sent it to your address from ${siteNameOf(origin)}.`,
         trackOpens: false,
       });
       const query = `?email=${encodeURIComponent(data.to)}`;

@@ -24,10 +24,8 @@ export async function signIn(
 ): Promise<SignInResult> {
   const email = normaliseEmail(input.email);
   const accountKey = `account:${email}`;
-  if (
-    !(await perAddress.take(`address:${ctx.clientAddress}`)) ||
-    (await perAccount.isExhausted(accountKey))
-  ) {
+  const addressKey = `address:${ctx.clientAddress}`;
+  if (!(await perAddress.take(addressKey)) || (await perAccount.isExhausted(accountKey))) {
     ctx.logger.warn({ code: "auth/too-many-requests", email }, "sign-in rate-limited");
     return { ok: false, error: SIGN_IN_LIMITED, limited: true };
   }
@@ -43,6 +41,8 @@ export async function signIn(
     return { ok: false, error: SIGN_IN_FAILED, limited: false };
   }
   await perAccount.reset(accountKey);
+  // Only failures count against an address: staff behind one office NAT all sign in each morning.
+  await perAddress.refund(addressKey);
   const session = await createSession(ctx.db, row.id);
   return { ok: true, user: toStaffUser(row), ...session };
 }

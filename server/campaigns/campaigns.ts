@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { isValidEmail } from "../../app/schemas/email";
 import type { Db } from "../db";
 import type { CampaignRow, CampaignStatus } from "../db/schema";
+import { mailContentFor } from "../emails/templates";
 import { sendMail } from "../mail/send";
 import { listTenantLists, type MailingList, resolveLists } from "../subscribers/lists";
 import { type SubscriptionContext, tenantLink } from "../subscribers/subscribers";
@@ -140,7 +141,8 @@ export async function createCampaign(
       track_clicks: valid.trackClicks ? 1 : 0,
       status: mode === "draft" ? "draft" : "scheduled",
       scheduled_at: scheduledAt,
-      links: JSON.stringify(extractLinks(valid.content)),
+      // Links as the mail carries them (relative ones made absolute), so each can be tracked.
+      links: JSON.stringify(extractLinks(mailContentFor(ctx.tenant, valid.content, ctx.origin))),
       created_by: createdBy,
       created_at: stamp,
       updated_at: stamp,
@@ -468,6 +470,7 @@ export function messageSource(campaign: CampaignRow): CampaignMessageSource {
     trackOpens: campaign.track_opens === 1,
     trackClicks: campaign.track_clicks === 1,
     links: JSON.parse(campaign.links) as string[],
+    listIds: JSON.parse(campaign.list_ids) as number[],
   };
 }
 
@@ -487,6 +490,7 @@ export async function previewCampaign(
     trackOpens: false,
     trackClicks: false,
     links: [],
+    listIds: valid.lists.map((list) => list.id),
   });
   // Sample links: the pages themselves, without a subscriber's token.
   const message = personalise(ctx, prepared, {

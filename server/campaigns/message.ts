@@ -1,6 +1,9 @@
 import { CAMPAIGN_MARKERS, renderCampaignEmail } from "../emails/campaign";
+import { mailContentFor, plainPreviewOf, whyYouGetThis } from "../emails/templates";
 import { fillPage, type PageParts, splitPage } from "../http/page-cache";
+import { listIdHeader, messageIdFor } from "../mail/headers";
 import type { OutgoingMessage } from "../mail/transport";
+import { listTenantLists } from "../subscribers/lists";
 import {
   listUnsubscribeHeaders,
   type SubscriptionContext,
@@ -21,12 +24,16 @@ export interface CampaignMessageSource {
   trackClicks: boolean;
   /** the campaign's links, in the order their click markers number them */
   links: string[];
+  /** the lists it goes to: named in the footer, the first in List-Id */
+  listIds: number[];
 }
 
 export interface PreparedCampaignMessage {
   source: CampaignMessageSource;
   html: PageParts;
   text: PageParts;
+  /** headers the same for every recipient */
+  headers: Record<string, string>;
 }
 
 export interface Recipient {
@@ -48,17 +55,38 @@ export async function prepareCampaignMessage(
   ctx: SubscriptionContext,
   source: CampaignMessageSource,
 ): Promise<PreparedCampaignMessage> {
-  const contentHtml = source.trackClicks ? markLinks(source.content, source.links) : source.content;
+  const [newsletter, tenantLists] = await Promise.all([
+    source.newsletterId
+      ? ctx.db
+          .selectFrom("newsletters")
+          .select(["title", "excerpt"])
+          .where("id", "=", source.newsletterId)
+          .where("tenant_id", "=", ctx.tenant.id)
+          .executeTakeFirst()
+      : undefined,
+    listTenantLists(ctx.db, ctx.tenant),
+  ]);
+  const lists = tenantLists.filter((list) => source.listIds.includes(list.id));
+  const mailContent = mailContentFor(ctx.tenant, source.content, ctx.origin);
+  const contentHtml = source.trackClicks ? markLinks(mailContent, source.links) : mailContent;
   const { html, text } = await renderCampaignEmail(ctx.tenant, {
-    subject: source.subject,
+    origin: ctx.origin,
+    headline: newsletter?.title || source.subject,
+    preheader: newsletter?.excerpt || plainPreviewOf(source.content),
     contentHtml,
     viewInBrowserUrl: source.newsletterId
       ? tenantLink(ctx, `/newsletter/${source.newsletterId}`)
       : null,
+    why: whyYouGetThis(
+      lists.map((list) => list.name),
+      ctx.origin,
+    ),
     trackOpens: source.trackOpens,
   });
   const markers = MARKERS(source.trackClicks ? source.links : []);
-  return { source, html: splitPage(html, markers), text: splitPage(text, markers) };
+  const headers: Record<string, string> = {};
+  if (lists[0]) headers["List-Id"] = listIdHeader(lists[0], ctx.tenant.id, ctx.origin);
+  return { source, html: splitPage(html, markers), text: splitPage(text, markers), headers };
 }
 
 /** One recipient's message: their preference and unsubscribe links, open pixel and click links. */
@@ -102,8 +130,8 @@ export function personalise(
     subject: source.subject,
     html: fillPage(prepared.html, htmlValues).toString("utf8"),
     text: fillPage(prepared.text, values).toString("utf8"),
-    headers: listUnsubscribeHeaders(ctx, subscriber),
+    headers: { ...prepared.headers, ...listUnsubscribeHeaders(ctx, subscriber) },
     // The same delivery always has the same Message-ID: a message repeated after a crash shows it.
-    messageId: `<d${recipient.deliveryId}.${source.id}@herald>`,
+    messageId: messageIdFor(source.fromEmail, `d${recipient.deliveryId}.${source.id}`),
   };
 }

@@ -1,4 +1,4 @@
-import { Img, Link, Section, Text } from "@react-email/components";
+import { Img, Section } from "@react-email/components";
 import type { TenantConfig } from "../tenants/config";
 import { EmailLayout } from "./layout";
 import { brandOf, renderBoth } from "./templates";
@@ -11,43 +11,53 @@ export const CAMPAIGN_MARKERS = {
 } as const;
 
 export interface CampaignEmailInput {
-  subject: string;
-  /** cleaned content, links already replaced by click markers when clicks are tracked */
+  /** the tenant's public origin: every URL in the mail is absolute on it */
+  origin: string;
+  /** the newsletter's title, else the subject */
+  headline: string;
+  /** the preview line inboxes show: the newsletter's excerpt */
+  preheader: string;
+  /** content made ready for mail (mailContentFor), links replaced by click markers when tracked */
   contentHtml: string;
   /** /newsletter/{id} on the tenant's site, when the campaign is a published newsletter */
   viewInBrowserUrl: string | null;
+  /** "You receive this because …" */
+  why: string;
   trackOpens: boolean;
 }
 
 /**
  * A campaign in the tenant's email frame (SPEC §5: the cleaned content wrapped in an email-safe
- * page): 'view in browser', the content, the footer with preference and unsubscribe links, and the
- * open pixel. Rendered once per campaign; the markers are filled per recipient.
+ * page; issue 12: headline, preheader, 'view in browser', the content, the footer with why the
+ * reader gets it and the preference and unsubscribe links, and the open pixel). Rendered once per
+ * campaign; the markers are filled per recipient.
  */
 export async function renderCampaignEmail(tenant: TenantConfig, input: CampaignEmailInput) {
-  const brand = brandOf(tenant);
+  const brand = brandOf(tenant, input.origin);
   const element = (
     <EmailLayout
       brand={brand}
-      preview={input.subject}
+      preview={input.preheader}
+      headline={input.headline}
+      viewInBrowserUrl={input.viewInBrowserUrl}
+      why={input.why}
       links={{
         preferencesUrl: CAMPAIGN_MARKERS.preferences,
         unsubscribeUrl: CAMPAIGN_MARKERS.unsubscribe,
       }}
     >
-      {input.viewInBrowserUrl ? (
-        <Text style={{ margin: "0 0 16px", fontSize: 13, textAlign: "right" }}>
-          <Link href={input.viewInBrowserUrl} style={{ color: brand.primaryColor }}>
-            View in browser
-          </Link>
-        </Text>
-      ) : null}
       <Section>
-        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by cleanCampaignContent */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by cleanCampaignContent and mailContentFor */}
         <div dangerouslySetInnerHTML={{ __html: input.contentHtml }} />
       </Section>
       {input.trackOpens ? (
-        <Img src={CAMPAIGN_MARKERS.openPixel} alt="" width={1} height={1} />
+        <Img
+          src={CAMPAIGN_MARKERS.openPixel}
+          alt=""
+          width={1}
+          height={1}
+          style={{ display: "block", border: 0 }}
+        />
       ) : null}
     </EmailLayout>
   );

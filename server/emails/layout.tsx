@@ -1,12 +1,15 @@
 import {
   Body,
+  Column,
   Container,
   Head,
+  Heading,
   Hr,
   Html,
   Img,
   Link,
   Preview,
+  Row,
   Section,
   Text,
 } from "@react-email/components";
@@ -26,62 +29,124 @@ export interface EmailFooterLinks {
   unsubscribeUrl?: string;
 }
 
-/** The frame of every Herald email: the tenant's logo, colours and postal address (SPEC §3). */
+/**
+ * The frame of every Herald email (SPEC §3, issue 12): the tenant's logo and name, an optional
+ * headline, the content, and a footer with the postal address (required for commercial mail in
+ * the US and the EU), why the reader gets it, and the preference and unsubscribe links. Light
+ * only, with every colour set, so dark mode cannot leave dark text on a dark background.
+ */
 export function EmailLayout({
   brand,
   preview,
+  headline,
+  viewInBrowserUrl,
+  why,
   links,
   children,
 }: {
   brand: EmailBrand;
+  /** the preheader: the line inboxes show after the subject */
   preview: string;
+  headline?: string;
+  viewInBrowserUrl?: string | null;
+  /** "You receive this because …" */
+  why?: string;
   links?: EmailFooterLinks;
   children: ReactNode;
 }) {
+  const footerText = { color: "#52525b", fontSize: 13, lineHeight: "20px", margin: 0 };
   return (
     <Html lang="en">
-      <Head />
-      <Preview>{preview}</Preview>
+      <Head>
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light" />
+        <meta name="supported-color-schemes" content="light" />
+        <style>{":root{color-scheme:light only;supported-color-schemes:light only}"}</style>
+      </Head>
+      {preview ? <Preview>{preview}</Preview> : null}
       <Body
         style={{
           backgroundColor: "#f4f4f5",
+          color: brand.textColor,
           margin: 0,
           padding: "24px 0",
           fontFamily: brand.fontFamily,
         }}
       >
         <Container
-          style={{ backgroundColor: "#ffffff", maxWidth: 600, borderRadius: 8, overflow: "hidden" }}
+          style={{
+            backgroundColor: "#ffffff",
+            width: "100%",
+            maxWidth: 600,
+            borderRadius: 8,
+            overflow: "hidden",
+          }}
         >
-          <Section style={{ backgroundColor: brand.primaryColor, padding: "20px 32px" }}>
-            {brand.logoUrl ? (
-              <Img src={brand.logoUrl} alt={brand.companyName} height={36} />
-            ) : (
-              <Text style={{ color: "#ffffff", fontSize: 20, fontWeight: 700, margin: 0 }}>
-                {brand.companyName}
-              </Text>
-            )}
+          <Section style={{ backgroundColor: brand.primaryColor, padding: "16px 32px" }}>
+            <Row>
+              {brand.logoUrl ? (
+                <Column style={{ width: 52, verticalAlign: "middle" }}>
+                  <Img
+                    src={brand.logoUrl}
+                    alt={brand.companyName}
+                    width={40}
+                    height={40}
+                    style={{ display: "block", borderRadius: 6, backgroundColor: "#ffffff" }}
+                  />
+                </Column>
+              ) : null}
+              <Column style={{ verticalAlign: "middle" }}>
+                <Text
+                  style={{
+                    color: "#ffffff",
+                    fontSize: 20,
+                    lineHeight: "28px",
+                    fontWeight: 700,
+                    margin: 0,
+                  }}
+                >
+                  {brand.companyName}
+                </Text>
+              </Column>
+            </Row>
           </Section>
           <Section
             style={{
+              backgroundColor: "#ffffff",
               padding: "24px 32px",
               color: brand.textColor,
               fontSize: 16,
               lineHeight: "24px",
             }}
           >
+            {viewInBrowserUrl ? (
+              <Text style={{ margin: "0 0 16px", fontSize: 13, textAlign: "right" }}>
+                <Link href={viewInBrowserUrl} style={{ color: brand.primaryColor }}>
+                  View in browser
+                </Link>
+              </Text>
+            ) : null}
+            {headline ? (
+              <Heading
+                as="h1"
+                style={{
+                  color: brand.textColor,
+                  fontSize: 30,
+                  lineHeight: "36px",
+                  fontWeight: 700,
+                  margin: "0 0 20px",
+                }}
+              >
+                {headline}
+              </Heading>
+            ) : null}
             {children}
           </Section>
           <Hr style={{ borderColor: "#e4e4e7", margin: 0 }} />
-          <Section
-            style={{ padding: "16px 32px", color: "#52525b", fontSize: 13, lineHeight: "20px" }}
-          >
-            <Text style={{ margin: 0 }}>
-              {brand.companyName}
-              {brand.companyAddress ? ` · ${brand.companyAddress}` : ""}
-            </Text>
+          <Section style={{ backgroundColor: "#ffffff", padding: "16px 32px" }}>
+            {why ? <Text style={{ ...footerText, margin: "0 0 8px" }}>{why}</Text> : null}
             {links?.preferencesUrl || links?.unsubscribeUrl ? (
-              <Text style={{ margin: "8px 0 0" }}>
+              <Text style={{ ...footerText, margin: "0 0 8px" }}>
                 {links.preferencesUrl ? (
                   <Link
                     href={links.preferencesUrl}
@@ -101,6 +166,10 @@ export function EmailLayout({
                 ) : null}
               </Text>
             ) : null}
+            <Text style={footerText}>
+              {brand.companyName}
+              {brand.companyAddress ? ` · ${brand.companyAddress}` : ""}
+            </Text>
           </Section>
         </Container>
       </Body>

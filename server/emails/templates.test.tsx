@@ -17,16 +17,22 @@ const tenant = mergeTenantConfig({
   },
 });
 
+const ORIGIN = "https://kd.example";
+
 describe("email templates", () => {
   it("renders the tenant's subject, body, branding and lists, with a text part", async () => {
-    const email = await renderEmail(tenant, {
-      kind: "welcome",
-      listNames: ["KeyDiscovery Legal Newsletter"],
-      links: {
-        preferencesUrl: "https://x/preferences/t",
-        unsubscribeUrl: "https://x/unsubscribe?email=a",
+    const email = await renderEmail(
+      tenant,
+      {
+        kind: "welcome",
+        listNames: ["KeyDiscovery Legal Newsletter"],
+        links: {
+          preferencesUrl: "https://x/preferences/t",
+          unsubscribeUrl: "https://x/unsubscribe?email=a",
+        },
       },
-    });
+      ORIGIN,
+    );
     expect(email.subject).toBe("Welcome aboard");
     expect(email.html).toContain("#1b365d");
     expect(email.html).toContain("77 West Wacker Drive, Chicago");
@@ -37,11 +43,15 @@ describe("email templates", () => {
   });
 
   it("escapes what it is given", async () => {
-    const email = await renderEmail(tenant, {
-      kind: "bounce",
-      email: "<b>x</b>@example.com",
-      links: {},
-    });
+    const email = await renderEmail(
+      tenant,
+      {
+        kind: "bounce",
+        email: "<b>x</b>@example.com",
+        links: {},
+      },
+      ORIGIN,
+    );
     expect(email.html).not.toContain("<b>x</b>");
   });
 

@@ -1,8 +1,9 @@
 import { Text } from "@react-email/components";
-import { render } from "@react-email/render";
+import { render, toPlainText } from "@react-email/render";
 import { readableOn } from "../tenants/branding";
 import type { EmailTemplate, TenantConfig } from "../tenants/config";
 import { FIXED_SENDER } from "../tenants/config";
+import { emailContentHtml } from "./content";
 import {
   ActionButton,
   BodyText,
@@ -10,6 +11,7 @@ import {
   type EmailFooterLinks,
   EmailLayout,
 } from "./layout";
+import { absoluteUrl } from "./urls";
 
 export type TemplateKey = keyof TenantConfig["emailTemplates"];
 
@@ -20,11 +22,12 @@ export interface RenderedEmail {
   text: string;
 }
 
-export function brandOf(tenant: TenantConfig): EmailBrand {
+/** The tenant's branding as mail carries it; `origin` makes an uploaded logo's URL absolute. */
+export function brandOf(tenant: TenantConfig, origin: string): EmailBrand {
   return {
     companyName: tenant.branding.companyName,
     companyAddress: tenant.branding.companyAddress,
-    logoUrl: tenant.branding.logoUrl,
+    logoUrl: tenant.branding.logoUrl ? (absoluteUrl(tenant.branding.logoUrl, origin) ?? "") : "",
     // Mail clients ignore CSS variables: the accessible shade is computed here.
     primaryColor: readableOn(tenant.branding.primaryColor, "#ffffff"),
     textColor: tenant.branding.textColor,
@@ -43,9 +46,67 @@ export function senderFor(
   };
 }
 
+/** Plain text that reads well: headings on their own lines, list bullets, links as "text (url)". */
+const PLAIN_TEXT_OPTIONS = {
+  selectors: [
+    { selector: "a", options: { linkBrackets: ["(", ")"], hideLinkHrefIfSameAsText: true } },
+    ...["h2", "h3", "h4"].map((selector) => ({
+      selector,
+      options: { uppercase: false, leadingLineBreaks: 2, trailingLineBreaks: 1 },
+    })),
+  ],
+};
+
+/** The HTML part, rendered once, and the text part made from it. */
 export async function renderBoth(element: React.ReactElement) {
-  const [html, text] = await Promise.all([render(element), render(element, { plainText: true })]);
-  return { html, text };
+  const html = await render(element);
+  // The editor wraps each list item's text in a paragraph: one line per item, not two.
+  const compactLists = html.replace(
+    /(<li\b[^>]*>)\s*<p\b[^>]*>([\s\S]*?)<\/p>\s*(?=<\/li>)/g,
+    "$1$2",
+  );
+  return { html, text: toPlainText(compactLists, PLAIN_TEXT_OPTIONS) };
+}
+
+/** The first words of some HTML, for a preheader when there is no excerpt. */
+export function plainPreviewOf(html: string, length = 150): string {
+  const text = toPlainText(html, {
+    selectors: [
+      { selector: "a", options: { ignoreHref: true } },
+      ...["h1", "h2", "h3", "h4"].map((selector) => ({ selector, options: { uppercase: false } })),
+    ],
+  })
+    .replace(/\s+/g, " ")
+    .trim();
+  return text.length > length ? `${text.slice(0, length - 1).trimEnd()}…` : text;
+}
+
+/** "example.com": how the footer names the site a reader subscribed on. */
+export function siteNameOf(origin: string): string {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return origin;
+  }
+}
+
+/** The footer's reason for a list mail. */
+export function whyYouGetThis(listNames: readonly string[], origin: string): string {
+  const lists =
+    listNames.length > 1
+      ? `${listNames.slice(0, -1).join(", ")} and ${listNames.at(-1)}`
+      : (listNames[0] ?? "our newsletter");
+  return `You receive this because you subscribed to ${lists} on ${siteNameOf(origin)}.`;
+}
+
+/** A tenant's content for mail: absolute URLs, fitted images, inline typography. */
+export function mailContentFor(tenant: TenantConfig, html: string, origin: string): string {
+  const brand = brandOf(tenant, origin);
+  return emailContentHtml(html, {
+    origin,
+    textColor: brand.textColor,
+    linkColor: brand.primaryColor,
+  });
 }
 
 export type EmailContent =
@@ -77,15 +138,21 @@ function ListSummary({ title, names }: { title: string; names: string[] }) {
 export async function renderEmail(
   tenant: TenantConfig,
   content: EmailContent,
+  origin: string,
 ): Promise<RenderedEmail> {
   const template = tenant.emailTemplates[TEMPLATE_FOR[content.kind]];
-  const brand = brandOf(tenant);
+  const brand = brandOf(tenant, origin);
   let subject = template.subject;
   let element: React.ReactElement;
   switch (content.kind) {
     case "welcome":
       element = (
-        <EmailLayout brand={brand} preview={subject} links={content.links}>
+        <EmailLayout
+          brand={brand}
+          preview={subject}
+          links={content.links}
+          why={whyYouGetThis(content.listNames, origin)}
+        >
           <BodyText text={template.body} />
           <ListSummary title="You are subscribed to:" names={content.listNames} />
         </EmailLayout>
@@ -127,7 +194,12 @@ export async function renderEmail(
       break;
     case "confirmation":
       element = (
-        <EmailLayout brand={brand} preview={subject} links={content.links}>
+        <EmailLayout
+          brand={brand}
+          preview={subject}
+          links={content.links}
+          why={content.listNames.length > 0 ? whyYouGetThis(content.listNames, origin) : undefined}
+        >
           <BodyText text={template.body} />
           {content.listNames.length > 0 ? (
             <ListSummary title="You are now subscribed to:" names={content.listNames} />

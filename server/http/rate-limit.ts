@@ -7,6 +7,8 @@ export interface RateLimit {
   isExhausted(key: string): Promise<boolean>;
   /** Forgets `key`'s attempts (e.g. after a successful sign-in). */
   reset(key: string): Promise<void>;
+  /** Gives back one attempt taken for `key` (one that turned out not to count). */
+  refund(key: string): Promise<void>;
 }
 
 /**
@@ -34,6 +36,9 @@ export function createRateLimit(options: { points: number; windowSeconds: number
     },
     async reset(key) {
       await limiter.delete(key);
+    },
+    async refund(key) {
+      await limiter.reward(key, 1);
     },
   };
 }

@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import nodemailer from "nodemailer";
+import { messageIdFor } from "./headers";
 
 export interface OutgoingMessage {
   from: { name: string; email: string };
@@ -87,11 +87,11 @@ export function smtpTransport(url: string, maxConnections = 5): Transport {
           subject: message.subject,
           html: message.html,
           text: message.text,
-          headers: message.headers,
+          headers: preparedHeaders(message.headers),
           ...(message.envelopeFrom
             ? { envelope: { from: message.envelopeFrom, to: message.to } }
             : {}),
-          messageId: message.messageId ?? `<${randomUUID()}@herald>`,
+          messageId: message.messageId ?? messageIdFor(message.from.email),
           // Base64 is encoded natively; quoted-printable in JavaScript costs a sixth of a campaign send.
           textEncoding: "base64",
         });
@@ -112,12 +112,26 @@ export function smtpTransport(url: string, maxConnections = 5): Transport {
   };
 }
 
+/**
+ * Herald's own headers are plain ASCII it built itself (List-Id, List-Unsubscribe): sent as they
+ * are, only folded. Left to nodemailer, a List-Id's quoted phrase became one RFC 2047 encoded
+ * word, and with it the list's id, which RFC 2919 wants readable.
+ */
+function preparedHeaders(headers: Record<string, string>) {
+  return Object.fromEntries(
+    Object.entries(headers).map(([key, value]) => [
+      key,
+      /^[\x20-\x7e]*$/.test(value) ? { prepared: true, foldLines: true, value } : value,
+    ]),
+  );
+}
+
 /** Keeps every message for staff to read at /admin/outbox; nothing pretends to send. */
 export function outboxTransport(): Transport {
   return {
     kind: "outbox",
     async deliver(message) {
-      return { messageId: message.messageId ?? `<${randomUUID()}@herald.outbox>` };
+      return { messageId: message.messageId ?? messageIdFor(message.from.email) };
     },
     close() {},
   };

@@ -5,7 +5,7 @@ import sanitizeHtml from "sanitize-html";
  * (DESIGN.md §8). Only what the editor produces survives: headings, text formatting, lists,
  * quotes, links, images, code and simple tables.
  */
-const OPTIONS: sanitizeHtml.IOptions = {
+export const NEWSLETTER_HTML_OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
     "h1",
     "h2",
@@ -66,5 +66,5 @@ const OPTIONS: sanitizeHtml.IOptions = {
 };
 
 export function sanitizeNewsletterHtml(html: string): string {
-  return sanitizeHtml(html, OPTIONS);
+  return sanitizeHtml(html, NEWSLETTER_HTML_OPTIONS);
 }

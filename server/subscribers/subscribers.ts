@@ -164,7 +164,7 @@ async function mailTo(
       return;
     }
   }
-  const email = await renderEmail(ctx.tenant, content);
+  const email = await renderEmail(ctx.tenant, content, ctx.origin);
   await sendMail(
     { db: ctx.db, transport: ctx.transport, logger: ctx.logger },
     { ...email, to, headers, tenantId: ctx.tenant.id, kind: content.kind },

@@ -18,17 +18,21 @@ export async function renderTemplatePreview(
   const lists = [`${tenant.name} Newsletter`, "Industry News"];
   switch (key) {
     case "welcomeEmail":
-      return renderEmail(tenant, { kind: "welcome", listNames: lists, links });
+      return renderEmail(tenant, { kind: "welcome", listNames: lists, links }, origin);
     case "confirmationEmail":
-      return renderEmail(tenant, { kind: "confirmation", listNames: lists, links });
+      return renderEmail(tenant, { kind: "confirmation", listNames: lists, links }, origin);
     case "verificationEmail":
-      return renderEmail(tenant, {
-        kind: "verification",
-        verifyUrl: `${origin}/subscription/preferences?email=reader%40example.com&token=sample`,
-        joining: [lists[1] ?? "Industry News"],
-        leaving: [`${tenant.name} Updates`],
-      });
+      return renderEmail(
+        tenant,
+        {
+          kind: "verification",
+          verifyUrl: `${origin}/subscription/preferences?email=reader%40example.com&token=sample`,
+          joining: [lists[1] ?? "Industry News"],
+          leaving: [`${tenant.name} Updates`],
+        },
+        origin,
+      );
     case "bounceNotificationEmail":
-      return renderEmail(tenant, { kind: "bounce", email: "reader@example.com", links });
+      return renderEmail(tenant, { kind: "bounce", email: "reader@example.com", links }, origin);
   }
 }

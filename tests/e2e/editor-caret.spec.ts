@@ -1,4 +1,4 @@
-import { type CDPSession, expect, type Locator, type Page, test } from "@playwright/test";
+import { type CDPSession, expect, type Locator, type Page, test } from "./fixtures";
 import { createSuperAdmin, signIn } from "./staff";
 
 /*

@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "./fixtures";
 import { createSuperAdmin, signIn } from "./staff";
 
 /** The number in "12 views" / "1 comment" shown on the newsletter page. */

@@ -1,11 +1,11 @@
 import { join } from "node:path";
-import { expect, type Page, test } from "@playwright/test";
 import SQLite from "better-sqlite3";
 import { createDb } from "../../server/db";
 import { getLogger } from "../../server/logger";
 import { outboxTransport } from "../../server/mail/transport";
 import { signUp } from "../../server/subscribers/subscribers";
 import { getTenant } from "../../server/tenants/store";
+import { expect, type Page, test } from "./fixtures";
 
 function databasePath(): string {
   const dataDir = process.env.E2E_DATA_DIR;

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createSuperAdmin, signIn } from "./staff";
 
 const THANKS = "Thanks! Please check your inbox — we've sent you an email about your subscription.";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { expect, type Page, test } from "@playwright/test";
 import SQLite from "better-sqlite3";
+import { expect, type Page, test } from "./fixtures";
 
 function database() {
   const dataDir = process.env.E2E_DATA_DIR;

@@ -1,7 +1,15 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createSuperAdmin, signIn } from "./staff";
 
 const SHOTS = process.env.E2E_SCREENSHOTS;
+
+// Later tests (and the next round of --repeat-each) expect the seeded colour.
+test.afterEach(async ({ page }) => {
+  const restored = await page.request.patch("/api/tenants/keydiscovery/branding", {
+    data: { primaryColor: "#1b365d" },
+  });
+  expect(restored.status()).toBe(200);
+});
 
 test("a super admin changes a tenant's primary colour and its public site uses it", async ({
   page,

@@ -1,6 +1,6 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { createSuperAdmin, signIn } from "./staff";
 
 test("staff test the connection on /test/functions and read the JSON answer", async ({ page }) => {

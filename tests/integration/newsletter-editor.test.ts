@@ -1,47 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { deflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStaffUser, signIn } from "../support/auth";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
 import { textOf } from "../support/html";
+import { testPng } from "../support/images";
 import { type RunningServer, startServer } from "../support/server";
-
-/** A real 2×2 PNG (signature, IHDR, IDAT, IEND with their CRCs), built here byte by byte. */
-function tinyPng(): Uint8Array {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc32 = (bytes: Buffer) => {
-    let c = 0xffffffff;
-    for (const byte of bytes) c = crcTable[(c ^ byte) & 0xff] ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, body: Buffer) => {
-    const head = Buffer.alloc(4);
-    head.writeUInt32BE(body.length);
-    const typed = Buffer.concat([Buffer.from(type, "ascii"), body]);
-    const tail = Buffer.alloc(4);
-    tail.writeUInt32BE(crc32(typed));
-    return Buffer.concat([head, typed, tail]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(2, 0);
-  header.writeUInt32BE(2, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
-  const rows = Buffer.from([0, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255, 255, 255, 255]);
-  return new Uint8Array(
-    Buffer.concat([
-      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-      chunk("IHDR", header),
-      chunk("IDAT", deflateSync(rows)),
-      chunk("IEND", Buffer.alloc(0)),
-    ]),
-  );
-}
 
 const VALID = {
   title: "Proportionality in 2025",
@@ -387,7 +352,7 @@ describe.each(testDialects())("the newsletter editor on %s", (dialect) => {
     };
 
     it("stores a PNG and serves the same bytes with long cache headers", async () => {
-      const png = tinyPng();
+      const png = testPng(2, 2);
       const response = await upload(png, "pixel.png", "image/png", cookies.mainEditor);
       expect(response.status).toBe(200);
       const { url } = (await response.json()) as { url: string };
@@ -421,7 +386,7 @@ describe.each(testDialects())("the newsletter editor on %s", (dialect) => {
     });
 
     it("refuses images over 5 MB", async () => {
-      const png = tinyPng();
+      const png = testPng(2, 2);
       const big = new Uint8Array(5 * 1024 * 1024 + 1);
       big.set(png);
       const response = await upload(big, "big.png", "image/png", cookies.superAdmin);
@@ -443,10 +408,10 @@ describe.each(testDialects())("the newsletter editor on %s", (dialect) => {
     });
 
     it("sends an anonymous upload to the login page and refuses a user without access", async () => {
-      const anonymous = await upload(tinyPng(), "pixel.png", "image/png");
+      const anonymous = await upload(testPng(2, 2), "pixel.png", "image/png");
       expect(anonymous.status).toBe(302);
       expect(anonymous.headers.get("location")).toMatch(/^\/admin\/login\?redirectTo=/);
-      const forbidden = await upload(tinyPng(), "pixel.png", "image/png", cookies.noProducts);
+      const forbidden = await upload(testPng(2, 2), "pixel.png", "image/png", cookies.noProducts);
       expect(forbidden.status).toBe(403);
     });
 

@@ -216,7 +216,7 @@ describe.each(testDialects())("newsletter sign-up and the subscriber admin on %s
 
       // The link in the mail (POST /subscription/confirm/{token}, built by the subscription pages).
       const link = new URL(
-        confirm.text.match(/https?:\/\/\S+\/subscription\/confirm\/[^\s\]]+/)?.[0] ?? "",
+        confirm.text.match(/https?:\/\/\S+\/subscription\/confirm\/[^\s\])]+/)?.[0] ?? "",
       );
       expect(link.origin).toBe(server.url);
       const confirmed = await request(link.pathname, { form: {} });

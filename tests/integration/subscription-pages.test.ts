@@ -125,7 +125,7 @@ describe.each(testDialects())("subscription pages on %s", (dialect) => {
     );
 
   function linkIn(mail: ReceivedMail, path: string): URL {
-    const pattern = new RegExp(`${server.url.replace(/[.:/]/g, "\\$&")}${path}[^\\s\\]]+`);
+    const pattern = new RegExp(`${server.url.replace(/[.:/]/g, "\\$&")}${path}[^\\s\\])]+`);
     const found = mail.text.match(pattern)?.[0];
     if (!found) throw new Error(`no ${path} link in:\n${mail.text}`);
     return new URL(found);

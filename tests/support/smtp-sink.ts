@@ -1,5 +1,6 @@
 import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer, type SMTPServerAddress } from "smtp-server";
+import { relativeUrlsIn } from "./mail-urls";
 
 export interface ReceivedMail {
   /** RCPT TO addresses */
@@ -21,12 +22,15 @@ export interface SmtpSink {
   /** Decide per message: undefined accepts; a number answers with that SMTP code (4xx or 5xx). */
   answer: (recipient: string) => number | undefined;
   waitFor(predicate: (mail: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>;
+  /** Stops the server; fails if any mail it received carried a URL an inbox cannot open. */
   stop(): Promise<void>;
 }
 
 /** A real SMTP server on loopback that keeps what it receives (the test helpers' mail sink). */
 export async function startSmtpSink(): Promise<SmtpSink> {
   const messages: ReceivedMail[] = [];
+  /** every mail checked on arrival (issue 12): what a real inbox could not open */
+  const relativeUrls: string[] = [];
   const sink: Partial<SmtpSink> = { messages, answer: () => undefined };
   const server = new SMTPServer({
     authOptional: true,
@@ -50,11 +54,16 @@ export async function startSmtpSink(): Promise<SmtpSink> {
           const headers = new Map<string, string>();
           for (const line of parsed.headerLines)
             headers.set(line.key, line.line.slice(line.line.indexOf(":") + 1).trim());
+          const html = typeof parsed.html === "string" ? parsed.html : "";
+          const relative = relativeUrlsIn(html, headers);
+          if (relative.length > 0) {
+            relativeUrls.push(`"${parsed.subject ?? ""}": ${relative.join("; ")}`);
+          }
           messages.push({
             to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
             subject: parsed.subject ?? "",
-            html: typeof parsed.html === "string" ? parsed.html : "",
+            html,
             text: parsed.text ?? "",
             messageId: parsed.messageId ?? "",
             headers,
@@ -84,6 +93,11 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       }
       throw new Error(`no matching mail within ${timeoutMs} ms (received ${messages.length})`);
     },
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    async stop() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (relativeUrls.length > 0) {
+        throw new Error(`mail with URLs a real inbox cannot open:\n${relativeUrls.join("\n")}`);
+      }
+    },
   }) as SmtpSink;
 }

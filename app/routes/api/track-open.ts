@@ -21,6 +21,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       "content-type": "image/gif",
       "cache-control": "no-store, private",
       "x-robots-tag": "noindex",
+      // Loaded by mail clients on other origins; helmet's default (same-origin) would refuse it.
+      "cross-origin-resource-policy": "cross-origin",
     },
   });
 }
