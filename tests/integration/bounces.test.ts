@@ -202,7 +202,7 @@ describe.each(testDialects())("bounces and complaints on %s", (dialect) => {
 
     // Following the emailed link confirms the address again; then the welcome goes out.
     const link = new URL(
-      confirm.text.match(/https?:\/\/\S+\/subscription\/confirm\/[^\s\]]+/)?.[0] ?? "",
+      confirm.text.match(/https?:\/\/\S+\/subscription\/confirm\/[^\s\])]+/)?.[0] ?? "",
     );
     const confirmed = await fetch(`${server.url}${link.pathname}${link.search}`, {
       method: "POST",
