@@ -7,6 +7,7 @@ import * as m0004 from "./migrations/0004_newsletter_render_version";
 import * as m0005 from "./migrations/0005_campaigns";
 import * as m0006 from "./migrations/0006_tenant_admin";
 import * as m0007 from "./migrations/0007_images";
+import * as m0009 from "./migrations/0009_bounces";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   "0005_campaigns": m0005,
   "0006_tenant_admin": m0006,
   "0007_images": m0007,
+  "0009_bounces": m0009,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

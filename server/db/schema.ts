@@ -94,7 +94,8 @@ export interface ListsTable {
   created_at: string;
 }
 
-export type SubscriberStatus = "active" | "unsubscribed" | "unconfirmed";
+/** bounced and complained: suppressed (issue 12) — never mailed until they confirm again */
+export type SubscriberStatus = "active" | "unsubscribed" | "unconfirmed" | "bounced" | "complained";
 
 export interface SubscribersTable {
   id: Generated<number>;
@@ -202,9 +203,15 @@ export interface DeliveriesTable {
   message_id: string | null;
   error: string | null;
   sent_at: string | null;
+  /** a hard bounce: a 5xx at send time or a DSN (0009) */
+  bounced_at: string | null;
+  /** an abuse complaint (ARF) */
+  complained_at: string | null;
+  /** what the bounce or complaint said */
+  feedback: string | null;
 }
 
-export type CampaignEventKind = "open" | "click" | "unsubscribe" | "bounce";
+export type CampaignEventKind = "open" | "click" | "unsubscribe" | "bounce" | "complaint";
 
 export interface CampaignEventsTable {
   id: Generated<number>;
