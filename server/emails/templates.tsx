@@ -136,7 +136,7 @@ const TEMPLATE_FOR: Record<EmailContent["kind"], TemplateKey> = {
 function ListSummary({ title, names }: { title: string; names: string[] }) {
   if (names.length === 0) return null;
   return (
-    <Text style={{ margin: "0 0 16px" }}>
+    <Text style={{ margin: "0 0 16px", whiteSpace: "pre-line" }}>
       <strong>{title}</strong>
       {names.map((name) => `\n• ${name}`).join("")}
     </Text>
