@@ -8,6 +8,7 @@ import * as m0005 from "./migrations/0005_campaigns";
 import * as m0006 from "./migrations/0006_tenant_admin";
 import * as m0007 from "./migrations/0007_images";
 import * as m0009 from "./migrations/0009_bounces";
+import * as m0010 from "./migrations/0010_reply_to";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
 const migrations: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   "0006_tenant_admin": m0006,
   "0007_images": m0007,
   "0009_bounces": m0009,
+  "0010_reply_to": m0010,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
