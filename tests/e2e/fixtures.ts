@@ -8,7 +8,8 @@ let testsStarted = 0;
  * Each test comes from a client address of its own, as real visitors and staff do: the per-address
  * limits (sign-up, sign-in, the functions API) then count one test's requests, not those of every
  * test before it in the run (with `--repeat-each` they would run out). The server trusts
- * X-Forwarded-For from loopback only, where these tests connect from.
+ * X-Forwarded-For from loopback only, where these tests connect from. A test that opens a context
+ * of its own passes it the same headers: `browser.newContext({ extraHTTPHeaders })`.
  */
 export const test = base.extend({
   extraHTTPHeaders: async ({ extraHTTPHeaders }, use) => {

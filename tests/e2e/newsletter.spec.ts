@@ -13,6 +13,7 @@ const editorOf = (page: Page): Locator => page.getByRole("textbox", { name: "Con
 test("staff write a newsletter in the rich-text editor, publish it, and readers comment", async ({
   page,
   browser,
+  extraHTTPHeaders,
 }) => {
   const email = await createSuperAdmin();
   await signIn(page, email);
@@ -66,7 +67,7 @@ test("staff write a newsletter in the rich-text editor, publish it, and readers 
   );
 
   // A visitor, in a browser with no staff cookies.
-  const visitorContext = await browser.newContext();
+  const visitorContext = await browser.newContext({ extraHTTPHeaders });
   const visitor = await visitorContext.newPage();
   await visitor.goto(`/newsletter/${id}`);
   await expect(visitor.getByRole("heading", { level: 1, name: title })).toBeVisible();
@@ -95,9 +96,12 @@ test("staff write a newsletter in the rich-text editor, publish it, and readers 
   await expect(nav.getByRole("button", { name: "Sign Out" })).toHaveCount(0);
 });
 
-test("the content field is a plain HTML textarea without JavaScript", async ({ browser }) => {
+test("the content field is a plain HTML textarea without JavaScript", async ({
+  browser,
+  extraHTTPHeaders,
+}) => {
   const email = await createSuperAdmin();
-  const context = await browser.newContext({ javaScriptEnabled: false });
+  const context = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders });
   const page = await context.newPage();
   await signIn(page, email);
   await page.goto("/admin/newsletter/new");

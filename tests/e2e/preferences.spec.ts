@@ -119,9 +119,9 @@ test("a subscriber changes their newsletters through the emailed verification li
   ).toBeVisible();
 });
 
-test("the preference flow works without JavaScript", async ({ browser }) => {
+test("the preference flow works without JavaScript", async ({ browser, extraHTTPHeaders }) => {
   const email = await seedSubscriber(["newsletter", "industry-news"]);
-  const context = await browser.newContext({ javaScriptEnabled: false });
+  const context = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders });
   const page = await context.newPage();
   await page.goto(`/preferences?email=${encodeURIComponent(email)}`);
   await expect(page).toHaveURL(/\/subscription\/preferences\?email=/);

@@ -56,6 +56,7 @@ test("a visitor signs up in place, and staff read the mail in the outbox as it w
 test("the home hero signs a visitor up in place, and the newsletter page does so without JavaScript", async ({
   page,
   browser,
+  extraHTTPHeaders,
 }) => {
   await page.goto("/");
   const hero = page.getByRole("form", { name: "Newsletter sign-up" });
@@ -64,7 +65,7 @@ test("the home hero signs a visitor up in place, and the newsletter page does so
   await expect(page.getByTestId("signup-thanks")).toContainText(THANKS);
   await expect(page).toHaveURL(/\/$/);
 
-  const noScript = await browser.newContext({ javaScriptEnabled: false });
+  const noScript = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders });
   try {
     const plain = await noScript.newPage();
     await plain.goto("/newsletter");

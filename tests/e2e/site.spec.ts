@@ -118,8 +118,11 @@ test.describe("contact form", () => {
     });
   });
 
-  test("works with JavaScript off and keeps what was typed", async ({ browser }) => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+  test("works with JavaScript off and keeps what was typed", async ({
+    browser,
+    extraHTTPHeaders,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders });
     const page = await context.newPage();
     await page.goto("/contact?subdomain=main");
     // Without JavaScript the browser's own checks run first; bypass them to reach the server's.
