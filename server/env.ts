@@ -7,6 +7,41 @@ const DOMAIN_NAME =
 /** An empty variable (`BOUNCE_SMTP_PORT=`) counts as unset. */
 const unsetWhenEmpty = (value: unknown) => (value === "" ? undefined : value);
 
+const DURATION = /^(\d+)(ms|s|m|h)$/;
+const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
+
+/**
+ * A retry schedule: comma-separated waits such as `2s,10s,1m`, one per retry (so one more try in
+ * all than there are waits), read into milliseconds. Unset or empty: `fallback`.
+ */
+const retryDelays = (fallback: string) =>
+  z.preprocess(
+    unsetWhenEmpty,
+    z
+      .string()
+      .default(fallback)
+      .transform((text, ctx) => {
+        const delays: number[] = [];
+        for (const part of text.split(",")) {
+          const match = DURATION.exec(part.trim());
+          const ms = match ? Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS] : 0;
+          if (!match || ms <= 0 || ms > 7 * 24 * 3_600_000) {
+            ctx.addIssue({
+              code: "custom",
+              message: `"${part.trim()}" is not a wait such as 500ms, 2s, 1m or 2h (at most 7 days)`,
+            });
+            return z.NEVER;
+          }
+          delays.push(ms);
+        }
+        if (delays.length > 20) {
+          ctx.addIssue({ code: "custom", message: "at most 20 retries" });
+          return z.NEVER;
+        }
+        return delays;
+      }),
+  );
+
 /** The configuration contract of DESIGN.md §9, validated once at start. */
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -29,6 +64,10 @@ const envSchema = z.object({
   ADMIN_PASSWORD: z.string().optional(),
   SEND_RATE: z.coerce.number().min(0).default(50),
   SEND_CONCURRENCY: z.coerce.number().int().min(1).default(4),
+  /** Waits before each retry of a campaign delivery refused with a 4xx or cut off (README, Campaigns). */
+  SEND_RETRY_DELAYS: retryDelays("2s,10s,1m,5m,30m"),
+  /** Waits before each retry of other mail (welcome, confirmation…) that could not be handed over. */
+  MAIL_RETRY_DELAYS: retryDelays("1m,5m,30m,2h"),
   /** "off": this web process does not send campaigns (run `npm run herald -- worker` instead). */
   SEND_WORKER: z.enum(["on", "off"]).default("on"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

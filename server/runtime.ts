@@ -44,12 +44,19 @@ async function boot(): Promise<Runtime> {
   const transport = env.SMTP_URL
     ? smtpTransport(env.SMTP_URL, env.SEND_CONCURRENCY + 1)
     : outboxTransport();
-  // Messages that could not be handed to SMTP are tried again with backoff (server/mail/send.ts).
+  // Messages that could not be handed to SMTP are tried again with backoff (server/mail/send.ts),
+  // looked for as often as the shortest wait asks (1 s to 30 s); one run at a time.
+  let retrying = false;
+  const retryPoll = Math.min(30_000, Math.max(1_000, Math.min(...env.MAIL_RETRY_DELAYS)));
   setInterval(() => {
-    retryFailedMail({ db, transport, logger }).catch((error: unknown) =>
-      logger.error({ err: error }, "mail retry failed"),
-    );
-  }, 30_000).unref();
+    if (retrying) return;
+    retrying = true;
+    retryFailedMail({ db, transport, logger, retryDelaysMs: env.MAIL_RETRY_DELAYS })
+      .catch((error: unknown) => logger.error({ err: error }, "mail retry failed"))
+      .finally(() => {
+        retrying = false;
+      });
+  }, retryPoll).unref();
   const sessionSecret = loadSessionSecret(env, logger);
   const worker =
     env.SEND_WORKER === "on"

@@ -15,20 +15,24 @@ import { recordFeedbackIn, withBounceAddress } from "./bounces";
 import { messageSource, startCampaign } from "./campaigns";
 import { type PreparedCampaignMessage, personalise, prepareCampaignMessage } from "./message";
 
-/** Waits before retry n of a transient failure (4xx, connection): 2 s, 10 s, 1 min, 5 min, 30 min. */
+/**
+ * Waits before retry n of a transient failure (4xx, connection) when SEND_RETRY_DELAYS is not
+ * given: 2 s, 10 s, 1 min, 5 min, 30 min (six tries in all).
+ */
 export const DELIVERY_BACKOFF_MS = [2_000, 10_000, 60_000, 5 * 60_000, 30 * 60_000];
-export const MAX_DELIVERY_ATTEMPTS = DELIVERY_BACKOFF_MS.length + 1;
 /** A worker renews its claims this often; claims older than STALE_CLAIM_MS belong to a dead worker. */
 const HEARTBEAT_MS = 5_000;
 export const STALE_CLAIM_MS = 15_000;
 const IDLE_POLL_MS = 1_000;
+/** After a failed round (database unreachable…) the next waits 1 s, 2 s, 4 s… up to this. */
+const MAX_ERROR_BACKOFF_MS = 8_000;
 
 export interface WorkerOptions {
   db: Db;
   transport: Transport;
   logger: Logger;
   env: Pick<Env, "APP_URL" | "SEND_RATE" | "SEND_CONCURRENCY"> &
-    Partial<Pick<Env, "BOUNCE_DOMAIN">>;
+    Partial<Pick<Env, "BOUNCE_DOMAIN" | "SEND_RETRY_DELAYS">>;
   sessionSecret: string;
 }
 
@@ -55,9 +59,11 @@ export class CampaignWorker {
   private readonly inHand = new Set<number>();
 
   private readonly bounceDomain: string;
+  private readonly retryDelays: readonly number[];
 
   constructor(private readonly options: WorkerOptions) {
     this.bounceDomain = options.env.BOUNCE_DOMAIN ?? new URL(options.env.APP_URL).hostname;
+    this.retryDelays = options.env.SEND_RETRY_DELAYS ?? DELIVERY_BACKOFF_MS;
   }
 
   private get batchSize(): number {
@@ -93,17 +99,24 @@ export class CampaignWorker {
   }
 
   private async run(): Promise<void> {
+    let failures = 0;
     while (this.running) {
       let worked = false;
       try {
         worked = await this.tick();
+        failures = 0;
       } catch (error) {
-        this.options.logger.error({ err: error }, "campaign worker tick failed");
+        // The database restarting or out of reach: wait longer each time, and carry on.
+        failures++;
+        this.options.logger.error({ err: error, failures }, "campaign worker tick failed");
       }
       if (!worked && this.running) {
+        const wait = failures
+          ? Math.min(MAX_ERROR_BACKOFF_MS, IDLE_POLL_MS * 2 ** (failures - 1))
+          : IDLE_POLL_MS;
         await new Promise<void>((resolve) => {
           this.wake = resolve;
-          setTimeout(resolve, IDLE_POLL_MS).unref();
+          setTimeout(resolve, wait).unref();
         });
         this.wake = null;
       }
@@ -158,13 +171,18 @@ export class CampaignWorker {
       .execute();
   }
 
+  /**
+   * Stale claims go back to pending, and so do this worker's own: between rounds it holds no row,
+   * so a claim in its name is one a failed round left behind (a claim whose answer was lost with
+   * the connection, a failure that could not be recorded) and need not wait to go stale.
+   */
   private async releaseStaleClaims(): Promise<void> {
     const stale = new Date(Date.now() - STALE_CLAIM_MS).toISOString();
     await this.options.db
       .updateTable("deliveries")
       .set({ status: "pending", claimed_by: null, claimed_at: null })
       .where("status", "=", "sending")
-      .where("claimed_at", "<", stale)
+      .where((eb) => eb.or([eb("claimed_at", "<", stale), eb("claimed_by", "=", this.id)]))
       .execute();
   }
 
@@ -243,17 +261,20 @@ export class CampaignWorker {
   private async deliver(row: DeliveryRow): Promise<void> {
     const { db, transport, logger } = this.options;
     const attempts = Number(row.attempts) + 1;
+    // Preparing reads the database: if that fails, nothing was sent and the row goes back to
+    // pending at the start of the next round, without counting as a try.
+    const prepared = await this.preparedFor(row.campaign_id);
+    const message = withBounceAddress(
+      personalise(prepared.ctx, prepared, {
+        deliveryId: row.id,
+        subscriberId: row.subscriber_id,
+        email: row.email,
+      }),
+      { secret: this.options.sessionSecret, bounceDomain: this.bounceDomain, deliveryId: row.id },
+    );
+    let messageId: string;
     try {
-      const prepared = await this.preparedFor(row.campaign_id);
-      const message = withBounceAddress(
-        personalise(prepared.ctx, prepared, {
-          deliveryId: row.id,
-          subscriberId: row.subscriber_id,
-          email: row.email,
-        }),
-        { secret: this.options.sessionSecret, bounceDomain: this.bounceDomain, deliveryId: row.id },
-      );
-      const { messageId } =
+      ({ messageId } =
         transport.kind === "outbox"
           ? // The outbox keeps every message for staff to read (DESIGN.md §5).
             await sendMail(
@@ -261,50 +282,82 @@ export class CampaignWorker {
               { ...message, tenantId: prepared.ctx.tenant.id, kind: "campaign" },
               { retryLater: false },
             )
-          : await transport.deliver(message);
-      await db
+          : await transport.deliver(message));
+    } catch (error) {
+      await this.recordFailure(row, attempts, error);
+      return;
+    }
+    await this.recordSent(row, attempts, messageId);
+  }
+
+  /**
+   * The server has the message: it must be marked sent, or it would go out again. A database that
+   * is restarting or out of reach is waited for (the heartbeat keeps the claim alive meanwhile);
+   * only a worker that is stopping gives up, after STALE_CLAIM_MS.
+   */
+  private async recordSent(row: DeliveryRow, attempts: number, messageId: string): Promise<void> {
+    let giveUpAt = Number.POSITIVE_INFINITY;
+    for (let wait = 250; ; wait = Math.min(wait * 2, 5_000)) {
+      try {
+        await this.options.db
+          .updateTable("deliveries")
+          .set({
+            status: "sent",
+            message_id: messageId,
+            attempts,
+            sent_at: new Date().toISOString(),
+            error: null,
+            claimed_by: this.id,
+          })
+          .where("id", "=", row.id)
+          // Ours still, or handed back to pending while the database was away (not yet resent).
+          .where((eb) => eb.or([eb("claimed_by", "=", this.id), eb("status", "=", "pending")]))
+          .execute();
+        return;
+      } catch (error) {
+        if (!this.running) giveUpAt = Math.min(giveUpAt, Date.now() + STALE_CLAIM_MS);
+        if (Date.now() > giveUpAt) throw error;
+        this.options.logger.warn(
+          { err: error, deliveryId: row.id },
+          "message sent but not yet recorded; trying again",
+        );
+        await sleep(wait);
+      }
+    }
+  }
+
+  /** A 4xx or a cut connection: pending again after the next wait, or failed after the last try. */
+  private async recordFailure(row: DeliveryRow, attempts: number, error: unknown): Promise<void> {
+    const { db, logger } = this.options;
+    const transient = error instanceof DeliveryError ? error.transient : !isPermanent(error);
+    const hardBounce = error instanceof DeliveryError && error.hardBounce;
+    const reason = (error instanceof Error ? error.message : String(error)).slice(0, 1000);
+    const retry = transient && attempts < this.retryDelays.length + 1;
+    await db.transaction().execute(async (trx) => {
+      const failed = await trx
         .updateTable("deliveries")
         .set({
-          status: "sent",
-          message_id: messageId,
+          status: retry ? "pending" : "failed",
           attempts,
-          sent_at: new Date().toISOString(),
-          error: null,
+          error: reason,
+          claimed_by: null,
+          claimed_at: null,
+          next_attempt_at: new Date(
+            Date.now() + (retry ? (this.retryDelays[attempts - 1] ?? 0) : 0),
+          ).toISOString(),
         })
         .where("id", "=", row.id)
         .where("claimed_by", "=", this.id)
-        .execute();
-    } catch (error) {
-      const transient = error instanceof DeliveryError ? error.transient : !isPermanent(error);
-      const hardBounce = error instanceof DeliveryError && error.hardBounce;
-      const reason = (error instanceof Error ? error.message : String(error)).slice(0, 1000);
-      const retry = transient && attempts < MAX_DELIVERY_ATTEMPTS;
-      await db.transaction().execute(async (trx) => {
-        const failed = await trx
-          .updateTable("deliveries")
-          .set({
-            status: retry ? "pending" : "failed",
-            attempts,
-            error: reason,
-            claimed_by: null,
-            claimed_at: null,
-            next_attempt_at: new Date(
-              Date.now() + (DELIVERY_BACKOFF_MS[attempts - 1] ?? 0),
-            ).toISOString(),
-          })
-          .where("id", "=", row.id)
-          .where("claimed_by", "=", this.id)
-          .executeTakeFirst();
-        // A 5xx for the recipient: a hard bounce, counted in the report; the address is suppressed.
-        if (hardBounce && Number(failed.numUpdatedRows) === 1) {
-          await recordFeedbackIn(trx, { deliveryId: row.id, kind: "bounce", detail: reason });
-        }
-      });
-      logger.warn(
-        { deliveryId: row.id, attempts, transient, hardBounce, reason },
-        "campaign message not sent",
-      );
-    }
+        .executeTakeFirst();
+      // A 5xx for the recipient: a hard bounce, counted in the report; the address is suppressed.
+      if (hardBounce && Number(failed.numUpdatedRows) === 1) {
+        await recordFeedbackIn(trx, { deliveryId: row.id, kind: "bounce", detail: reason });
+      }
+    });
+    logger.warn(
+      { deliveryId: row.id, attempts, transient, hardBounce, reason },
+      "campaign message not sent",
+    );
   }
 
   /** A sending campaign with nothing left to send is sent (or failed, when nothing got through). */

@@ -20,7 +20,9 @@ export function createDb(url: string): Db {
     // The server may close an idle connection (restart, failover, an administrator): the pool
     // drops it and opens another on the next query. Unheard, the error would end the process.
     pool.on("error", (error) => {
-      getLogger().warn({ err: error }, "PostgreSQL closed an idle connection");
+      // Only the error itself: pg attaches its client, connection parameters (password) and all.
+      const { message, code } = error as Error & { code?: string };
+      getLogger().warn({ err: { message, code } }, "PostgreSQL closed an idle connection");
     });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }

@@ -1,16 +1,21 @@
 import type { Db } from "../db";
+import { getEnv } from "../env";
 import type { Logger } from "../logger";
 import { DeliveryError, type OutgoingMessage, type Transport } from "./transport";
-
-export const MAX_ATTEMPTS = 5;
-/** Waits before retry n (1-based): 1 min, 5 min, 30 min, 2 h. */
-const BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 60 * 60_000];
 
 export interface MailContext {
   db: Db;
   transport: Transport;
   logger: Logger;
+  /** Waits before retry n (1-based); default MAIL_RETRY_DELAYS (1 min, 5 min, 30 min, 2 h). */
+  retryDelaysMs?: readonly number[];
 }
+
+const retryDelaysOf = (ctx: MailContext) => ctx.retryDelaysMs ?? getEnv().MAIL_RETRY_DELAYS;
+/** Tries in all: the first and one per wait. */
+const maxAttemptsOf = (ctx: MailContext) => retryDelaysOf(ctx).length + 1;
+/** How long a retry run holds a row before another run (or instance) may take it. */
+const RETRY_LEASE_MS = 10 * 60_000;
 
 /** The message could not be handed to SMTP now; it is recorded and will be retried. */
 export class MailNotSentError extends Error {}
@@ -72,17 +77,17 @@ async function attempt(
   } catch (error) {
     const transient = error instanceof DeliveryError ? error.transient : true;
     const reason = error instanceof Error ? error.message : String(error);
-    const retry = retryLater && transient && attempts < MAX_ATTEMPTS;
+    const delays = retryDelaysOf(ctx);
+    const maxAttempts = delays.length + 1;
+    const retry = retryLater && transient && attempts < maxAttempts;
     await ctx.db
       .updateTable("mail_log")
       .set({
         status: "failed",
-        attempts: retry ? attempts : MAX_ATTEMPTS,
+        attempts: retry ? attempts : maxAttempts,
         error: reason.slice(0, 1000),
         next_attempt_at: retry
-          ? new Date(
-              Date.now() + (BACKOFF_MS[attempts - 1] ?? BACKOFF_MS.at(-1) ?? 0),
-            ).toISOString()
+          ? new Date(Date.now() + (delays[attempts - 1] ?? delays.at(-1) ?? 0)).toISOString()
           : null,
       })
       .where("id", "=", id)
@@ -92,19 +97,31 @@ async function attempt(
   }
 }
 
-/** Tries failed messages whose wait is over again; returns how many went out. */
+/**
+ * Tries failed messages whose wait is over again; returns how many went out. Each row is taken
+ * first (its next_attempt_at moved on, only if no one else moved it), so overlapping runs and
+ * other instances sharing the database never send one message twice.
+ */
 export async function retryFailedMail(ctx: MailContext, now = new Date()): Promise<number> {
   const due = await ctx.db
     .selectFrom("mail_log")
     .selectAll()
     .where("status", "=", "failed")
-    .where("attempts", "<", MAX_ATTEMPTS)
+    .where("attempts", "<", maxAttemptsOf(ctx))
     .where("next_attempt_at", "<=", now.toISOString())
     .orderBy("id")
     .limit(100)
     .execute();
   let sent = 0;
   for (const row of due) {
+    const taken = await ctx.db
+      .updateTable("mail_log")
+      .set({ next_attempt_at: new Date(Date.now() + RETRY_LEASE_MS).toISOString() })
+      .where("id", "=", row.id)
+      .where("status", "=", "failed")
+      .where("next_attempt_at", "=", row.next_attempt_at)
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) !== 1) continue;
     const [name, email] = /^(.*) <(.*)>$/.exec(row.from_address)?.slice(1) ?? [
       "",
       row.from_address,

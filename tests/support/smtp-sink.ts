@@ -1,3 +1,4 @@
+import type { Socket } from "node:net";
 import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer, type SMTPServerAddress } from "smtp-server";
 import { relativeUrlsIn } from "./mail-urls";
@@ -21,6 +22,17 @@ export interface SmtpSink {
   messages: ReceivedMail[];
   /** Decide per message: undefined accepts; a number answers with that SMTP code (4xx or 5xx). */
   answer: (recipient: string) => number | undefined;
+  /** Decide per connection: a number (e.g. 421) refuses it at the greeting; undefined lets it in. */
+  refuseConnection: () => number | undefined;
+  /**
+   * Decide per message, as its data arrives: undefined keeps it and answers 250; "mid-data" cuts
+   * the connection before the message is complete (nothing kept); "after-accept" keeps the message
+   * and cuts the connection before the 250 is written, so the client cannot know it arrived (the
+   * one case where a repeat is unavoidable).
+   */
+  cut: (mail: { to: string[] }) => "mid-data" | "after-accept" | undefined;
+  /** Message-IDs of the messages kept and then cut off by "after-accept", in order. */
+  cutAfterAccept: string[];
   waitFor(predicate: (mail: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>;
   /** Stops the server; fails if any mail it received carried a URL an inbox cannot open. */
   stop(): Promise<void>;
@@ -31,11 +43,32 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   const messages: ReceivedMail[] = [];
   /** every mail checked on arrival (issue 12): what a real inbox could not open */
   const relativeUrls: string[] = [];
-  const sink: Partial<SmtpSink> = { messages, answer: () => undefined };
+  const sink: Partial<SmtpSink> = {
+    messages,
+    answer: () => undefined,
+    refuseConnection: () => undefined,
+    cut: () => undefined,
+    cutAfterAccept: [],
+  };
+  /** the open connections, to cut one off (smtp-server keeps them with their sockets) */
+  const socketOf = (sessionId: string) =>
+    [
+      ...(server as unknown as { connections: Set<{ id: string; _socket: Socket }> }).connections,
+    ].find((connection) => connection.id === sessionId)?._socket;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    onConnect(_session, callback) {
+      const code = sink.refuseConnection?.();
+      if (code) {
+        const error = new Error("Too busy, try again later") as Error & { responseCode: number };
+        error.responseCode = code;
+        callback(error);
+        return;
+      }
+      callback();
+    },
     onRcptTo(address: SMTPServerAddress, _session, callback) {
       const code = sink.answer?.(address.address);
       if (code) {
@@ -49,6 +82,14 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       callback();
     },
     onData(stream, session, callback) {
+      const to = session.envelope.rcptTo.map((rcpt) => rcpt.address);
+      const cut = sink.cut?.({ to });
+      if (cut === "mid-data") {
+        stream.on("error", () => {});
+        stream.once("data", () => socketOf(session.id)?.destroy());
+        stream.resume();
+        return;
+      }
       simpleParser(stream)
         .then((parsed) => {
           const headers = new Map<string, string>();
@@ -60,7 +101,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
             relativeUrls.push(`"${parsed.subject ?? ""}": ${relative.join("; ")}`);
           }
           messages.push({
-            to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+            to,
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
             subject: parsed.subject ?? "",
             html,
@@ -69,6 +110,11 @@ export async function startSmtpSink(): Promise<SmtpSink> {
             headers,
             parsed,
           });
+          if (cut === "after-accept") {
+            sink.cutAfterAccept?.push(parsed.messageId ?? "");
+            socketOf(session.id)?.destroy();
+            return;
+          }
           callback();
         })
         .catch(callback);
