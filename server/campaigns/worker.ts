@@ -7,6 +7,7 @@ import type { CampaignRow, DeliveryRow } from "../db/schema";
 import type { Env } from "../env";
 import { publicOrigin } from "../http/origin";
 import type { Logger } from "../logger";
+import { type DkimSigningKey, dkimSigningKey } from "../mail/dkim";
 import { sendMail } from "../mail/send";
 import { DeliveryError, type Transport } from "../mail/transport";
 import type { SubscriptionContext } from "../subscribers/subscribers";
@@ -45,7 +46,7 @@ export class CampaignWorker {
   private wake: (() => void) | null = null;
   private readonly prepared = new Map<
     string,
-    Promise<PreparedCampaignMessage & { ctx: SubscriptionContext }>
+    Promise<PreparedCampaignMessage & { ctx: SubscriptionContext; dkim?: DkimSigningKey }>
   >();
   private nextSlot = 0;
   /** Rows this worker holds right now: only these are renewed, so a lost row goes stale. */
@@ -225,7 +226,9 @@ export class CampaignWorker {
           origin: publicOrigin(tenant, env as Env),
           sessionSecret,
         };
-        return { ...(await prepareCampaignMessage(ctx, messageSource(campaign))), ctx };
+        // The tenant's DKIM key, read once per campaign like the rendered message.
+        const dkim = await dkimSigningKey(db, tenant.id);
+        return { ...(await prepareCampaignMessage(ctx, messageSource(campaign))), ctx, dkim };
       })();
       entry.catch(() => this.prepared.delete(campaignId));
       this.prepared.set(campaignId, entry);
@@ -238,11 +241,14 @@ export class CampaignWorker {
     const attempts = Number(row.attempts) + 1;
     try {
       const prepared = await this.preparedFor(row.campaign_id);
-      const message = personalise(prepared.ctx, prepared, {
-        deliveryId: row.id,
-        subscriberId: row.subscriber_id,
-        email: row.email,
-      });
+      const message = {
+        ...personalise(prepared.ctx, prepared, {
+          deliveryId: row.id,
+          subscriberId: row.subscriber_id,
+          email: row.email,
+        }),
+        dkim: prepared.dkim,
+      };
       const { messageId } =
         transport.kind === "outbox"
           ? // The outbox keeps every message for staff to read (DESIGN.md §5).

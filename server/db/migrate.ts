@@ -6,6 +6,7 @@ import * as m0003 from "./migrations/0003_subscriptions_and_mail";
 import * as m0004 from "./migrations/0004_newsletter_render_version";
 import * as m0005 from "./migrations/0005_campaigns";
 import * as m0006 from "./migrations/0006_tenant_admin";
+import * as m0008 from "./migrations/0008_dkim";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
 const migrations: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   "0004_newsletter_render_version": m0004,
   "0005_campaigns": m0005,
   "0006_tenant_admin": m0006,
+  "0008_dkim": m0008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
