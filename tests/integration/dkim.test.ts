@@ -302,6 +302,15 @@ describe.each(testDialects())("DKIM per tenant on %s", (dialect) => {
     expect(results).toHaveLength(1);
     expect(results[0]?.status.result).toBe("pass");
     expect(results[0]?.signingDomain).toBe("keydiscovery.com");
+    // The verifier is not a rubber stamp: a changed subject fails.
+    const tampered = Buffer.from(
+      mail.raw
+        .toString("latin1")
+        .replace("Subject: Signed and sealed", "Subject: Signed and changed"),
+      "latin1",
+    );
+    const forged = await dkimVerify(tampered, { resolver });
+    expect(forged.results[0]?.status.result).toBe("fail");
   });
 
   it("signs transactional mail (a welcome) and mail retried from mail_log", async () => {
