@@ -45,7 +45,11 @@ const server = host.listen(port, () => {
 
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.on(signal, () => {
-    server.close(() => process.exit(0));
     setTimeout(() => process.exit(0), 5_000).unref();
+    // The bounce listener and the campaign worker stop too (claims not sent go back at once).
+    Promise.all([new Promise((resolve) => server.close(resolve)), herald.shutdown?.()]).then(
+      () => process.exit(0),
+      () => process.exit(0),
+    );
   });
 }

@@ -11,6 +11,7 @@ import {
   setUserPassword,
   UserError,
 } from "../server/auth/users";
+import { bounceListenerFor } from "../server/campaigns/bounce-listener";
 import { CampaignWorker } from "../server/campaigns/worker";
 import { createDb, type Db } from "../server/db";
 import { migrateToLatest } from "../server/db/migrate";
@@ -31,7 +32,8 @@ Commands:
   user set-password --email E [--password PW]
                                 set a user's password (signs them out everywhere)
   worker                        send campaigns (SEND_RATE, SEND_CONCURRENCY, SMTP_URL), until
-                                stopped; several may run against one PostgreSQL
+                                stopped; several may run against one PostgreSQL; with
+                                BOUNCE_SMTP_PORT also receives bounce and complaint reports
   help                          show this text`;
 
 async function askPassword(): Promise<string> {
@@ -133,21 +135,18 @@ async function workerCommand(): Promise<number> {
   const transport = env.SMTP_URL
     ? smtpTransport(env.SMTP_URL, env.SEND_CONCURRENCY + 1)
     : outboxTransport();
-  const worker = new CampaignWorker({
-    db,
-    transport,
-    logger,
-    env,
-    sessionSecret: loadSessionSecret(env, logger),
-  }).start();
+  const sessionSecret = loadSessionSecret(env, logger);
+  const worker = new CampaignWorker({ db, transport, logger, env, sessionSecret }).start();
   logger.info({ worker: worker.id }, "campaign worker started");
+  // Bounce and complaint reports, when BOUNCE_SMTP_PORT is set (README, Mail).
+  const bounceListener = await bounceListenerFor(env, { db, logger, sessionSecret });
   // The worker's own timers do not hold the process open (they must not in the web server).
   const keepAlive = setInterval(() => {}, 60_000);
   await new Promise<void>((resolve) => {
     for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => resolve());
   });
   clearInterval(keepAlive);
-  await worker.stop();
+  await Promise.all([worker.stop(), bounceListener?.close()]);
   transport.close();
   await db.destroy();
   return 0;

@@ -1,5 +1,12 @@
 import { z } from "zod";
 
+/** A DNS name (letters, digits, hyphens; dot-separated labels) such as bounces.example.com. */
+const DOMAIN_NAME =
+  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+/** An empty variable (`BOUNCE_SMTP_PORT=`) counts as unset. */
+const unsetWhenEmpty = (value: unknown) => (value === "" ? undefined : value);
+
 /** The configuration contract of DESIGN.md §9, validated once at start. */
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -25,28 +32,64 @@ const envSchema = z.object({
   /** "off": this web process does not send campaigns (run `npm run herald -- worker` instead). */
   SEND_WORKER: z.enum(["on", "off"]).default("on"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** The domain of campaign mail's VERP envelope sender, bounces+{token}@BOUNCE_DOMAIN (default: APP_URL's host). */
+  BOUNCE_DOMAIN: z.preprocess(
+    unsetWhenEmpty,
+    z.string().regex(DOMAIN_NAME, "must be a domain name such as bounces.example.com").optional(),
+  ),
+  /** Starts the inbound SMTP listener for bounce (DSN) and complaint (ARF) reports; unset: off. */
+  BOUNCE_SMTP_PORT: z.preprocess(
+    unsetWhenEmpty,
+    z.coerce.number().int().min(1).max(65535).optional(),
+  ),
+  BOUNCE_SMTP_HOST: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .union([z.ipv4(), z.ipv6(), z.string().regex(DOMAIN_NAME)], {
+        error: "must be an IP address or a host name",
+      })
+      .default("127.0.0.1"),
+  ),
   /** Where uploaded files are kept (DESIGN.md §5), relative to the working directory. */
   UPLOADS_DIR: z.string().min(1).default("data/uploads"),
   /** Set by the test and bench harnesses: the anonymous page cache can be turned off to measure raw rendering. */
   PAGE_CACHE: z.enum(["on", "off"]).default("on"),
 });
 
-export type Env = z.infer<typeof envSchema> & { APP_URL: string };
+export type Env = z.infer<typeof envSchema> & { APP_URL: string; BOUNCE_DOMAIN: string };
 
 let cached: Env | undefined;
+
+/** Validates a set of variables and fills the defaults that depend on others; the problems otherwise. */
+export function parseEnv(
+  variables: Record<string, string | undefined>,
+): { ok: true; env: Env } | { ok: false; problems: string[] } {
+  const parsed = envSchema.safeParse(variables);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      problems: parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`),
+    };
+  }
+  const appUrl = parsed.data.APP_URL ?? `http://localhost:${parsed.data.PORT}`;
+  return {
+    ok: true,
+    env: {
+      ...parsed.data,
+      APP_URL: appUrl,
+      BOUNCE_DOMAIN: (parsed.data.BOUNCE_DOMAIN ?? new URL(appUrl).hostname).toLowerCase(),
+    },
+  };
+}
 
 /** Parses process.env once; on failure prints every bad variable and exits. */
 export function getEnv(): Env {
   if (cached) return cached;
-  const parsed = envSchema.safeParse(process.env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
-    console.error(`Invalid environment:\n${lines.join("\n")}`);
+  const result = parseEnv(process.env);
+  if (!result.ok) {
+    console.error(`Invalid environment:\n${result.problems.map((line) => `  ${line}`).join("\n")}`);
     process.exit(1);
   }
-  cached = {
-    ...parsed.data,
-    APP_URL: parsed.data.APP_URL ?? `http://localhost:${parsed.data.PORT}`,
-  };
+  cached = result.env;
   return cached;
 }

@@ -1,4 +1,5 @@
 import { ensureFirstAdmin } from "./auth/bootstrap";
+import { type BounceListener, bounceListenerFor } from "./campaigns/bounce-listener";
 import { CampaignWorker } from "./campaigns/worker";
 import { createDb, type Db } from "./db";
 import { migrateToLatest } from "./db/migrate";
@@ -19,6 +20,8 @@ export interface Runtime {
   sessionSecret: string;
   /** the campaign sender in this process, unless SEND_WORKER=off */
   worker: CampaignWorker | null;
+  /** the inbound bounce/complaint listener beside the worker, when BOUNCE_SMTP_PORT is set */
+  bounceListener: BounceListener | null;
 }
 
 // Kept on globalThis so the dev server's module reloads reuse one database connection.
@@ -52,5 +55,16 @@ async function boot(): Promise<Runtime> {
     env.SEND_WORKER === "on"
       ? new CampaignWorker({ db, transport, logger, env, sessionSecret }).start()
       : null;
-  return { env, db, logger, transport, sessionSecret, worker };
+  // Beside the sending worker: in the web process, or in `herald worker` when SEND_WORKER=off.
+  const bounceListener = worker
+    ? await bounceListenerFor(env, { db, logger, sessionSecret })
+    : null;
+  return { env, db, logger, transport, sessionSecret, worker, bounceListener };
+}
+
+/** On shutdown: stop accepting bounce reports and hand unsent claims back (server.js). */
+export async function stopRuntime(): Promise<void> {
+  const runtime = await globalStore.__heraldRuntime?.catch(() => undefined);
+  if (!runtime) return;
+  await Promise.all([runtime.bounceListener?.close(), runtime.worker?.stop()]);
 }

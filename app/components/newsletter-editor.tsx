@@ -224,7 +224,14 @@ function RichTextEditor({
         setNotice(readField(answer, "error") ?? uploadFailure(response.status));
         return;
       }
-      editor.chain().focus().setImage({ src: url, alt: alt.trim() }).run();
+      // The stored size goes with the image, so pages and mail reserve its room before it loads.
+      const width = readNumber(answer, "width");
+      const height = readNumber(answer, "height");
+      editor
+        .chain()
+        .focus()
+        .setImage({ src: url, alt: alt.trim(), ...(width && height ? { width, height } : {}) })
+        .run();
       setNotice("Image added.");
     } catch {
       setNotice("The image could not be uploaded. Check your connection and try again.");
@@ -490,6 +497,12 @@ function readField(value: unknown, field: "url" | "error"): string | null {
   if (typeof value !== "object" || value === null || !(field in value)) return null;
   const found = (value as Record<string, unknown>)[field];
   return typeof found === "string" && found ? found : null;
+}
+
+function readNumber(value: unknown, field: "width" | "height"): number | null {
+  if (typeof value !== "object" || value === null || !(field in value)) return null;
+  const found = (value as Record<string, unknown>)[field];
+  return typeof found === "number" && Number.isInteger(found) && found > 0 ? found : null;
 }
 
 function uploadFailure(status: number): string {

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
+import type { SUBSCRIBER_STATUSES } from "../schemas/subscribers";
 import {
   dangerButton,
   Notice,
@@ -25,7 +26,7 @@ export interface CentreList {
  */
 export interface CentreData {
   email: string;
-  status: "active" | "unsubscribed" | "unconfirmed";
+  status: (typeof SUBSCRIBER_STATUSES)[number];
   lists: CentreList[];
   /** keys of the lists the subscriber is on now */
   current: string[];
@@ -48,6 +49,9 @@ const STATUS_LABEL: Record<CentreData["status"], string> = {
   active: "Active",
   unsubscribed: "Unsubscribed",
   unconfirmed: "Awaiting confirmation",
+  // suppressed (issue 12): signing up again, with the emailed confirmation, resumes mail
+  bounced: "Paused: mail bounced",
+  complained: "Paused: marked as spam",
 };
 
 function hrefOf(path: string, identity: Record<string, string>, extra: [string, string][] = []) {

@@ -372,10 +372,15 @@ export interface CampaignReport {
   clicks: { unique: number; total: number };
   unsubscribes: number;
   bounces: number;
+  complaints: number;
+  /** who bounced or complained (the first FEEDBACK_LIST_LIMIT, newest first) */
+  feedback: { email: string; kind: "bounce" | "complaint"; at: string; detail: string | null }[];
   topLinks: { url: string; clicks: number; unique: number }[];
   /** events per hour since the start: [hour ISO, opens, clicks] */
   timeline: { hour: string; opens: number; clicks: number }[];
 }
+
+export const FEEDBACK_LIST_LIMIT = 200;
 
 export async function campaignReport(db: Db, campaign: CampaignRow): Promise<CampaignReport> {
   const byKind = await db
@@ -418,6 +423,14 @@ export async function campaignReport(db: Db, campaign: CampaignRow): Promise<Cam
     .groupBy(hour)
     .orderBy(hour)
     .execute();
+  const feedback = await db
+    .selectFrom("deliveries")
+    .select(["email", "bounced_at", "complained_at", "feedback"])
+    .where("campaign_id", "=", campaign.id)
+    .where((eb) => eb.or([eb("bounced_at", "is not", null), eb("complained_at", "is not", null)]))
+    .orderBy("id")
+    .limit(FEEDBACK_LIST_LIMIT)
+    .execute();
   return {
     opens: { unique: Number(kind("open")?.unique ?? 0), total: Number(kind("open")?.total ?? 0) },
     clicks: {
@@ -426,6 +439,13 @@ export async function campaignReport(db: Db, campaign: CampaignRow): Promise<Cam
     },
     unsubscribes: Number(kind("unsubscribe")?.unique ?? 0),
     bounces: Number(kind("bounce")?.unique ?? 0),
+    complaints: Number(kind("complaint")?.unique ?? 0),
+    feedback: feedback.map((row) => ({
+      email: row.email,
+      kind: row.complained_at ? ("complaint" as const) : ("bounce" as const),
+      at: row.complained_at ?? row.bounced_at ?? "",
+      detail: row.feedback,
+    })),
     topLinks: links.map((row) => ({
       url: row.url ?? "",
       clicks: Number(row.clicks),

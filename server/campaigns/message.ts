@@ -1,5 +1,7 @@
 import { CAMPAIGN_MARKERS, renderCampaignEmail } from "../emails/campaign";
 import { mailContentFor, plainPreviewOf, whyYouGetThis } from "../emails/templates";
+import { absoluteUrl } from "../emails/urls";
+import { findImagesByUrl, imageSources } from "../files/images";
 import { fillPage, type PageParts, splitPage } from "../http/page-cache";
 import { listIdHeader, messageIdFor } from "../mail/headers";
 import type { OutgoingMessage } from "../mail/transport";
@@ -67,7 +69,12 @@ export async function prepareCampaignMessage(
     listTenantLists(ctx.db, ctx.tenant),
   ]);
   const lists = tenantLists.filter((list) => source.listIds.includes(list.id));
-  const mailContent = mailContentFor(ctx.tenant, source.content, ctx.origin);
+  const images = await findImagesByUrl(
+    ctx.db,
+    ctx.tenant.id,
+    imageSources(source.content).flatMap((src) => absoluteUrl(src, ctx.origin) ?? []),
+  );
+  const mailContent = mailContentFor(ctx.tenant, source.content, ctx.origin, images);
   const contentHtml = source.trackClicks ? markLinks(mailContent, source.links) : mailContent;
   const { html, text } = await renderCampaignEmail(ctx.tenant, {
     origin: ctx.origin,

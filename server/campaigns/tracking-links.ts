@@ -6,10 +6,12 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  * that was not in the campaign (the number indexes the campaign's own list of links).
  */
 export type TrackingKind = "open" | "click";
+/** "bounce" signs a delivery's VERP envelope sender and X-Herald-Delivery header (server/campaigns/bounces.ts). */
+type SignedKind = TrackingKind | "bounce";
 
 const SIGNATURE_BYTES = 16;
 
-function signature(secret: string, kind: TrackingKind, deliveryId: number, link: number): Buffer {
+function signature(secret: string, kind: SignedKind, deliveryId: number, link: number): Buffer {
   return createHmac("sha256", secret)
     .update(`${kind}:${deliveryId}:${link}`)
     .digest()
@@ -39,6 +41,29 @@ export function verifyTrackingToken(
   const expected = signature(secret, kind, deliveryId, link);
   if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return null;
   return { deliveryId, link };
+}
+
+/** VERP tokens hold 12 signature bytes in lower-case hex: mail systems may change the case of a local part. */
+const DELIVERY_SIGNATURE_BYTES = 12;
+
+/**
+ * The token of a campaign delivery in its VERP envelope sender (`bounces+{token}@…`) and its
+ * X-Herald-Delivery header: "{deliveryId}.{24 hex}", at most 37 characters, so the local part stays
+ * far below SMTP's 64.
+ */
+export function signDeliveryToken(secret: string, deliveryId: number): string {
+  const mac = signature(secret, "bounce", deliveryId, 0).subarray(0, DELIVERY_SIGNATURE_BYTES);
+  return `${deliveryId}.${mac.toString("hex")}`;
+}
+
+export function verifyDeliveryToken(secret: string, token: string): number | null {
+  const match = /^(\d{1,12})\.([0-9a-f]{24})$/.exec(token.toLowerCase());
+  if (!match) return null;
+  const deliveryId = Number(match[1]);
+  const actual = Buffer.from(match[2] ?? "", "hex");
+  const expected = signature(secret, "bounce", deliveryId, 0).subarray(0, DELIVERY_SIGNATURE_BYTES);
+  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return null;
+  return deliveryId;
 }
 
 const LINK = /(<a\b[^>]*?\bhref=")(https?:\/\/[^"]+)(")/gi;

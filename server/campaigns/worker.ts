@@ -12,6 +12,7 @@ import { sendMail } from "../mail/send";
 import { DeliveryError, type Transport } from "../mail/transport";
 import type { SubscriptionContext } from "../subscribers/subscribers";
 import { getTenant } from "../tenants/store";
+import { recordFeedbackIn, withBounceAddress } from "./bounces";
 import { messageSource, startCampaign } from "./campaigns";
 import { type PreparedCampaignMessage, personalise, prepareCampaignMessage } from "./message";
 
@@ -27,14 +28,16 @@ export interface WorkerOptions {
   db: Db;
   transport: Transport;
   logger: Logger;
-  env: Pick<Env, "APP_URL" | "SEND_RATE" | "SEND_CONCURRENCY">;
+  env: Pick<Env, "APP_URL" | "SEND_RATE" | "SEND_CONCURRENCY"> &
+    Partial<Pick<Env, "BOUNCE_DOMAIN">>;
   sessionSecret: string;
 }
 
 /**
  * The sending engine (DESIGN.md §6). Claims pending deliveries in batches (SKIP LOCKED on
  * PostgreSQL, so several workers never take the same row), sends each through the transport, and
- * marks it sent with its Message-ID, retried with backoff, or failed with a bounce. A row is marked
+ * marks it sent with its Message-ID, retried with backoff, or failed (a hard bounce suppresses the
+ * address; its envelope sender is a VERP address for later bounces, server/campaigns/bounces.ts). A row is marked
  * the moment its message is accepted, so a crash repeats at most the messages in flight; claims of
  * a worker that stopped renewing them go back to pending.
  */
@@ -52,7 +55,11 @@ export class CampaignWorker {
   /** Rows this worker holds right now: only these are renewed, so a lost row goes stale. */
   private readonly inHand = new Set<number>();
 
-  constructor(private readonly options: WorkerOptions) {}
+  private readonly bounceDomain: string;
+
+  constructor(private readonly options: WorkerOptions) {
+    this.bounceDomain = options.env.BOUNCE_DOMAIN ?? new URL(options.env.APP_URL).hostname;
+  }
 
   private get batchSize(): number {
     const rate = this.options.env.SEND_RATE;
@@ -242,11 +249,18 @@ export class CampaignWorker {
     try {
       const prepared = await this.preparedFor(row.campaign_id);
       const message = {
-        ...personalise(prepared.ctx, prepared, {
-          deliveryId: row.id,
-          subscriberId: row.subscriber_id,
-          email: row.email,
-        }),
+        ...withBounceAddress(
+          personalise(prepared.ctx, prepared, {
+            deliveryId: row.id,
+            subscriberId: row.subscriber_id,
+            email: row.email,
+          }),
+          {
+            secret: this.options.sessionSecret,
+            bounceDomain: this.bounceDomain,
+            deliveryId: row.id,
+          },
+        ),
         dkim: prepared.dkim,
       };
       const { messageId } =
@@ -272,10 +286,11 @@ export class CampaignWorker {
         .execute();
     } catch (error) {
       const transient = error instanceof DeliveryError ? error.transient : !isPermanent(error);
+      const hardBounce = error instanceof DeliveryError && error.hardBounce;
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 1000);
       const retry = transient && attempts < MAX_DELIVERY_ATTEMPTS;
       await db.transaction().execute(async (trx) => {
-        await trx
+        const failed = await trx
           .updateTable("deliveries")
           .set({
             status: retry ? "pending" : "failed",
@@ -289,21 +304,16 @@ export class CampaignWorker {
           })
           .where("id", "=", row.id)
           .where("claimed_by", "=", this.id)
-          .execute();
-        if (!retry && !transient) {
-          await trx
-            .insertInto("campaign_events")
-            .values({
-              campaign_id: row.campaign_id,
-              delivery_id: row.id,
-              kind: "bounce",
-              url: null,
-              created_at: new Date().toISOString(),
-            })
-            .execute();
+          .executeTakeFirst();
+        // A 5xx for the recipient: a hard bounce, counted in the report; the address is suppressed.
+        if (hardBounce && Number(failed.numUpdatedRows) === 1) {
+          await recordFeedbackIn(trx, { deliveryId: row.id, kind: "bounce", detail: reason });
         }
       });
-      logger.warn({ deliveryId: row.id, attempts, transient, reason }, "campaign message not sent");
+      logger.warn(
+        { deliveryId: row.id, attempts, transient, hardBounce, reason },
+        "campaign message not sent",
+      );
     }
   }
 

@@ -94,7 +94,8 @@ export interface ListsTable {
   created_at: string;
 }
 
-export type SubscriberStatus = "active" | "unsubscribed" | "unconfirmed";
+/** bounced and complained: suppressed (issue 12) — never mailed until they confirm again */
+export type SubscriberStatus = "active" | "unsubscribed" | "unconfirmed" | "bounced" | "complained";
 
 export interface SubscribersTable {
   id: Generated<number>;
@@ -202,9 +203,15 @@ export interface DeliveriesTable {
   message_id: string | null;
   error: string | null;
   sent_at: string | null;
+  /** a hard bounce: a 5xx at send time or a DSN (0009) */
+  bounced_at: string | null;
+  /** an abuse complaint (ARF) */
+  complained_at: string | null;
+  /** what the bounce or complaint said */
+  feedback: string | null;
 }
 
-export type CampaignEventKind = "open" | "click" | "unsubscribe" | "bounce";
+export type CampaignEventKind = "open" | "click" | "unsubscribe" | "bounce" | "complaint";
 
 export interface CampaignEventsTable {
   id: Generated<number>;
@@ -233,6 +240,19 @@ export interface ApiTokensTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+}
+
+export interface ImagesTable {
+  /** store key of the email-safe file: {tenant}/{32 hex}.{jpg|png|gif} */
+  key: string;
+  tenant_id: string;
+  content_type: string;
+  width: number;
+  height: number;
+  bytes: number;
+  /** JSON array of ImageVariant */
+  variants: string;
+  created_at: string;
 }
 
 /** A tenant's DKIM key (0008_dkim): the private key never leaves the server. */
@@ -271,6 +291,7 @@ export interface Database {
   campaign_events: CampaignEventsTable;
   tenant_changes: TenantChangesTable;
   api_tokens: ApiTokensTable;
+  images: ImagesTable;
   dkim_keys: DkimKeysTable;
 }
 

@@ -104,10 +104,11 @@ function inlineStyles({ textColor, linkColor }: EmailContentStyle): Record<strin
     h2: `${heading}font-size:22px;line-height:28px;`,
     h3: `${heading}font-size:18px;line-height:24px;`,
     h4: `${heading}font-size:16px;line-height:22px;`,
-    p: `color:${textColor};font-size:16px;line-height:26px;margin:0 0 16px;`,
+    // A long URL typed as text breaks instead of widening the mail on a phone.
+    p: `color:${textColor};font-size:16px;line-height:26px;margin:0 0 16px;overflow-wrap:anywhere;word-break:break-word;`,
     ul: "margin:0 0 16px;padding:0 0 0 24px;",
     ol: "margin:0 0 16px;padding:0 0 0 24px;",
-    li: `color:${textColor};font-size:16px;line-height:26px;margin:0 0 6px;`,
+    li: `color:${textColor};font-size:16px;line-height:26px;margin:0 0 6px;overflow-wrap:anywhere;word-break:break-word;`,
     blockquote: `margin:0 0 16px;padding:0 0 0 14px;border-left:4px solid ${linkColor};color:${textColor};font-style:italic;`,
     a: `color:${linkColor};text-decoration:underline;`,
     img: "display:block;height:auto;border:0;margin:16px 0;",

@@ -99,13 +99,22 @@ export function whyYouGetThis(listNames: readonly string[], origin: string): str
   return `You receive this because you subscribed to ${lists} on ${siteNameOf(origin)}.`;
 }
 
-/** A tenant's content for mail: absolute URLs, fitted images, inline typography. */
-export function mailContentFor(tenant: TenantConfig, html: string, origin: string): string {
+/**
+ * A tenant's content for mail: absolute URLs, fitted images, inline typography. `images` gives
+ * the size of uploaded images the content names without one (by absolute URL).
+ */
+export function mailContentFor(
+  tenant: TenantConfig,
+  html: string,
+  origin: string,
+  images?: ReadonlyMap<string, { width: number; height: number }>,
+): string {
   const brand = brandOf(tenant, origin);
   return emailContentHtml(html, {
     origin,
     textColor: brand.textColor,
     linkColor: brand.primaryColor,
+    imageSize: images ? (src) => images.get(src) : undefined,
   });
 }
 
@@ -127,7 +136,7 @@ const TEMPLATE_FOR: Record<EmailContent["kind"], TemplateKey> = {
 function ListSummary({ title, names }: { title: string; names: string[] }) {
   if (names.length === 0) return null;
   return (
-    <Text style={{ margin: "0 0 16px" }}>
+    <Text style={{ margin: "0 0 16px", whiteSpace: "pre-line" }}>
       <strong>{title}</strong>
       {names.map((name) => `\n• ${name}`).join("")}
     </Text>

@@ -1,4 +1,6 @@
-import { type StoredExtension, saveFile } from "./store";
+import sharp, { type Metadata, type OutputInfo } from "sharp";
+import type { Db } from "../db";
+import { fileUrl, isValidFileKey, type StoredExtension, saveFile, saveVariant } from "./store";
 
 /** Newsletter images: at most 5 MB, and only formats a browser shows without running anything. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -6,6 +8,8 @@ export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 export const IMAGE_TOO_LARGE = "Images must be 5 MB or smaller.";
 export const IMAGE_NOT_ALLOWED = "Only PNG, JPEG, GIF and WebP images can be uploaded.";
 export const IMAGE_MISSING = "Choose an image file to upload.";
+export const IMAGE_UNREADABLE =
+  "That image could not be read. Save it again as PNG or JPEG and retry.";
 
 export class ImageUploadError extends Error {
   constructor(
@@ -45,13 +49,184 @@ export function detectImageType(bytes: Uint8Array): ImageType | null {
   return null;
 }
 
-/** Checks an uploaded image and stores it for the tenant; throws ImageUploadError when refused. */
+/** A web variant of an uploaded image: the same picture in another format and width. */
+export interface ImageVariant {
+  key: string;
+  format: "avif" | "webp";
+  width: number;
+}
+
+export interface StoredImage {
+  key: string;
+  url: string;
+  contentType: string;
+  width: number;
+  height: number;
+  variants: ImageVariant[];
+}
+
+/** 2× a 600 px mail column; wider images are scaled down, smaller ones never enlarged. */
+export const MAX_IMAGE_WIDTH = 1200;
+/** Widths of the newsletter page's srcset (its column is 48rem, 768 px, wide). */
+const WEB_WIDTHS = [480, 800, 1200];
+/** A decompression bomb stops here: about 40 megapixels. */
+const MAX_INPUT_PIXELS = 40_000_000;
+
+/**
+ * Checks an uploaded image and stores it for the tenant (issue 12): decoded and re-encoded with
+ * sharp (rotated upright, metadata such as GPS position dropped), at most 1,200 px wide, as an
+ * email-safe JPEG, or PNG where it has transparency (GIF where it moves); then WebP and AVIF
+ * variants for the web page. Throws ImageUploadError when refused.
+ */
 export async function saveImageUpload(
-  ctx: { tenantId: string },
+  ctx: { db: Db; tenantId: string },
   bytes: Uint8Array,
-): Promise<{ key: string; url: string }> {
+): Promise<StoredImage> {
   if (bytes.length > MAX_IMAGE_BYTES) throw new ImageUploadError(IMAGE_TOO_LARGE, 413);
   const type = bytes.length > 0 ? detectImageType(bytes) : null;
   if (!type) throw new ImageUploadError(IMAGE_NOT_ALLOWED, 400);
-  return saveFile({ tenantId: ctx.tenantId, bytes, ...type });
+  const decode = (animated: boolean) =>
+    sharp(bytes, { animated, limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" })
+      .rotate()
+      .resize({ width: MAX_IMAGE_WIDTH, withoutEnlargement: true });
+  let metadata: Metadata;
+  try {
+    metadata = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+  } catch {
+    throw new ImageUploadError(IMAGE_UNREADABLE, 400);
+  }
+  const animated = (metadata.pages ?? 1) > 1 && type.extension === "gif";
+  const output: { extension: StoredExtension; contentType: string } = animated
+    ? { extension: "gif", contentType: "image/gif" }
+    : metadata.hasAlpha
+      ? { extension: "png", contentType: "image/png" }
+      : { extension: "jpg", contentType: "image/jpeg" };
+  let encoded: { data: Buffer; info: OutputInfo };
+  try {
+    const pipeline = decode(animated);
+    encoded = await (output.extension === "gif"
+      ? pipeline.gif()
+      : output.extension === "png"
+        ? pipeline.png({ compressionLevel: 9, palette: true, quality: 90 })
+        : pipeline.flatten({ background: "#ffffff" }).jpeg({ quality: 82, mozjpeg: true })
+    ).toBuffer({ resolveWithObject: true });
+  } catch {
+    throw new ImageUploadError(IMAGE_UNREADABLE, 400);
+  }
+  const width = encoded.info.width;
+  const height = encoded.info.pageHeight ?? encoded.info.height;
+  const saved = await saveFile({ tenantId: ctx.tenantId, bytes: encoded.data, ...output });
+
+  const variants: ImageVariant[] = [];
+  if (!animated) {
+    const widths = [...new Set([...WEB_WIDTHS.filter((each) => each < width), width])];
+    for (const variantWidth of widths) {
+      for (const format of ["avif", "webp"] as const) {
+        const resized = sharp(encoded.data).resize({ width: variantWidth });
+        const data = await (format === "avif"
+          ? resized.avif({ quality: 55, effort: 2 })
+          : resized.webp({ quality: 80 })
+        ).toBuffer();
+        const variant = await saveVariant(saved.key, {
+          bytes: data,
+          extension: format,
+          contentType: `image/${format}`,
+          width: variantWidth,
+        });
+        variants.push({ key: variant.key, format, width: variantWidth });
+      }
+    }
+  }
+  await ctx.db
+    .insertInto("images")
+    .values({
+      key: saved.key,
+      tenant_id: ctx.tenantId,
+      content_type: output.contentType,
+      width,
+      height,
+      bytes: encoded.data.length,
+      variants: JSON.stringify(variants),
+      created_at: new Date().toISOString(),
+    })
+    .execute();
+  return {
+    key: saved.key,
+    url: saved.url,
+    contentType: output.contentType,
+    width,
+    height,
+    variants,
+  };
+}
+
+/** The stored images among `urls` (/uploads/… paths or absolute URLs), by the URL as given. */
+export async function findImagesByUrl(
+  db: Db,
+  tenantId: string,
+  urls: Iterable<string>,
+): Promise<Map<string, StoredImage>> {
+  const keyOf = new Map<string, string>();
+  for (const url of urls) {
+    const key = /\/uploads\/([a-z0-9-]+\/[a-f0-9]{32}\.(?:png|jpe?g|gif|webp))$/.exec(url)?.[1];
+    if (key && isValidFileKey(key)) keyOf.set(url, key);
+  }
+  const found = new Map<string, StoredImage>();
+  if (keyOf.size === 0) return found;
+  const rows = await db
+    .selectFrom("images")
+    .selectAll()
+    .where("tenant_id", "=", tenantId)
+    .where("key", "in", [...new Set(keyOf.values())])
+    .execute();
+  const byKey = new Map(rows.map((row) => [row.key, row]));
+  for (const [url, key] of keyOf) {
+    const row = byKey.get(key);
+    if (!row) continue;
+    found.set(url, {
+      key: row.key,
+      url: fileUrl(row.key),
+      contentType: row.content_type,
+      width: Number(row.width),
+      height: Number(row.height),
+      variants: JSON.parse(row.variants) as ImageVariant[],
+    });
+  }
+  return found;
+}
+
+/** Every img src in some HTML, as written. */
+export function imageSources(html: string): string[] {
+  return [...html.matchAll(/<img\b[^>]*?\bsrc="([^"]+)"/gi)].map((match) => match[1] ?? "");
+}
+
+/** The newsletter column: 48rem. Phones show images at the screen's width. */
+const PAGE_IMAGE_SIZES = "(min-width: 48rem) 48rem, 100vw";
+
+/**
+ * Uploaded images on the web page as <picture>: AVIF and WebP variants by width, and the
+ * email-safe file as the fallback, with width and height so nothing shifts as they load.
+ * `html` is sanitised output (double-quoted attributes); other images are left as they are.
+ */
+export function withResponsiveImages(html: string, images: Map<string, StoredImage>): string {
+  if (images.size === 0) return html;
+  return html.replace(/<img\b([^>]*?)\s*\/?>/gi, (whole, attributes: string) => {
+    const src = /\bsrc="([^"]+)"/.exec(attributes)?.[1];
+    const image = src ? images.get(src) : undefined;
+    if (!image) return whole;
+    const kept = attributes.replace(/\s(?:width|height|loading|decoding)="[^"]*"/gi, "");
+    const img = `<img${kept} width="${image.width}" height="${image.height}" loading="lazy" decoding="async">`;
+    const sources = (["avif", "webp"] as const)
+      .map((format) => {
+        const srcset = image.variants
+          .filter((variant) => variant.format === format)
+          .map((variant) => `${fileUrl(variant.key)} ${variant.width}w`)
+          .join(", ");
+        return srcset
+          ? `<source type="image/${format}" srcset="${srcset}" sizes="${PAGE_IMAGE_SIZES}">`
+          : "";
+      })
+      .join("");
+    return sources ? `<picture>${sources}${img}</picture>` : img;
+  });
 }

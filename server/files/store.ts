@@ -14,12 +14,16 @@ export const CONTENT_TYPES = {
   jpeg: "image/jpeg",
   gif: "image/gif",
   webp: "image/webp",
+  avif: "image/avif",
 } as const;
 
 export type StoredExtension = keyof typeof CONTENT_TYPES;
 
-/** The only keys the store reads or writes: no dots, slashes or anything else a path could abuse. */
-const KEY_PATTERN = /^[a-z0-9-]+\/[a-f0-9]{32}\.(png|jpe?g|gif|webp)$/;
+/**
+ * The only keys the store reads or writes: no dots, slashes or anything else a path could abuse.
+ * `-{width}` names a variant of the same image (issue 12: WebP and AVIF for the web page).
+ */
+const KEY_PATTERN = /^[a-z0-9-]+\/[a-f0-9]{32}(?:-[1-9][0-9]{1,3})?\.(png|jpe?g|gif|webp|avif)$/;
 const TENANT_PATTERN = /^[a-z0-9-]+$/;
 
 export function isValidFileKey(key: string): boolean {
@@ -46,10 +50,29 @@ export async function saveFile(
   root: string = defaultUploadsRoot(),
 ): Promise<{ key: string; url: string }> {
   if (!TENANT_PATTERN.test(input.tenantId)) throw new Error("Invalid tenant id for a stored file");
+  return writeKey(`${input.tenantId}/${randomBytes(16).toString("hex")}`, input, root);
+}
+
+/** Stores a variant of the file under `key` (another size or format): `{name}-{width}.{ext}`. */
+export async function saveVariant(
+  key: string,
+  input: Omit<SaveFileInput, "tenantId"> & { width: number },
+  root: string = defaultUploadsRoot(),
+): Promise<{ key: string; url: string }> {
+  if (!isValidFileKey(key)) throw new Error(`Invalid file key ${key}`);
+  return writeKey(`${key.slice(0, key.lastIndexOf("."))}-${input.width}`, input, root);
+}
+
+async function writeKey(
+  name: string,
+  input: Omit<SaveFileInput, "tenantId">,
+  root: string,
+): Promise<{ key: string; url: string }> {
   if (CONTENT_TYPES[input.extension] !== input.contentType) {
     throw new Error(`Content type ${input.contentType} does not match .${input.extension}`);
   }
-  const key = `${input.tenantId}/${randomBytes(16).toString("hex")}.${input.extension}`;
+  const key = `${name}.${input.extension}`;
+  if (!isValidFileKey(key)) throw new Error(`Invalid file key ${key}`);
   const path = join(root, key);
   await mkdir(dirname(path), { recursive: true });
   // "wx": never overwrite; a clash of 128 random bits would be a bug worth an error.

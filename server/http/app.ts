@@ -12,7 +12,7 @@ import {
   VIEW_SENTINEL,
   viewCountValues,
 } from "../newsletters/page-views";
-import { getRuntime } from "../runtime";
+import { getRuntime, stopRuntime } from "../runtime";
 import { isLocalHost, resolveTenantId } from "../tenants/resolve";
 import { getTenant, getTenantDirectory, onTenantChanged } from "../tenants/store";
 import { type RequestScope, requestContext } from "./context";
@@ -245,4 +245,9 @@ async function sendFetchResponse(res: Response, response: globalThis.Response): 
 /** Resolves when the database is migrated and seeded; server.js waits for it before listening. */
 export async function ready(): Promise<void> {
   await getRuntime();
+}
+
+/** Stops the bounce listener and the sending worker; server.js calls it on SIGTERM/SIGINT. */
+export async function shutdown(): Promise<void> {
+  await stopRuntime();
 }

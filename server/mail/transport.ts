@@ -11,6 +11,8 @@ export interface OutgoingMessage {
   headers: Record<string, string>;
   /** a fixed Message-ID (campaign deliveries); otherwise a random one */
   messageId?: string;
+  /** the SMTP envelope sender (MAIL FROM) when it is not the From address: campaign mail's VERP address */
+  envelopeFrom?: string;
   /** the tenant's DKIM key (server/mail/dkim.ts): SMTP signs with it; the outbox keeps mail unsigned */
   dkim?: DkimSigningKey;
 }
@@ -33,11 +35,15 @@ export interface Transport {
   close(): void;
 }
 
-/** Why a message could not be handed over, and whether trying again may help (4xx, network). */
+/**
+ * Why a message could not be handed over, whether trying again may help (4xx, network), and
+ * whether the server refused the recipient for good (a hard bounce: the address is suppressed).
+ */
 export class DeliveryError extends Error {
   constructor(
     message: string,
     readonly transient: boolean,
+    readonly hardBounce = false,
   ) {
     super(message);
   }
@@ -48,6 +54,21 @@ interface SmtpFailure {
   responseCode?: number;
   response?: string;
   code?: string;
+  /** the SMTP command that was refused (nodemailer) */
+  command?: string;
+}
+
+/**
+ * A permanent refusal of the recipient: a 5xx to RCPT TO, or an enhanced status 5.1.x (bad
+ * mailbox) at any step. Policy refusals (5.7.x, e.g. a relay that will not relay) are not the
+ * address's fault, and suppressing the whole list for a misconfigured relay would be a disaster.
+ */
+export function isHardBounce(failure: SmtpFailure): boolean {
+  const code = failure.responseCode;
+  if (typeof code !== "number" || code < 500) return false;
+  const response = failure.response ?? "";
+  if (/\b5\.1\.\d{1,3}\b/.test(response)) return true;
+  return failure.command === "RCPT TO" && !/\b5\.7\.\d{1,3}\b/.test(response);
 }
 
 /** SMTP through a pooled nodemailer transport (DESIGN.md §5). */
@@ -81,6 +102,9 @@ export function smtpTransport(url: string, maxConnections = 5): Transport {
           html: message.html,
           text: message.text,
           headers: preparedHeaders(message.headers),
+          ...(message.envelopeFrom
+            ? { envelope: { from: message.envelopeFrom, to: message.to } }
+            : {}),
           messageId: message.messageId ?? messageIdFor(message.from.email),
           // Base64 is encoded natively; quoted-printable in JavaScript costs a sixth of a campaign send.
           textEncoding: "base64",
@@ -90,7 +114,11 @@ export function smtpTransport(url: string, maxConnections = 5): Transport {
       } catch (error) {
         const failure = error as SmtpFailure;
         const permanent = typeof failure.responseCode === "number" && failure.responseCode >= 500;
-        throw new DeliveryError(failure.response ?? failure.message ?? String(error), !permanent);
+        throw new DeliveryError(
+          failure.response ?? failure.message ?? String(error),
+          !permanent,
+          isHardBounce(failure),
+        );
       }
     },
     close() {

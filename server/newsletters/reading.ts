@@ -1,4 +1,5 @@
 import type { Db } from "../db";
+import { findImagesByUrl, imageSources, withResponsiveImages } from "../files/images";
 import { type Comment, listComments } from "./comments";
 import { getPublishedNewsletter, type Newsletter, recordNewsletterView } from "./newsletters";
 import { sanitizeNewsletterHtml } from "./sanitize";
@@ -37,7 +38,7 @@ export async function readNewsletter(
   const views = newsletter.metrics.views + (options.countView ? 1 : 0);
   return {
     newsletter: { ...newsletter, metrics: { ...newsletter.metrics, views } },
-    html: safeNewsletterHtml(newsletter),
+    html: await safeNewsletterHtml(ctx, newsletter),
     comments,
   };
 }
@@ -49,11 +50,14 @@ const MAX_CACHED = 100;
 const MAX_CACHED_LENGTH = 100_000;
 const rendered = new Map<string, { content: string; html: string }>();
 
-function safeNewsletterHtml(newsletter: Newsletter): string {
+async function safeNewsletterHtml(ctx: TenantScope, newsletter: Newsletter): Promise<string> {
   const key = `${newsletter.id}\u0000${newsletter.updatedAt}`;
   const hit = rendered.get(key);
   if (hit && hit.content === newsletter.content) return hit.html;
-  const html = sanitizeNewsletterHtml(newsletter.content);
+  const safe = sanitizeNewsletterHtml(newsletter.content);
+  // Uploaded images get their AVIF/WebP srcset and their size (issue 12).
+  const images = await findImagesByUrl(ctx.db, ctx.tenantId, imageSources(safe));
+  const html = withResponsiveImages(safe, images);
   if (newsletter.content.length <= MAX_CACHED_LENGTH) {
     if (rendered.size >= MAX_CACHED) {
       const oldest = rendered.keys().next().value;

@@ -3,6 +3,7 @@ import Papa from "papaparse";
 import { z } from "zod";
 import { invalidEmailMessage, isValidEmail } from "../../app/schemas/email";
 import { MAX_IMPORT_BYTES, SUBSCRIBER_STATUSES } from "../../app/schemas/subscribers";
+import { isSuppressed } from "../campaigns/bounces";
 import type { Db } from "../db";
 import type { SubscriberStatus } from "../db/schema";
 import type { TenantConfig } from "../tenants/config";
@@ -194,8 +195,10 @@ export async function countByStatus(
     active: of("active"),
     unsubscribed: of("unsubscribed"),
     unconfirmed: of("unconfirmed"),
+    bounced: of("bounced"),
+    complained: of("complained"),
   };
-  return { ...counts, total: counts.active + counts.unsubscribed + counts.unconfirmed };
+  return { ...counts, total: Object.values(counts).reduce((sum, count) => sum + count, 0) };
 }
 
 /** Why people left (SPEC §2 feedback form): a count per reason and the latest 'Other' texts. */
@@ -412,7 +415,7 @@ function readImportRows(
  * so a failed write imports nothing. Imports are existing audiences: no mail is sent.
  *
  * A known address is updated: its name when the row gives one; its lists when the row names some
- * (they replace the old ones). Someone who unsubscribed stays unsubscribed unless the row says
+ * (they replace the old ones). Someone who unsubscribed, bounced or complained keeps that status unless the row says
  * 'active' in so many words. A row saying 'unsubscribed' takes the person off every list.
  */
 export async function importSubscribersCsv(ctx: AdminScope, text: string): Promise<ImportReport> {
@@ -496,8 +499,11 @@ export async function importSubscribersCsv(ctx: AdminScope, text: string): Promi
     for (const row of rows) {
       const known = existing.get(row.email);
       if (!known) continue;
+      // Unsubscribed, bounced and complained addresses keep their status unless the row says
+      // 'active' in so many words (staff confirming the address again).
       const status: SubscriberStatus =
-        row.status ?? (known.status === "unsubscribed" ? "unsubscribed" : "active");
+        row.status ??
+        (known.status === "unsubscribed" || isSuppressed(known.status) ? known.status : "active");
       if (row.status === null && known.status === "unsubscribed") report.keptUnsubscribed++;
       const name = row.name || known.name;
       if (status !== known.status || name !== known.name) {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { isSuppressed } from "../campaigns/bounces";
 import { recordUnsubscribe } from "../campaigns/tracking";
 import type { Db } from "../db";
 import type { SubscriberRow, SubscriberStatus } from "../db/schema";
@@ -141,15 +142,30 @@ export function listUnsubscribeHeaders(
   };
 }
 
+/**
+ * Mails a subscriber of this tenant, unless the address is suppressed (bounced or complained): then
+ * nothing is sent and the caller answers as it would anyway. The confirmation link of a new sign-up
+ * is the one exception, because confirming it is how a suppressed address comes back.
+ */
 async function mailTo(
   ctx: SubscriptionContext,
   to: string,
   content: EmailContent,
   headers: Record<string, string> = {},
   options: { retryLater?: boolean } = {},
-) {
+): Promise<void> {
+  if (content.kind !== "confirm-signup") {
+    const row = await findRow(ctx, to);
+    if (row && isSuppressed(row.status)) {
+      ctx.logger.info(
+        { subscriberId: row.id, status: row.status, kind: content.kind },
+        "mail to a suppressed address not sent",
+      );
+      return;
+    }
+  }
   const email = await renderEmail(ctx.tenant, content, ctx.origin);
-  return sendMail(
+  await sendMail(
     { db: ctx.db, transport: ctx.transport, logger: ctx.logger },
     { ...email, to, headers, tenantId: ctx.tenant.id, kind: content.kind },
     options,
@@ -184,9 +200,11 @@ export async function signUp(
   const requested = input.lists?.length ? input.lists : [ctx.tenant.emailGroups.default];
   const lists = resolveLists(all, requested);
   if (lists.length === 0) throw new SubscriptionError(MESSAGES.noGroups);
-  const doubleOptIn = ctx.tenant.features.doubleOptIn;
   const now = new Date().toISOString();
   const known = await findRow(ctx, email);
+  // A suppressed address (bounced, complained) comes back only through the emailed confirmation.
+  const doubleOptIn =
+    ctx.tenant.features.doubleOptIn || (known ? isSuppressed(known.status) : false);
   if (known?.status === "active" || !doubleOptIn) {
     await pushMembership(
       ctx,
@@ -205,8 +223,13 @@ export async function signUp(
     let id: number;
     if (existing) {
       id = existing.id;
+      // A suppressed subscriber stays suppressed until the confirmation link is opened.
       const nextStatus: SubscriberStatus =
-        existing.status === "active" ? "active" : doubleOptIn ? "unconfirmed" : "active";
+        existing.status === "active" || isSuppressed(existing.status)
+          ? existing.status
+          : doubleOptIn
+            ? "unconfirmed"
+            : "active";
       await trx
         .updateTable("subscribers")
         .set({
@@ -278,7 +301,7 @@ export async function confirmSignup(
     .where("id", "=", subscriberId)
     .executeTakeFirst();
   if (!row) throw new SubscriptionError(MESSAGES.invalidLink, 404);
-  if (row.status === "unconfirmed") {
+  if (row.status === "unconfirmed" || isSuppressed(row.status)) {
     await pushMembership(
       ctx,
       { email: row.email, name: row.name, lists: await listKeysOf(ctx, row.id), replace: false },

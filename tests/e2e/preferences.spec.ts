@@ -50,7 +50,7 @@ function verificationLink(email: string): string {
         "select text from mail_log where to_address = ? and kind = 'verification' order by id desc limit 1",
       )
       .get(email) as { text: string } | undefined;
-    const url = row?.text.match(/https?:\/\/[^\s\]]+\/subscription\/preferences\?[^\s\]]+/)?.[0];
+    const url = row?.text.match(/https?:\/\/[^\s\])]+\/subscription\/preferences\?[^\s\])]+/)?.[0];
     if (!url) throw new Error(`no verification email to ${email} in the outbox`);
     const link = new URL(url);
     return `${link.pathname}${link.search}`;

@@ -195,7 +195,9 @@ describe.each(testDialects())("sending a newsletter from the admin pages on %s",
       "reader2@example.com",
     ]);
     const mail = sink.messages.find((m) => m.to.includes("reader0@example.com"));
-    expect(mail?.from).toBe("editors@keydiscovery.example");
+    expect(mail?.parsed.from?.value[0]?.address).toBe("editors@keydiscovery.example");
+    // The envelope sender is the delivery's VERP bounce address (issue 12).
+    expect(mail?.from).toMatch(/^bounces\+\d+\.[0-9a-f]{24}@localhost$/);
     expect(mail?.subject).toBe("The ESI protocol issue");
     expect(mail?.html).not.toContain(">Newsletter<");
     expect(mail?.html).toContain(`/newsletter/${newsletterId}`);

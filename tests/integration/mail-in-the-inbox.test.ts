@@ -194,9 +194,26 @@ describe.each(testDialects())("the email in the inbox on %s", (dialect) => {
       const width = Number(/\bwidth="(\d+)"/.exec(image)?.[1] ?? Number.NaN);
       if (!Number.isNaN(width)) expect(width, image).toBeLessThanOrEqual(600);
     }
+    // The stored 800 × 400 image, scaled to the 536 px column; fluid below that on phones.
     const chart = images.find((image) => image.includes("Chart of discovery costs")) ?? "";
-    expect(chart).toMatch(/max-width:/);
+    expect(chart).toMatch(/\bwidth="536"/);
+    expect(chart).toMatch(/\bheight="268"/);
+    expect(chart).toMatch(/style="[^"]*width:100%;max-width:536px/);
     expect(chart).toMatch(/height:auto/);
+  });
+
+  it("shows the same image on the web page as AVIF and WebP by width, with its size", async () => {
+    const page = await (await fetch(`${server.url}/newsletter/${newsletterId}`)).text();
+    const picture = /<picture>[\s\S]*?<\/picture>/.exec(page)?.[0] ?? "";
+    const stem = imageUrl.replace(/\.jpg$/, "");
+    expect(picture).toContain(
+      `<source type="image/avif" srcset="${stem}-480.avif 480w, ${stem}-800.avif 800w"`,
+    );
+    expect(picture).toContain(`<source type="image/webp" srcset="${stem}-480.webp 480w`);
+    expect(picture).toMatch(/sizes="\(min-width: 48rem\) 48rem, 100vw"/);
+    expect(picture).toMatch(
+      new RegExp(`<img src="${imageUrl}" alt="Chart of discovery costs" width="800" height="400"`),
+    );
   });
 
   it("stays under Gmail's 102 KB clipping limit with 1,500 words", () => {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStaffUser, signIn } from "../support/auth";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
@@ -351,19 +352,91 @@ describe.each(testDialects())("the newsletter editor on %s", (dialect) => {
       });
     };
 
-    it("stores a PNG and serves the same bytes with long cache headers", async () => {
-      const png = testPng(2, 2);
-      const response = await upload(png, "pixel.png", "image/png", cookies.mainEditor);
+    it("re-encodes an upload with sharp: at most 1,200 px wide, email-safe, with its size and web variants", async () => {
+      const response = await upload(
+        testPng(3000, 1500),
+        "wide.png",
+        "image/png",
+        cookies.mainEditor,
+      );
       expect(response.status).toBe(200);
-      const { url } = (await response.json()) as { url: string };
-      expect(url).toMatch(/^\/uploads\/main\/[0-9a-f]{32}\.png$/);
+      const answer = (await response.json()) as { url: string; width: number; height: number };
+      // An opaque PNG becomes a JPEG: a fraction of the bytes in every inbox.
+      expect(answer).toEqual({
+        url: expect.stringMatching(/^\/uploads\/main\/[0-9a-f]{32}\.jpg$/),
+        width: 1200,
+        height: 600,
+      });
 
-      const served = await get(url);
+      const served = await get(answer.url);
       expect(served.status).toBe(200);
-      expect(served.headers.get("content-type")).toBe("image/png");
+      expect(served.headers.get("content-type")).toBe("image/jpeg");
       expect(served.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
       expect(served.headers.get("x-content-type-options")).toContain("nosniff");
-      expect(new Uint8Array(await served.arrayBuffer())).toEqual(png);
+      expect(served.headers.get("cross-origin-resource-policy")).toBe("cross-origin");
+      const stored = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
+      expect([stored.format, stored.width, stored.height]).toEqual(["jpeg", 1200, 600]);
+
+      const row = await database.db
+        .selectFrom("images")
+        .selectAll()
+        .where("key", "=", answer.url.replace("/uploads/", ""))
+        .executeTakeFirstOrThrow();
+      expect([Number(row.width), Number(row.height), row.tenant_id]).toEqual([1200, 600, "main"]);
+      const variants = JSON.parse(row.variants) as { key: string; format: string; width: number }[];
+      expect(variants.map((variant) => `${variant.format} ${variant.width}`).sort()).toEqual([
+        "avif 1200",
+        "avif 480",
+        "avif 800",
+        "webp 1200",
+        "webp 480",
+        "webp 800",
+      ]);
+      for (const variant of variants) {
+        const file = await get(`/uploads/${variant.key}`);
+        expect(file.headers.get("content-type")).toBe(`image/${variant.format}`);
+        const meta = await sharp(Buffer.from(await file.arrayBuffer())).metadata();
+        expect(meta.width).toBe(variant.width);
+      }
+    });
+
+    it("keeps transparency as PNG, never enlarges, and drops the camera's metadata", async () => {
+      const transparent = await sharp({
+        create: {
+          width: 300,
+          height: 200,
+          channels: 4,
+          background: { r: 0, g: 0, b: 0, alpha: 0 },
+        },
+      })
+        .png()
+        .toBuffer();
+      const answer = (await (
+        await upload(new Uint8Array(transparent), "logo.png", "image/png", cookies.mainEditor)
+      ).json()) as { url: string; width: number; height: number };
+      expect(answer.url).toMatch(/\.png$/);
+      expect([answer.width, answer.height]).toEqual([300, 200]);
+
+      const photo = await sharp({
+        create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 80, b: 40 } },
+      })
+        .jpeg()
+        .withExif({ IFD0: { Copyright: "Secret Camera Co", Artist: "Someone at home" } })
+        .toBuffer();
+      expect((await sharp(photo).metadata()).exif).toBeDefined();
+      const stored = (await (
+        await upload(new Uint8Array(photo), "photo.jpg", "image/jpeg", cookies.mainEditor)
+      ).json()) as { url: string };
+      const bytes = Buffer.from(await (await get(stored.url)).arrayBuffer());
+      expect((await sharp(bytes).metadata()).exif).toBeUndefined();
+      expect(bytes.includes(Buffer.from("Secret Camera Co"))).toBe(false);
+    });
+
+    it("refuses an image that only looks like one (a PNG signature on garbage)", async () => {
+      const fake = new Uint8Array([...testPng(2, 2).slice(0, 16), ...new Uint8Array(64).fill(7)]);
+      const response = await upload(fake, "broken.png", "image/png", cookies.superAdmin);
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: string }).error).toMatch(/could not be read/);
     });
 
     it.each([

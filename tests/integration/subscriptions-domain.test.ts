@@ -117,7 +117,7 @@ describe.each(testDialects())("subscriptions with real mail on %s", (dialect) =>
         m.subject === ctx.tenant.emailTemplates.verificationEmail.subject,
     );
     const link = new URL(
-      mail.text.match(/http:\/\/localhost:3000\/subscription\/preferences\?[^\s\]]+/)?.[0] ?? "",
+      mail.text.match(/http:\/\/localhost:3000\/subscription\/preferences\?[^\s\])]+/)?.[0] ?? "",
     );
     const token = link.searchParams.get("token") ?? "";
     expect(link.searchParams.get("email")).toBe("reader@example.com");
@@ -151,7 +151,7 @@ describe.each(testDialects())("subscriptions with real mail on %s", (dialect) =>
     );
     const token =
       new URL(
-        mail.text.match(/http:\/\/localhost:3000\/subscription\/preferences\?[^\s\]]+/)?.[0] ?? "",
+        mail.text.match(/http:\/\/localhost:3000\/subscription\/preferences\?[^\s\])]+/)?.[0] ?? "",
       ).searchParams.get("token") ?? "";
     await expect(
       applyPreferenceChange(ctx, { email: "reader@example.com", token }),

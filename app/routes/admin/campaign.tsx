@@ -178,6 +178,7 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
     ["Total clicks", report.clicks.total],
     ["Unsubscribes", report.unsubscribes],
     ["Bounces", report.bounces],
+    ["Complaints", report.complaints],
   ];
   return (
     <main>
@@ -288,6 +289,44 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
                 ))}
               </tbody>
             </table>
+          )}
+        </section>
+
+        <section aria-labelledby="feedback-heading">
+          <h2 id="feedback-heading" className="text-xl font-bold">
+            Bounces and complaints
+          </h2>
+          {report.feedback.length === 0 ? (
+            <p className="mt-2 text-sm">No bounces or complaints.</p>
+          ) : (
+            <>
+              <p className="mt-2 text-sm">
+                These addresses get no more mail from {loaderData.tenantName} until they sign up
+                again and confirm.
+              </p>
+              <table className="mt-3 w-full text-left text-sm">
+                <thead>
+                  <tr className="border-b border-black/20">
+                    <th className="py-2 pr-4">Address</th>
+                    <th className="py-2 pr-4">What happened</th>
+                    <th className="py-2 pr-4">When</th>
+                    <th className="py-2">Report</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {report.feedback.map((row) => (
+                    <tr key={row.email} className="border-b border-black/10">
+                      <td className="py-2 pr-4 break-all">{row.email}</td>
+                      <td className="py-2 pr-4">
+                        {row.kind === "complaint" ? "Complaint (marked as spam)" : "Hard bounce"}
+                      </td>
+                      <td className="py-2 pr-4 whitespace-nowrap">{formatDateTime(row.at)}</td>
+                      <td className="max-w-[24rem] py-2 break-words">{row.detail ?? "—"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </>
           )}
         </section>
       </div>

@@ -88,6 +88,8 @@ const STATUS_LOOK: Record<string, string> = {
   active: "bg-ok/15 text-ok",
   unconfirmed: "bg-secondary/25 text-ink",
   unsubscribed: "bg-black/10 text-ink",
+  bounced: "bg-danger/15 text-ink",
+  complained: "bg-danger/15 text-ink",
 };
 
 const fieldClass = "mt-1 w-full rounded-brand border border-black/30 bg-surface px-3 py-2";
@@ -274,6 +276,8 @@ export default function Subscribers({ loaderData, actionData }: Route.ComponentP
                 ["Active", statuses.active],
                 ["Unconfirmed", statuses.unconfirmed],
                 ["Unsubscribed", statuses.unsubscribed],
+                ["Bounced", statuses.bounced],
+                ["Complained", statuses.complained],
               ].map(([label, count]) => (
                 <div key={label} className="rounded-brand border border-black/10 bg-surface p-3">
                   <dt className="text-sm font-medium">{label}</dt>

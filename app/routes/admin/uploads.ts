@@ -30,9 +30,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (!(file instanceof File)) return Response.json({ error: IMAGE_MISSING }, { status: 400 });
   try {
-    const { url } = await saveImageUpload(scope, new Uint8Array(await file.arrayBuffer()));
-    scope.logger.info({ url, bytes: file.size }, "image uploaded");
-    return Response.json({ url });
+    const image = await saveImageUpload(scope, new Uint8Array(await file.arrayBuffer()));
+    scope.logger.info({ url: image.url, bytes: file.size }, "image uploaded");
+    return Response.json({ url: image.url, width: image.width, height: image.height });
   } catch (error) {
     if (error instanceof ImageUploadError) {
       return Response.json({ error: error.message }, { status: error.status });

@@ -1,0 +1,115 @@
+import type { Transaction } from "kysely";
+import type { Db } from "../db";
+import type { Database, SubscriberStatus } from "../db/schema";
+import type { OutgoingMessage } from "../mail/transport";
+import { signDeliveryToken, verifyDeliveryToken } from "./tracking-links";
+
+/**
+ * Bounces and complaints (issue 12, part 6; docs/decisions/013-bounces.md). Every campaign message
+ * goes out with a VERP envelope sender, bounces+{signed delivery token}@{BOUNCE_DOMAIN}, and the
+ * same token in its X-Herald-Delivery header, so a bounce (DSN) or complaint (ARF) that comes back
+ * names its delivery, and nobody can bounce a delivery they were not sent. A hard bounce or a
+ * complaint marks the delivery and suppresses the subscriber for the tenant.
+ */
+
+export const DELIVERY_HEADER = "X-Herald-Delivery";
+
+/** Statuses that are never mailed (campaigns, welcome, preference mail) until they confirm again. */
+export const SUPPRESSED_STATUSES = ["bounced", "complained"] as const satisfies SubscriberStatus[];
+
+export function isSuppressed(status: SubscriberStatus): boolean {
+  return (SUPPRESSED_STATUSES as readonly string[]).includes(status);
+}
+
+export function verpAddress(secret: string, bounceDomain: string, deliveryId: number): string {
+  return `bounces+${signDeliveryToken(secret, deliveryId)}@${bounceDomain}`;
+}
+
+/** The token of a bounces+{token}@{bounceDomain} address (not yet verified); null for any other address. */
+export function verpToken(address: string, bounceDomain: string): string | null {
+  const match = /^bounces\+([A-Za-z0-9._-]{1,56})@([^@\s]+)$/i.exec(address.trim());
+  if (!match || match[2]?.toLowerCase() !== bounceDomain.toLowerCase()) return null;
+  return match[1] ?? null;
+}
+
+/** A campaign message with its VERP envelope sender and X-Herald-Delivery header. */
+export function withBounceAddress<T extends OutgoingMessage>(
+  message: T,
+  options: { secret: string; bounceDomain: string; deliveryId: number },
+): T {
+  return {
+    ...message,
+    envelopeFrom: verpAddress(options.secret, options.bounceDomain, options.deliveryId),
+    headers: {
+      ...message.headers,
+      [DELIVERY_HEADER]: signDeliveryToken(options.secret, options.deliveryId),
+    },
+  };
+}
+
+/** The delivery a token names, when its signature is right. */
+export function deliveryOfToken(secret: string, token: string | null | undefined): number | null {
+  return token ? verifyDeliveryToken(secret, token) : null;
+}
+
+export type FeedbackKind = "bounce" | "complaint";
+
+export type FeedbackOutcome = "recorded" | "already-recorded" | "no-such-delivery";
+
+/**
+ * Records a hard bounce or a complaint inside the caller's transaction: marks the delivery (once:
+ * a repeated report changes nothing), counts it in the campaign's report, suppresses the subscriber
+ * for the tenant (a complaint outranks a bounce) and cancels what was still waiting to be sent to them.
+ */
+export async function recordFeedbackIn(
+  trx: Transaction<Database>,
+  input: { deliveryId: number; kind: FeedbackKind; detail: string; at?: string },
+): Promise<FeedbackOutcome> {
+  const at = input.at ?? new Date().toISOString();
+  const delivery = await trx
+    .selectFrom("deliveries")
+    .select(["id", "campaign_id", "subscriber_id", "bounced_at", "complained_at"])
+    .where("id", "=", input.deliveryId)
+    .executeTakeFirst();
+  if (!delivery) return "no-such-delivery";
+  const column = input.kind === "bounce" ? "bounced_at" : "complained_at";
+  const marked = await trx
+    .updateTable("deliveries")
+    .set({ [column]: at, feedback: input.detail.slice(0, 1000) })
+    .where("id", "=", delivery.id)
+    .where(column, "is", null)
+    .executeTakeFirst();
+  if (Number(marked.numUpdatedRows) === 0) return "already-recorded";
+  await trx
+    .insertInto("campaign_events")
+    .values({
+      campaign_id: delivery.campaign_id,
+      delivery_id: delivery.id,
+      kind: input.kind,
+      url: null,
+      created_at: at,
+    })
+    .execute();
+  const status: SubscriberStatus = input.kind === "bounce" ? "bounced" : "complained";
+  await trx
+    .updateTable("subscribers")
+    .set({ status, updated_at: at })
+    .where("id", "=", delivery.subscriber_id)
+    // a complaint outranks a bounce; a bounce does not hide an earlier complaint
+    .where("status", "not in", input.kind === "bounce" ? ["bounced", "complained"] : ["complained"])
+    .execute();
+  await trx
+    .updateTable("deliveries")
+    .set({ status: "cancelled", error: `Suppressed: ${status}` })
+    .where("subscriber_id", "=", delivery.subscriber_id)
+    .where("status", "=", "pending")
+    .execute();
+  return "recorded";
+}
+
+export async function recordDeliveryFeedback(
+  db: Db,
+  input: { deliveryId: number; kind: FeedbackKind; detail: string; at?: string },
+): Promise<FeedbackOutcome> {
+  return db.transaction().execute((trx) => recordFeedbackIn(trx, input));
+}
