@@ -42,6 +42,12 @@ export const campaignFormSchema = z
       .max(254, CAMPAIGN_TEXT.badSender)
       .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, CAMPAIGN_TEXT.badSender)
       .optional(),
+    replyTo: z
+      .string()
+      .trim()
+      .max(254, "Invalid reply-to email format")
+      .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "Invalid reply-to email format")
+      .optional(),
     lists: z
       .array(z.string().trim().max(100))
       .min(1, CAMPAIGN_TEXT.noGroups)

@@ -190,6 +190,8 @@ export const emailSettingsSchema = z.object(
   {
     senderName: text("Sender name", 100),
     senderEmail: optionalEmail("Sender email"),
+    // Optional for API clients written before it existed.
+    replyTo: optionalEmail("Reply-to email").default(""),
   },
   missingOr("Email settings", "an object"),
 );

@@ -4,6 +4,7 @@ import { isValidEmail } from "../../app/schemas/email";
 import type { Db } from "../db";
 import type { CampaignRow, CampaignStatus } from "../db/schema";
 import { mailContentFor } from "../emails/templates";
+import { replyToHeader } from "../mail/headers";
 import { sendMail } from "../mail/send";
 import { listTenantLists, type MailingList, resolveLists } from "../subscribers/lists";
 import { type SubscriptionContext, tenantLink } from "../subscribers/subscribers";
@@ -40,6 +41,8 @@ export interface CampaignInput {
   content?: string | null;
   senderName?: string | null;
   senderEmail?: string | null;
+  /** Reply-To; blank: the tenant's, else none */
+  replyTo?: string | null;
   /** list keys, numeric id strings or numbers; none = the tenant's default list */
   groups?: readonly (string | number)[] | null;
   trackOpens?: boolean | null;
@@ -55,6 +58,7 @@ interface ValidCampaign {
   content: string;
   fromName: string;
   fromEmail: string;
+  replyTo: string | null;
   lists: MailingList[];
   trackOpens: boolean;
   trackClicks: boolean;
@@ -76,6 +80,8 @@ export async function validateCampaign(
     ctx.tenant.email.senderName ||
     FIXED_SENDER.name
   ).slice(0, 200);
+  const replyTo = input.replyTo?.trim() || null;
+  if (replyTo && !isValidEmail(replyTo)) throw new CampaignError("Invalid reply-to email format");
   const all = await listTenantLists(ctx.db, ctx.tenant);
   const requested = input.groups?.length ? input.groups : [ctx.tenant.emailGroups.default];
   const lists = resolveLists(all, requested);
@@ -85,6 +91,7 @@ export async function validateCampaign(
     content,
     fromName,
     fromEmail,
+    replyTo,
     lists,
     trackOpens: input.trackOpens ?? true,
     trackClicks: input.trackClicks ?? true,
@@ -135,6 +142,7 @@ export async function createCampaign(
       subject: valid.subject,
       from_name: valid.fromName,
       from_email: valid.fromEmail,
+      reply_to: valid.replyTo,
       content: valid.content,
       list_ids: JSON.stringify(valid.lists.map((list) => list.id)),
       track_opens: valid.trackOpens ? 1 : 0,
@@ -471,6 +479,7 @@ export function messageSource(campaign: CampaignRow): CampaignMessageSource {
     trackClicks: campaign.track_clicks === 1,
     links: JSON.parse(campaign.links) as string[],
     listIds: JSON.parse(campaign.list_ids) as number[],
+    replyTo: campaign.reply_to ?? null,
   };
 }
 
@@ -491,6 +500,7 @@ export async function previewCampaign(
     trackClicks: false,
     links: [],
     listIds: valid.lists.map((list) => list.id),
+    replyTo: valid.replyTo,
   });
   // Sample links: the pages themselves, without a subscriber's token.
   const message = personalise(ctx, prepared, {
@@ -525,7 +535,7 @@ export async function sendCampaignTest(
       subject: `[Test] ${preview.subject}`,
       html: preview.html,
       text: preview.text,
-      headers: {},
+      headers: replyToHeader(valid.replyTo || ctx.tenant.email.replyTo),
       tenantId: ctx.tenant.id,
       kind: "campaign-test",
     },

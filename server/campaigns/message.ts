@@ -3,7 +3,7 @@ import { mailContentFor, plainPreviewOf, whyYouGetThis } from "../emails/templat
 import { absoluteUrl } from "../emails/urls";
 import { findImagesByUrl, imageSources } from "../files/images";
 import { fillPage, type PageParts, splitPage } from "../http/page-cache";
-import { listIdHeader, messageIdFor } from "../mail/headers";
+import { listIdHeader, messageIdFor, replyToHeader } from "../mail/headers";
 import type { OutgoingMessage } from "../mail/transport";
 import { listTenantLists } from "../subscribers/lists";
 import {
@@ -28,6 +28,8 @@ export interface CampaignMessageSource {
   links: string[];
   /** the lists it goes to: named in the footer, the first in List-Id */
   listIds: number[];
+  /** the campaign's Reply-To; null: the tenant's */
+  replyTo: string | null;
 }
 
 export interface PreparedCampaignMessage {
@@ -91,7 +93,7 @@ export async function prepareCampaignMessage(
     trackOpens: source.trackOpens,
   });
   const markers = MARKERS(source.trackClicks ? source.links : []);
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = replyToHeader(source.replyTo || ctx.tenant.email.replyTo);
   if (lists[0]) headers["List-Id"] = listIdHeader(lists[0], ctx.tenant.id, ctx.origin);
   return { source, html: splitPage(html, markers), text: splitPage(text, markers), headers };
 }

@@ -9,6 +9,7 @@ import * as m0006 from "./migrations/0006_tenant_admin";
 import * as m0007 from "./migrations/0007_images";
 import * as m0008 from "./migrations/0008_dkim";
 import * as m0009 from "./migrations/0009_bounces";
+import * as m0010 from "./migrations/0010_reply_to";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   "0007_images": m0007,
   "0008_dkim": m0008,
   "0009_bounces": m0009,
+  "0010_reply_to": m0010,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -186,6 +186,8 @@ export interface CampaignsTable {
   created_by: string | null;
   created_at: string;
   updated_at: string;
+  /** Reply-To of this campaign; null: the tenant's (email settings), else none */
+  reply_to: Generated<string | null>;
 }
 
 export type DeliveryStatus = "pending" | "sending" | "sent" | "failed" | "cancelled";

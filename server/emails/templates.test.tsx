@@ -67,7 +67,11 @@ describe("email templates", () => {
       name: "KD Legal",
       email: "news@kd.example",
     });
-    const bare = { ...DEFAULT_TENANT_CONFIG, id: "x", email: { senderName: "", senderEmail: "" } };
+    const bare = {
+      ...DEFAULT_TENANT_CONFIG,
+      id: "x",
+      email: { senderName: "", senderEmail: "", replyTo: "" },
+    };
     expect(
       senderFor(bare, { subject: "", body: "", senderName: "", fromName: "", fromEmail: "" }),
     ).toEqual({

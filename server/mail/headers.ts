@@ -35,3 +35,9 @@ export function listIdHeader(
   const phrase = list.name.replace(/["\\\r\n]/g, "").slice(0, 100);
   return `"${phrase}" <${label(list.key)}.${label(tenantId)}.${host}>`;
 }
+
+/** `Reply-To` when there is an address for it (the campaign's, else the tenant's); else nothing. */
+export function replyToHeader(address: string | null | undefined): Record<string, string> {
+  const value = address?.trim();
+  return value ? { "Reply-To": value } : {};
+}

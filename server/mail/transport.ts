@@ -136,10 +136,15 @@ function preparedHeaders(headers: Record<string, string>) {
   return Object.fromEntries(
     Object.entries(headers).map(([key, value]) => [
       key,
-      /^[\x20-\x7e]*$/.test(value) ? { prepared: true, foldLines: true, value } : value,
+      // Address headers stay nodemailer's to encode: it drops a prepared Reply-To.
+      /^[\x20-\x7e]*$/.test(value) && !ADDRESS_HEADERS.has(key.toLowerCase())
+        ? { prepared: true, foldLines: true, value }
+        : value,
     ]),
   );
 }
+
+const ADDRESS_HEADERS = new Set(["reply-to", "from", "to", "cc", "bcc", "sender"]);
 
 /** Keeps every message for staff to read at /admin/outbox; nothing pretends to send. */
 export function outboxTransport(): Transport {

@@ -5,6 +5,7 @@ import type { Db } from "../db";
 import type { SubscriberRow, SubscriberStatus } from "../db/schema";
 import { type EmailContent, renderEmail } from "../emails/templates";
 import type { Logger } from "../logger";
+import { replyToHeader } from "../mail/headers";
 import { MailNotSentError, sendMail } from "../mail/send";
 import { signToken } from "../mail/tokens";
 import type { Transport } from "../mail/transport";
@@ -167,7 +168,13 @@ async function mailTo(
   const email = await renderEmail(ctx.tenant, content, ctx.origin);
   await sendMail(
     { db: ctx.db, transport: ctx.transport, logger: ctx.logger },
-    { ...email, to, headers, tenantId: ctx.tenant.id, kind: content.kind },
+    {
+      ...email,
+      to,
+      headers: { ...replyToHeader(ctx.tenant.email.replyTo), ...headers },
+      tenantId: ctx.tenant.id,
+      kind: content.kind,
+    },
     options,
   );
 }

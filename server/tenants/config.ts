@@ -46,7 +46,8 @@ export interface TenantConfig {
     showBranding: boolean;
     doubleOptIn: boolean;
   };
-  email: { senderName: string; senderEmail: string };
+  /** replyTo: where replies to the tenant's mail go; blank: to the sender */
+  email: { senderName: string; senderEmail: string; replyTo: string };
   /**
    * Who keeps this tenant's subscribers and sends its campaigns (issue 7): "" follows the
    * deployment's MAIL_PROVIDER; "builtin" or "mailerlite" overrides it.
@@ -115,7 +116,7 @@ export const DEFAULT_TENANT_CONFIG: Omit<TenantConfig, "id"> = {
     showBranding: true,
     doubleOptIn: true,
   },
-  email: { senderName: FIXED_SENDER.name, senderEmail: FIXED_SENDER.email },
+  email: { senderName: FIXED_SENDER.name, senderEmail: FIXED_SENDER.email, replyTo: "" },
   mailProvider: "",
   mailerLiteGroups: {},
 };
@@ -167,7 +168,9 @@ export const tenantOverridesSchema = z
         doubleOptIn: z.boolean(),
       })
       .partial(),
-    email: z.object({ senderName: z.string(), senderEmail: z.string() }).partial(),
+    email: z
+      .object({ senderName: z.string(), senderEmail: z.string(), replyTo: z.string() })
+      .partial(),
     mailProvider: z.enum(["", "builtin", "mailerlite"]),
     mailerLiteGroups: z.record(z.string(), z.string()),
   })

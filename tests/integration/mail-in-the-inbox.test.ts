@@ -120,6 +120,7 @@ describe.each(testDialects())("the email in the inbox on %s", (dialect) => {
       subject: "Proportionality, quarter by quarter",
       senderName: "Herald Editors",
       senderEmail: "editors@news.herald.example",
+      replyTo: "desk@herald.example",
       lists: ["newsletter"],
       trackOpens: "on",
       trackClicks: "on",
@@ -237,6 +238,56 @@ describe.each(testDialects())("the email in the inbox on %s", (dialect) => {
       '"KeyDiscovery Newsletter" <newsletter.main.localhost>',
     );
     expect(campaignMail.headers.get("list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
+    expect(campaignMail.headers.get("reply-to")).toBe("desk@herald.example");
+  });
+
+  it("takes Reply-To from the tenant's email settings, and refuses a bad one anywhere", async () => {
+    const campaigns = async () =>
+      Number(
+        (
+          await database.db
+            .selectFrom("campaigns")
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await campaigns();
+    const refused = await post(`/admin/newsletter/send/${newsletterId}`, {
+      subject: "Again",
+      replyTo: "not an address",
+      lists: ["newsletter"],
+      mode: "now",
+      intent: "create",
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("Invalid reply-to email format");
+    expect(await campaigns()).toBe(before);
+
+    const api = (method: string, body?: unknown) =>
+      fetch(`${server.url}/api/tenants/main`, {
+        method,
+        headers: { cookie, origin: server.url, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const { tenant: settings } = (await (await api("GET")).json()) as {
+      tenant: { email: Record<string, string> };
+    };
+    const bad = await api("PUT", { ...settings, email: { ...settings.email, replyTo: "<b>x" } });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("Reply-to email: Invalid email format");
+    const good = await api("PUT", {
+      ...settings,
+      email: { ...settings.email, replyTo: "replies@herald.example" },
+    });
+    expect(good.status, await good.clone().text()).toBe(200);
+
+    await fetch(`${server.url}/api/functions/addSubscriber`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.url },
+      body: JSON.stringify({ data: { email: "second-visitor@example.com" } }),
+    });
+    const mail = await sink.waitFor((each) => each.to.includes("second-visitor@example.com"));
+    expect(mail.headers.get("reply-to")).toBe("replies@herald.example");
   });
 
   it("sends transactional mail in the same frame, and the outbox keeps exactly what was sent", async () => {

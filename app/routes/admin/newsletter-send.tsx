@@ -51,6 +51,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       subject: newsletter.title,
       senderName: tenant.email.senderName || FIXED_SENDER.name,
       senderEmail: tenant.email.senderEmail || FIXED_SENDER.email,
+      replyTo: tenant.email.replyTo,
       lists: [tenant.emailGroups.default],
     },
     me: user.email,
@@ -105,6 +106,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     content: newsletter.content,
     senderName: form.senderName,
     senderEmail: form.senderEmail,
+    replyTo: form.replyTo,
     groups: form.lists,
     trackOpens: form.trackOpens,
     trackClicks: form.trackClicks,
@@ -221,6 +223,21 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
                 maxLength={254}
                 defaultValue={value("senderEmail", defaults.senderEmail)}
                 aria-invalid={fields.senderEmail ? true : undefined}
+              />
+            </FieldShell>
+            <FieldShell
+              id="replyTo"
+              label="Reply-to email"
+              hint="Where replies go; leave blank to send them to the sender."
+              errors={fields.replyTo}
+            >
+              <TextInput
+                id="replyTo"
+                name="replyTo"
+                type="email"
+                maxLength={254}
+                defaultValue={value("replyTo", defaults.replyTo)}
+                aria-invalid={fields.replyTo ? true : undefined}
               />
             </FieldShell>
           </div>

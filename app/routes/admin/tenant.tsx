@@ -465,6 +465,7 @@ function ViewMode({
           ))}
           <Definition term="Sender name">{settings.email.senderName}</Definition>
           <Definition term="Sender email">{settings.email.senderEmail}</Definition>
+          <Definition term="Reply-to email">{settings.email.replyTo || "The sender"}</Definition>
           <Definition term="Lists">
             {settings.emailGroups.groups.join(", ")} (default {settings.emailGroups.default})
           </Definition>
@@ -712,6 +713,10 @@ function EditForm({
           <div className="space-y-4">
             {text("email.senderName", "Sender name", values.email.senderName, { maxLength: 100 })}
             {text("email.senderEmail", "Sender email", values.email.senderEmail, {
+              type: "email",
+              maxLength: 254,
+            })}
+            {text("email.replyTo", "Reply-to email", values.email.replyTo, {
               type: "email",
               maxLength: 254,
             })}
