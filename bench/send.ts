@@ -7,7 +7,8 @@
  * writes the delivery rows), then starts the real sender, `herald worker`, as a child process
  * against a local SMTP sink with the rate limit off (SEND_RATE=0, SEND_CONCURRENCY=8). Prints
  * messages per second, time to first message and the sender's peak RSS; writes
- * bench/results/send.json.
+ * bench/results/send.json. BENCH_DKIM=rsa gives the tenant a DKIM key first, so every message is
+ * signed (RSA-2048, issue 12 part 5).
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -22,6 +23,7 @@ import { createDb, type Db } from "../server/db";
 import { migrateToLatest } from "../server/db/migrate";
 import { smtpTransport } from "../server/mail/transport";
 import { listTenantLists } from "../server/subscribers/lists";
+import { generateDkimKey } from "../server/tenants/dkim";
 import { seedTenants } from "../server/tenants/seed";
 import { getTenant } from "../server/tenants/store";
 import {
@@ -38,6 +40,11 @@ import {
 } from "./lib";
 
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 100_000);
+/** "rsa": every message DKIM-signed; unset or "off": unsigned */
+const DKIM = process.env.BENCH_DKIM === "rsa" ? "rsa" : null;
+if (process.env.BENCH_DKIM && !["rsa", "off"].includes(process.env.BENCH_DKIM)) {
+  throw new Error("BENCH_DKIM must be rsa or off");
+}
 const CONCURRENCY = 8;
 const SECRET = "bench-send-secret-bench-send-secret-0123456789";
 const TARGET =
@@ -59,6 +66,8 @@ interface Sink {
   received: number;
   firstAt: number | null;
   lastAt: number | null;
+  /** messages whose first header is a DKIM-Signature */
+  signed: number;
   stop(): Promise<void>;
 }
 
@@ -70,6 +79,7 @@ async function startCountingSink(): Promise<Sink> {
     received: 0,
     firstAt: null,
     lastAt: null,
+    signed: 0,
     stop: () => new Promise((resolve) => server.close(() => resolve())),
   };
   const server = new SMTPServer({
@@ -78,7 +88,11 @@ async function startCountingSink(): Promise<Sink> {
     logger: false,
     maxClients: 64,
     onData(stream, _session, callback) {
-      stream.on("data", () => {});
+      let first = true;
+      stream.on("data", (chunk: Buffer) => {
+        if (first && chunk.subarray(0, 15).toString("latin1") === "DKIM-Signature:") sink.signed++;
+        first = false;
+      });
       stream.on("end", () => {
         const now = performance.now();
         sink.received += 1;
@@ -167,6 +181,7 @@ async function postgresDatabase(adminUrl: string): Promise<Database> {
 
 interface RunResult {
   dialect: string;
+  dkim: string;
   subscribers: number;
   seedSeconds: number;
   /** createCampaign with mode "now": validation plus writing one delivery row per recipient */
@@ -180,6 +195,7 @@ interface RunResult {
   /** messages between the first and the last one, per second */
   steadyMessagesPerSecond: number;
   received: number;
+  signed: number;
   campaignStatus: string;
   sent: number;
   rss: RssReport;
@@ -195,6 +211,13 @@ async function run(database: Database): Promise<RunResult> {
     await seedTenants(db);
     console.log(`[${database.dialect}] seeding ${SUBSCRIBERS.toLocaleString("en")} subscribers …`);
     const seedSeconds = await seedSubscribers(db, SUBSCRIBERS);
+    if (DKIM) {
+      await generateDkimKey(db, "bench", "main", {
+        selector: "bench",
+        domain: "keydiscovery.com",
+        algorithm: DKIM,
+      });
+    }
 
     const tenant = (await getTenant(db, "main")).config;
     const ctx = {
@@ -269,6 +292,7 @@ async function run(database: Database): Promise<RunResult> {
     const totalSeconds = (lastAt - started) / 1000;
     return {
       dialect: database.dialect,
+      dkim: DKIM ?? "off",
       subscribers: SUBSCRIBERS,
       seedSeconds: round(seedSeconds, 2),
       deliveryRowsSeconds: round(deliveryRowsSeconds, 2),
@@ -277,6 +301,7 @@ async function run(database: Database): Promise<RunResult> {
       messagesPerSecond: Math.round(sink.received / totalSeconds),
       steadyMessagesPerSecond: Math.round((sink.received - 1) / ((lastAt - firstAt) / 1000)),
       received: sink.received,
+      signed: sink.signed,
       campaignStatus: status,
       sent: Number(sent),
       rss,
@@ -310,6 +335,7 @@ async function main(): Promise<void> {
     formatTable(
       [
         "database",
+        "DKIM",
         "recipients",
         "delivery rows (s)",
         "first message (s)",
@@ -321,6 +347,7 @@ async function main(): Promise<void> {
       ],
       results.map((result) => [
         result.dialect,
+        result.dkim,
         result.subscribers.toLocaleString("en"),
         String(result.deliveryRowsSeconds),
         String(result.firstMessageSeconds),
@@ -330,13 +357,14 @@ async function main(): Promise<void> {
         String(result.rss.peakMb),
         `${result.received} / ${result.sent}`,
       ]),
-      ["left", "right", "right", "right", "right", "right", "right", "right", "right"],
+      ["left", "left", "right", "right", "right", "right", "right", "right", "right", "right"],
     ),
   );
   const file = await writeResults("send.json", {
     date: new Date().toISOString(),
     machine: machineInfo(),
     concurrency: CONCURRENCY,
+    dkim: DKIM ?? "off",
     target: TARGET,
     results,
   });
@@ -344,6 +372,10 @@ async function main(): Promise<void> {
   for (const result of results) {
     if (result.received !== result.subscribers || result.sent !== result.subscribers) {
       console.error(`${result.dialect}: not every recipient got exactly one message`);
+      process.exitCode = 1;
+    }
+    if (result.signed !== (DKIM ? result.received : 0)) {
+      console.error(`${result.dialect}: ${result.signed} of ${result.received} messages signed`);
       process.exitCode = 1;
     }
   }

@@ -7,6 +7,7 @@ import type { CampaignRow, DeliveryRow } from "../db/schema";
 import type { Env } from "../env";
 import { publicOrigin } from "../http/origin";
 import type { Logger } from "../logger";
+import { type DkimSigningKey, dkimSigningKey } from "../mail/dkim";
 import { sendMail } from "../mail/send";
 import { DeliveryError, type Transport } from "../mail/transport";
 import type { SubscriptionContext } from "../subscribers/subscribers";
@@ -52,7 +53,7 @@ export class CampaignWorker {
   private wake: (() => void) | null = null;
   private readonly prepared = new Map<
     string,
-    Promise<PreparedCampaignMessage & { ctx: SubscriptionContext }>
+    Promise<PreparedCampaignMessage & { ctx: SubscriptionContext; dkim?: DkimSigningKey }>
   >();
   private nextSlot = 0;
   /** Rows this worker holds right now: only these are renewed, so a lost row goes stale. */
@@ -250,7 +251,9 @@ export class CampaignWorker {
           origin: publicOrigin(tenant, env as Env),
           sessionSecret,
         };
-        return { ...(await prepareCampaignMessage(ctx, messageSource(campaign))), ctx };
+        // The tenant's DKIM key, read once per campaign like the rendered message.
+        const dkim = await dkimSigningKey(db, tenant.id);
+        return { ...(await prepareCampaignMessage(ctx, messageSource(campaign))), ctx, dkim };
       })();
       entry.catch(() => this.prepared.delete(campaignId));
       this.prepared.set(campaignId, entry);
@@ -264,14 +267,17 @@ export class CampaignWorker {
     // Preparing reads the database: if that fails, nothing was sent and the row goes back to
     // pending at the start of the next round, without counting as a try.
     const prepared = await this.preparedFor(row.campaign_id);
-    const message = withBounceAddress(
-      personalise(prepared.ctx, prepared, {
-        deliveryId: row.id,
-        subscriberId: row.subscriber_id,
-        email: row.email,
-      }),
-      { secret: this.options.sessionSecret, bounceDomain: this.bounceDomain, deliveryId: row.id },
-    );
+    const message = {
+      ...withBounceAddress(
+        personalise(prepared.ctx, prepared, {
+          deliveryId: row.id,
+          subscriberId: row.subscriber_id,
+          email: row.email,
+        }),
+        { secret: this.options.sessionSecret, bounceDomain: this.bounceDomain, deliveryId: row.id },
+      ),
+      dkim: prepared.dkim,
+    };
     let messageId: string;
     try {
       ({ messageId } =

@@ -257,6 +257,23 @@ export interface ImagesTable {
   created_at: string;
 }
 
+/** A tenant's DKIM key (0008_dkim): the private key never leaves the server. */
+export interface DkimKeysTable {
+  id: Generated<number>;
+  tenant_id: string;
+  /** active: signs the tenant's mail; pending: a rotation's new key, waiting for its DNS record */
+  status: "active" | "pending";
+  selector: string;
+  domain: string;
+  algorithm: "rsa" | "ed25519";
+  /** base64 DER SubjectPublicKeyInfo: the p= of the TXT record */
+  public_key: string;
+  /** PKCS#8 PEM */
+  private_key: string;
+  created_by: string;
+  created_at: string;
+}
+
 export interface Database {
   tenants: TenantsTable;
   contact_messages: ContactMessagesTable;
@@ -277,6 +294,7 @@ export interface Database {
   tenant_changes: TenantChangesTable;
   api_tokens: ApiTokensTable;
   images: ImagesTable;
+  dkim_keys: DkimKeysTable;
 }
 
 export type CampaignRow = Selectable<CampaignsTable>;

@@ -1,6 +1,7 @@
 import type { Db } from "../db";
 import { getEnv } from "../env";
 import type { Logger } from "../logger";
+import { dkimSigningKey } from "./dkim";
 import { DeliveryError, type OutgoingMessage, type Transport } from "./transport";
 
 export interface MailContext {
@@ -46,7 +47,9 @@ export async function sendMail(
     })
     .returning("id")
     .executeTakeFirstOrThrow();
-  const result = await attempt(ctx, id, mail, 0, options.retryLater ?? true);
+  // Signed with the tenant's key at send time; mail_log keeps only the tenant, never the key.
+  const dkim = mail.dkim ?? (await dkimSigningKey(ctx.db, mail.tenantId));
+  const result = await attempt(ctx, id, { ...mail, dkim }, 0, options.retryLater ?? true);
   if (!result.ok) throw new MailNotSentError(result.error);
   return { id, messageId: result.messageId };
 }
@@ -136,6 +139,7 @@ export async function retryFailedMail(ctx: MailContext, now = new Date()): Promi
         html: row.html,
         text: row.text,
         headers: JSON.parse(row.headers) as Record<string, string>,
+        dkim: await dkimSigningKey(ctx.db, row.tenant_id),
       },
       Number(row.attempts),
     );

@@ -1,4 +1,5 @@
 import nodemailer from "nodemailer";
+import type { DkimSigningKey } from "./dkim";
 import { messageIdFor } from "./headers";
 
 export interface OutgoingMessage {
@@ -12,7 +13,20 @@ export interface OutgoingMessage {
   messageId?: string;
   /** the SMTP envelope sender (MAIL FROM) when it is not the From address: campaign mail's VERP address */
   envelopeFrom?: string;
+  /** the tenant's DKIM key (server/mail/dkim.ts): SMTP signs with it; the outbox keeps mail unsigned */
+  dkim?: DkimSigningKey;
 }
+
+/**
+ * Headers a DKIM signature covers: nodemailer's default list plus List-Unsubscribe-Post, which
+ * RFC 8058 §4 (and Gmail's one-click unsubscribe) wants signed along with List-Unsubscribe.
+ */
+const DKIM_SIGNED_HEADERS =
+  "From:Sender:Reply-To:Subject:Date:Message-ID:To:Cc:MIME-Version:Content-Type:" +
+  "Content-Transfer-Encoding:Content-ID:Content-Description:Resent-Date:Resent-From:" +
+  "Resent-Sender:Resent-To:Resent-Cc:Resent-Message-ID:In-Reply-To:References:List-Id:" +
+  "List-Help:List-Unsubscribe:List-Unsubscribe-Post:List-Subscribe:List-Post:List-Owner:" +
+  "List-Archive";
 
 export interface Transport {
   /** "smtp" hands messages to a server; "outbox" only keeps them (development default). */
@@ -94,6 +108,7 @@ export function smtpTransport(url: string, maxConnections = 5): Transport {
           messageId: message.messageId ?? messageIdFor(message.from.email),
           // Base64 is encoded natively; quoted-printable in JavaScript costs a sixth of a campaign send.
           textEncoding: "base64",
+          dkim: message.dkim && { ...message.dkim, headerFieldNames: DKIM_SIGNED_HEADERS },
         });
         return { messageId: info.messageId };
       } catch (error) {

@@ -161,7 +161,7 @@ export function diffConfigs(
   return changes;
 }
 
-async function recordChange(
+export async function recordChange(
   db: Db,
   tenantId: string,
   action: TenantHistoryEntry["action"],

@@ -14,6 +14,8 @@ export interface ReceivedMail {
   /** header name (lower case) → value as text */
   headers: Map<string, string>;
   parsed: ParsedMail;
+  /** the message exactly as received (for DKIM verification) */
+  raw: Buffer;
 }
 
 export interface SmtpSink {
@@ -90,8 +92,14 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         stream.resume();
         return;
       }
-      simpleParser(stream)
-        .then((parsed) => {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      new Promise<Buffer>((resolve, reject) => {
+        stream.once("end", () => resolve(Buffer.concat(chunks)));
+        stream.once("error", reject);
+      })
+        .then(async (raw) => ({ raw, parsed: await simpleParser(raw) }))
+        .then(({ raw, parsed }) => {
           const headers = new Map<string, string>();
           for (const line of parsed.headerLines)
             headers.set(line.key, line.line.slice(line.line.indexOf(":") + 1).trim());
@@ -109,6 +117,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
             messageId: parsed.messageId ?? "",
             headers,
             parsed,
+            raw,
           });
           if (cut === "after-accept") {
             sink.cutAfterAccept?.push(parsed.messageId ?? "");

@@ -21,11 +21,19 @@ import {
   settingsOf,
   tenantHistory,
 } from "../../../server/tenants/admin";
+import {
+  activatePendingDkimKey,
+  generateDkimKey,
+  removeDkimKey,
+  tenantDkim,
+} from "../../../server/tenants/dkim";
 import { renderTemplatePreview } from "../../../server/tenants/preview";
 import { AdminHeader } from "../../components/admin-header";
 import { BrandPreview } from "../../components/brand-preview";
+import { type DkimFormValues, DkimSettings } from "../../components/dkim-settings";
 import { FieldShell, SubmitButton, TextArea, TextInput } from "../../components/ui/form";
 import { formatDateTime } from "../../lib/format";
+import { DKIM_MESSAGES, defaultDkimSelector, domainOfAddress } from "../../schemas/dkim";
 import {
   COLOR_FIELDS,
   COLOR_LABELS,
@@ -62,7 +70,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireTenantManager(context, request);
   const { db } = context.get(requestContext);
   const tenant = await tenantOr404(db, params.id);
+  // The key's public half only: the private key never reaches the browser.
+  const dkim = await tenantDkim(db, tenant.id);
   return {
+    dkim,
+    dkimDefaults: {
+      selector: defaultDkimSelector(new Date(), dkim.active?.selector),
+      domain: domainOfAddress(tenant.email.senderEmail),
+      algorithm: "rsa",
+    } satisfies DkimFormValues,
     tenant: {
       id: tenant.id,
       name: tenant.name,
@@ -91,7 +107,15 @@ type ActionResult =
       html: string;
       values: TenantSettings | null;
     }
-  | { intent: "delete"; message: string };
+  | { intent: "delete"; message: string }
+  | {
+      intent: "dkim";
+      message: string;
+      fields: Record<string, string[]>;
+      values: DkimFormValues | null;
+    };
+
+const DKIM_DONE = ["generated", "pending", "activated", "discarded", "removed"] as const;
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireTenantManager(context, request);
@@ -153,6 +177,56 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     });
   }
 
+  if (intent.startsWith("dkim:")) {
+    const values =
+      intent === "dkim:generate"
+        ? {
+            selector: String(form.get("selector") ?? ""),
+            domain: String(form.get("domain") ?? ""),
+            algorithm: String(form.get("algorithm") ?? ""),
+          }
+        : null;
+    const refuse = (message: string, fields: Record<string, string[]> = {}, status = 400) =>
+      data<ActionResult>({ intent: "dkim", message, fields, values }, { status });
+    // The form names the tenant it was shown for: never act on another one.
+    if (String(form.get("tenantId") ?? "") !== tenant.id) return refuse(DKIM_MESSAGES.otherTenant);
+    try {
+      let done: (typeof DKIM_DONE)[number];
+      if (intent === "dkim:generate") {
+        done =
+          (await generateDkimKey(db, user.email, tenant.id, values)).status === "active"
+            ? "generated"
+            : "pending";
+      } else if (intent === "dkim:activate") {
+        await activatePendingDkimKey(db, user.email, tenant.id);
+        done = "activated";
+      } else if (intent === "dkim:discard") {
+        await removeDkimKey(db, user.email, tenant.id, "pending");
+        done = "discarded";
+      } else if (intent === "dkim:remove") {
+        if (form.get("confirm") !== "on") return refuse(DKIM_MESSAGES.confirmRemove);
+        await removeDkimKey(db, user.email, tenant.id, "all");
+        done = "removed";
+      } else {
+        throw data({ message: "Unknown action" }, { status: 400 });
+      }
+      logger.info({ tenantId: tenant.id, actor: user.id, done }, "tenant DKIM key changed");
+      return redirect(`/admin/tenants/${encodeURIComponent(tenant.id)}?dkim=${done}#dkim`);
+    } catch (error) {
+      if (error instanceof Response) throw error;
+      const failure = toApiError(error, logger);
+      return refuse(
+        failure.status === "INTERNAL"
+          ? DKIM_MESSAGES.failed
+          : failure.fields
+            ? `${DKIM_MESSAGES.failed} ${Object.values(failure.fields).flat().join(". ")}.`
+            : failure.message,
+        failure.fields ?? {},
+        failure.status === "INTERNAL" ? 500 : failure.status === "ABORTED" ? 409 : 400,
+      );
+    }
+  }
+
   if (intent === "delete") {
     if (String(form.get("confirm") ?? "").trim() !== tenant.id) {
       return data<ActionResult>(
@@ -175,11 +249,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function TenantPage({ loaderData }: Route.ComponentProps) {
-  const { tenant, settings, history, provider, deploymentProvider } = loaderData;
+  const { tenant, settings, history, provider, deploymentProvider, dkim, dkimDefaults } =
+    loaderData;
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
-  const formValues = result && "values" in result && result.values ? result.values : null;
+  const formValues =
+    result && result.intent !== "dkim" && "values" in result && result.values
+      ? result.values
+      : null;
+  const dkimResult = result?.intent === "dkim" ? result : null;
+  const dkimDone = DKIM_DONE.find((done) => done === searchParams.get("dkim"));
   const editing = searchParams.get("edit") === "1" || formValues !== null;
   const failure = result?.intent === "save" ? result : null;
   const preview = result?.intent === "preview" ? result : null;
@@ -202,6 +282,11 @@ export default function TenantPage({ loaderData }: Route.ComponentProps) {
           {searchParams.get("saved") === "1" && !result ? (
             <p className="mb-6 rounded-brand border border-ok/40 bg-ok/10 px-4 py-3 font-medium text-ok">
               {TENANT_MESSAGES.saved}
+            </p>
+          ) : null}
+          {dkimDone && !result ? (
+            <p className="mb-6 rounded-brand border border-ok/40 bg-ok/10 px-4 py-3 font-medium text-ok">
+              {DKIM_MESSAGES[dkimDone]}
             </p>
           ) : null}
           {searchParams.get("created") === "1" && !result ? (
@@ -241,6 +326,14 @@ export default function TenantPage({ loaderData }: Route.ComponentProps) {
           <ViewMode tenant={tenant} settings={settings} preview={preview} provider={provider} />
         )}
 
+        <DkimSettings
+          tenantId={tenant.id}
+          dkim={dkim}
+          defaults={dkimDefaults}
+          values={dkimResult?.values ?? null}
+          fields={dkimResult?.fields ?? {}}
+          message={dkimResult?.message ?? null}
+        />
         <History history={history} />
         {tenant.id !== "main" ? (
           <DangerZone

@@ -1,0 +1,218 @@
+import { Form } from "react-router";
+import type { DkimRecord, TenantDkim } from "../../server/tenants/dkim";
+import { formatDateTime } from "../lib/format";
+import { DKIM_ALGORITHM_LABELS, DKIM_ALGORITHMS, type DkimAlgorithm } from "../schemas/dkim";
+import { FieldShell, SubmitButton, TextInput } from "./ui/form";
+
+export interface DkimFormValues {
+  selector: string;
+  domain: string;
+  algorithm: string;
+}
+
+/** The DKIM part of the tenant manager's email settings (issue 12, part 5). */
+export function DkimSettings({
+  tenantId,
+  dkim,
+  defaults,
+  values,
+  fields,
+  message,
+}: {
+  tenantId: string;
+  dkim: TenantDkim;
+  defaults: DkimFormValues;
+  /** what was submitted, when it was refused */
+  values: DkimFormValues | null;
+  fields: Record<string, string[]>;
+  message: string | null;
+}) {
+  const shown = values ?? defaults;
+  const field = (name: keyof DkimFormValues) => ({
+    id: `dkim-${name}`,
+    name,
+    "aria-invalid": fields[name] ? true : undefined,
+    "aria-describedby": `dkim-${name}-hint dkim-${name}-error`,
+  });
+  return (
+    <section
+      aria-labelledby="dkim"
+      className="mt-10 rounded-brand border border-black/10 bg-surface p-5"
+    >
+      <h2 id="dkim" className="text-xl font-bold">
+        DKIM signing
+      </h2>
+      <p className="mt-2">
+        With a key, every message of this tenant is signed (DKIM), so receivers can check that it
+        comes from your domain. Publish the TXT record at your DNS host; without a key mail goes out
+        unsigned. The private key stays on the server and is never shown.
+      </p>
+      {message ? (
+        <p role="alert" className="mt-3 font-medium text-danger">
+          {message}
+        </p>
+      ) : null}
+
+      {dkim.active ? (
+        <KeyRecord title="Current key (signs this tenant's mail)" record={dkim.active} />
+      ) : (
+        <p className="mt-4 font-semibold">No DKIM key: this tenant's mail goes out unsigned.</p>
+      )}
+
+      {dkim.pending ? (
+        <div className="mt-6">
+          <KeyRecord title="New key (waiting for its DNS record)" record={dkim.pending} />
+          <p className="mt-2 text-sm">
+            Publish this record beside the current one and wait until it resolves; then switch. Keep
+            the old record published for a few days, so mail signed before the switch still
+            verifies.
+          </p>
+          <Form method="post" className="mt-3 flex flex-wrap gap-3">
+            <input type="hidden" name="tenantId" value={tenantId} />
+            <SubmitButton name="intent" value="dkim:activate">
+              Switch to the new key
+            </SubmitButton>
+            <button
+              type="submit"
+              name="intent"
+              value="dkim:discard"
+              className="rounded-brand border-2 border-brand-strong px-5 py-2.5 font-semibold text-brand-strong"
+            >
+              Discard the new key
+            </button>
+          </Form>
+        </div>
+      ) : null}
+
+      <Form method="post" className="mt-6 space-y-4" noValidate>
+        <h3 className="font-semibold">
+          {dkim.active ? "Rotate: generate a new key" : "Generate a key"}
+        </h3>
+        <input type="hidden" name="tenantId" value={tenantId} />
+        <div className="grid gap-4 md:grid-cols-3">
+          <FieldShell
+            id="dkim-selector"
+            label="Selector"
+            hint="A DNS label: letters, digits and hyphens."
+            errors={fields.selector}
+          >
+            <TextInput
+              {...field("selector")}
+              defaultValue={shown.selector}
+              maxLength={63}
+              spellCheck={false}
+              autoComplete="off"
+            />
+          </FieldShell>
+          <FieldShell
+            id="dkim-domain"
+            label="Signing domain"
+            hint="The domain of the sender address, unless you sign for another one."
+            errors={fields.domain}
+          >
+            <TextInput
+              {...field("domain")}
+              defaultValue={shown.domain}
+              maxLength={253}
+              spellCheck={false}
+            />
+          </FieldShell>
+          <FieldShell
+            id="dkim-algorithm"
+            label="Key type"
+            hint="RSA-2048 is verified everywhere. Ed25519 cannot sign yet."
+            errors={fields.algorithm}
+          >
+            <select
+              {...field("algorithm")}
+              defaultValue={shown.algorithm}
+              className="block w-full rounded-brand border border-black/30 bg-surface px-3 py-2"
+            >
+              {DKIM_ALGORITHMS.map((algorithm: DkimAlgorithm) => (
+                // nodemailer signs with RSA only: an Ed25519 key would leave mail unsigned.
+                <option key={algorithm} value={algorithm} disabled={algorithm === "ed25519"}>
+                  {DKIM_ALGORITHM_LABELS[algorithm]}
+                  {algorithm === "ed25519" ? " (not supported yet)" : ""}
+                </option>
+              ))}
+            </select>
+          </FieldShell>
+        </div>
+        <SubmitButton name="intent" value="dkim:generate">
+          {dkim.active ? "Generate a new key" : "Generate key"}
+        </SubmitButton>
+        {dkim.active ? (
+          <p className="text-sm">
+            The new key waits beside the current one until you switch to it.
+          </p>
+        ) : null}
+      </Form>
+
+      {dkim.active ? (
+        <Form method="post" className="mt-6 flex flex-wrap items-center gap-4">
+          <input type="hidden" name="tenantId" value={tenantId} />
+          <label className="flex items-center gap-2">
+            <input type="checkbox" name="confirm" className="h-4 w-4" />
+            Remove the key: this tenant's mail goes out unsigned
+          </label>
+          <button
+            type="submit"
+            name="intent"
+            value="dkim:remove"
+            className="rounded-brand bg-danger px-4 py-2 font-semibold text-white"
+          >
+            Remove DKIM key
+          </button>
+        </Form>
+      ) : null}
+    </section>
+  );
+}
+
+/** A zone-file line: TXT strings hold at most 255 characters each (RFC 1035 §3.3.14). */
+function zoneFileLine(record: DkimRecord): string {
+  const parts = record.recordValue.match(/.{1,255}/g) ?? [];
+  return `${record.recordName}. IN TXT ( ${parts.map((part) => `"${part}"`).join(" ")} )`;
+}
+
+function KeyRecord({ title, record }: { title: string; record: DkimRecord }) {
+  return (
+    <div className="mt-4" data-dkim-record={record.selector}>
+      <h3 className="font-semibold">{title}</h3>
+      <dl className="mt-2 text-sm">
+        <Row term="Selector">
+          <code>{record.selector}</code>
+        </Row>
+        <Row term="Signing domain">
+          <code>{record.domain}</code>
+        </Row>
+        <Row term="Key type">{DKIM_ALGORITHM_LABELS[record.algorithm]}</Row>
+        <Row term="Record type">TXT</Row>
+        <Row term="Record name">
+          <code data-dkim="name">{record.recordName}</code>
+        </Row>
+        <Row term="Record value">
+          <code data-dkim="value" className="break-all">
+            {record.recordValue}
+          </code>
+        </Row>
+        <Row term="Zone file">
+          <code className="break-all">{zoneFileLine(record)}</code>
+        </Row>
+        <Row term="Generated">
+          {record.createdBy} ·{" "}
+          <time dateTime={record.createdAt}>{formatDateTime(record.createdAt)}</time>
+        </Row>
+      </dl>
+    </div>
+  );
+}
+
+function Row({ term, children }: { term: string; children: React.ReactNode }) {
+  return (
+    <div className="grid gap-1 border-b border-black/5 py-2 sm:grid-cols-4">
+      <dt className="font-semibold">{term}</dt>
+      <dd className="break-words sm:col-span-3">{children}</dd>
+    </div>
+  );
+}
