@@ -12,9 +12,11 @@ let testsStarted = 0;
  * of its own passes it the same headers: `browser.newContext({ extraHTTPHeaders })`.
  */
 export const test = base.extend({
-  extraHTTPHeaders: async ({ extraHTTPHeaders }, use) => {
+  extraHTTPHeaders: async ({ extraHTTPHeaders }, use, testInfo) => {
     testsStarted++;
-    const address = `198.18.${(testsStarted >> 8) & 255}.${testsStarted & 255}`;
+    // Playwright starts a new worker process for each --repeat-each round and after a failure:
+    // the worker's index keeps their addresses apart, the counter those of one worker's tests.
+    const address = `198.${18 + ((testInfo.workerIndex >> 8) & 1)}.${testInfo.workerIndex & 255}.${testsStarted & 255}`;
     await use({ ...extraHTTPHeaders, "X-Forwarded-For": address });
   },
 });
