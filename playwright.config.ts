@@ -1,15 +1,10 @@
-import { existsSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { CHROMIUM_ARGS, requireChromium } from "./tests/support/chromium";
 
-// Debian's Chromium: Playwright's own browser download does not work on these machines.
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-if (!existsSync(chromium)) {
-  throw new Error(
-    `No Chromium at ${chromium}. Install one with \`apt-get install -y chromium\` (or point CHROMIUM_PATH at a Chromium binary); end-to-end tests never skip silently.`,
-  );
-}
+const chromium = requireChromium();
 
 // One fresh SQLite database per run; workers inherit the variable from the runner.
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), "herald-e2e-"));
@@ -34,14 +29,7 @@ export default defineConfig({
         ...devices["Desktop Chrome"],
         launchOptions: {
           executablePath: chromium,
-          args: [
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-          ],
+          args: CHROMIUM_ARGS,
         },
       },
     },

@@ -6,6 +6,7 @@ import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
 import { createStaffUser, signIn } from "../support/auth";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
+import { postForm } from "../support/forms";
 import { textOf } from "../support/html";
 import { type RunningServer, startServer } from "../support/server";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink";
@@ -21,21 +22,8 @@ describe.each(testDialects())("sending a newsletter from the admin pages on %s",
   let newsletterId = "";
   let draftId = "";
 
-  const post = (
-    path: string,
-    fields: Record<string, string | string[]>,
-    cookie = cookies.editor,
-  ) => {
-    const body = new URLSearchParams();
-    for (const [name, value] of Object.entries(fields))
-      for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
-    return fetch(`${server.url}${path}`, {
-      method: "POST",
-      body,
-      headers: { cookie, origin: server.url },
-      redirect: "manual",
-    });
-  };
+  const post = (path: string, fields: Record<string, string | string[]>, cookie = cookies.editor) =>
+    postForm(server.url, path, fields, cookie);
   const get = (path: string, cookie = cookies.editor) =>
     fetch(`${server.url}${path}`, { headers: { cookie }, redirect: "manual" });
   const campaignCount = async () =>

@@ -16,6 +16,7 @@ import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
 import { createStaffUser, signIn } from "../support/auth";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
+import { postForm } from "../support/forms";
 import { textOf } from "../support/html";
 import { type RunningServer, startServer } from "../support/server";
 import { type ReceivedMail, type SmtpSink, startSmtpSink } from "../support/smtp-sink";
@@ -74,17 +75,8 @@ describe.each(testDialects())("DKIM per tenant on %s", (dialect) => {
   let editor = "";
   let clients = 0;
 
-  const post = (path: string, fields: Record<string, string | string[]>, cookie = chief) => {
-    const body = new URLSearchParams();
-    for (const [name, value] of Object.entries(fields))
-      for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
-    return fetch(`${server.url}${path}`, {
-      method: "POST",
-      body,
-      headers: { cookie, origin: server.url },
-      redirect: "manual",
-    });
-  };
+  const post = (path: string, fields: Record<string, string | string[]>, cookie = chief) =>
+    postForm(server.url, path, fields, cookie);
   const get = (path: string, cookie = chief) =>
     fetch(`${server.url}${path}`, { headers: { cookie }, redirect: "manual" });
   const dkimForm = (fields: Record<string, string>, tenantId = "main") =>

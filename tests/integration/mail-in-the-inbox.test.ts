@@ -6,6 +6,7 @@ import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
 import { createStaffUser, signIn } from "../support/auth";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
+import { postForm } from "../support/forms";
 import { testPng } from "../support/images";
 import { relativeUrlsIn } from "../support/mail-urls";
 import { type RunningServer, startServer } from "../support/server";
@@ -48,17 +49,8 @@ describe.each(testDialects())("the email in the inbox on %s", (dialect) => {
   let newsletterId = "";
   let campaignMail: ReceivedMail;
 
-  const post = (path: string, fields: Record<string, string | string[]>) => {
-    const body = new URLSearchParams();
-    for (const [name, value] of Object.entries(fields))
-      for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
-    return fetch(`${server.url}${path}`, {
-      method: "POST",
-      body,
-      headers: { cookie, origin: server.url },
-      redirect: "manual",
-    });
-  };
+  const post = (path: string, fields: Record<string, string | string[]>) =>
+    postForm(server.url, path, fields, cookie);
 
   beforeAll(async () => {
     database = await createTestDatabase(dialect);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +12,7 @@ import { listTenantLists } from "../../server/subscribers/lists";
 import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
 import { createStaffUser, signIn } from "../support/auth";
+import { CHROMIUM_ARGS, requireChromium } from "../support/chromium";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 import { testPng } from "../support/images";
 import { type RunningServer, startServer } from "../support/server";
@@ -25,7 +26,6 @@ import { insertSubscriber } from "../support/subscribers";
  * kept in test-results/mail-rendering/.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SHOTS = join("test-results", "mail-rendering");
 const WIDTHS = [375, 600];
 
@@ -38,11 +38,7 @@ describe("mail as a reader sees it", () => {
   const received = new Map<string, ReceivedMail>();
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `No Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH`,
-      );
-    }
+    const executablePath = requireChromium();
     mkdirSync(SHOTS, { recursive: true });
     database = await createTestDatabase("sqlite");
     await migrateToLatest(database.db);
@@ -150,17 +146,7 @@ describe("mail as a reader sees it", () => {
       await sink.waitFor((mail) => mail.to.includes("campaign@example.com"), 20_000),
     );
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
   });
 
   afterAll(async () => {
