@@ -1,7 +1,7 @@
 import { CAMPAIGN_MARKERS, renderCampaignEmail } from "../emails/campaign";
 import { mailContentFor, plainPreviewOf, whyYouGetThis } from "../emails/templates";
 import { absoluteUrl } from "../emails/urls";
-import { findImagesByUrl, imageSources } from "../files/images";
+import { findImagesByUrl, imageSources } from "../files/stored-images";
 import { fillPage, type PageParts, splitPage } from "../http/page-cache";
 import { listIdHeader, messageIdFor, replyToHeader } from "../mail/headers";
 import type { OutgoingMessage } from "../mail/transport";
@@ -139,7 +139,7 @@ export function personalise(
     subject: source.subject,
     html: fillPage(prepared.html, htmlValues).toString("utf8"),
     text: fillPage(prepared.text, values).toString("utf8"),
-    headers: { ...prepared.headers, ...listUnsubscribeHeaders(ctx, subscriber) },
+    headers: { ...prepared.headers, ...listUnsubscribeHeaders(ctx, subscriber, links) },
     // The same delivery always has the same Message-ID: a message repeated after a crash shows it.
     messageId: messageIdFor(source.fromEmail, `d${recipient.deliveryId}.${source.id}`),
   };

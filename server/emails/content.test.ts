@@ -70,12 +70,13 @@ describe("emailContentHtml", () => {
 
   it("gives every image alt text and the typography inline", () => {
     const html = emailContentHtml(
-      '<h2>Title</h2><p>Text</p><img src="https://x.example/i.png">',
+      '<h2>Title</h2><p>Text <a href="/x">link</a></p><img src="https://x.example/i.png">',
       style,
     );
     expect(html).toContain('alt=""');
-    expect(html).toMatch(/<h2 style="color:#111111;[^"]*font-size:22px/);
-    expect(html).toMatch(/<p style="color:#111111;/);
+    expect(html).toMatch(/<h2 style="[^"]*font-size:22px/);
+    expect(html).toMatch(/<p style="margin:0 0 16px">/);
+    expect(html).toMatch(/<a [^>]*style="color:#0044aa;/);
   });
 
   it("keeps content markup safe: script and event handlers stay out", () => {

@@ -98,21 +98,22 @@ function withStyle(
 }
 
 function inlineStyles({ textColor, linkColor }: EmailContentStyle): Record<string, string> {
-  const heading = `color:${textColor};font-weight:700;margin:24px 0 12px;`;
+  // Colour, size, line height and wrapping are inherited from the layout's content cell (inline
+  // there too); each tag sets only what clients disagree on. Every byte is sent per recipient.
+  const heading = "font-weight:700;margin:24px 0 12px;";
   return {
     h1: `${heading}font-size:28px;line-height:34px;`,
     h2: `${heading}font-size:22px;line-height:28px;`,
     h3: `${heading}font-size:18px;line-height:24px;`,
     h4: `${heading}font-size:16px;line-height:22px;`,
-    // A long URL typed as text breaks instead of widening the mail on a phone.
-    p: `color:${textColor};font-size:16px;line-height:26px;margin:0 0 16px;overflow-wrap:anywhere;word-break:break-word;`,
+    p: "margin:0 0 16px;",
     ul: "margin:0 0 16px;padding:0 0 0 24px;",
     ol: "margin:0 0 16px;padding:0 0 0 24px;",
-    li: `color:${textColor};font-size:16px;line-height:26px;margin:0 0 6px;overflow-wrap:anywhere;word-break:break-word;`,
-    blockquote: `margin:0 0 16px;padding:0 0 0 14px;border-left:4px solid ${linkColor};color:${textColor};font-style:italic;`,
+    li: "margin:0 0 6px;",
+    blockquote: `margin:0 0 16px;padding:0 0 0 14px;border-left:4px solid ${linkColor};font-style:italic;`,
     a: `color:${linkColor};text-decoration:underline;`,
     img: "display:block;height:auto;border:0;margin:16px 0;",
-    pre: "background-color:#f4f4f5;color:#18181b;padding:12px;margin:0 0 16px;font-size:13px;line-height:20px;white-space:pre-wrap;word-break:break-word;",
+    pre: "background-color:#f4f4f5;color:#18181b;padding:12px;margin:0 0 16px;font-size:13px;line-height:20px;white-space:pre-wrap;",
     code: "font-family:Menlo,Consolas,monospace;font-size:14px;",
     hr: "border:0;border-top:1px solid #e4e4e7;margin:24px 0;",
     table: "border-collapse:collapse;margin:0 0 16px;",

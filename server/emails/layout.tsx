@@ -116,7 +116,10 @@ export function EmailLayout({
               padding: "24px 32px",
               color: brand.textColor,
               fontSize: 16,
-              lineHeight: "24px",
+              lineHeight: "26px",
+              // Content inherits these; a long URL typed as text wraps instead of widening the mail.
+              overflowWrap: "anywhere",
+              wordBreak: "break-word",
             }}
           >
             {viewInBrowserUrl ? (

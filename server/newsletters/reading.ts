@@ -1,5 +1,5 @@
 import type { Db } from "../db";
-import { findImagesByUrl, imageSources, withResponsiveImages } from "../files/images";
+import { findImagesByUrl, imageSources, withResponsiveImages } from "../files/stored-images";
 import { type Comment, listComments } from "./comments";
 import { getPublishedNewsletter, type Newsletter, recordNewsletterView } from "./newsletters";
 import { sanitizeNewsletterHtml } from "./sanitize";
