@@ -212,7 +212,7 @@ function Row({ term, children }: { term: string; children: React.ReactNode }) {
   return (
     <div className="grid gap-1 border-b border-black/5 py-2 sm:grid-cols-4">
       <dt className="font-semibold">{term}</dt>
-      <dd className="break-words sm:col-span-3">{children}</dd>
+      <dd className="min-w-0 [overflow-wrap:anywhere] sm:col-span-3">{children}</dd>
     </div>
   );
 }
