@@ -14,8 +14,8 @@ export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: false,
   workers: 1,
-  // No retries: a test that fails now and then is a bug to find (issue 11), not to hide.
-  retries: 0,
+  // No `retries` (Playwright's default is none): a test that fails now and then is a bug to find
+  // (issue 11), not to hide.
   reporter: process.env.CI ? "list" : [["list"]],
   use: {
     baseURL: `http://localhost:${port}`,

@@ -5,7 +5,12 @@ import { listTenantLists } from "../../server/subscribers/lists";
 import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
 import { createStaffUser, signIn } from "../support/auth";
-import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
+import {
+  countRows,
+  createTestDatabase,
+  type TestDatabase,
+  testDialects,
+} from "../support/database";
 import { postForm } from "../support/forms";
 import { textOf } from "../support/html";
 import { type RunningServer, startServer } from "../support/server";
@@ -26,15 +31,7 @@ describe.each(testDialects())("sending a newsletter from the admin pages on %s",
     postForm(server.url, path, fields, cookie);
   const get = (path: string, cookie = cookies.editor) =>
     fetch(`${server.url}${path}`, { headers: { cookie }, redirect: "manual" });
-  const campaignCount = async () =>
-    Number(
-      (
-        await database.db
-          .selectFrom("campaigns")
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const campaignCount = () => countRows(database.db, "campaigns");
   const compose = (overrides: Record<string, string | string[]> = {}) => ({
     subject: "The ESI protocol issue",
     senderName: "KeyDiscovery Editors",

@@ -5,7 +5,12 @@ import { listTenantLists } from "../../server/subscribers/lists";
 import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
 import { createStaffUser, signIn } from "../support/auth";
-import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
+import {
+  countRows,
+  createTestDatabase,
+  type TestDatabase,
+  testDialects,
+} from "../support/database";
 import { postForm } from "../support/forms";
 import { testPng } from "../support/images";
 import { relativeUrlsIn } from "../support/mail-urls";
@@ -234,15 +239,7 @@ describe.each(testDialects())("the email in the inbox on %s", (dialect) => {
   });
 
   it("takes Reply-To from the tenant's email settings, and refuses a bad one anywhere", async () => {
-    const campaigns = async () =>
-      Number(
-        (
-          await database.db
-            .selectFrom("campaigns")
-            .select((eb) => eb.fn.countAll<number>().as("n"))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+    const campaigns = () => countRows(database.db, "campaigns");
     const before = await campaigns();
     const refused = await post(`/admin/newsletter/send/${newsletterId}`, {
       subject: "Again",

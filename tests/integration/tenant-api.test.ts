@@ -16,7 +16,12 @@ import {
   type TenantView,
 } from "../support/api";
 import { createStaffUser, signIn, TEST_PASSWORD } from "../support/auth";
-import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
+import {
+  countRows,
+  createTestDatabase,
+  type TestDatabase,
+  testDialects,
+} from "../support/database";
 import { textOf } from "../support/html";
 import { type RunningServer, startServer } from "../support/server";
 import { insertSubscriber } from "../support/subscribers";
@@ -85,15 +90,7 @@ describe.each(testDialects())("the tenant API on %s", (dialect) => {
 
   const tenantRow = (id: string) =>
     database.db.selectFrom("tenants").selectAll().where("id", "=", id).executeTakeFirst();
-  const tenantCount = async () =>
-    Number(
-      (
-        await database.db
-          .selectFrom("tenants")
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const tenantCount = () => countRows(database.db, "tenants");
   const history = async (id: string) =>
     (
       await database.db
@@ -107,15 +104,7 @@ describe.each(testDialects())("the tenant API on %s", (dialect) => {
       actor: row.actor,
       changes: JSON.parse(row.changes) as TenantChange[],
     }));
-  const allChangesCount = async () =>
-    Number(
-      (
-        await database.db
-          .selectFrom("tenant_changes")
-          .select((eb) => eb.fn.countAll<number>().as("n"))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const allChangesCount = () => countRows(database.db, "tenant_changes");
   /** Everything a failed write must leave as it was: the row and the audit trail. */
   const snapshot = async (id: string) => ({
     row: await tenantRow(id),

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { createDb, type Db, type DialectName } from "../../server/db";
+import type { Database } from "../../server/db/schema";
 
 export interface TestDatabase {
   dialect: DialectName;
@@ -62,4 +63,13 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
       await client.end();
     },
   };
+}
+
+/** How many rows `table` has: a test's "nothing was written" check. */
+export async function countRows(db: Db, table: keyof Database): Promise<number> {
+  const { n } = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(n);
 }
