@@ -6,7 +6,12 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["server/**/*.test.ts", "server/**/*.test.tsx", "app/**/*.test.ts"],
+          include: [
+            "server/**/*.test.ts",
+            "server/**/*.test.tsx",
+            "app/**/*.test.ts",
+            "shared/**/*.test.ts",
+          ],
           environment: "node",
         },
       },

@@ -1,6 +1,6 @@
 import { colord } from "colord";
-import type { TenantSettings } from "../schemas/tenant";
-import { isCssColor } from "../schemas/tenant";
+import type { TenantSettings } from "../../shared/schemas/tenant";
+import { isCssColor } from "../../shared/schemas/tenant";
 
 type Branding = TenantSettings["branding"];
 

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { useRevalidator } from "react-router";
-import type { CAMPAIGN_STATUSES } from "../schemas/campaign";
+import type { CAMPAIGN_STATUSES } from "../../shared/schemas/campaign";
 
 export type CampaignStatusName = (typeof CAMPAIGN_STATUSES)[number];
 

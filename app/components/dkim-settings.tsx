@@ -1,7 +1,11 @@
 import { Form } from "react-router";
 import type { DkimRecord, TenantDkim } from "../../server/tenants/dkim";
-import { formatDateTime } from "../lib/format";
-import { DKIM_ALGORITHM_LABELS, DKIM_ALGORITHMS, type DkimAlgorithm } from "../schemas/dkim";
+import { formatDateTime } from "../../shared/format";
+import {
+  DKIM_ALGORITHM_LABELS,
+  DKIM_ALGORITHMS,
+  type DkimAlgorithm,
+} from "../../shared/schemas/dkim";
 import { FieldShell, SubmitButton, TextInput } from "./ui/form";
 
 export interface DkimFormValues {

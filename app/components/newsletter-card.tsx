@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { formatDate, plural } from "../lib/format";
+import { formatDate, plural } from "../../shared/format";
 
 export interface NewsletterCardData {
   id: string;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
-import type { SUBSCRIBER_STATUSES } from "../schemas/subscribers";
+import type { SUBSCRIBER_STATUSES } from "../../shared/schemas/subscribers";
 import {
   dangerButton,
   Notice,

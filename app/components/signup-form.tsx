@@ -8,7 +8,7 @@ import {
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
 import { Link, useFetcher } from "react-router";
-import { signupSchema } from "../schemas/signup";
+import { signupSchema } from "../../shared/schemas/signup";
 import { useHydrated } from "./subscription-page";
 import { FieldErrors, FieldShell, Honeypot, SubmitButton, TextInput } from "./ui/form";
 

@@ -1,8 +1,8 @@
 import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
-import { CAMPAIGN_STATUSES } from "../../app/schemas/campaign";
-import { emailField, isValidEmail } from "../../app/schemas/email";
-import { SIGNUP_LIMITS, SIGNUP_MAIL_FAILED, SIGNUP_THANKS } from "../../app/schemas/signup";
+import { CAMPAIGN_STATUSES } from "../../shared/schemas/campaign";
+import { emailField, isValidEmail } from "../../shared/schemas/email";
+import { SIGNUP_LIMITS, SIGNUP_MAIL_FAILED, SIGNUP_THANKS } from "../../shared/schemas/signup";
 import { canManageTenant, type StaffUser } from "../auth/permissions";
 import { CAMPAIGN_MESSAGES } from "../campaigns/campaigns";
 import { cleanCampaignContent } from "../campaigns/clean-content";

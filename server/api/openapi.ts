@@ -4,7 +4,7 @@ import {
   emailTemplatesSchema,
   newTenantSchema,
   tenantSettingsSchema,
-} from "../../app/schemas/tenant";
+} from "../../shared/schemas/tenant";
 import { API_STATUS } from "./errors";
 
 /**

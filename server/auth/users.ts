@@ -4,9 +4,9 @@ import type { UserRow } from "../db/schema";
 import { hashPassword } from "./password";
 import { isSuperAdmin, type Products, parseProducts, type StaffUser } from "./permissions";
 
-export { MIN_PASSWORD_LENGTH } from "../../app/schemas/staff";
+export { MIN_PASSWORD_LENGTH } from "../../shared/schemas/staff";
 
-import { MIN_PASSWORD_LENGTH } from "../../app/schemas/staff";
+import { MIN_PASSWORD_LENGTH } from "../../shared/schemas/staff";
 
 export class UserError extends Error {
   constructor(

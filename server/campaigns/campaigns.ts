@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
-import { isValidEmail } from "../../app/schemas/email";
+import { isValidEmail } from "../../shared/schemas/email";
 import type { Db } from "../db";
 import type { CampaignRow, CampaignStatus } from "../db/schema";
 import { mailContentFor } from "../emails/templates";
@@ -31,7 +31,7 @@ export class CampaignError extends Error {
   }
 }
 
-export { CAMPAIGN_STATUSES } from "../../app/schemas/campaign";
+export { CAMPAIGN_STATUSES } from "../../shared/schemas/campaign";
 
 export type SendMode = "now" | "schedule" | "draft";
 

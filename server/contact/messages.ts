@@ -1,4 +1,4 @@
-import type { ContactInput } from "../../app/schemas/contact";
+import type { ContactInput } from "../../shared/schemas/contact";
 import type { Db } from "../db";
 import { createRateLimit } from "../http/rate-limit";
 

@@ -1,5 +1,5 @@
 import type { Generated, Insertable, Selectable } from "kysely";
-import type { CAMPAIGN_STATUSES } from "../../app/schemas/campaign";
+import type { CAMPAIGN_STATUSES } from "../../shared/schemas/campaign";
 
 /** Time is stored as ISO-8601 text and JSON as text, so the same SQL runs on SQLite and PostgreSQL. */
 export interface TenantsTable {

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { z } from "zod";
-import { commentTextSchema } from "../../app/schemas/comment";
+import { commentTextSchema } from "../../shared/schemas/comment";
 import type { Db } from "../db";
 import type { CommentRow } from "../db/schema";
 import { createRateLimit } from "../http/rate-limit";

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { plural } from "../../app/lib/format";
+import { plural } from "../../shared/format";
 import type { Db } from "../db";
 
 /**

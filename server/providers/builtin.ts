@@ -1,4 +1,4 @@
-import { isValidEmail } from "../../app/schemas/email";
+import { isValidEmail } from "../../shared/schemas/email";
 import {
   CampaignError,
   createCampaign,

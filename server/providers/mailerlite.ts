@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { isValidEmail } from "../../app/schemas/email";
+import { isValidEmail } from "../../shared/schemas/email";
 import { cleanCampaignContent } from "../campaigns/clean-content";
 import {
   type GroupRef,

@@ -1,8 +1,8 @@
 import { type SqlBool, sql } from "kysely";
 import Papa from "papaparse";
 import { z } from "zod";
-import { invalidEmailMessage, isValidEmail } from "../../app/schemas/email";
-import { MAX_IMPORT_BYTES, SUBSCRIBER_STATUSES } from "../../app/schemas/subscribers";
+import { invalidEmailMessage, isValidEmail } from "../../shared/schemas/email";
+import { MAX_IMPORT_BYTES, SUBSCRIBER_STATUSES } from "../../shared/schemas/subscribers";
 import { isSuppressed } from "../campaigns/bounces";
 import type { Db } from "../db";
 import type { SubscriberStatus } from "../db/schema";

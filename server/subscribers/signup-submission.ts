@@ -2,7 +2,7 @@ import {
   SIGNUP_MAIL_FAILED,
   SIGNUP_RATE_LIMITED,
   type SignupInput,
-} from "../../app/schemas/signup";
+} from "../../shared/schemas/signup";
 import { createRateLimit } from "../http/rate-limit";
 import { MailNotSentError } from "../mail/send";
 import { SubscriptionError } from "./errors";

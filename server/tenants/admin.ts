@@ -8,7 +8,7 @@ import {
   TENANT_MESSAGES,
   type TenantSettings,
   tenantSettingsSchema,
-} from "../../app/schemas/tenant";
+} from "../../shared/schemas/tenant";
 import { ApiError } from "../api/errors";
 import { canManageTenant, type StaffUser } from "../auth/permissions";
 import type { Db } from "../db";

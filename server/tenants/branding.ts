@@ -31,7 +31,7 @@ export function textOn(background: string): string {
   return bg.contrast("#ffffff") >= bg.contrast("#111111") ? "#ffffff" : "#111111";
 }
 
-export { isCssColor } from "../../app/schemas/tenant";
+export { isCssColor } from "../../shared/schemas/tenant";
 
 /**
  * The CSS custom properties rendered on <html> for a tenant: every branding colour, the font and

@@ -4,7 +4,7 @@ import {
   DKIM_MESSAGES,
   type DkimAlgorithm,
   dkimKeySchema,
-} from "../../app/schemas/dkim";
+} from "../../shared/schemas/dkim";
 import { ApiError } from "../api/errors";
 import type { Db } from "../db";
 import type { DkimKeysTable } from "../db/schema";

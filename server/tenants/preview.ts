@@ -1,4 +1,4 @@
-import type { TemplateKey } from "../../app/schemas/tenant";
+import type { TemplateKey } from "../../shared/schemas/tenant";
 import { type RenderedEmail, renderEmail } from "../emails/templates";
 import type { TenantConfig } from "./config";
 

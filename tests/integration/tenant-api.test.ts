@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TENANT_MESSAGES } from "../../app/schemas/tenant";
 import { API_MESSAGES } from "../../server/api/errors";
 import { createApiToken, revokeApiToken } from "../../server/auth/api-tokens";
 import { migrateToLatest } from "../../server/db/migrate";
 import { createNewsletter } from "../../server/newsletters/newsletters";
 import { createTenant } from "../../server/tenants/admin";
 import { seedTenants } from "../../server/tenants/seed";
+import { TENANT_MESSAGES } from "../../shared/schemas/tenant";
 import {
   type ApiCallOptions,
   type ApiResponse,

@@ -3,9 +3,9 @@ import { z } from "zod";
 import { createApiToken, listApiTokens, revokeApiToken } from "../../../server/auth/api-tokens";
 import { requireSuperAdmin } from "../../../server/auth/guards";
 import { requestContext, tenantContext } from "../../../server/http/context";
+import { formatDateTime } from "../../../shared/format";
 import { AdminHeader } from "../../components/admin-header";
 import { FieldShell, SubmitButton, TextInput } from "../../components/ui/form";
-import { formatDateTime } from "../../lib/format";
 import type { Route } from "./+types/api-tokens";
 
 export const meta: Route.MetaFunction = () => [

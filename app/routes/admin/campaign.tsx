@@ -9,13 +9,13 @@ import {
   getCampaignRow,
 } from "../../../server/campaigns/campaigns";
 import { requestContext, tenantContext } from "../../../server/http/context";
+import { formatDateTime } from "../../../shared/format";
 import { AdminHeader } from "../../components/admin-header";
 import {
   CampaignProgressBar,
   CampaignStatusBadge,
   useLiveWhile,
 } from "../../components/campaign-progress";
-import { formatDateTime } from "../../lib/format";
 import type { Route } from "./+types/campaign";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [

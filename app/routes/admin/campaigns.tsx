@@ -6,6 +6,8 @@ import { requestContext, tenantContext } from "../../../server/http/context";
 import { providerFor, providerNameFor } from "../../../server/providers";
 import { ProviderError } from "../../../server/providers/types";
 import { subscriptionContextFrom } from "../../../server/subscribers/context";
+import { formatDateTime } from "../../../shared/format";
+import { CAMPAIGN_STATUSES } from "../../../shared/schemas/campaign";
 import { AdminHeader } from "../../components/admin-header";
 import {
   CampaignProgressBar,
@@ -13,8 +15,6 @@ import {
   useLiveWhile,
 } from "../../components/campaign-progress";
 import { Pagination } from "../../components/pagination";
-import { formatDateTime } from "../../lib/format";
-import { CAMPAIGN_STATUSES } from "../../schemas/campaign";
 import type { Route } from "./+types/campaigns";
 
 export const meta: Route.MetaFunction = () => [

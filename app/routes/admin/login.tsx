@@ -6,8 +6,8 @@ import { signIn } from "../../../server/auth/login";
 import { landingPathFor, safeRedirectPath } from "../../../server/auth/permissions";
 import { sessionCookie } from "../../../server/auth/sessions";
 import { requestContext, userContext } from "../../../server/http/context";
+import { loginSchema } from "../../../shared/schemas/login";
 import { FieldShell, SubmitButton, TextInput } from "../../components/ui/form";
-import { loginSchema } from "../../schemas/login";
 import type { Route } from "./+types/login";
 
 export const meta: Route.MetaFunction = () => [

@@ -1,8 +1,8 @@
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { listContactMessages } from "../../../server/contact/messages";
 import { requestContext, tenantContext } from "../../../server/http/context";
+import { formatDate } from "../../../shared/format";
 import { AdminHeader } from "../../components/admin-header";
-import { formatDate } from "../../lib/format";
 import type { Route } from "./+types/messages";
 
 export const meta: Route.MetaFunction = () => [

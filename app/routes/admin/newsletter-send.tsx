@@ -16,9 +16,9 @@ import { ProviderError } from "../../../server/providers/types";
 import { subscriptionContextFrom } from "../../../server/subscribers/context";
 import { listTenantLists } from "../../../server/subscribers/lists";
 import { FIXED_SENDER } from "../../../server/tenants/config";
+import { campaignFormSchema, localTimeToIso } from "../../../shared/schemas/campaign";
 import { AdminHeader } from "../../components/admin-header";
 import { FieldErrors, FieldShell, SubmitButton, TextInput } from "../../components/ui/form";
-import { campaignFormSchema, localTimeToIso } from "../../schemas/campaign";
 import type { Route } from "./+types/newsletter-send";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [

@@ -3,9 +3,9 @@ import { data, Link } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { requestContext, tenantContext } from "../../../server/http/context";
 import { getOutboxMessage } from "../../../server/mail/outbox";
+import { formatDateTime, plural } from "../../../shared/format";
 import { AdminHeader } from "../../components/admin-header";
 import { MailStatusBadge } from "../../components/mail-status";
-import { formatDateTime, plural } from "../../lib/format";
 import type { Route } from "./+types/outbox-message";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [

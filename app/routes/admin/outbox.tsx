@@ -3,11 +3,11 @@ import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { requestContext, tenantContext } from "../../../server/http/context";
 import { listOutbox } from "../../../server/mail/outbox";
+import { formatDateTime, plural } from "../../../shared/format";
 import { AdminHeader } from "../../components/admin-header";
 import { MailStatusBadge } from "../../components/mail-status";
 import { Pagination } from "../../components/pagination";
 import { stackedCell, stackedHead, stackedRow } from "../../components/stacked-table";
-import { formatDateTime, plural } from "../../lib/format";
 import type { Route } from "./+types/outbox";
 
 export const meta: Route.MetaFunction = () => [

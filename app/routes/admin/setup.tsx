@@ -5,8 +5,8 @@ import { completeSetup, isSetupTokenValid } from "../../../server/auth/bootstrap
 import { createSession, sessionCookie } from "../../../server/auth/sessions";
 import { countUsers } from "../../../server/auth/users";
 import { requestContext } from "../../../server/http/context";
+import { setupSchema } from "../../../shared/schemas/staff";
 import { FieldShell, SubmitButton, TextInput } from "../../components/ui/form";
-import { setupSchema } from "../../schemas/staff";
 import type { Route } from "./+types/setup";
 
 export const meta: Route.MetaFunction = () => [

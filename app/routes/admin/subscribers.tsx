@@ -14,11 +14,11 @@ import {
   subscriberFilterFrom,
 } from "../../../server/subscribers/admin";
 import { subscriptionContextFrom } from "../../../server/subscribers/context";
+import { formatDate, plural } from "../../../shared/format";
+import { MAX_IMPORT_BYTES, SUBSCRIBER_STATUSES } from "../../../shared/schemas/subscribers";
 import { AdminHeader } from "../../components/admin-header";
 import { Pagination } from "../../components/pagination";
 import { stackedCell, stackedHead, stackedRow } from "../../components/stacked-table";
-import { formatDate, plural } from "../../lib/format";
-import { MAX_IMPORT_BYTES, SUBSCRIBER_STATUSES } from "../../schemas/subscribers";
 import type { Route } from "./+types/subscribers";
 
 export const meta: Route.MetaFunction = () => [

@@ -28,12 +28,8 @@ import {
   tenantDkim,
 } from "../../../server/tenants/dkim";
 import { renderTemplatePreview } from "../../../server/tenants/preview";
-import { AdminHeader } from "../../components/admin-header";
-import { BrandPreview } from "../../components/brand-preview";
-import { type DkimFormValues, DkimSettings } from "../../components/dkim-settings";
-import { FieldShell, SubmitButton, TextArea, TextInput } from "../../components/ui/form";
-import { formatDateTime } from "../../lib/format";
-import { DKIM_MESSAGES, defaultDkimSelector, domainOfAddress } from "../../schemas/dkim";
+import { formatDateTime } from "../../../shared/format";
+import { DKIM_MESSAGES, defaultDkimSelector, domainOfAddress } from "../../../shared/schemas/dkim";
 import {
   COLOR_FIELDS,
   COLOR_LABELS,
@@ -45,7 +41,11 @@ import {
   type TemplateKey,
   type TenantSettings,
   tenantSettingsSchema,
-} from "../../schemas/tenant";
+} from "../../../shared/schemas/tenant";
+import { AdminHeader } from "../../components/admin-header";
+import { BrandPreview } from "../../components/brand-preview";
+import { type DkimFormValues, DkimSettings } from "../../components/dkim-settings";
+import { FieldShell, SubmitButton, TextArea, TextInput } from "../../components/ui/form";
 import type { Route } from "./+types/tenant";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [

@@ -11,9 +11,9 @@ import { toApiError } from "../../../server/api/errors";
 import { requireTenantManager } from "../../../server/auth/guards";
 import { requestContext, tenantContext } from "../../../server/http/context";
 import { createTenant, listTenantViews } from "../../../server/tenants/admin";
+import { TENANT_ID_PATTERN } from "../../../shared/schemas/tenant";
 import { AdminHeader } from "../../components/admin-header";
 import { FieldShell, SubmitButton, TextInput } from "../../components/ui/form";
-import { TENANT_ID_PATTERN } from "../../schemas/tenant";
 import type { Route } from "./+types/tenants";
 
 export const meta: Route.MetaFunction = () => [

@@ -6,15 +6,15 @@ import { changeUserAccess, removeUser } from "../../../server/auth/staff-admin";
 import { createUser, listUsers, setUserPassword, UserError } from "../../../server/auth/users";
 import { requestContext, tenantContext } from "../../../server/http/context";
 import { listTenants } from "../../../server/tenants/store";
-import { AdminHeader } from "../../components/admin-header";
-import { SubmitButton, TextInput } from "../../components/ui/form";
 import {
   addUserSchema,
   removeUserSchema,
   resetPasswordSchema,
   STAFF_ROLES,
   updateAccessSchema,
-} from "../../schemas/staff";
+} from "../../../shared/schemas/staff";
+import { AdminHeader } from "../../components/admin-header";
+import { SubmitButton, TextInput } from "../../components/ui/form";
 import type { Route } from "./+types/users";
 
 export const meta: Route.MetaFunction = () => [

@@ -3,10 +3,10 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect, useActionData, useNavigation } from "react-router";
 import { contactRateLimit, submitContactMessage } from "../../../server/contact/messages";
 import { requestContext } from "../../../server/http/context";
+import { contactSchema } from "../../../shared/schemas/contact";
 import { FieldShell, Honeypot, SubmitButton, TextArea, TextInput } from "../../components/ui/form";
 import { Container, PageHero } from "../../components/ui/layout";
 import { pageMeta } from "../../lib/meta";
-import { contactSchema } from "../../schemas/contact";
 import type { Route } from "./+types/contact";
 
 export const meta: Route.MetaFunction = (args) =>

@@ -25,10 +25,10 @@ import {
   getCommentThread,
 } from "../../../server/newsletters/comments";
 import { COMMENTS_SHOWN, readNewsletter } from "../../../server/newsletters/reading";
+import { formatDate, plural } from "../../../shared/format";
+import { COMMENT_MAX_LENGTH, commentFormSchema } from "../../../shared/schemas/comment";
 import { FieldErrors, Honeypot, SubmitButton, TextArea } from "../../components/ui/form";
-import { formatDate, plural } from "../../lib/format";
 import { pageMeta } from "../../lib/meta";
-import { COMMENT_MAX_LENGTH, commentFormSchema } from "../../schemas/comment";
 import type { Route } from "./+types/detail";
 
 /** Newsletter ids are UUIDs; anything that does not look like an id is not found, unqueried. */

@@ -3,9 +3,9 @@ import { z } from "zod";
 import { requestContext } from "../../../server/http/context";
 import { listPublishedNewsletters } from "../../../server/newsletters/newsletters";
 import { signupFormData } from "../../../server/subscribers/signup-form-data";
+import { formatDate } from "../../../shared/format";
 import { SignupForm } from "../../components/signup-form";
 import { Card, Container, PageHero } from "../../components/ui/layout";
-import { formatDate } from "../../lib/format";
 import { pageMeta } from "../../lib/meta";
 import type { Route } from "./+types/index";
 

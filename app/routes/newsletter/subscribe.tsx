@@ -4,10 +4,10 @@ import { requestContext } from "../../../server/http/context";
 import { subscriptionContextFrom } from "../../../server/subscribers/context";
 import { signupFormData } from "../../../server/subscribers/signup-form-data";
 import { submitNewsletterSignup } from "../../../server/subscribers/signup-submission";
+import { SIGNUP_THANKS, signupSchema } from "../../../shared/schemas/signup";
 import { type SignupAnswer, SignupForm } from "../../components/signup-form";
 import { Notice, Panel, SubscriptionPage } from "../../components/subscription-page";
 import { pageMeta } from "../../lib/meta";
-import { SIGNUP_THANKS, signupSchema } from "../../schemas/signup";
 import type { Route } from "./+types/subscribe";
 
 export const meta: Route.MetaFunction = (args) =>

@@ -6,6 +6,7 @@ import { requestContext } from "../../../server/http/context";
 import { subscriptionContextFrom } from "../../../server/subscribers/context";
 import { MESSAGES } from "../../../server/subscribers/errors";
 import { applyPreferenceChange, findSubscriber } from "../../../server/subscribers/subscribers";
+import { emailField } from "../../../shared/schemas/email";
 import { type CentreData, PreferenceCentre } from "../../components/preference-centre";
 import {
   Notice,
@@ -16,7 +17,6 @@ import {
   subscriptionMeta,
 } from "../../components/subscription-page";
 import { FieldShell, TextInput } from "../../components/ui/form";
-import { emailField } from "../../schemas/email";
 import type { Route } from "./+types/preferences";
 import {
   failureOf,

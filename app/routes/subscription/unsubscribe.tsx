@@ -20,6 +20,7 @@ import {
   type SubscriptionContext,
   unsubscribe,
 } from "../../../server/subscribers/subscribers";
+import { emailField } from "../../../shared/schemas/email";
 import {
   Notice,
   Panel,
@@ -31,7 +32,6 @@ import {
   useHydrated,
 } from "../../components/subscription-page";
 import { FieldErrors, FieldShell, TextArea, TextInput } from "../../components/ui/form";
-import { emailField } from "../../schemas/email";
 import type { Route } from "./+types/unsubscribe";
 import { failureOf, RATE_LIMITED, rateKey, unsubscribeRateLimit } from "./subscription.server";
 

@@ -4,7 +4,7 @@ import { answerApi, methodNotAllowed } from "../../../../server/api/route";
 import { canManageTenant } from "../../../../server/auth/permissions";
 import { requestContext } from "../../../../server/http/context";
 import { createTenant, listTenantViews } from "../../../../server/tenants/admin";
-import { newTenantSchema, tenantSettingsSchema } from "../../../schemas/tenant";
+import { newTenantSchema, tenantSettingsSchema } from "../../../../shared/schemas/tenant";
 import type { Route } from "./+types/index";
 
 /** POST body: id, name and domain, plus any settings sections to start from. */

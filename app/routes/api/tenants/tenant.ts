@@ -9,7 +9,7 @@ import {
   saveTenantSettings,
   tenantViewFor,
 } from "../../../../server/tenants/admin";
-import { domainField, tenantSettingsSchema } from "../../../schemas/tenant";
+import { domainField, tenantSettingsSchema } from "../../../../shared/schemas/tenant";
 import type { Route } from "./+types/tenant";
 
 /**
