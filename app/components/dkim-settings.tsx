@@ -124,7 +124,7 @@ export function DkimSettings({
           <FieldShell
             id="dkim-algorithm"
             label="Key type"
-            hint="RSA-2048 is verified everywhere. Ed25519 cannot sign yet."
+            hint="RSA-2048 is verified everywhere. Ed25519 (RFC 8463) is shorter and faster, but not every receiver verifies it yet."
             errors={fields.algorithm}
           >
             <select
@@ -133,10 +133,8 @@ export function DkimSettings({
               className="block w-full rounded-brand border border-black/30 bg-surface px-3 py-2"
             >
               {DKIM_ALGORITHMS.map((algorithm: DkimAlgorithm) => (
-                // nodemailer signs with RSA only: an Ed25519 key would leave mail unsigned.
-                <option key={algorithm} value={algorithm} disabled={algorithm === "ed25519"}>
+                <option key={algorithm} value={algorithm}>
                   {DKIM_ALGORITHM_LABELS[algorithm]}
-                  {algorithm === "ed25519" ? " (not supported yet)" : ""}
                 </option>
               ))}
             </select>

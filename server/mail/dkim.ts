@@ -1,12 +1,14 @@
 import { createPrivateKey, type KeyObject } from "node:crypto";
 import type { Db } from "../db";
 
-/** What nodemailer's per-message `dkim` option takes (OutgoingMessage.dkim). */
-export interface DkimSigningKey {
-  domainName: string;
-  keySelector: string;
-  privateKey: KeyObject;
-}
+/**
+ * A tenant's signing key as the transport takes it (OutgoingMessage.dkim). RSA keys go to
+ * nodemailer's own signer, which wants a parsed key; Ed25519 keys to mailauth's (nodemailer signs
+ * RSA only), which takes the PEM.
+ */
+export type DkimSigningKey =
+  | { algorithm: "rsa"; domainName: string; keySelector: string; privateKey: KeyObject }
+  | { algorithm: "ed25519"; domainName: string; keySelector: string; privateKey: string };
 
 /** Parsed keys by PEM: parsing a PEM for every message would cost as much as signing it. */
 const parsedKeys = new Map<string, KeyObject>();
@@ -26,13 +28,15 @@ export async function dkimSigningKey(
     .where("tenant_id", "=", tenantId)
     .where("status", "=", "active")
     .executeTakeFirst();
-  // Only RSA reaches here (generateDkimKey refuses Ed25519): nodemailer would send an Ed25519 unsigned.
-  if (row?.algorithm !== "rsa") return undefined;
+  if (!row) return undefined;
+  const signer = { domainName: row.domain, keySelector: row.selector };
+  if (row.algorithm === "ed25519")
+    return { algorithm: "ed25519", ...signer, privateKey: row.private_key };
   let privateKey = parsedKeys.get(row.private_key);
   if (!privateKey) {
     if (parsedKeys.size >= 100) parsedKeys.clear();
     privateKey = createPrivateKey(row.private_key);
     parsedKeys.set(row.private_key, privateKey);
   }
-  return { domainName: row.domain, keySelector: row.selector, privateKey };
+  return { algorithm: "rsa", ...signer, privateKey };
 }

@@ -110,11 +110,6 @@ export async function generateDkimKey(
   input: unknown,
 ): Promise<{ status: "active" | "pending"; record: DkimRecord }> {
   const valid = dkimKeySchema.parse(input);
-  if (valid.algorithm === "ed25519") {
-    throw new ApiError("INVALID_ARGUMENT", DKIM_MESSAGES.ed25519Unsupported, {
-      algorithm: [DKIM_MESSAGES.ed25519Unsupported],
-    });
-  }
   await getTenantView(db, tenantId);
   const keys = newKeyPair(valid.algorithm);
   return db.transaction().execute(async (trx) => {

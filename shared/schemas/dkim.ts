@@ -27,8 +27,6 @@ export const DKIM_MESSAGES = {
   noKey: "This tenant has no DKIM key",
   confirmRemove: "Tick the box to confirm: mail will go out unsigned",
   otherTenant: "This form belongs to another tenant; reload the page and try again",
-  ed25519Unsupported:
-    "Ed25519 keys cannot sign yet: Herald's mail library (nodemailer) signs with RSA only. Choose RSA-2048.",
 } as const;
 
 /** A DNS label (RFC 1035): letters, digits and hyphens, not at either end, at most 63. */

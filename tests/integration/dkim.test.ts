@@ -174,7 +174,6 @@ describe.each(testDialects())("DKIM per tenant on %s", (dialect) => {
       [{ selector: "herald1", domain: "<script>alert(1)</script>" }, "Domain must be a host name"],
       [{ selector: "herald1", domain: "" }, "Domain is required"],
       [{ selector: "herald1", algorithm: "dsa" }, "Key type must be RSA-2048 or Ed25519"],
-      [{ selector: "herald1", algorithm: "ed25519" }, "Ed25519 keys cannot sign yet"],
     ];
     for (const [fields, message] of cases) {
       const response = await dkimForm({
@@ -385,5 +384,38 @@ describe.each(testDialects())("DKIM per tenant on %s", (dialect) => {
     expect(await keyRows()).toEqual([]);
     const unsigned = await welcomeOf("unsigned@example.com");
     expect(unsigned.headers.has("dkim-signature")).toBe(false);
+  });
+
+  it("signs with an Ed25519 key (RFC 8463) when staff choose one", async () => {
+    const response = await dkimForm(
+      {
+        intent: "dkim:generate",
+        selector: "edkey",
+        domain: "acme.example.com",
+        algorithm: "ed25519",
+      },
+      "acme",
+    );
+    expect(response.headers.get("location")).toBe("/admin/tenants/acme?dkim=generated#dkim");
+    const html = await (await get("/admin/tenants/acme")).text();
+    const [record] = recordsOn(html);
+    expect(record?.name).toBe("edkey._domainkey.acme.example.com");
+    // The bare 32-byte public key: 44 base64 characters.
+    expect(record?.value).toMatch(/^v=DKIM1; k=ed25519; p=[A-Za-z0-9+/]{43}=$/);
+    if (record) publish(record);
+
+    const welcome = await welcomeOf("ed-reader@example.com", "acme");
+    const signature = welcome.headers.get("dkim-signature") ?? "";
+    expect(signature).toContain("a=ed25519-sha256");
+    expect(signature.replace(/\s/g, "")).toMatch(/h=[^;]*list-unsubscribe/i);
+    const results = await verify(welcome);
+    expect(results.map((result) => [result.status.result, result.signingDomain])).toEqual([
+      ["pass", "acme.example.com"],
+    ]);
+    const tampered = Buffer.from(
+      welcome.raw.toString("latin1").replace(/^Subject: .*$/m, "Subject: Changed"),
+      "latin1",
+    );
+    expect((await dkimVerify(tampered, { resolver })).results[0]?.status.result).toBe("fail");
   });
 });
