@@ -8,8 +8,10 @@ import {
   ScrollRestoration,
   useLocation,
   useNavigation,
+  useRouteError,
   useRouteLoaderData,
 } from "react-router";
+import { enforceRouteAccess } from "../server/auth/route-access";
 import { getSessionUser, readCookieHeader, SESSION_COOKIE } from "../server/auth/sessions";
 import { requestContext, tenantContext, userContext } from "../server/http/context";
 import { brandingCssVariables } from "../server/tenants/branding";
@@ -21,22 +23,28 @@ import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
 import { useNonce } from "./lib/nonce";
 
-/** Every request: the tenant's config and the signed-in user go into the router context. */
+/**
+ * Every request: the tenant's config and the signed-in user go into the router context, and the
+ * route's declared access (app/route-access.ts) is enforced.
+ */
 export const middleware: Route.MiddlewareFunction[] = [
-  async ({ request, context }) => {
+  async ({ request, context, pattern }) => {
     const scope = context.get(requestContext);
     const tenant = await getTenant(scope.db, scope.tenantId);
     context.set(tenantContext, tenant.config);
     const token = readCookieHeader(request.headers.get("cookie"), SESSION_COOKIE);
     context.set(userContext, token ? await getSessionUser(scope.db, token) : null);
+    // A refusal thrown here runs no loader, the root's included: it carries the layout's data.
+    await enforceRouteAccess(context, request, pattern, () => rootData(context));
   },
 ];
 
-export async function loader({ context }: Route.LoaderArgs) {
+/** What every page's layout needs: the tenant's branding and who is signed in. */
+function rootData(context: Route.LoaderArgs["context"]) {
   const tenant = context.get(tenantContext);
   const scope = context.get(requestContext);
   const user = context.get(userContext);
-  return data({
+  return {
     tenant: {
       id: tenant.id,
       name: tenant.name,
@@ -50,13 +58,24 @@ export async function loader({ context }: Route.LoaderArgs) {
     },
     origin: scope.origin,
     user: user ? { email: user.email } : null,
-  });
+  };
 }
 
-export type RootData = Awaited<ReturnType<typeof loader>>["data"];
+export async function loader({ context }: Route.LoaderArgs) {
+  return data(rootData(context));
+}
+
+export type RootData = ReturnType<typeof rootData>;
+
+/** The root's data: its loader's, or on a page refused by the access middleware, the refusal's. */
+function useRootData(): RootData | undefined {
+  const loaded = useRouteLoaderData<typeof loader>("root");
+  const error = useRouteError();
+  return loaded ?? (isRouteErrorResponse(error) ? error.data?.root : undefined);
+}
 
 export function Layout({ children }: { children: React.ReactNode }) {
-  const root = useRouteLoaderData<typeof loader>("root");
+  const root = useRootData();
   const nonce = useNonce();
   const tenant = root?.tenant;
   return (
@@ -130,7 +149,7 @@ function AccessCheckNotice() {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const root = useRouteLoaderData<typeof loader>("root");
+  const root = useRootData();
   if (status >= 500 && import.meta.env.DEV) console.error(error);
   if (status === 403) {
     return (
