@@ -1,20 +1,15 @@
 import { createPrivateKey, type KeyObject } from "node:crypto";
 import type { Db } from "../db";
+import type { DkimSigner } from "./dkim-sign";
 
-/**
- * A tenant's signing key as the transport takes it (OutgoingMessage.dkim). RSA keys go to
- * nodemailer's own signer, which wants a parsed key; Ed25519 keys to mailauth's (nodemailer signs
- * RSA only), which takes the PEM.
- */
-export type DkimSigningKey =
-  | { algorithm: "rsa"; domainName: string; keySelector: string; privateKey: KeyObject }
-  | { algorithm: "ed25519"; domainName: string; keySelector: string; privateKey: string };
+/** A tenant's signing key as the transport takes it (OutgoingMessage.dkim; server/mail/dkim-sign.ts). */
+export type DkimSigningKey = DkimSigner;
 
 /** Parsed keys by PEM: parsing a PEM for every message would cost as much as signing it. */
 const parsedKeys = new Map<string, KeyObject>();
 
 /**
- * The key that signs a tenant's mail now, as nodemailer's `dkim` option; undefined without one (the
+ * The key that signs a tenant's mail now; undefined without one (the
  * mail goes out unsigned). Read at send time, so a rotation or removal applies to the next message.
  */
 export async function dkimSigningKey(
@@ -29,14 +24,16 @@ export async function dkimSigningKey(
     .where("status", "=", "active")
     .executeTakeFirst();
   if (!row) return undefined;
-  const signer = { domainName: row.domain, keySelector: row.selector };
-  if (row.algorithm === "ed25519")
-    return { algorithm: "ed25519", ...signer, privateKey: row.private_key };
   let privateKey = parsedKeys.get(row.private_key);
   if (!privateKey) {
     if (parsedKeys.size >= 100) parsedKeys.clear();
     privateKey = createPrivateKey(row.private_key);
     parsedKeys.set(row.private_key, privateKey);
   }
-  return { algorithm: "rsa", ...signer, privateKey };
+  return {
+    algorithm: row.algorithm,
+    domainName: row.domain,
+    keySelector: row.selector,
+    privateKey,
+  };
 }

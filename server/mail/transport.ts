@@ -1,6 +1,6 @@
-import type { DkimSignStream } from "mailauth/lib/dkim/sign";
-import nodemailer, { type PluginFunction } from "nodemailer";
+import nodemailer, { type PluginFunction, type SendMailOptions } from "nodemailer";
 import type { DkimSigningKey } from "./dkim";
+import { DkimSignStream } from "./dkim-sign";
 import { messageIdFor } from "./headers";
 
 export interface OutgoingMessage {
@@ -19,15 +19,17 @@ export interface OutgoingMessage {
 }
 
 /**
- * Headers a DKIM signature covers: nodemailer's default list plus List-Unsubscribe-Post, which
- * RFC 8058 §4 (and Gmail's one-click unsubscribe) wants signed along with List-Unsubscribe.
+ * Headers a DKIM signature covers: RFC 6376 §5.4.1's list (nodemailer's default) plus
+ * List-Unsubscribe-Post, which RFC 8058 §4 (and Gmail's one-click unsubscribe) wants signed along
+ * with List-Unsubscribe.
  */
-const DKIM_SIGNED_HEADERS =
+const DKIM_SIGNED_HEADERS = (
   "From:Sender:Reply-To:Subject:Date:Message-ID:To:Cc:MIME-Version:Content-Type:" +
   "Content-Transfer-Encoding:Content-ID:Content-Description:Resent-Date:Resent-From:" +
   "Resent-Sender:Resent-To:Resent-Cc:Resent-Message-ID:In-Reply-To:References:List-Id:" +
   "List-Help:List-Unsubscribe:List-Unsubscribe-Post:List-Subscribe:List-Post:List-Owner:" +
-  "List-Archive";
+  "List-Archive"
+).split(":");
 
 export interface Transport {
   /** "smtp" hands messages to a server; "outbox" only keeps them (development default). */
@@ -92,29 +94,28 @@ export function smtpTransport(url: string, maxConnections = 5): Transport {
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
   });
-  transporter.use("stream", signEd25519);
+  transporter.use("stream", signDkim);
   return {
     kind: "smtp",
     async deliver(message) {
-      const dkim = message.dkim;
+      // The tenant's key rides along to the signDkim plugin.
+      const options: SendMailOptions & { [DKIM_KEY]?: DkimSigningKey } = {
+        from: { name: message.from.name, address: message.from.email },
+        to: message.to,
+        subject: message.subject,
+        html: message.html,
+        text: message.text,
+        headers: preparedHeaders(message.headers),
+        ...(message.envelopeFrom
+          ? { envelope: { from: message.envelopeFrom, to: message.to } }
+          : {}),
+        messageId: message.messageId ?? messageIdFor(message.from.email),
+        // Base64 is encoded natively; quoted-printable in JavaScript costs a sixth of a campaign send.
+        textEncoding: "base64",
+        [DKIM_KEY]: message.dkim,
+      };
       try {
-        const info = await transporter.sendMail({
-          from: { name: message.from.name, address: message.from.email },
-          to: message.to,
-          subject: message.subject,
-          html: message.html,
-          text: message.text,
-          headers: preparedHeaders(message.headers),
-          ...(message.envelopeFrom
-            ? { envelope: { from: message.envelopeFrom, to: message.to } }
-            : {}),
-          messageId: message.messageId ?? messageIdFor(message.from.email),
-          // Base64 is encoded natively; quoted-printable in JavaScript costs a sixth of a campaign send.
-          textEncoding: "base64",
-          ...(dkim?.algorithm === "rsa"
-            ? { dkim: { ...dkim, headerFieldNames: DKIM_SIGNED_HEADERS } }
-            : { [ED25519_KEY]: dkim }),
-        });
+        const info = await transporter.sendMail(options);
         return { messageId: info.messageId };
       } catch (error) {
         const failure = error as SmtpFailure;
@@ -132,36 +133,13 @@ export function smtpTransport(url: string, maxConnections = 5): Transport {
   };
 }
 
-const ED25519_KEY = "heraldEd25519Key";
-let dkimSignStream: typeof DkimSignStream | undefined;
+const DKIM_KEY = "heraldDkimKey" as const;
 
-/**
- * nodemailer's "stream" plugin step: an Ed25519 key signs with mailauth's signer (RFC 8463), which
- * prepends its DKIM-Signature as the message streams out. Loaded on first use: RSA, the usual key,
- * never needs it.
- */
-const signEd25519: PluginFunction = (mail, done) => {
-  const key = (mail.data as Record<string, unknown>)[ED25519_KEY] as DkimSigningKey | undefined;
-  if (key?.algorithm !== "ed25519") return done();
-  const load = dkimSignStream
-    ? Promise.resolve(dkimSignStream)
-    : import("mailauth/lib/dkim/sign").then((module) => (dkimSignStream = module.DkimSignStream));
-  const signature = {
-    algorithm: "ed25519-sha256",
-    signingDomain: key.domainName,
-    selector: key.keySelector,
-    privateKey: key.privateKey,
-  };
-  const options = {
-    ...signature,
-    canonicalization: "relaxed/relaxed",
-    headerList: DKIM_SIGNED_HEADERS.split(":"),
-    signatureData: [signature],
-  };
-  load.then((SignStream) => {
-    mail.message.transform(() => new SignStream(options));
-    done();
-  }, done);
+/** nodemailer's "stream" plugin step: a message with a tenant key leaves signed (server/mail/dkim-sign.ts). */
+const signDkim: PluginFunction = (mail, done) => {
+  const key = (mail.data as Record<string, unknown>)[DKIM_KEY] as DkimSigningKey | undefined;
+  if (key) mail.message.transform(() => new DkimSignStream(key, DKIM_SIGNED_HEADERS));
+  done();
 };
 
 /**
