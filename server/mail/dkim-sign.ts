@@ -91,12 +91,16 @@ export async function dkimSignatureFor(
   return `DKIM-Signature: ${tags.split("; ").join(`;${CRLF} `)}${value.join(`${CRLF} `)}${CRLF}`;
 }
 
-/** A stream that holds the message, then emits its DKIM-Signature and the message. */
-export class DkimSignStream extends Transform {
+/**
+ * A stream that holds the message, then emits it in one piece, after its DKIM-Signature when a key
+ * is given. One piece, signed or not: SMTP's dot-stuffing and the socket then see one chunk
+ * instead of a dozen, which halves the writes per message.
+ */
+export class WholeMessageStream extends Transform {
   private readonly chunks: Buffer[] = [];
 
   constructor(
-    private readonly signer: DkimSigner,
+    private readonly signer: DkimSigner | undefined,
     private readonly signedHeaders: readonly string[],
   ) {
     super();
@@ -109,6 +113,11 @@ export class DkimSignStream extends Transform {
 
   override _flush(done: TransformCallback) {
     const message = Buffer.concat(this.chunks);
+    if (!this.signer) {
+      this.push(message);
+      done();
+      return;
+    }
     dkimSignatureFor(message.toString("latin1"), this.signer, this.signedHeaders).then(
       (header) => {
         this.push(Buffer.concat([Buffer.from(header, "latin1"), message]));

@@ -1,6 +1,6 @@
 import nodemailer, { type PluginFunction, type SendMailOptions } from "nodemailer";
 import type { DkimSigningKey } from "./dkim";
-import { DkimSignStream } from "./dkim-sign";
+import { WholeMessageStream } from "./dkim-sign";
 import { messageIdFor } from "./headers";
 
 export interface OutgoingMessage {
@@ -94,7 +94,7 @@ export function smtpTransport(url: string, maxConnections = 5): Transport {
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
   });
-  transporter.use("stream", signDkim);
+  transporter.use("stream", wholeAndSigned);
   return {
     kind: "smtp",
     async deliver(message) {
@@ -135,10 +135,13 @@ export function smtpTransport(url: string, maxConnections = 5): Transport {
 
 const DKIM_KEY = "heraldDkimKey" as const;
 
-/** nodemailer's "stream" plugin step: a message with a tenant key leaves signed (server/mail/dkim-sign.ts). */
-const signDkim: PluginFunction = (mail, done) => {
+/**
+ * nodemailer's "stream" plugin step: the message goes out in one piece, signed when its tenant has a
+ * key (server/mail/dkim-sign.ts).
+ */
+const wholeAndSigned: PluginFunction = (mail, done) => {
   const key = (mail.data as Record<string, unknown>)[DKIM_KEY] as DkimSigningKey | undefined;
-  if (key) mail.message.transform(() => new DkimSignStream(key, DKIM_SIGNED_HEADERS));
+  mail.message.transform(() => new WholeMessageStream(key, DKIM_SIGNED_HEADERS));
   done();
 };
 
