@@ -176,6 +176,7 @@ async function seedNewsletterPage(server: ServerHandle): Promise<PreparedScenari
       const row = await db
         .selectFrom("newsletters")
         .select("views")
+        .where("tenant_id", "=", "main")
         .where("id", "=", newsletter.id)
         .executeTakeFirstOrThrow();
       const counted = Number(row.views);

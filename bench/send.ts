@@ -282,6 +282,7 @@ async function run(database: Database): Promise<RunResult> {
       const row = await db
         .selectFrom("campaigns")
         .select("status")
+        .where("tenant_id", "=", "main")
         .where("id", "=", campaign.id)
         .executeTakeFirstOrThrow();
       status = row.status;

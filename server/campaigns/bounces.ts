@@ -1,6 +1,7 @@
 import type { Transaction } from "kysely";
 import type { Db } from "../db";
 import type { Database, SubscriberStatus } from "../db/schema";
+import { crossTenant } from "../db/tenant-guard";
 import type { OutgoingMessage } from "../mail/transport";
 import { signDeliveryToken, verifyDeliveryToken } from "./tracking-links";
 
@@ -66,10 +67,17 @@ export async function recordFeedbackIn(
   input: { deliveryId: number; kind: FeedbackKind; detail: string; at?: string },
 ): Promise<FeedbackOutcome> {
   const at = input.at ?? new Date().toISOString();
-  const delivery = await trx
+  // A report names a delivery, not a tenant (its token is signed): the delivery says whose it is.
+  const delivery = await crossTenant(trx)
     .selectFrom("deliveries")
-    .select(["id", "campaign_id", "subscriber_id", "bounced_at", "complained_at"])
-    .where("id", "=", input.deliveryId)
+    .innerJoin("campaigns", "campaigns.id", "deliveries.campaign_id")
+    .select([
+      "deliveries.id",
+      "deliveries.campaign_id",
+      "deliveries.subscriber_id",
+      "campaigns.tenant_id",
+    ])
+    .where("deliveries.id", "=", input.deliveryId)
     .executeTakeFirst();
   if (!delivery) return "no-such-delivery";
   const column = input.kind === "bounce" ? "bounced_at" : "complained_at";
@@ -94,6 +102,7 @@ export async function recordFeedbackIn(
   await trx
     .updateTable("subscribers")
     .set({ status, updated_at: at })
+    .where("tenant_id", "=", delivery.tenant_id)
     .where("id", "=", delivery.subscriber_id)
     // a complaint outranks a bounce; a bounce does not hide an earlier complaint
     .where("status", "not in", input.kind === "bounce" ? ["bounced", "complained"] : ["complained"])

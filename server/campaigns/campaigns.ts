@@ -156,7 +156,7 @@ export async function createCampaign(
       updated_at: stamp,
     })
     .execute();
-  if (mode === "now") await startCampaign(ctx.db, id);
+  if (mode === "now") await startCampaign(ctx.db, ctx.tenant.id, id);
   return getCampaignRow(ctx.db, ctx.tenant.id, id);
 }
 
@@ -177,12 +177,13 @@ export async function getCampaignRow(db: Db, tenantId: string, id: string): Prom
  * lists (each once, however many of the lists they are on), all in one transaction. Only one caller
  * wins the move, so rows are written once even with several workers.
  */
-export async function startCampaign(db: Db, id: string): Promise<boolean> {
+export async function startCampaign(db: Db, tenantId: string, id: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const now = new Date().toISOString();
     const moved = await trx
       .updateTable("campaigns")
       .set({ status: "sending", started_at: now, updated_at: now })
+      .where("tenant_id", "=", tenantId)
       .where("id", "=", id)
       .where("status", "=", "scheduled")
       .executeTakeFirst();
@@ -190,6 +191,7 @@ export async function startCampaign(db: Db, id: string): Promise<boolean> {
     const campaign = await trx
       .selectFrom("campaigns")
       .selectAll()
+      .where("tenant_id", "=", tenantId)
       .where("id", "=", id)
       .executeTakeFirstOrThrow();
     const listIds = JSON.parse(campaign.list_ids) as number[];
@@ -232,12 +234,14 @@ export async function startCampaign(db: Db, id: string): Promise<boolean> {
     await trx
       .updateTable("campaigns")
       .set({ total: Number(total) })
+      .where("tenant_id", "=", tenantId)
       .where("id", "=", id)
       .execute();
     if (campaign.newsletter_id) {
       await trx
         .updateTable("newsletters")
         .set({ campaign_id: id, send_status: "sending" })
+        .where("tenant_id", "=", tenantId)
         .where("id", "=", campaign.newsletter_id)
         .execute();
     }
@@ -257,6 +261,7 @@ export async function changeCampaignState(
     const result = await ctx.db
       .updateTable("campaigns")
       .set({ status: to, updated_at: now, ...extra })
+      .where("tenant_id", "=", ctx.tenant.id)
       .where("id", "=", id)
       .where("status", "in", from)
       .executeTakeFirst();
@@ -272,13 +277,14 @@ export async function changeCampaignState(
       break;
     case "send":
       await move(["draft", "scheduled"], "scheduled", { scheduled_at: now });
-      await startCampaign(ctx.db, id);
+      await startCampaign(ctx.db, ctx.tenant.id, id);
       break;
     case "cancel":
       await ctx.db.transaction().execute(async (trx) => {
         const result = await trx
           .updateTable("campaigns")
           .set({ status: "cancelled", updated_at: now, finished_at: now })
+          .where("tenant_id", "=", ctx.tenant.id)
           .where("id", "=", id)
           .where("status", "in", ["draft", "scheduled", "sending", "paused"])
           .executeTakeFirst();

@@ -1,11 +1,13 @@
 import type { Db } from "../db";
+import { crossTenant } from "../db/tenant-guard";
 
 /**
  * Opens and clicks from campaign mail (the tokens are checked by the route before this is called).
  * Every load is an event; reports count unique recipients by delivery.
  */
 async function deliveryOf(db: Db, deliveryId: number) {
-  return db
+  // A signed token names the delivery, whichever host the mail client opens it on: its campaign says whose.
+  return crossTenant(db)
     .selectFrom("deliveries")
     .innerJoin("campaigns", "campaigns.id", "deliveries.campaign_id")
     .select([

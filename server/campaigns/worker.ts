@@ -4,6 +4,7 @@ import { sql } from "kysely";
 import type { Db } from "../db";
 import { isPostgres } from "../db/portable";
 import type { CampaignRow, DeliveryRow } from "../db/schema";
+import { crossTenant } from "../db/tenant-guard";
 import type { Env } from "../env";
 import { publicOrigin } from "../http/origin";
 import type { Logger } from "../logger";
@@ -128,13 +129,14 @@ export class CampaignWorker {
   async tick(): Promise<boolean> {
     const { db } = this.options;
     const now = new Date().toISOString();
-    const due = await db
+    // The sender serves every tenant: it finds due campaigns across them, then acts within each.
+    const due = await crossTenant(db)
       .selectFrom("campaigns")
-      .select("id")
+      .select(["tenant_id", "id"])
       .where("status", "=", "scheduled")
       .where("scheduled_at", "<=", now)
       .execute();
-    for (const campaign of due) await startCampaign(db, campaign.id);
+    for (const campaign of due) await startCampaign(db, campaign.tenant_id, campaign.id);
     await this.releaseStaleClaims();
     const batch = await this.claim();
     if (batch.length > 0) await this.send(batch);
@@ -237,7 +239,8 @@ export class CampaignWorker {
     if (!entry) {
       entry = (async () => {
         const { db, logger, transport, env, sessionSecret } = this.options;
-        const campaign: CampaignRow = await db
+        // A claimed delivery names its campaign, not its tenant: the campaign says whose it is.
+        const campaign: CampaignRow = await crossTenant(db)
           .selectFrom("campaigns")
           .selectAll()
           .where("id", "=", campaignId)
@@ -369,9 +372,10 @@ export class CampaignWorker {
   /** A sending campaign with nothing left to send is sent (or failed, when nothing got through). */
   private async finishCampaigns(): Promise<void> {
     const { db } = this.options;
-    const open = await db
+    // Every tenant's campaigns: the sender serves them all.
+    const open = await crossTenant(db)
       .selectFrom("campaigns")
-      .select(["id", "newsletter_id"])
+      .select(["tenant_id", "id", "newsletter_id"])
       .where("status", "=", "sending")
       .where((eb) =>
         eb.not(
@@ -402,6 +406,7 @@ export class CampaignWorker {
         const moved = await trx
           .updateTable("campaigns")
           .set({ status, finished_at: now, updated_at: now })
+          .where("tenant_id", "=", campaign.tenant_id)
           .where("id", "=", campaign.id)
           .where("status", "=", "sending")
           .executeTakeFirst();
@@ -414,6 +419,7 @@ export class CampaignWorker {
               campaign_id: campaign.id,
               send_status: status === "sent" ? "sent" : "failed",
             })
+            .where("tenant_id", "=", campaign.tenant_id)
             .where("id", "=", campaign.newsletter_id)
             .execute();
         }

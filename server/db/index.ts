@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from "kys
 import pg from "pg";
 import { getLogger } from "../logger";
 import type { Database } from "./schema";
+import { TenantGuardPlugin } from "./tenant-guard";
 
 export type Db = Kysely<Database>;
 export type DialectName = "sqlite" | "postgres";
@@ -12,6 +13,9 @@ export type DialectName = "sqlite" | "postgres";
 export function dialectOf(url: string): DialectName {
   return /^postgres(ql)?:\/\//.test(url) ? "postgres" : "sqlite";
 }
+
+/** Every query on a tenant's table names the tenant (server/db/tenant-guard.ts). */
+const GUARDED = [new TenantGuardPlugin()];
 
 /** The one Kysely factory: SQLite (WAL, foreign keys on) for file: URLs, PostgreSQL otherwise. */
 export function createDb(url: string): Db {
@@ -24,7 +28,7 @@ export function createDb(url: string): Db {
       const { message, code } = error as Error & { code?: string };
       getLogger().warn({ err: { message, code } }, "PostgreSQL closed an idle connection");
     });
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: GUARDED });
   }
   const path = resolve(url.replace(/^file:/, ""));
   mkdirSync(dirname(path), { recursive: true });
@@ -35,6 +39,7 @@ export function createDb(url: string): Db {
   database.pragma("busy_timeout = 5000");
   return new Kysely<Database>({
     dialect: new SqliteDialect({ database: keptStatements(database) }),
+    plugins: GUARDED,
   });
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from "../db";
+import { crossTenant } from "../db/tenant-guard";
 import { getEnv } from "../env";
 import type { Logger } from "../logger";
 import { dkimSigningKey } from "./dkim";
@@ -49,14 +50,26 @@ export async function sendMail(
     .executeTakeFirstOrThrow();
   // Signed with the tenant's key at send time; mail_log keeps only the tenant, never the key.
   const dkim = mail.dkim ?? (await dkimSigningKey(ctx.db, mail.tenantId));
-  const result = await attempt(ctx, id, { ...mail, dkim }, 0, options.retryLater ?? true);
+  const result = await attempt(
+    ctx,
+    { id, tenantId: mail.tenantId },
+    { ...mail, dkim },
+    0,
+    options.retryLater ?? true,
+  );
   if (!result.ok) throw new MailNotSentError(result.error);
   return { id, messageId: result.messageId };
 }
 
+/** A mail_log row: its id, and its tenant (null for mail of no tenant), which every update names. */
+interface LogRow {
+  id: number;
+  tenantId: string | null;
+}
+
 async function attempt(
   ctx: MailContext,
-  id: number,
+  row: LogRow,
   mail: OutgoingMessage,
   previousAttempts: number,
   retryLater = true,
@@ -74,7 +87,8 @@ async function attempt(
         sent_at: new Date().toISOString(),
         next_attempt_at: null,
       })
-      .where("id", "=", id)
+      .where("tenant_id", row.tenantId === null ? "is" : "=", row.tenantId)
+      .where("id", "=", row.id)
       .execute();
     return { ok: true, messageId };
   } catch (error) {
@@ -93,9 +107,10 @@ async function attempt(
           ? new Date(Date.now() + (delays[attempts - 1] ?? delays.at(-1) ?? 0)).toISOString()
           : null,
       })
-      .where("id", "=", id)
+      .where("tenant_id", row.tenantId === null ? "is" : "=", row.tenantId)
+      .where("id", "=", row.id)
       .execute();
-    ctx.logger.warn({ mailId: id, attempts, transient, reason }, "mail not sent");
+    ctx.logger.warn({ mailId: row.id, attempts, transient, reason }, "mail not sent");
     return { ok: false, error: reason };
   }
 }
@@ -106,7 +121,8 @@ async function attempt(
  * other instances sharing the database never send one message twice.
  */
 export async function retryFailedMail(ctx: MailContext, now = new Date()): Promise<number> {
-  const due = await ctx.db
+  // The retry queue is every tenant's: one sweep takes what is due, then acts row by row.
+  const due = await crossTenant(ctx.db)
     .selectFrom("mail_log")
     .selectAll()
     .where("status", "=", "failed")
@@ -120,6 +136,7 @@ export async function retryFailedMail(ctx: MailContext, now = new Date()): Promi
     const taken = await ctx.db
       .updateTable("mail_log")
       .set({ next_attempt_at: new Date(Date.now() + RETRY_LEASE_MS).toISOString() })
+      .where("tenant_id", row.tenant_id === null ? "is" : "=", row.tenant_id)
       .where("id", "=", row.id)
       .where("status", "=", "failed")
       .where("next_attempt_at", "=", row.next_attempt_at)
@@ -131,7 +148,7 @@ export async function retryFailedMail(ctx: MailContext, now = new Date()): Promi
     ];
     const result = await attempt(
       ctx,
-      row.id,
+      { id: row.id, tenantId: row.tenant_id },
       {
         from: { name: name ?? "", email: email ?? row.from_address },
         to: row.to_address,

@@ -287,6 +287,7 @@ export async function recordNewsletterView(ctx: TenantScope, id: string): Promis
  */
 export async function recordProviderCampaign(
   db: Db,
+  tenantId: string,
   newsletterId: string,
   campaign: { id: string; status: string },
   mode: "now" | "schedule" | "draft",
@@ -299,6 +300,7 @@ export async function recordProviderCampaign(
       send_status: mode === "now" ? "sent" : mode === "schedule" ? "scheduled" : "draft",
       ...(mode === "now" ? { sent_at: new Date().toISOString() } : {}),
     })
+    .where("tenant_id", "=", tenantId)
     .where("id", "=", newsletterId)
     .execute();
 }

@@ -97,6 +97,7 @@ export class BuiltinProvider implements MailProvider {
         await trx
           .updateTable("subscribers")
           .set({ name: input.name.trim(), updated_at: now })
+          .where("tenant_id", "=", this.ctx.tenant.id)
           .where("id", "=", id)
           .execute();
       }

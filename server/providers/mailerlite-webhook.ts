@@ -108,6 +108,7 @@ export async function handleMailerLiteWebhook(
       await trx
         .updateTable("subscribers")
         .set({ status: "unsubscribed", unsubscribed_at: stamp, updated_at: stamp })
+        .where("tenant_id", "=", tenantId)
         .where("id", "=", row.id)
         .execute();
       if (event.type === "subscriber.unsubscribed") await recordUnsubscribe(trx, row.id, stamp);

@@ -118,6 +118,7 @@ export async function pullSubscriber(
           unsubscribed_at: status === "unsubscribed" ? (existing.unsubscribed_at ?? now) : null,
           updated_at: now,
         })
+        .where("tenant_id", "=", ctx.tenant.id)
         .where("id", "=", id)
         .execute();
     } else {

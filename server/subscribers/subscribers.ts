@@ -248,6 +248,7 @@ export async function signUp(
           unsubscribed_at: nextStatus === "active" ? null : existing.unsubscribed_at,
           updated_at: now,
         })
+        .where("tenant_id", "=", ctx.tenant.id)
         .where("id", "=", id)
         .execute();
     } else {
@@ -319,6 +320,7 @@ export async function confirmSignup(
     await ctx.db
       .updateTable("subscribers")
       .set({ status: "active", subscribed_at: now, unsubscribed_at: null, updated_at: now })
+      .where("tenant_id", "=", ctx.tenant.id)
       .where("id", "=", row.id)
       .execute();
     const all = await listTenantLists(ctx.db, ctx.tenant);
@@ -481,6 +483,7 @@ export async function applyPreferenceChange(
         unsubscribed_at: status === "unsubscribed" ? stamp : null,
         updated_at: stamp,
       })
+      .where("tenant_id", "=", ctx.tenant.id)
       .where("id", "=", subscriber.id)
       .execute();
     await trx
@@ -530,6 +533,7 @@ export async function unsubscribe(
     await trx
       .updateTable("subscribers")
       .set({ status: "unsubscribed", unsubscribed_at: now, updated_at: now })
+      .where("tenant_id", "=", ctx.tenant.id)
       .where("id", "=", row.id)
       .execute();
     await recordUnsubscribe(trx, row.id, now);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest } from "../../server/db/migrate";
+import { crossTenant } from "../../server/db/tenant-guard";
 import { createNewsletter, publishNewsletter } from "../../server/newsletters/newsletters";
 import { listTenantLists } from "../../server/subscribers/lists";
 import { seedTenants } from "../../server/tenants/seed";
@@ -165,7 +166,7 @@ describe.each(testDialects())("sending a newsletter from the admin pages on %s",
     campaignId = response.headers.get("location")?.split("/").pop() ?? "";
     expect(campaignId).toMatch(/^[0-9a-f-]{36}$/);
     for (let i = 0; i < 100; i++) {
-      const row = await database.db
+      const row = await crossTenant(database.db)
         .selectFrom("campaigns")
         .select("status")
         .where("id", "=", campaignId)
@@ -186,7 +187,7 @@ describe.each(testDialects())("sending a newsletter from the admin pages on %s",
     expect(mail?.subject).toBe("The ESI protocol issue");
     expect(mail?.html).not.toContain(">Newsletter<");
     expect(mail?.html).toContain(`/newsletter/${newsletterId}`);
-    const newsletter = await database.db
+    const newsletter = await crossTenant(database.db)
       .selectFrom("newsletters")
       .selectAll()
       .where("id", "=", newsletterId)
@@ -276,7 +277,7 @@ describe.each(testDialects())("sending a newsletter from the admin pages on %s",
     expect(textOf(await (await get(draftPage)).text())).toContain("Send now");
     const cancelled = await post(draftPage, { action: "cancel" });
     expect(cancelled.status).toBe(200);
-    const row = await database.db
+    const row = await crossTenant(database.db)
       .selectFrom("campaigns")
       .select("status")
       .where("id", "=", draftPage.split("/").pop() ?? "")

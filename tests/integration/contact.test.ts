@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { crossTenant } from "../../server/db/tenant-guard";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
 import { textOf } from "../support/html";
 import { type RunningServer, startServer } from "../support/server";
@@ -29,7 +30,7 @@ describe.each(testDialects())("the contact form on %s", (dialect) => {
     });
 
   const messages = () =>
-    database.db.selectFrom("contact_messages").selectAll().orderBy("id").execute();
+    crossTenant(database.db).selectFrom("contact_messages").selectAll().orderBy("id").execute();
 
   it("stores a valid message for the tenant and confirms it", async () => {
     const response = await post({

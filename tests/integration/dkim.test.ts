@@ -2,6 +2,7 @@ import { dkimVerify } from "mailauth/lib/dkim/verify";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest } from "../../server/db/migrate";
+import { crossTenant } from "../../server/db/tenant-guard";
 import { retryFailedMail } from "../../server/mail/send";
 import { smtpTransport } from "../../server/mail/transport";
 import { createNewsletter, publishNewsletter } from "../../server/newsletters/newsletters";
@@ -83,9 +84,10 @@ describe.each(testDialects())("DKIM per tenant on %s", (dialect) => {
     post(`/admin/tenants/${tenantId}`, { tenantId, ...fields });
   const generate = (selector: string, domain = "keydiscovery.com", algorithm = "rsa") =>
     dkimForm({ intent: "dkim:generate", selector, domain, algorithm });
-  const keyRows = () => database.db.selectFrom("dkim_keys").selectAll().orderBy("id").execute();
+  const keyRows = () =>
+    crossTenant(database.db).selectFrom("dkim_keys").selectAll().orderBy("id").execute();
   const changeCount = async () =>
-    (await database.db.selectFrom("tenant_changes").select("id").execute()).length;
+    (await crossTenant(database.db).selectFrom("tenant_changes").select("id").execute()).length;
   /** A visitor's sign-up: the tenant has no double opt-in, so a welcome goes out at once. */
   const signUp = (email: string, tenant = "main") => {
     clients += 1;
@@ -256,7 +258,10 @@ describe.each(testDialects())("DKIM per tenant on %s", (dialect) => {
     // The loader data carries the public record (so the page can show it) and nothing more.
     expect(readable[1]).toContain(record?.value.slice(-40));
     // The audit history names the key, not its secret.
-    const history = await database.db.selectFrom("tenant_changes").select("changes").execute();
+    const history = await crossTenant(database.db)
+      .selectFrom("tenant_changes")
+      .select("changes")
+      .execute();
     expect(JSON.stringify(history)).toContain(`${selector}._domainkey.keydiscovery.com (RSA-2048)`);
     for (const secret of secrets) expect(JSON.stringify(history)).not.toContain(secret);
   });
@@ -315,7 +320,7 @@ describe.each(testDialects())("DKIM per tenant on %s", (dialect) => {
     const refused = await signUp("later@example.com");
     sink.answer = () => undefined;
     expect(refused.status).not.toBe(303);
-    const row = await database.db
+    const row = await crossTenant(database.db)
       .selectFrom("mail_log")
       .selectAll()
       .where("to_address", "=", "later@example.com")

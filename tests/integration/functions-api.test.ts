@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken, revokeApiToken } from "../../server/auth/api-tokens";
 import type { StaffUser } from "../../server/auth/permissions";
 import { migrateToLatest } from "../../server/db/migrate";
+import { crossTenant } from "../../server/db/tenant-guard";
 import { listTenantLists } from "../../server/subscribers/lists";
 import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
@@ -119,7 +120,7 @@ describe.each(testDialects())("the functions API on %s", (dialect) => {
       email: "reader@example.com",
       listIds: [lists.main.newsletter],
     });
-    await database.db
+    await crossTenant(database.db)
       .updateTable("subscribers")
       .set({ name: "Rita Reader" })
       .where("email", "=", "reader@example.com")
@@ -341,7 +342,7 @@ describe.each(testDialects())("the functions API on %s", (dialect) => {
       expect(mail.html).toContain("/unsubscribe?email=recipient%40example.com");
       expect(mail.text).toContain("Dear reader");
       expect(mail.messageId).toBe(answer.body.result.messageId);
-      const logged = await database.db
+      const logged = await crossTenant(database.db)
         .selectFrom("mail_log")
         .select(["kind", "status", "tenant_id"])
         .where("to_address", "=", "recipient@example.com")
@@ -569,7 +570,7 @@ describe.each(testDialects())("the functions API on %s", (dialect) => {
         groups: [String(lists.main.newsletter)],
       });
       expect(["scheduled", "sending", "sent"]).toContain(campaign.status);
-      const row = await database.db
+      const row = await crossTenant(database.db)
         .selectFrom("campaigns")
         .selectAll()
         .where("id", "=", campaign.id)
@@ -615,7 +616,7 @@ describe.each(testDialects())("the functions API on %s", (dialect) => {
         { cookie: cookies.editor },
       );
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-      const row = await database.db
+      const row = await crossTenant(database.db)
         .selectFrom("campaigns")
         .selectAll()
         .where("id", "=", answer.body.result.campaign.id)
@@ -632,7 +633,7 @@ describe.each(testDialects())("the functions API on %s", (dialect) => {
     });
 
     it("refuses bad campaigns with SPEC's messages", async () => {
-      const before = await database.db
+      const before = await crossTenant(database.db)
         .selectFrom("campaigns")
         .select((eb) => eb.fn.countAll<number>().as("n"))
         .executeTakeFirstOrThrow();
@@ -669,7 +670,7 @@ describe.each(testDialects())("the functions API on %s", (dialect) => {
       expectError(await create({ subject: "s".repeat(301) }), 400, "INVALID_ARGUMENT");
       expectError(await create({ trackOpens: "yes" }), 400, "INVALID_ARGUMENT");
       expectError(await create({ groups: [{ id: 1 }] }), 400, "INVALID_ARGUMENT");
-      const after = await database.db
+      const after = await crossTenant(database.db)
         .selectFrom("campaigns")
         .select((eb) => eb.fn.countAll<number>().as("n"))
         .executeTakeFirstOrThrow();

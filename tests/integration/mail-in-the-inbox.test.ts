@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest } from "../../server/db/migrate";
+import { crossTenant } from "../../server/db/tenant-guard";
 import { createNewsletter, publishNewsletter } from "../../server/newsletters/newsletters";
 import { listTenantLists } from "../../server/subscribers/lists";
 import { seedTenants } from "../../server/tenants/seed";
@@ -291,7 +292,7 @@ describe.each(testDialects())("the email in the inbox on %s", (dialect) => {
     expect(mail.html).toMatch(/<meta[^>]*name="viewport"/);
     expect(mail.messageId).toMatch(/@[a-z0-9.-]+\.[a-z]+>$/);
     expect(mail.messageId).not.toMatch(/@herald>$/);
-    const logged = await database.db
+    const logged = await crossTenant(database.db)
       .selectFrom("mail_log")
       .select(["html", "text"])
       .where("to_address", "=", "visitor@example.com")

@@ -1,6 +1,7 @@
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest } from "../../server/db/migrate";
+import { crossTenant } from "../../server/db/tenant-guard";
 import { smtpTransport, type Transport } from "../../server/mail/transport";
 import { createNewsletter, publishNewsletter } from "../../server/newsletters/newsletters";
 import { mailerLiteGroupIds, providerNameFor } from "../../server/providers";
@@ -155,7 +156,7 @@ describe("a tenant on MailerLite", () => {
       "Failed to unsubscribe. Please try again.",
     );
     fake.failNext = null;
-    const row = await database.db
+    const row = await crossTenant(database.db)
       .selectFrom("subscribers")
       .select("status")
       .where("email", "=", "ml-reader@example.com")
@@ -245,7 +246,7 @@ describe("a tenant on MailerLite", () => {
       );
       expect(campaign?.groups).toEqual(["9003"]);
       expect(campaign?.status).toBe("sent");
-      const newsletter = await database.db
+      const newsletter = await crossTenant(database.db)
         .selectFrom("newsletters")
         .select(["mailerlite_campaign_id", "send_status", "sent_at"])
         .where("id", "=", newsletterId)
@@ -253,7 +254,9 @@ describe("a tenant on MailerLite", () => {
       expect(newsletter.mailerlite_campaign_id).toBe(campaign?.id);
       expect(newsletter.send_status).toBe("sent");
       // Nothing went through Herald's own engine.
-      expect(await database.db.selectFrom("campaigns").select("id").execute()).toEqual([]);
+      expect(await crossTenant(database.db).selectFrom("campaigns").select("id").execute()).toEqual(
+        [],
+      );
 
       const list = textOf(
         await (await fetch(`${server.url}/admin/campaigns`, { headers: { cookie } })).text(),

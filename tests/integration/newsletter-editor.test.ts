@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { crossTenant } from "../../server/db/tenant-guard";
 import { createStaffUser, signIn } from "../support/auth";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
 import { textOf } from "../support/html";
@@ -70,9 +71,13 @@ describe.each(testDialects())("the newsletter editor on %s", (dialect) => {
     });
 
   const newsletters = () =>
-    database.db.selectFrom("newsletters").selectAll().orderBy("created_at").execute();
+    crossTenant(database.db).selectFrom("newsletters").selectAll().orderBy("created_at").execute();
   const newsletter = (id: string) =>
-    database.db.selectFrom("newsletters").selectAll().where("id", "=", id).executeTakeFirst();
+    crossTenant(database.db)
+      .selectFrom("newsletters")
+      .selectAll()
+      .where("id", "=", id)
+      .executeTakeFirst();
 
   /** Creates a draft through the form and answers its id. */
   async function createDraft(cookie: string, fields: Record<string, string> = VALID) {
@@ -377,7 +382,7 @@ describe.each(testDialects())("the newsletter editor on %s", (dialect) => {
       const stored = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
       expect([stored.format, stored.width, stored.height]).toEqual(["jpeg", 1200, 600]);
 
-      const row = await database.db
+      const row = await crossTenant(database.db)
         .selectFrom("images")
         .selectAll()
         .where("key", "=", answer.url.replace("/uploads/", ""))

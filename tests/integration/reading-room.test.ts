@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { crossTenant } from "../../server/db/tenant-guard";
 import { createNewsletter, publishNewsletter } from "../../server/newsletters/newsletters";
 import { createStaffUser, signIn } from "../support/auth";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
@@ -66,7 +67,7 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
     if (options.publish !== false) {
       await publishNewsletter(ctx, newsletter.id);
       if (options.publishedAt) {
-        await database.db
+        await crossTenant(database.db)
           .updateTable("newsletters")
           .set({ published_at: options.publishedAt })
           .where("id", "=", newsletter.id)
@@ -77,7 +78,7 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
   }
 
   const metrics = async (id: string) => {
-    const row = await database.db
+    const row = await crossTenant(database.db)
       .selectFrom("newsletters")
       .select(["views", "comments"])
       .where("id", "=", id)
@@ -86,7 +87,7 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
   };
 
   const commentsOf = (id: string) =>
-    database.db
+    crossTenant(database.db)
       .selectFrom("comments")
       .selectAll()
       .where("newsletter_id", "=", id)
@@ -241,7 +242,7 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
       ["an id that cannot be one", () => "not%20an%20id!", {}],
       ["another tenant's newsletter", () => otherTenantId, {}],
     ])("answers 404 'Newsletter not found' for %s", async (_label, id, headers) => {
-      const before = await database.db
+      const before = await crossTenant(database.db)
         .selectFrom("newsletters")
         .select((eb) => eb.fn.sum<number>("views").as("views"))
         .executeTakeFirst();
@@ -250,7 +251,7 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
       const html = await response.text();
       expect(textOf(html)).toContain("Newsletter not found");
       expect(html).toMatch(/<a[^>]*href="\/newsletter"[^>]*>Back to all newsletters<\/a>/);
-      const after = await database.db
+      const after = await crossTenant(database.db)
         .selectFrom("newsletters")
         .select((eb) => eb.fn.sum<number>("views").as("views"))
         .executeTakeFirst();
@@ -448,7 +449,7 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
     it("renders newsletter HTML without scripts, event handlers or javascript: links", async () => {
       const id = await seed({ title: "Unsafe content", publishedAt: "2026-02-01T09:00:00.000Z" });
       // Written past createNewsletter's own sanitising, as an old or imported row might be.
-      await database.db
+      await crossTenant(database.db)
         .updateTable("newsletters")
         .set({
           content: `<p>Safe text</p><script>alert("script")</script><img src="https://example.com/a.png" onerror="alert('img')"><a href="javascript:alert('link')">click</a><p onclick="alert('p')">Para</p><iframe src="https://evil.example"></iframe>`,
@@ -505,7 +506,7 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
     const hiddenOf = async (commentId: number) =>
       Number(
         (
-          await database.db
+          await crossTenant(database.db)
             .selectFrom("comments")
             .select("hidden")
             .where("id", "=", commentId)
@@ -669,7 +670,7 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
         expect(xml).toContain(`<loc>${origin}${path}</loc>`);
       }
       const updatedAt = (
-        await database.db
+        await crossTenant(database.db)
           .selectFrom("newsletters")
           .select("updated_at")
           .where("id", "=", published[0]?.id as string)

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createCampaign, getCampaignRow } from "../../server/campaigns/campaigns";
 import { createDb, type Db } from "../../server/db";
 import { migrateToLatest } from "../../server/db/migrate";
+import { crossTenant } from "../../server/db/tenant-guard";
 import { parseEnv } from "../../server/env";
 import { MailNotSentError, retryFailedMail, sendMail } from "../../server/mail/send";
 import { outboxTransport, smtpTransport } from "../../server/mail/transport";
@@ -30,7 +31,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `count` active subscribers on main's newsletter list; everyone from earlier tests leaves it. */
 async function audience(db: Db, prefix: string, count: number) {
-  await db.updateTable("subscribers").set({ status: "unsubscribed" }).execute();
+  await crossTenant(db).updateTable("subscribers").set({ status: "unsubscribed" }).execute();
   const lists = await listTenantLists(db, (await getTenant(db, "main")).config);
   const newsletter = lists.find((list) => list.key === "newsletter")?.id ?? 0;
   const expected: string[] = [];
@@ -237,7 +238,7 @@ describe.each(testDialects())("sending through SMTP faults on %s", (dialect) => 
       }
       // Two retry runs at once each round, as two web processes sharing the database run them.
       const pending = () =>
-        database.db
+        crossTenant(database.db)
           .selectFrom("mail_log")
           .select("id")
           .where("to_address", "like", "t-%")
@@ -250,7 +251,7 @@ describe.each(testDialects())("sending through SMTP faults on %s", (dialect) => 
       }
       const received = sink.messages.flatMap((mail) => mail.to).filter((to) => to.startsWith("t-"));
       expect(received.sort()).toEqual(recipients);
-      const rows = await database.db
+      const rows = await crossTenant(database.db)
         .selectFrom("mail_log")
         .select(["status", "attempts"])
         .where("to_address", "like", "t-%")

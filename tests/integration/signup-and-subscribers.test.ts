@@ -2,6 +2,7 @@ import { InsertQueryNode } from "kysely";
 import Papa from "papaparse";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { migrateToLatest } from "../../server/db/migrate";
+import { crossTenant } from "../../server/db/tenant-guard";
 import { importSubscribersCsv } from "../../server/subscribers/admin";
 import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
@@ -157,7 +158,7 @@ describe.each(testDialects())("newsletter sign-up and the subscriber admin on %s
 
   const listsOf = async (email: string, tenantId = "main") =>
     (
-      await database.db
+      await crossTenant(database.db)
         .selectFrom("subscriptions")
         .innerJoin("subscribers", "subscribers.id", "subscriptions.subscriber_id")
         .innerJoin("lists", "lists.id", "subscriptions.list_id")
@@ -270,7 +271,7 @@ describe.each(testDialects())("newsletter sign-up and the subscriber admin on %s
       expect(await again.text()).toContain(THANKS);
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(mailsTo(email)).toHaveLength(1);
-      const rows = await database.db
+      const rows = await crossTenant(database.db)
         .selectFrom("subscribers")
         .select("id")
         .where("email", "=", email)
@@ -286,7 +287,7 @@ describe.each(testDialects())("newsletter sign-up and the subscriber admin on %s
       });
       expect([first.status, second.status]).toEqual([303, 303]);
       expect(second.headers.get("location")).toBe(first.headers.get("location"));
-      const rows = await database.db
+      const rows = await crossTenant(database.db)
         .selectFrom("subscribers")
         .select("id")
         .where("email", "=", email)
@@ -364,7 +365,7 @@ describe.each(testDialects())("newsletter sign-up and the subscriber admin on %s
       expect(textOf(html)).toContain(MAIL_FAILED);
       expect(textOf(html)).not.toContain(THANKS);
       expect(html).toMatch(/<input[^>]*name="email"[^>]*value="busy@example.com"/);
-      const logged = await database.db
+      const logged = await crossTenant(database.db)
         .selectFrom("mail_log")
         .selectAll()
         .where("to_address", "=", "busy@example.com")
@@ -412,7 +413,10 @@ describe.each(testDialects())("newsletter sign-up and the subscriber admin on %s
         const otherTenant = await request(path, { cookie: cookies.keyDiscoveryEditor });
         expect(otherTenant.status, path).toBe(403);
       }
-      const before = await database.db.selectFrom("subscribers").select("id").execute();
+      const before = await crossTenant(database.db)
+        .selectFrom("subscribers")
+        .select("id")
+        .execute();
       const anonymousImport = await importCsv("email\nsneaky@example.com\n", "");
       expect(anonymousImport.status).toBe(302);
       const otherImport = await importCsv(
@@ -420,9 +424,9 @@ describe.each(testDialects())("newsletter sign-up and the subscriber admin on %s
         cookies.keyDiscoveryEditor,
       );
       expect(otherImport.status).toBe(403);
-      expect(await database.db.selectFrom("subscribers").select("id").execute()).toHaveLength(
-        before.length,
-      );
+      expect(
+        await crossTenant(database.db).selectFrom("subscribers").select("id").execute(),
+      ).toHaveLength(before.length);
     });
 
     it("imports good rows, reports exactly the refused ones, and sends no mail", async () => {
@@ -552,7 +556,7 @@ describe.each(testDialects())("newsletter sign-up and the subscriber admin on %s
       expect(text).toContain(
         `By status Total ${statuses.length} Active ${count("active")} Unconfirmed ${count("unconfirmed")} Unsubscribed ${count("unsubscribed")}`,
       );
-      const activeOnIndustry = await database.db
+      const activeOnIndustry = await crossTenant(database.db)
         .selectFrom("subscriptions")
         .innerJoin("subscribers", "subscribers.id", "subscriptions.subscriber_id")
         .innerJoin("lists", "lists.id", "subscriptions.list_id")
@@ -687,7 +691,7 @@ describe.each(testDialects())("newsletter sign-up and the subscriber admin on %s
         base: outboxServer.url,
       });
       expect(response.status).toBe(200);
-      const row = await database.db
+      const row = await crossTenant(database.db)
         .selectFrom("mail_log")
         .selectAll()
         .where("to_address", "=", email)
@@ -717,7 +721,7 @@ describe.each(testDialects())("newsletter sign-up and the subscriber admin on %s
     });
 
     it("shows a sent message with its List-Unsubscribe headers", async () => {
-      const welcome = await database.db
+      const welcome = await crossTenant(database.db)
         .selectFrom("mail_log")
         .selectAll()
         .where("to_address", "=", "casey@lawfirm.example")

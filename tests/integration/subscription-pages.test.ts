@@ -1,5 +1,6 @@
 import { pino } from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { crossTenant } from "../../server/db/tenant-guard";
 import { signToken } from "../../server/mail/tokens";
 import { smtpTransport, type Transport } from "../../server/mail/transport";
 import {
@@ -457,7 +458,7 @@ describe.each(testDialects())("subscription pages on %s", (dialect) => {
       expect(response.status).toBe(302);
       const location = response.headers.get("location") ?? "";
       expect(location).toMatch(/^\/subscription\/unsubscribe\?email=goodbye%40example.com&done=/);
-      const subscriber = await database.db
+      const subscriber = await crossTenant(database.db)
         .selectFrom("subscribers")
         .selectAll()
         .where("id", "=", id)
@@ -482,7 +483,7 @@ describe.each(testDialects())("subscription pages on %s", (dialect) => {
       expect(done.text).toContain("Tell us more (for Other)");
       // A reload shows the same page and unsubscribes nobody again.
       expect((await page(location)).text).toContain("Unsubscribed Successfully");
-      const after = await database.db
+      const after = await crossTenant(database.db)
         .selectFrom("subscribers")
         .select("unsubscribed_at")
         .where("id", "=", id)
@@ -518,7 +519,7 @@ describe.each(testDialects())("subscription pages on %s", (dialect) => {
       const thanks = await page(feedback.headers.get("location") ?? "");
       expect(thanks.text).toContain("Thank you for your feedback.");
       expect(thanks.text).not.toContain("Reason for unsubscribing");
-      const stored = await database.db
+      const stored = await crossTenant(database.db)
         .selectFrom("unsubscribe_feedback")
         .selectAll()
         .where("subscriber_id", "=", id)
@@ -551,7 +552,7 @@ describe.each(testDialects())("subscription pages on %s", (dialect) => {
     };
     const statusOf = async (id: number) =>
       (
-        await database.db
+        await crossTenant(database.db)
           .selectFrom("subscribers")
           .select("status")
           .where("id", "=", id)

@@ -1,6 +1,7 @@
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest } from "../../server/db/migrate";
+import { crossTenant } from "../../server/db/tenant-guard";
 import { retryFailedMail } from "../../server/mail/send";
 import { verifyToken } from "../../server/mail/tokens";
 import { smtpTransport, type Transport } from "../../server/mail/transport";
@@ -69,7 +70,7 @@ describe.each(testDialects())("subscriptions with real mail on %s", (dialect) =>
 
     const again = await signUp(ctx, { email: "reader@example.com", lists: ["newsletter"] });
     expect(again.subscriberId).toBe(first.subscriberId);
-    const rows = await database.db
+    const rows = await crossTenant(database.db)
       .selectFrom("subscribers")
       .selectAll()
       .where("email", "=", "reader@example.com")
@@ -184,7 +185,7 @@ describe.each(testDialects())("subscriptions with real mail on %s", (dialect) =>
       .where("subscriber_id", "=", subscriber?.id ?? 0)
       .execute();
     expect(pending).toEqual([]);
-    const row = await database.db
+    const row = await crossTenant(database.db)
       .selectFrom("mail_log")
       .selectAll()
       .where("to_address", "=", "late@example.com")
@@ -215,7 +216,7 @@ describe.each(testDialects())("subscriptions with real mail on %s", (dialect) =>
       requestPreferenceChange(ctx, { email: "flaky@example.com", activeLists: [] }),
     ).rejects.toThrow("Subscriber not found");
     await signUp(ctx, { email: "flaky@example.com" }).catch((error: unknown) => error);
-    const failed = await database.db
+    const failed = await crossTenant(database.db)
       .selectFrom("mail_log")
       .selectAll()
       .where("to_address", "=", "flaky@example.com")
@@ -230,7 +231,7 @@ describe.each(testDialects())("subscriptions with real mail on %s", (dialect) =>
     );
     expect(sent).toBe(1);
     await sink.waitFor((m) => m.to.includes("flaky@example.com"));
-    const after = await database.db
+    const after = await crossTenant(database.db)
       .selectFrom("mail_log")
       .selectAll()
       .where("to_address", "=", "flaky@example.com")

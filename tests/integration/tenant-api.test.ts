@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_MESSAGES } from "../../server/api/errors";
 import { createApiToken, revokeApiToken } from "../../server/auth/api-tokens";
 import { migrateToLatest } from "../../server/db/migrate";
+import { crossTenant } from "../../server/db/tenant-guard";
 import { createNewsletter } from "../../server/newsletters/newsletters";
 import { createTenant } from "../../server/tenants/admin";
 import { seedTenants } from "../../server/tenants/seed";
@@ -980,7 +981,7 @@ describe.each(testDialects())("the tenant API on %s", (dialect) => {
         expect(await snapshot(id)).toEqual(before);
       }
       expect(
-        await database.db
+        await crossTenant(database.db)
           .selectFrom("subscribers")
           .select("id")
           .where("id", "=", subscriberId)

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { createDb, type Db, type DialectName } from "../../server/db";
 import type { Database } from "../../server/db/schema";
+import { crossTenant } from "../../server/db/tenant-guard";
 
 export interface TestDatabase {
   dialect: DialectName;
@@ -67,7 +68,7 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
 
 /** How many rows `table` has: a test's "nothing was written" check. */
 export async function countRows(db: Db, table: keyof Database): Promise<number> {
-  const { n } = await db
+  const { n } = await crossTenant(db)
     .selectFrom(table)
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .executeTakeFirstOrThrow();

@@ -125,7 +125,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (providerNameFor(ctx.tenant) === "mailerlite") {
       // The tenant's audience is in MailerLite: MailerLite sends it (issue 7).
       const campaign = await providerFor(ctx).createCampaign(input);
-      await recordProviderCampaign(ctx.db, newsletter.id, campaign, input.mode);
+      await recordProviderCampaign(ctx.db, ctx.tenant.id, newsletter.id, campaign, input.mode);
       throw redirect("/admin/campaigns", 303);
     }
     const campaign = await createCampaign(ctx, input, context.get(userContext)?.id ?? null);

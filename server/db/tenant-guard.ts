@@ -1,0 +1,200 @@
+import type {
+  Kysely,
+  KyselyPlugin,
+  OperationNode,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from "kysely";
+import type { Database } from "./schema";
+
+/**
+ * Tenancy by construction (issue 13, point 1): every query Herald builds on a table with a
+ * `tenant_id` column must say which tenant — a `tenant_id = …` (or `in`, or `is null` for rows of
+ * no tenant) condition on that table in
+ * its WHERE (or in the ON of the join that brings the table in), and an insert must set
+ * `tenant_id`. A query that forgets it is refused before it reaches the database, in production as
+ * in tests, so a missing tenant filter fails a test instead of leaking a tenant's rows.
+ *
+ * The condition must hold for the whole query: inside an OR it does not count. Subqueries are
+ * checked on their own. Raw SQL (`sql\`…\``) is not inspected; keep it rare.
+ *
+ * Code that is cross-tenant on purpose (the sender claiming every tenant's deliveries, the
+ * tenant manager's lists, migrations) says so with `crossTenant(db)`, each use with its reason.
+ * Rows of child tables (subscriptions, preference_changes, deliveries, campaign_events) have no
+ * tenant column: they are reached through a parent row whose query carried the tenant.
+ */
+
+/** Tables with a tenant_id column: server/db/schema.ts (a test keeps this list in step with it). */
+export const TENANT_TABLES: ReadonlySet<string> = new Set([
+  "contact_messages",
+  "newsletters",
+  "comments",
+  "lists",
+  "subscribers",
+  "unsubscribe_feedback",
+  "mail_log",
+  "campaigns",
+  "tenant_changes",
+  "images",
+  "dkim_keys",
+]);
+
+export class TenantGuardError extends Error {}
+
+type Node = OperationNode & Record<string, unknown>;
+
+const QUERY_KINDS = new Set([
+  "SelectQueryNode",
+  "UpdateQueryNode",
+  "DeleteQueryNode",
+  "InsertQueryNode",
+]);
+
+function identifierName(node: unknown): string | undefined {
+  const n = node as Node | undefined;
+  if (!n) return undefined;
+  if (n.kind === "IdentifierNode") return n.name as string;
+  if (n.kind === "SchemableIdentifierNode") return identifierName(n.identifier);
+  if (n.kind === "TableNode") return identifierName(n.table);
+  return undefined;
+}
+
+interface Source {
+  table: string;
+  /** the name the query uses for it: its alias, else the table */
+  name: string;
+  /** the ON condition of the join that brought it in */
+  on?: unknown;
+}
+
+function sourceOf(node: unknown, on?: unknown): Source | undefined {
+  const n = node as Node | undefined;
+  if (n?.kind === "TableNode") {
+    const table = identifierName(n) ?? "";
+    return { table, name: table, on };
+  }
+  if (n?.kind === "AliasNode" && (n.node as Node).kind === "TableNode") {
+    const table = identifierName(n.node) ?? "";
+    return { table, name: identifierName(n.alias) ?? table, on };
+  }
+  return undefined;
+}
+
+function sourcesOf(query: Node): Source[] {
+  const sources: Source[] = [];
+  const from = query.from as Node | undefined;
+  for (const item of (from?.froms as unknown[] | undefined) ?? []) {
+    const source = sourceOf(item);
+    if (source) sources.push(source);
+  }
+  if (query.kind === "UpdateQueryNode") {
+    const source = sourceOf(query.table);
+    if (source) sources.push(source);
+  }
+  const using = query.using as Node | undefined;
+  for (const item of (using?.tables as unknown[] | undefined) ?? []) {
+    const source = sourceOf(item);
+    if (source) sources.push(source);
+  }
+  for (const join of (query.joins as Node[] | undefined) ?? []) {
+    const source = sourceOf(join.table, (join.on as Node | undefined)?.on);
+    if (source) sources.push(source);
+  }
+  return sources;
+}
+
+/** The conditions that must all hold: the AND chain at the top of an expression. */
+function conjuncts(node: unknown): Node[] {
+  const n = node as Node | undefined;
+  if (!n) return [];
+  if (n.kind === "AndNode") return [...conjuncts(n.left), ...conjuncts(n.right)];
+  if (n.kind === "ParensNode") return conjuncts(n.node);
+  return [n];
+}
+
+/** The table a `tenant_id` reference names ("" when unqualified), or undefined for anything else. */
+function tenantColumnTable(node: unknown): string | undefined {
+  const n = node as Node | undefined;
+  if (n?.kind === "ColumnNode") return identifierName(n.column) === "tenant_id" ? "" : undefined;
+  if (n?.kind !== "ReferenceNode") return undefined;
+  const column = n.column as Node;
+  if (column.kind !== "ColumnNode" || identifierName(column.column) !== "tenant_id")
+    return undefined;
+  return n.table ? (identifierName(n.table) ?? "") : "";
+}
+
+function isTenantCondition(node: Node, source: Source): boolean {
+  if (node.kind !== "BinaryOperationNode") return false;
+  const operator = (node.operator as Node).operator;
+  // `is` for rows of no tenant (mail_log's staff mail): `tenant_id is null`.
+  if (operator !== "=" && operator !== "in" && operator !== "is") return false;
+  return [node.leftOperand, node.rightOperand].some((operand) => {
+    const table = tenantColumnTable(operand);
+    return table !== undefined && (table === "" || table === source.name);
+  });
+}
+
+function checkQuery(query: Node): void {
+  if (query.kind === "InsertQueryNode") {
+    const table = identifierName(query.into);
+    if (!table || !TENANT_TABLES.has(table)) return;
+    const columns = (query.columns as Node[] | undefined) ?? [];
+    if (!columns.some((column) => identifierName(column.column) === "tenant_id")) {
+      throw new TenantGuardError(
+        `insert into ${table} without tenant_id (server/db/tenant-guard.ts)`,
+      );
+    }
+    return;
+  }
+  const where = conjuncts((query.where as Node | undefined)?.where);
+  for (const source of sourcesOf(query)) {
+    if (!TENANT_TABLES.has(source.table)) continue;
+    const conditions = [...where, ...conjuncts(source.on)];
+    if (!conditions.some((condition) => isTenantCondition(condition, source))) {
+      const verb = query.kind.replace("QueryNode", "").toLowerCase();
+      throw new TenantGuardError(
+        `${verb} on ${source.table} without a tenant_id condition (server/db/tenant-guard.ts)`,
+      );
+    }
+  }
+}
+
+/** Checks the query and every query inside it. */
+function checkTree(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) checkTree(item);
+    return;
+  }
+  if (typeof node !== "object" || node === null) return;
+  const n = node as Node;
+  // Values hold no query (and walking a large one would cost).
+  if (n.kind === "ValueNode" || n.kind === "PrimitiveValueListNode") return;
+  if (typeof n.kind === "string" && QUERY_KINDS.has(n.kind)) checkQuery(n);
+  for (const key in n) {
+    const value = n[key];
+    if (typeof value === "object" && value !== null) checkTree(value);
+  }
+}
+
+export class TenantGuardPlugin implements KyselyPlugin {
+  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
+    checkTree(node);
+    return node;
+  }
+
+  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return result;
+  }
+}
+
+/**
+ * The database without the tenant guard, for code that works across tenants on purpose. Say why
+ * at each use; `grep -rn crossTenant server` lists them all.
+ */
+export function crossTenant<T extends Kysely<Database>>(db: T): T {
+  // A transaction stays the same transaction (same connection), only unguarded.
+  return db.withoutPlugins() as T;
+}
