@@ -18,6 +18,7 @@ import { brandingCssVariables } from "../server/tenants/branding";
 import { getTenant } from "../server/tenants/store";
 import type { Route } from "./+types/root";
 import { AccessDenied } from "./components/access-denied";
+import { accessFor } from "./route-access";
 import "./app.css";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
@@ -35,7 +36,8 @@ export const middleware: Route.MiddlewareFunction[] = [
     const token = readCookieHeader(request.headers.get("cookie"), SESSION_COOKIE);
     context.set(userContext, token ? await getSessionUser(scope.db, token) : null);
     // A refusal thrown here runs no loader, the root's included: it carries the layout's data.
-    await enforceRouteAccess(context, request, pattern, () => rootData(context));
+    const access = accessFor(pattern, request.method);
+    await enforceRouteAccess(context, request, pattern, access, () => rootData(context));
   },
 ];
 

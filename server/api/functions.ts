@@ -6,6 +6,8 @@ import { SIGNUP_LIMITS, SIGNUP_MAIL_FAILED, SIGNUP_THANKS } from "../../shared/s
 import { canManageTenant, type StaffUser } from "../auth/permissions";
 import { CAMPAIGN_MESSAGES } from "../campaigns/campaigns";
 import { cleanCampaignContent } from "../campaigns/clean-content";
+import { sendAsCampaign } from "../campaigns/send-as-campaign";
+import type { CampaignWorker } from "../campaigns/worker";
 import type { Db } from "../db";
 import { CAMPAIGN_MARKERS, renderCampaignEmail } from "../emails/campaign";
 import { mailContentFor, plainPreviewOf, siteNameOf } from "../emails/templates";
@@ -17,6 +19,7 @@ import type { Logger } from "../logger";
 import { MailNotSentError, sendMail } from "../mail/send";
 import type { Transport } from "../mail/transport";
 import { mailerLiteGroupIds, providerFor, providerNameFor } from "../providers";
+import type { ProviderCampaignInput } from "../providers/types";
 import { type MailProvider, PROVIDER_MESSAGES, type ProviderSubscriber } from "../providers/types";
 import { listTenantLists, resolveLists } from "../subscribers/lists";
 import { submitNewsletterSignup } from "../subscribers/signup-submission";
@@ -40,6 +43,8 @@ export interface FunctionScope {
   sessionSecret: string;
   clientAddress: string;
   tenant: TenantConfig;
+  /** this process's campaign sender, woken when a campaign is created */
+  worker: CampaignWorker | null;
 }
 
 export function functionScopeFrom(context: Readonly<RouterContextProvider>): FunctionScope {
@@ -51,6 +56,7 @@ export function functionScopeFrom(context: Readonly<RouterContextProvider>): Fun
     env: scope.env,
     sessionSecret: scope.sessionSecret,
     clientAddress: scope.clientAddress,
+    worker: scope.worker,
     tenant: context.get(tenantContext),
   };
 }
@@ -60,6 +66,8 @@ export interface FunctionContext {
   subscription: SubscriptionContext;
   /** the tenant's mail provider (built-in or MailerLite), made on first use */
   provider(): MailProvider;
+  /** sends content as a campaign, as the admin page does (server/campaigns/send-as-campaign.ts) */
+  sendAsCampaign(input: ProviderCampaignInput): ReturnType<typeof sendAsCampaign>;
   clientAddress: string;
   env: Env;
   /** a staff member allowed to manage this tenant: sees full records, is not rate-limited */
@@ -385,7 +393,7 @@ export const FUNCTIONS: Record<string, RegisteredFunction> = {
       tenantId: tenantIdField,
     }),
     async handler(ctx, data) {
-      const campaign = await ctx.provider().createCampaign({
+      const { campaign } = await ctx.sendAsCampaign({
         subject: data.subject ?? "",
         content: data.content ?? "",
         senderName: data.senderName,
@@ -501,6 +509,12 @@ export async function callFunction(
         provider ??= providerFor(subscription, { createdBy: caller?.id ?? null, env: scope.env });
         return provider;
       },
+      sendAsCampaign: (input) =>
+        sendAsCampaign(subscription, input, {
+          userId: caller?.id ?? null,
+          worker: scope.worker,
+          env: scope.env,
+        }),
       clientAddress: scope.clientAddress,
       env: scope.env,
       trusted,

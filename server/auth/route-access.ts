@@ -1,5 +1,5 @@
 import { data, type RouterContextProvider } from "react-router";
-import { type Access, accessFor } from "../../app/route-access";
+import type { Access } from "../../app/route-access";
 import { requireApiStaff, requireApiSuperAdmin } from "../api/auth";
 import { apiErrorResponse } from "../api/errors";
 import { requestContext } from "../http/context";
@@ -13,7 +13,8 @@ import {
 type Context = Readonly<RouterContextProvider>;
 
 /**
- * Enforces app/route-access.ts before any loader or action runs (the root middleware calls it).
+ * Enforces a route's declared access (app/route-access.ts, looked up by the root middleware, which
+ * passes `null` for a route with no declaration) before any loader or action runs.
  * The guards are the ones routes call themselves, so the answers — sign-in redirect, 403,
  * /unauthorized, the API's 401/403 envelope — are the same wherever a refusal comes from.
  */
@@ -21,10 +22,10 @@ export async function enforceRouteAccess(
   context: Context,
   request: Request,
   pattern: string,
+  access: Access | undefined | null,
   /** the layout's data, which a refused page still needs (no loader runs after a middleware throws) */
   layoutData: () => unknown,
 ): Promise<void> {
-  const access = accessFor(pattern, request.method);
   if (access === null) {
     // Refused, not guessed: every route declares its access (the route-access test lists them).
     throw new Error(`Route ${pattern} has no access declaration in app/route-access.ts`);

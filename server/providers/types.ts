@@ -36,6 +36,10 @@ export interface ProviderCampaignInput {
   trackClicks?: boolean | null;
   mode?: "now" | "schedule" | "draft";
   scheduledAt?: string | null;
+  /** Herald's sender only: the campaign's Reply-To */
+  replyTo?: string | null;
+  /** the newsletter sent, when it is one (its page shows the campaign) */
+  newsletterId?: string | null;
 }
 
 export interface ProviderCampaign {

@@ -9,11 +9,11 @@ import { replyToHeader } from "../mail/headers";
 import { MailNotSentError, sendMail } from "../mail/send";
 import { signToken } from "../mail/tokens";
 import type { Transport } from "../mail/transport";
+import { pullSubscriber, pushMembership, pushUnsubscribe } from "../providers/mailerlite-mirror";
 import type { TenantConfig } from "../tenants/config";
 import { DEFAULT_TENANT_ID } from "../tenants/resolve";
 import { MESSAGES, SubscriptionError } from "./errors";
 import { listTenantLists, type MailingList, resolveLists } from "./lists";
-import { pullSubscriber, pushMembership, pushUnsubscribe } from "./mirror";
 
 /** Everything a subscription operation needs: the tenant, its database, its mail and its links. */
 export interface SubscriptionContext {

@@ -4,14 +4,13 @@ import { API_STATUS } from "../../../server/api/errors";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import {
   CampaignError,
-  createCampaign,
   previewCampaign,
   sendCampaignTest,
 } from "../../../server/campaigns/campaigns";
+import { sendAsCampaign } from "../../../server/campaigns/send-as-campaign";
 import { requestContext, tenantContext, userContext } from "../../../server/http/context";
 import { MailNotSentError } from "../../../server/mail/send";
-import { getNewsletter, recordProviderCampaign } from "../../../server/newsletters/newsletters";
-import { providerFor, providerNameFor } from "../../../server/providers";
+import { getNewsletter } from "../../../server/newsletters/newsletters";
 import { ProviderError } from "../../../server/providers/types";
 import { subscriptionContextFrom } from "../../../server/subscribers/context";
 import { listTenantLists } from "../../../server/subscribers/lists";
@@ -122,15 +121,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       await sendCampaignTest(ctx, input, user.email);
       return data<ActionAnswer>({ kind: "tested", to: user.email, values });
     }
-    if (providerNameFor(ctx.tenant) === "mailerlite") {
-      // The tenant's audience is in MailerLite: MailerLite sends it (issue 7).
-      const campaign = await providerFor(ctx).createCampaign(input);
-      await recordProviderCampaign(ctx.db, ctx.tenant.id, newsletter.id, campaign, input.mode);
-      throw redirect("/admin/campaigns", 303);
-    }
-    const campaign = await createCampaign(ctx, input, context.get(userContext)?.id ?? null);
-    context.get(requestContext).worker?.poke();
-    throw redirect(`/admin/campaigns/${campaign.id}`, 303);
+    const sent = await sendAsCampaign(ctx, input, {
+      userId: context.get(userContext)?.id ?? null,
+      worker: context.get(requestContext).worker,
+    });
+    // MailerLite's campaigns have no page here: the list shows them.
+    throw redirect(
+      sent.provider === "mailerlite" ? "/admin/campaigns" : `/admin/campaigns/${sent.campaign.id}`,
+      303,
+    );
   } catch (error) {
     if (error instanceof CampaignError) return fail({}, [error.message], error.status);
     if (error instanceof ProviderError) {

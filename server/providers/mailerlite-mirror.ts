@@ -1,9 +1,9 @@
 import type { SubscriberStatus } from "../db/schema";
-import { mailerLiteGroupIds, providerFor, providerNameFor } from "../providers";
-import { type MailProvider, ProviderError } from "../providers/types";
-import { SubscriptionError } from "./errors";
-import { listTenantLists } from "./lists";
-import type { SubscriptionContext } from "./subscribers";
+import { SubscriptionError } from "../subscribers/errors";
+import { listTenantLists } from "../subscribers/lists";
+import type { SubscriptionContext } from "../subscribers/subscribers";
+import { mailerLiteFor, mailerLiteGroupIds, providerNameFor } from "./choice";
+import { type MailProvider, ProviderError } from "./types";
 
 /**
  * Tenants whose audience lives in MailerLite (issue 7). MailerLite is the record of who is on which
@@ -14,7 +14,7 @@ import type { SubscriptionContext } from "./subscribers";
  */
 
 function remote(ctx: SubscriptionContext): MailProvider | null {
-  return providerNameFor(ctx.tenant) === "mailerlite" ? providerFor(ctx) : null;
+  return providerNameFor(ctx.tenant) === "mailerlite" ? mailerLiteFor(ctx.tenant) : null;
 }
 
 /** A MailerLite failure as the visitor-facing error of the step that needed it (SPEC §8). */

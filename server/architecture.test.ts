@@ -1,0 +1,130 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+/*
+ * Issue 13, point 3: no import cycle anywhere in app/, server/ and shared/ — no module imports,
+ * directly or through others, a module that imports it. Type-only imports are left out: they are
+ * erased at build time and cannot make a cycle at run time. Dynamic import() counts.
+ */
+
+const root = path.resolve(import.meta.dirname, "..");
+const EXTENSIONS = ["", ".ts", ".tsx", "/index.ts", "/index.tsx"];
+
+function sourceFiles(): string[] {
+  return ["app", "server", "shared"].flatMap((dir) =>
+    readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" })
+      .filter(
+        (file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file) && !file.includes("+types"),
+      )
+      .map((file) => path.join(dir, file)),
+  );
+}
+
+/** The modules a file imports at run time (relative and `~/` specifiers). */
+function importsOf(file: string, known: Set<string>): string[] {
+  const source = readFileSync(path.join(root, file), "utf8");
+  const specifiers: string[] = [];
+  const fromClause = /^\s*(?:import|export)\s+(?!type\b)([\s\S]*?)\s+from\s+["']([^"']+)["']/gm;
+  for (const [, clause = "", specifier = ""] of source.matchAll(fromClause)) {
+    const names = clause.trim().startsWith("{")
+      ? clause.replace(/[{}\s]/g, "").split(",")
+      : [clause];
+    // `import { type A, type B }` imports nothing at run time.
+    if (names.filter(Boolean).every((name) => name.startsWith("type"))) continue;
+    specifiers.push(specifier);
+  }
+  for (const [, specifier = ""] of source.matchAll(/^\s*import\s+["']([^"']+)["']/gm)) {
+    specifiers.push(specifier);
+  }
+  for (const [, specifier = ""] of source.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)) {
+    specifiers.push(specifier);
+  }
+  return specifiers.flatMap((specifier) => {
+    const base = specifier.startsWith("~/")
+      ? path.join("app", specifier.slice(2))
+      : specifier.startsWith(".")
+        ? path.join(path.dirname(file), specifier)
+        : null;
+    if (base === null) return [];
+    const found = EXTENSIONS.map((extension) => path.normalize(base + extension)).find(
+      (candidate) => known.has(candidate),
+    );
+    return found ? [found] : [];
+  });
+}
+
+/** Every cycle's modules (strongly connected components of more than one module, or a self-import). */
+function cycles(graph: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  let next = 0;
+  const visit = (node: string) => {
+    index.set(node, next);
+    low.set(node, next);
+    next++;
+    stack.push(node);
+    onStack.add(node);
+    for (const target of graph.get(node) ?? []) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(node, Math.min(low.get(node) ?? 0, low.get(target) ?? 0));
+      } else if (onStack.has(target)) {
+        low.set(node, Math.min(low.get(node) ?? 0, index.get(target) ?? 0));
+      }
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      for (let member = stack.pop(); member !== undefined; member = stack.pop()) {
+        onStack.delete(member);
+        component.push(member);
+        if (member === node) break;
+      }
+      if (component.length > 1 || graph.get(node)?.includes(node)) found.push(component.sort());
+    }
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return found;
+}
+
+describe("the module graph", () => {
+  const files = sourceFiles();
+  const known = new Set(files);
+  const graph = new Map(files.map((file) => [file, importsOf(file, known)]));
+
+  it("is read whole (the parser finds the imports)", () => {
+    expect(files.length).toBeGreaterThan(150);
+    expect(graph.get(path.join("server", "providers", "index.ts"))).toContain(
+      path.join("server", "providers", "builtin.ts"),
+    );
+    // The check itself finds a cycle when there is one.
+    expect(
+      cycles(
+        new Map([
+          ["a", ["b"]],
+          ["b", ["c"]],
+          ["c", ["a"]],
+          ["d", ["a"]],
+        ]),
+      ),
+    ).toEqual([["a", "b", "c"]]);
+  });
+
+  it("has no import cycle in app/, server/ or shared/", () => {
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it("keeps server/ from importing app/ (shared code lives in shared/)", () => {
+    const crossing = [...graph]
+      .filter(([file]) => file.startsWith(`server${path.sep}`))
+      .flatMap(([file, targets]) =>
+        targets
+          .filter((target) => target.startsWith(`app${path.sep}`))
+          .map((target) => `${file} → ${target}`),
+      );
+    expect(crossing).toEqual([]);
+  });
+});

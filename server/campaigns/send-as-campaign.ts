@@ -1,0 +1,33 @@
+import { recordProviderCampaign } from "../newsletters/newsletters";
+import { providerFor } from "../providers";
+import type { ProviderEnv } from "../providers/choice";
+import type { ProviderCampaign, ProviderCampaignInput } from "../providers/types";
+import type { SubscriptionContext } from "../subscribers/subscribers";
+import type { CampaignWorker } from "./worker";
+
+/**
+ * Sends content (a newsletter, or text given to the functions API) as a campaign: the one way, for
+ * the admin page's "Send as email" and the functions API's createAndSendCampaign alike. The
+ * tenant's provider creates it (Herald's own sender, or MailerLite, which then sends it); a
+ * newsletter sent through MailerLite remembers MailerLite's campaign (SPEC §3/§4), and Herald's own
+ * sender in this process is woken rather than left to find the campaign on its next poll.
+ */
+export async function sendAsCampaign(
+  ctx: SubscriptionContext,
+  input: ProviderCampaignInput,
+  by: { userId: string | null; worker: CampaignWorker | null; env?: ProviderEnv },
+): Promise<{ provider: "builtin" | "mailerlite"; campaign: ProviderCampaign }> {
+  const provider = providerFor(ctx, { createdBy: by.userId, env: by.env });
+  const campaign = await provider.createCampaign(input);
+  if (provider.name === "mailerlite" && input.newsletterId) {
+    await recordProviderCampaign(
+      ctx.db,
+      ctx.tenant.id,
+      input.newsletterId,
+      campaign,
+      input.mode ?? "now",
+    );
+  }
+  if (provider.name === "builtin") by.worker?.poke();
+  return { provider: provider.name, campaign };
+}
