@@ -14,6 +14,10 @@ export const DKIM_ALGORITHM_LABELS: Record<DkimAlgorithm, string> = {
   ed25519: "Ed25519",
 };
 
+/** What a DKIM action did: the tenant page's `?dkim=` after it, naming the message to show. */
+export const DKIM_OUTCOMES = ["generated", "pending", "activated", "discarded", "removed"] as const;
+export type DkimOutcome = (typeof DKIM_OUTCOMES)[number];
+
 export const DKIM_MESSAGES = {
   generated: "DKIM key generated. Publish the TXT record below; mail of this tenant is now signed.",
   pending:

@@ -1,25 +1,19 @@
-import { useState } from "react";
-import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
-import { requireTenantAccess } from "../../../server/auth/guards";
-import { requestContext, tenantContext } from "../../../server/http/context";
-import {
-  countByList,
-  countByStatus,
-  decodeCsvUpload,
-  feedbackSummary,
-  ImportFileError,
-  type ImportReport,
-  importSubscribersCsv,
-  listSubscribers,
-  subscriberFilterFrom,
-} from "../../../server/subscribers/admin";
-import { subscriptionContextFrom } from "../../../server/subscribers/context";
+import { Form, Link, useSearchParams } from "react-router";
 import { formatDate, plural } from "../../../shared/format";
-import { MAX_IMPORT_BYTES, SUBSCRIBER_STATUSES } from "../../../shared/schemas/subscribers";
+import { SUBSCRIBER_STATUSES } from "../../../shared/schemas/subscribers";
+import {
+  fieldClass,
+  ImportForm,
+  ImportReportView,
+  outlineButton,
+  STATUS_LOOK,
+} from "../../components/admin/subscriber-import";
 import { AdminHeader } from "../../components/admin-header";
 import { Pagination } from "../../components/pagination";
 import { stackedCell, stackedHead, stackedRow } from "../../components/stacked-table";
 import type { Route } from "./+types/subscribers";
+
+export { action, loader } from "./subscribers.server";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Subscribers" },
@@ -27,208 +21,6 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 /** /admin/subscribers: the tenant's audience — counts, search, CSV import and export, feedback. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireTenantAccess(context, request);
-  const ctx = subscriptionContextFrom(context);
-  const filter = subscriberFilterFrom(new URL(request.url).searchParams);
-  const [lists, statuses, subscribers, feedback] = await Promise.all([
-    countByList(ctx),
-    countByStatus(ctx),
-    listSubscribers(ctx, filter, filter.page),
-    feedbackSummary(ctx),
-  ]);
-  return {
-    tenantName: context.get(tenantContext).branding.companyName,
-    isSuperAdmin: user.isSuperAdmin,
-    lists,
-    statuses,
-    subscribers,
-    feedback,
-  };
-}
-
-type ImportAnswer =
-  | { ok: true; fileName: string; report: ImportReport }
-  | { ok: false; message: string };
-
-const UNREADABLE = "The upload could not be read. Choose a CSV file of at most 1 MB and try again.";
-
-/** POST (multipart, field `file`): imports subscribers from CSV and answers the report. */
-export async function action({ request, context }: Route.ActionArgs) {
-  requireTenantAccess(context, request);
-  const ctx = subscriptionContextFrom(context);
-  const fail = (message: string, status = 400) =>
-    data<ImportAnswer>({ ok: false, message }, { status });
-  let file: FormDataEntryValue | null;
-  try {
-    file = (await request.formData()).get("file");
-  } catch {
-    return fail(UNREADABLE);
-  }
-  if (!(file instanceof File) || file.size === 0) return fail("Choose a CSV file to import.");
-  try {
-    const report = await importSubscribersCsv(
-      ctx,
-      decodeCsvUpload(new Uint8Array(await file.arrayBuffer())),
-    );
-    context
-      .get(requestContext)
-      .logger.info(
-        { imported: report.imported, refused: report.refused.length },
-        "subscribers imported",
-      );
-    return data<ImportAnswer>({ ok: true, fileName: file.name, report });
-  } catch (error) {
-    if (error instanceof ImportFileError) return fail(error.message);
-    throw error;
-  }
-}
-
-const STATUS_LOOK: Record<string, string> = {
-  active: "bg-ok/15 text-ok",
-  unconfirmed: "bg-secondary/25 text-ink",
-  unsubscribed: "bg-black/10 text-ink",
-  bounced: "bg-danger/15 text-ink",
-  complained: "bg-danger/15 text-ink",
-};
-
-const fieldClass = "mt-1 w-full rounded-brand border border-black/30 bg-surface px-3 py-2";
-const outlineButton =
-  "rounded-brand border-2 border-brand-strong px-4 py-2 font-semibold text-brand-strong no-underline hover:bg-brand/10";
-
-function ImportReportView({ answer }: { answer: ImportAnswer }) {
-  if (!answer.ok) {
-    return (
-      <p role="alert" className="rounded-brand border-2 border-danger p-3 font-medium text-danger">
-        {answer.message}
-      </p>
-    );
-  }
-  const { report } = answer;
-  return (
-    <section
-      aria-labelledby="import-report"
-      role="status"
-      className="rounded-brand border-2 border-ok bg-surface p-5"
-    >
-      <h2 id="import-report" className="text-lg font-bold">
-        Imported {report.imported} rows; refused {report.refused.length} rows
-      </h2>
-      <p className="mt-1 text-sm">
-        From <span className="font-mono">{answer.fileName}</span>: {report.created} new,{" "}
-        {report.updated} updated. No email was sent.
-      </p>
-      {report.keptUnsubscribed > 0 ? (
-        <p className="mt-2 text-sm">
-          {plural(report.keptUnsubscribed, "row")} matched people who had unsubscribed; they stay
-          unsubscribed. Put <strong>active</strong> in a row's status column to subscribe someone
-          again.
-        </p>
-      ) : null}
-      {report.refused.length > 0 ? (
-        <div className="mt-4 overflow-x-auto rounded-brand border border-black/10">
-          <table className="w-full text-left text-sm">
-            <caption className="px-3 pt-3 pb-1 text-left font-semibold">Refused rows</caption>
-            <thead className={stackedHead}>
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  Row
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Email as given
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Reason
-                </th>
-              </tr>
-            </thead>
-            <tbody className="block sm:table-row-group">
-              {report.refused.map((row) => (
-                <tr key={row.line} className={stackedRow}>
-                  <td data-label="Row" className={`${stackedCell} tabular-nums`}>
-                    {row.line}
-                  </td>
-                  <td data-label="Email" className={`${stackedCell} break-all font-mono`}>
-                    {row.email || "—"}
-                  </td>
-                  <td data-label="Reason" className={stackedCell}>
-                    {row.reason}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-    </section>
-  );
-}
-
-function ImportForm() {
-  const navigation = useNavigation();
-  const [tooLarge, setTooLarge] = useState(false);
-  const importing =
-    navigation.state === "submitting" && navigation.formEncType === "multipart/form-data";
-  return (
-    <Form
-      method="post"
-      // The answer is shown in this section: the page opens on it, with or without JavaScript.
-      action="/admin/subscribers#import"
-      encType="multipart/form-data"
-      className="space-y-3"
-      onSubmit={(event) => {
-        const input = event.currentTarget.elements.namedItem("file");
-        const file = input instanceof HTMLInputElement ? input.files?.[0] : undefined;
-        // The host refuses bodies over 1 MiB before the page could explain; say it here.
-        if (file && file.size > MAX_IMPORT_BYTES) {
-          event.preventDefault();
-          setTooLarge(true);
-        }
-      }}
-    >
-      <div>
-        <label htmlFor="import-file" className="block font-semibold">
-          CSV file (at most 1 MB)
-        </label>
-        <input
-          id="import-file"
-          name="file"
-          type="file"
-          accept=".csv,text/csv"
-          required
-          aria-describedby="import-help"
-          onChange={() => setTooLarge(false)}
-          className="mt-1 block w-full max-w-md text-sm file:mr-3 file:rounded-brand file:border-2 file:border-brand-strong file:bg-surface file:px-3 file:py-1.5 file:font-semibold file:text-brand-strong"
-        />
-      </div>
-      {tooLarge ? (
-        <p role="alert" className="font-medium text-danger">
-          The file is larger than 1 MB. Split it into smaller files.
-        </p>
-      ) : null}
-      <div id="import-help" className="max-w-3xl space-y-1 text-sm">
-        <p>
-          Columns: <code>email</code> (required), <code>name</code>, <code>lists</code> (list keys
-          separated by <code>;</code> or <code>|</code>; none means the default list) and{" "}
-          <code>status</code> (<code>active</code> or <code>unsubscribed</code>; none means active).
-        </p>
-        <p>
-          Known addresses are updated: a name replaces the old one, named lists replace the old
-          lists. People who unsubscribed stay unsubscribed unless their row says <code>active</code>
-          . Imported people get no email. Rows with errors are listed and skipped; the others are
-          saved together.
-        </p>
-      </div>
-      <button
-        type="submit"
-        aria-disabled={importing || undefined}
-        className="rounded-brand bg-brand-strong px-4 py-2 font-semibold text-on-brand-strong"
-      >
-        {importing ? "Importing…" : "Import CSV"}
-      </button>
-    </Form>
-  );
-}
 
 export default function Subscribers({ loaderData, actionData }: Route.ComponentProps) {
   const { lists, statuses, subscribers, feedback } = loaderData;

@@ -1,0 +1,229 @@
+import { data, redirect } from "react-router";
+import { ApiError, toApiError } from "../../../server/api/errors";
+import { requireTenantManager } from "../../../server/auth/guards";
+import { requestContext } from "../../../server/http/context";
+import { publicOrigin } from "../../../server/http/origin";
+import { providerNameFor } from "../../../server/providers";
+import {
+  deleteTenant,
+  getTenantView,
+  saveTenantSettings,
+  settingsOf,
+  tenantHistory,
+} from "../../../server/tenants/admin";
+import {
+  activatePendingDkimKey,
+  generateDkimKey,
+  removeDkimKey,
+  tenantDkim,
+} from "../../../server/tenants/dkim";
+import { renderTemplatePreview } from "../../../server/tenants/preview";
+import {
+  DKIM_MESSAGES,
+  type DkimOutcome,
+  defaultDkimSelector,
+  domainOfAddress,
+} from "../../../shared/schemas/dkim";
+import {
+  settingsFromForm,
+  TEMPLATE_KEYS,
+  TENANT_MESSAGES,
+  type TemplateKey,
+  type TenantSettings,
+  tenantSettingsSchema,
+} from "../../../shared/schemas/tenant";
+import type { DkimFormValues } from "../../components/dkim-settings";
+import type { Route } from "./+types/tenant";
+
+async function tenantOr404(db: Parameters<typeof getTenantView>[0], id: string) {
+  try {
+    return await getTenantView(db, id);
+  } catch (error) {
+    // Only "no such tenant" is a 404; a database failure stays a 500.
+    if (error instanceof ApiError && error.status === "NOT_FOUND") {
+      throw data({ message: TENANT_MESSAGES.notFound }, { status: 404 });
+    }
+    throw error;
+  }
+}
+
+/** /admin/tenants/{id} — one tenant's configuration: view, edit, preview, history (issue 6). */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  await requireTenantManager(context, request);
+  const { db } = context.get(requestContext);
+  const tenant = await tenantOr404(db, params.id);
+  // The key's public half only: the private key never reaches the browser.
+  const dkim = await tenantDkim(db, tenant.id);
+  return {
+    dkim,
+    dkimDefaults: {
+      selector: defaultDkimSelector(new Date(), dkim.active?.selector),
+      domain: domainOfAddress(tenant.email.senderEmail),
+      algorithm: "rsa",
+    } satisfies DkimFormValues,
+    tenant: {
+      id: tenant.id,
+      name: tenant.name,
+      domain: tenant.domain,
+      updatedAt: tenant.updatedAt,
+    },
+    settings: settingsOf(tenant),
+    provider: providerNameFor(tenant),
+    deploymentProvider: context.get(requestContext).env.MAIL_PROVIDER,
+    history: await tenantHistory(db, tenant.id),
+  };
+}
+
+export type ActionResult =
+  | {
+      intent: "save";
+      message: string;
+      fields: Record<string, string[]>;
+      values: TenantSettings;
+    }
+  | {
+      intent: "preview";
+      template: TemplateKey;
+      subject: string;
+      from: string;
+      html: string;
+      values: TenantSettings | null;
+    }
+  | { intent: "delete"; message: string }
+  | {
+      intent: "dkim";
+      message: string;
+      fields: Record<string, string[]>;
+      values: DkimFormValues | null;
+    };
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const user = await requireTenantManager(context, request);
+  const { db, logger, env } = context.get(requestContext);
+  const tenant = await tenantOr404(db, params.id);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const editing = form.has("name");
+  const values = editing ? settingsFromForm(form, settingsOf(tenant)) : null;
+
+  if (intent === "save" && values) {
+    try {
+      await saveTenantSettings(db, user.email, tenant.id, values);
+      logger.info({ tenantId: tenant.id, actor: user.id }, "tenant configuration saved");
+      return redirect(`/admin/tenants/${encodeURIComponent(tenant.id)}?saved=1`);
+    } catch (error) {
+      const failure = toApiError(error, logger);
+      return data<ActionResult>(
+        {
+          intent: "save",
+          message: TENANT_MESSAGES.saveFailed,
+          fields: failure.fields ?? {},
+          values,
+        },
+        { status: failure.status === "INTERNAL" ? 500 : 400 },
+      );
+    }
+  }
+
+  if (intent.startsWith("preview:")) {
+    const template = intent.slice("preview:".length) as TemplateKey;
+    if (!TEMPLATE_KEYS.includes(template)) {
+      throw data({ message: "Unknown template" }, { status: 400 });
+    }
+    let config = tenant;
+    if (values) {
+      const parsed = tenantSettingsSchema.safeParse(values);
+      if (!parsed.success) {
+        return data<ActionResult>(
+          {
+            intent: "save",
+            message: "Fix the marked fields to preview the template.",
+            fields: toApiError(parsed.error).fields ?? {},
+            values,
+          },
+          { status: 400 },
+        );
+      }
+      config = { ...tenant, ...parsed.data, mailerLiteGroupId: parsed.data.mailerLiteGroupId };
+    }
+    const email = await renderTemplatePreview(config, template, publicOrigin(config, env));
+    return data<ActionResult>({
+      intent: "preview",
+      template,
+      subject: email.subject,
+      from: `${email.from.name} <${email.from.email}>`,
+      html: email.html,
+      values,
+    });
+  }
+
+  if (intent.startsWith("dkim:")) {
+    const values =
+      intent === "dkim:generate"
+        ? {
+            selector: String(form.get("selector") ?? ""),
+            domain: String(form.get("domain") ?? ""),
+            algorithm: String(form.get("algorithm") ?? ""),
+          }
+        : null;
+    const refuse = (message: string, fields: Record<string, string[]> = {}, status = 400) =>
+      data<ActionResult>({ intent: "dkim", message, fields, values }, { status });
+    // The form names the tenant it was shown for: never act on another one.
+    if (String(form.get("tenantId") ?? "") !== tenant.id) return refuse(DKIM_MESSAGES.otherTenant);
+    try {
+      let done: DkimOutcome;
+      if (intent === "dkim:generate") {
+        done =
+          (await generateDkimKey(db, user.email, tenant.id, values)).status === "active"
+            ? "generated"
+            : "pending";
+      } else if (intent === "dkim:activate") {
+        await activatePendingDkimKey(db, user.email, tenant.id);
+        done = "activated";
+      } else if (intent === "dkim:discard") {
+        await removeDkimKey(db, user.email, tenant.id, "pending");
+        done = "discarded";
+      } else if (intent === "dkim:remove") {
+        if (form.get("confirm") !== "on") return refuse(DKIM_MESSAGES.confirmRemove);
+        await removeDkimKey(db, user.email, tenant.id, "all");
+        done = "removed";
+      } else {
+        throw data({ message: "Unknown action" }, { status: 400 });
+      }
+      logger.info({ tenantId: tenant.id, actor: user.id, done }, "tenant DKIM key changed");
+      return redirect(`/admin/tenants/${encodeURIComponent(tenant.id)}?dkim=${done}#dkim`);
+    } catch (error) {
+      if (error instanceof Response) throw error;
+      const failure = toApiError(error, logger);
+      return refuse(
+        failure.status === "INTERNAL"
+          ? DKIM_MESSAGES.failed
+          : failure.fields
+            ? `${DKIM_MESSAGES.failed} ${Object.values(failure.fields).flat().join(". ")}.`
+            : failure.message,
+        failure.fields ?? {},
+        failure.status === "INTERNAL" ? 500 : failure.status === "ABORTED" ? 409 : 400,
+      );
+    }
+  }
+
+  if (intent === "delete") {
+    if (String(form.get("confirm") ?? "").trim() !== tenant.id) {
+      return data<ActionResult>(
+        { intent: "delete", message: `Type ${tenant.id} to confirm the deletion.` },
+        { status: 400 },
+      );
+    }
+    try {
+      await deleteTenant(db, user.email, tenant.id, form.get("force") === "on");
+      logger.info({ tenantId: tenant.id, actor: user.id }, "tenant deleted");
+      return redirect(`/admin/tenants?deleted=${encodeURIComponent(tenant.id)}`);
+    } catch (error) {
+      return data<ActionResult>(
+        { intent: "delete", message: toApiError(error, logger).message },
+        { status: 409 },
+      );
+    }
+  }
+  throw data({ message: "Unknown action" }, { status: 400 });
+}
