@@ -1,14 +1,4 @@
-import { data, Form, Link } from "react-router";
-import { z } from "zod";
-import { requireTenantAccess } from "../../../server/auth/guards";
-import {
-  CampaignError,
-  campaignProgress,
-  campaignReport,
-  changeCampaignState,
-  getCampaignRow,
-} from "../../../server/campaigns/campaigns";
-import { requestContext, tenantContext } from "../../../server/http/context";
+import { Form, Link } from "react-router";
 import { formatDateTime } from "../../../shared/format";
 import { AdminHeader } from "../../components/admin-header";
 import {
@@ -18,75 +8,12 @@ import {
 } from "../../components/campaign-progress";
 import type { Route } from "./+types/campaign";
 
+export { action, loader } from "./campaign.server";
+
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: loaderData ? `${loaderData.campaign.name} | Campaigns` : "Campaign" },
   { name: "robots", content: "noindex" },
 ];
-
-async function load(context: Route.LoaderArgs["context"], id: string) {
-  const { db } = context.get(requestContext);
-  const tenant = context.get(tenantContext);
-  try {
-    return await getCampaignRow(db, tenant.id, id);
-  } catch (error) {
-    if (error instanceof CampaignError)
-      throw data({ message: error.message }, { status: error.status });
-    throw error;
-  }
-}
-
-/** /admin/campaigns/:id — progress while sending, the report when done, and the staff actions. */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const user = requireTenantAccess(context, request);
-  const { db } = context.get(requestContext);
-  const campaign = await load(context, params.id);
-  const [progress, report] = await Promise.all([
-    campaignProgress(db, campaign),
-    campaignReport(db, campaign),
-  ]);
-  return {
-    tenantName: context.get(tenantContext).branding.companyName,
-    isSuperAdmin: user.isSuperAdmin,
-    campaign: {
-      id: campaign.id,
-      name: campaign.name,
-      subject: campaign.subject,
-      from: `${campaign.from_name} <${campaign.from_email}>`,
-      status: campaign.status,
-      newsletterId: campaign.newsletter_id,
-      trackOpens: campaign.track_opens === 1,
-      trackClicks: campaign.track_clicks === 1,
-      createdAt: campaign.created_at,
-      scheduledAt: campaign.scheduled_at,
-      startedAt: campaign.started_at,
-      finishedAt: campaign.finished_at,
-    },
-    progress,
-    report,
-  };
-}
-
-const actionSchema = z.object({ action: z.enum(["pause", "resume", "cancel", "send"]) });
-
-export async function action({ request, params, context }: Route.ActionArgs) {
-  requireTenantAccess(context, request);
-  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) return data({ error: "Unknown action" }, { status: 400 });
-  const scope = context.get(requestContext);
-  try {
-    await changeCampaignState(
-      { db: scope.db, tenant: context.get(tenantContext) },
-      params.id,
-      parsed.data.action,
-    );
-    scope.worker?.poke();
-    return { error: null };
-  } catch (error) {
-    if (error instanceof CampaignError)
-      return data({ error: error.message }, { status: error.status });
-    throw error;
-  }
-}
 
 function percent(part: number, whole: number) {
   return whole > 0 ? `${Math.round((part / whole) * 1000) / 10}%` : "—";

@@ -1,146 +1,14 @@
-import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { API_STATUS } from "../../../server/api/errors";
-import { requireTenantAccess } from "../../../server/auth/guards";
-import {
-  CampaignError,
-  previewCampaign,
-  sendCampaignTest,
-} from "../../../server/campaigns/campaigns";
-import { sendAsCampaign } from "../../../server/campaigns/send-as-campaign";
-import { requestContext, tenantContext, userContext } from "../../../server/http/context";
-import { MailNotSentError } from "../../../server/mail/send";
-import { getNewsletter } from "../../../server/newsletters/newsletters";
-import { ProviderError } from "../../../server/providers/types";
-import { subscriptionContextFrom } from "../../../server/subscribers/context";
-import { listTenantLists } from "../../../server/subscribers/lists";
-import { FIXED_SENDER } from "../../../server/tenants/config";
-import { campaignFormSchema, localTimeToIso } from "../../../shared/schemas/campaign";
+import { Form, Link, useNavigation } from "react-router";
 import { AdminHeader } from "../../components/admin-header";
 import { FieldErrors, FieldShell, SubmitButton, TextInput } from "../../components/ui/form";
 import type { Route } from "./+types/newsletter-send";
+
+export { action, loader } from "./newsletter-send.server";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: loaderData ? `Send as email: ${loaderData.newsletter.title}` : "Send as email" },
   { name: "robots", content: "noindex" },
 ];
-
-async function publishedNewsletter(context: Route.LoaderArgs["context"], id: string) {
-  const scope = context.get(requestContext);
-  const newsletter = await getNewsletter(scope, id);
-  if (!newsletter) throw data({ message: `Newsletter with ID ${id} not found` }, { status: 404 });
-  if (newsletter.status !== "published") {
-    throw data({ message: "Publish the newsletter before sending it by email." }, { status: 409 });
-  }
-  return newsletter;
-}
-
-/** /admin/newsletter/send/:id — 'Send as email' for a published newsletter (SPEC §7 defaults). */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const user = requireTenantAccess(context, request);
-  const tenant = context.get(tenantContext);
-  const newsletter = await publishedNewsletter(context, params.id);
-  const lists = await listTenantLists(context.get(requestContext).db, tenant);
-  return {
-    tenantName: tenant.branding.companyName,
-    isSuperAdmin: user.isSuperAdmin,
-    newsletter: { id: newsletter.id, title: newsletter.title, sentAt: newsletter.sentAt },
-    lists: lists.map(({ id, key, name }) => ({ id, key, name })),
-    defaults: {
-      subject: newsletter.title,
-      senderName: tenant.email.senderName || FIXED_SENDER.name,
-      senderEmail: tenant.email.senderEmail || FIXED_SENDER.email,
-      replyTo: tenant.email.replyTo,
-      lists: [tenant.emailGroups.default],
-    },
-    me: user.email,
-  };
-}
-
-type ActionAnswer =
-  | {
-      kind: "errors";
-      fields: Record<string, string[]>;
-      form: string[];
-      values: Record<string, unknown>;
-    }
-  | {
-      kind: "preview";
-      html: string;
-      subject: string;
-      from: string;
-      values: Record<string, unknown>;
-    }
-  | { kind: "tested"; to: string; values: Record<string, unknown> };
-
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const user = requireTenantAccess(context, request);
-  const newsletter = await publishedNewsletter(context, params.id);
-  const formData = await request.formData();
-  const values = {
-    ...Object.fromEntries(formData),
-    lists: formData.getAll("lists").map(String),
-    trackOpens: formData.get("trackOpens") === "on",
-    trackClicks: formData.get("trackClicks") === "on",
-  };
-  const submission = parseWithZod(formData, { schema: campaignFormSchema });
-  const fail = (fields: Record<string, string[]>, form: string[], status = 400) =>
-    data<ActionAnswer>({ kind: "errors", fields, form, values }, { status });
-  if (submission.status !== "success") {
-    const errors = submission.error ?? {};
-    return fail(
-      Object.fromEntries(
-        Object.entries(errors)
-          .filter(([key]) => key !== "")
-          .map(([k, v]) => [k, v ?? []]),
-      ),
-      errors[""] ?? [],
-    );
-  }
-  const form = submission.value;
-  const ctx = subscriptionContextFrom(context);
-  const input = {
-    newsletterId: newsletter.id,
-    subject: form.subject,
-    content: newsletter.content,
-    senderName: form.senderName,
-    senderEmail: form.senderEmail,
-    replyTo: form.replyTo,
-    groups: form.lists,
-    trackOpens: form.trackOpens,
-    trackClicks: form.trackClicks,
-    mode: form.mode,
-    scheduledAt: form.scheduledAt ? localTimeToIso(form.scheduledAt, form.timezoneOffset) : null,
-  };
-  try {
-    if (form.intent === "preview") {
-      const preview = await previewCampaign(ctx, input);
-      return data<ActionAnswer>({ kind: "preview", ...preview, values });
-    }
-    if (form.intent === "test") {
-      await sendCampaignTest(ctx, input, user.email);
-      return data<ActionAnswer>({ kind: "tested", to: user.email, values });
-    }
-    const sent = await sendAsCampaign(ctx, input, {
-      userId: context.get(userContext)?.id ?? null,
-      worker: context.get(requestContext).worker,
-    });
-    // MailerLite's campaigns have no page here: the list shows them.
-    throw redirect(
-      sent.provider === "mailerlite" ? "/admin/campaigns" : `/admin/campaigns/${sent.campaign.id}`,
-      303,
-    );
-  } catch (error) {
-    if (error instanceof CampaignError) return fail({}, [error.message], error.status);
-    if (error instanceof ProviderError) {
-      return fail(error.fields, [error.message], API_STATUS[error.status]);
-    }
-    if (error instanceof MailNotSentError) {
-      return fail({}, ["Failed to send email. Please try again."], 503);
-    }
-    throw error;
-  }
-}
 
 export default function NewsletterSend({ loaderData, actionData }: Route.ComponentProps) {
   const { newsletter, lists, defaults } = loaderData;

@@ -1,96 +1,18 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
-import { data, Form, useActionData, useNavigation } from "react-router";
-import { requireSuperAdmin } from "../../../server/auth/guards";
-import { changeUserAccess, removeUser } from "../../../server/auth/staff-admin";
-import { createUser, listUsers, setUserPassword, UserError } from "../../../server/auth/users";
-import { requestContext, tenantContext } from "../../../server/http/context";
-import { listTenants } from "../../../server/tenants/store";
-import {
-  addUserSchema,
-  removeUserSchema,
-  resetPasswordSchema,
-  STAFF_ROLES,
-  updateAccessSchema,
-} from "../../../shared/schemas/staff";
+import { Form, useActionData, useNavigation } from "react-router";
+import { STAFF_ROLES } from "../../../shared/schemas/staff";
 import { AdminHeader } from "../../components/admin-header";
 import { SubmitButton, TextInput } from "../../components/ui/form";
 import type { Route } from "./+types/users";
+
+import type { action } from "./users.server";
+
+export { action, loader } from "./users.server";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Staff users" },
   { name: "robots", content: "noindex" },
 ];
-
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const actor = requireSuperAdmin(context, request);
-  const { db } = context.get(requestContext);
-  const [users, tenants] = await Promise.all([listUsers(db), listTenants(db)]);
-  return {
-    actorId: actor.id,
-    tenantName: context.get(tenantContext).branding.companyName,
-    users,
-    tenants,
-  };
-}
-
-type ActionResult = { ok: true; message: string } | { ok: false; message: string; userId?: string };
-
-export async function action({ request, context }: Route.ActionArgs) {
-  const actor = requireSuperAdmin(context, request);
-  const { db, logger } = context.get(requestContext);
-  const formData = await request.formData();
-  const intent = formData.get("intent");
-  const fail = (message: string, userId?: string) =>
-    data<ActionResult>({ ok: false, message, userId }, { status: 400 });
-  const firstError = (error: Record<string, string[] | null> | null | undefined) =>
-    Object.values(error ?? {})
-      .flat()
-      .find(Boolean) ?? "Please check the form.";
-
-  const known = new Set((await listTenants(db)).map((tenant) => tenant.id));
-  const unknownProduct = formData.getAll("products").find((key) => !known.has(String(key)));
-  if (unknownProduct !== undefined) return fail(`Unknown product: ${String(unknownProduct)}`);
-
-  try {
-    if (intent === "add") {
-      const submission = parseWithZod(formData, { schema: addUserSchema });
-      if (submission.status !== "success") return fail(firstError(submission.error));
-      const products = Object.fromEntries(
-        submission.value.products.map((key) => [key, true] as const),
-      );
-      const user = await createUser(db, { ...submission.value, products });
-      logger.info({ actor: actor.id, userId: user.id }, "staff user added");
-      return data<ActionResult>({ ok: true, message: `Added ${user.email}.` });
-    }
-    if (intent === "access") {
-      const submission = parseWithZod(formData, { schema: updateAccessSchema });
-      if (submission.status !== "success") return fail(firstError(submission.error));
-      await changeUserAccess(db, actor, submission.value);
-      return data<ActionResult>({ ok: true, message: "Access updated." });
-    }
-    if (intent === "password") {
-      const submission = parseWithZod(formData, { schema: resetPasswordSchema });
-      if (submission.status !== "success")
-        return fail(firstError(submission.error), String(formData.get("userId")));
-      await setUserPassword(db, submission.value.userId, submission.value.password);
-      return data<ActionResult>({
-        ok: true,
-        message: "Password reset. The user was signed out everywhere.",
-      });
-    }
-    if (intent === "remove") {
-      const submission = parseWithZod(formData, { schema: removeUserSchema });
-      if (submission.status !== "success") return fail(firstError(submission.error));
-      await removeUser(db, actor, submission.value.userId);
-      return data<ActionResult>({ ok: true, message: "User removed." });
-    }
-    return fail("Unknown action.");
-  } catch (error) {
-    if (error instanceof UserError) return fail(error.message);
-    throw error;
-  }
-}
 
 const selectClass = "mt-1 block w-full rounded-brand border border-black/30 bg-surface px-3 py-2";
 
