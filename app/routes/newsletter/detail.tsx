@@ -2,92 +2,26 @@ import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type FormEvent, useSyncExternalStore } from "react";
 import {
-  createContext,
-  data,
   Form,
   isRouteErrorResponse,
   Link,
   type MetaDescriptor,
-  redirect,
   type ShouldRevalidateFunctionArgs,
   useActionData,
   useFetcher,
 } from "react-router";
-import { z } from "zod";
-import { canManageTenant } from "../../../server/auth/permissions";
-import { requestContext, userContext } from "../../../server/http/context";
-import {
-  type AddCommentResult,
-  addComment,
-  COMMENT_RATE_LIMITED,
-  type Comment,
-  commentRateLimit,
-  getCommentThread,
-} from "../../../server/newsletters/comments";
-import { COMMENTS_SHOWN, readNewsletter } from "../../../server/newsletters/reading";
+import type { Comment } from "../../../server/newsletters/comments";
 import { formatDate, plural } from "../../../shared/format";
+import { NEWSLETTER_NOT_FOUND as NOT_FOUND } from "../../../shared/newsletters";
 import { COMMENT_MAX_LENGTH, commentFormSchema } from "../../../shared/schemas/comment";
 import { FieldErrors, Honeypot, SubmitButton, TextArea } from "../../components/ui/form";
 import { pageMeta } from "../../lib/meta";
 import type { Route } from "./+types/detail";
 
-/** Newsletter ids are UUIDs; anything that does not look like an id is not found, unqueried. */
-const newsletterIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+import type { action } from "./detail.server";
 
-const NOT_FOUND = "Newsletter not found";
+export { action, loader } from "./detail.server";
 
-function notFound() {
-  return data({ message: NOT_FOUND }, { status: 404 });
-}
-
-/**
- * Set by this route's action. Without JavaScript, a comment that fails validation is answered by
- * rendering the page again in the same request: the loader then runs (as a GET) after the action,
- * and that render is not a new view.
- */
-const commentActionRan = createContext<boolean>(false);
-
-export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const id = newsletterIdSchema.safeParse(params.id);
-  if (!id.success) throw notFound();
-  const scope = context.get(requestContext);
-  const canModerate = canManageTenant(context.get(userContext), scope.tenantId);
-  // SPEC §4: each load of the page is one view. HEAD requests and renders after an action are not.
-  // The host may have counted this view already, to serve the page from its cache (page-views.ts).
-  const reading = await readNewsletter(scope, id.data, {
-    countView: request.method === "GET" && !context.get(commentActionRan) && !scope.countedView,
-    includeHidden: canModerate,
-  });
-  if (!reading) throw notFound();
-  const newsletter = scope.countedView
-    ? {
-        ...reading.newsletter,
-        metrics: { ...reading.newsletter.metrics, views: scope.countedView.views },
-      }
-    : reading.newsletter;
-  return {
-    newsletter: {
-      id: newsletter.id,
-      title: newsletter.title,
-      excerpt: newsletter.excerpt,
-      date: newsletter.date,
-      updatedAt: newsletter.updatedAt,
-      readTime: newsletter.readTime,
-      views: newsletter.metrics.views,
-      comments: newsletter.metrics.comments,
-      html: reading.html,
-    },
-    comments: reading.comments,
-    canModerate,
-    commentsShown: COMMENTS_SHOWN,
-    asOf: Date.now(),
-  };
-}
-
-/**
- * After a comment is posted with JavaScript, the action answers with the new comment list itself:
- * revalidating this loader would count the reader's view a second time.
- */
 export function shouldRevalidate({
   formMethod,
   formAction,
@@ -100,54 +34,6 @@ export function shouldRevalidate({
   return defaultShouldRevalidate;
 }
 
-export async function action({ params, request, context }: Route.ActionArgs) {
-  context.set(commentActionRan, true);
-  const id = newsletterIdSchema.safeParse(params.id);
-  if (!id.success) throw notFound();
-  const scope = context.get(requestContext);
-  const submission = parseWithZod(await request.formData(), { schema: commentFormSchema });
-  if (submission.status !== "success") {
-    return data({ ok: false as const, result: submission.reply() }, { status: 400 });
-  }
-  const { text, website, enhanced } = submission.value;
-  if (!(await commentRateLimit.take(`${scope.tenantId}:${scope.clientAddress}`))) {
-    return data(
-      { ok: false as const, result: submission.reply({ formErrors: [COMMENT_RATE_LIMITED] }) },
-      { status: 429 },
-    );
-  }
-  // A filled honeypot is a bot: it is answered like a person, and nothing is stored.
-  let outcome: AddCommentResult | null = null;
-  if (!website) {
-    try {
-      outcome = await addComment(scope, { newsletterId: id.data, text });
-    } catch (error) {
-      // SPEC §8: a comment failure is logged; the reader keeps what they typed.
-      scope.logger.error({ err: error, newsletterId: id.data }, "comment failed");
-      return data({ ok: false as const, result: submission.reply() }, { status: 500 });
-    }
-  }
-  if (outcome?.status === "not-found") throw notFound();
-  if (outcome?.status === "added") {
-    scope.logger.info({ commentId: outcome.comment.id, newsletterId: id.data }, "comment added");
-  }
-  if (!enhanced) return redirect(`/newsletter/${id.data}#comments`);
-  const canModerate = canManageTenant(context.get(userContext), scope.tenantId);
-  const thread = await getCommentThread(scope, id.data, {
-    includeHidden: canModerate,
-    limit: COMMENTS_SHOWN,
-  });
-  return {
-    ok: true as const,
-    result: submission.reply({ resetForm: true }),
-    posted: outcome?.status === "added" || Boolean(website),
-    comments: thread.comments,
-    commentCount: thread.count,
-    asOf: Date.now(),
-  };
-}
-
-/** Per-reader HTML (view counts, moderation tools): never shared by caches. */
 export function headers() {
   return { "Cache-Control": "private, no-cache" };
 }

@@ -1,0 +1,126 @@
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect } from "react-router";
+import { z } from "zod";
+import { requireTenantAccess } from "../../../server/auth/guards";
+import { requestContext, tenantContext } from "../../../server/http/context";
+import {
+  autosaveNewsletterDraft,
+  createNewsletter,
+  deleteNewsletter,
+  getNewsletter,
+  NewsletterNotFoundError,
+  newsletterInputSchema,
+  publishNewsletter,
+  unpublishNewsletter,
+  updateNewsletter,
+} from "../../../server/newsletters/newsletters";
+import { NEWSLETTER_NOT_FOUND as NOT_FOUND } from "../../../shared/newsletters";
+import type { Route } from "./+types/newsletter-form";
+
+const SAVE_FAILED = "Failed to save newsletter";
+
+const NOTICES = {
+  saved: "Newsletter saved",
+  published: "Newsletter saved and published",
+  unpublished: "Newsletter unpublished: it is a draft again",
+} as const;
+type Notice = keyof typeof NOTICES;
+
+const intentSchema = z.enum(["save", "publish", "unpublish", "delete", "autosave"]).catch("save");
+type Intent = z.infer<typeof intentSchema>;
+
+const editPath = (id: string) => `/admin/newsletter/edit/${id}`;
+const notFound = () => data({ message: NOT_FOUND }, { status: 404 });
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = requireTenantAccess(context, request);
+  const scope = context.get(requestContext);
+  const tenant = context.get(tenantContext);
+  const search = new URL(request.url).searchParams;
+  const id = "id" in params ? params.id : null;
+  const newsletter = id ? await getNewsletter(scope, id) : null;
+  if (id && !newsletter) throw notFound();
+  const notice = search.get("notice");
+  return {
+    tenantName: tenant.branding.companyName,
+    isSuperAdmin: user.isSuperAdmin,
+    // The schema lives on the server; the browser gets its constraints (required, min, max…).
+    constraint: getZodConstraint(newsletterInputSchema),
+    newsletter: newsletter && {
+      id: newsletter.id,
+      title: newsletter.title,
+      excerpt: newsletter.excerpt,
+      content: newsletter.content,
+      readTime: newsletter.readTime,
+      status: newsletter.status,
+    },
+    notice: notice && notice in NOTICES ? NOTICES[notice as Notice] : null,
+    confirmDelete: Boolean(newsletter) && search.get("confirmDelete") === "1",
+  };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const user = requireTenantAccess(context, request);
+  const scope = context.get(requestContext);
+  const id = "id" in params ? params.id : null;
+  const formData = await request.formData();
+  const intent: Intent = intentSchema.parse(formData.get("intent"));
+  const submission = parseWithZod(formData, { schema: newsletterInputSchema });
+
+  try {
+    // Every query below is scoped to this site's tenant: another tenant's id is "not found".
+    if (id && !(await getNewsletter(scope, id))) throw new NewsletterNotFoundError(id);
+
+    if (intent === "unpublish" || intent === "delete") {
+      if (!id) return data({ error: "Save the newsletter first." }, { status: 400 });
+      if (intent === "delete") {
+        await deleteNewsletter(scope, id);
+        scope.logger.info({ newsletterId: id }, "newsletter deleted");
+        return redirect("/admin/dashboard");
+      }
+      await unpublishNewsletter(scope, id);
+      return redirect(`${editPath(id)}?notice=unpublished`);
+    }
+
+    if (intent === "autosave") {
+      if (!id) return data({ autosave: { status: "error" as const } }, { status: 400 });
+      // Invalid input is never stored: the page says what is missing instead.
+      if (submission.status !== "success") {
+        const errors = Object.values(submission.error ?? {}).flatMap((messages) => messages ?? []);
+        return data({ autosave: { status: "invalid" as const, errors } }, { status: 400 });
+      }
+      return { autosave: { status: await autosaveNewsletterDraft(scope, id, submission.value) } };
+    }
+
+    if (submission.status !== "success") {
+      return data({ result: submission.reply() }, { status: 400 });
+    }
+    let newsletterId = id;
+    if (newsletterId) {
+      await updateNewsletter(scope, newsletterId, submission.value);
+    } else {
+      newsletterId = (await createNewsletter({ ...scope, authorId: user.id }, submission.value)).id;
+      scope.logger.info({ newsletterId }, "newsletter created");
+    }
+    if (intent === "publish") await publishNewsletter(scope, newsletterId);
+    return redirect(
+      `${editPath(newsletterId)}?notice=${intent === "publish" ? "published" : "saved"}`,
+    );
+  } catch (error) {
+    if (error instanceof NewsletterNotFoundError) throw notFound();
+    scope.logger.error({ err: error, newsletterId: id, intent }, "saving a newsletter failed");
+    if (intent === "autosave") {
+      return data({ autosave: { status: "error" as const } }, { status: 500 });
+    }
+    if (intent === "unpublish" || intent === "delete") {
+      return data({ error: SAVE_FAILED }, { status: 500 });
+    }
+    // What was typed stays in the form for another try.
+    return data({ result: submission.reply({ formErrors: [SAVE_FAILED] }) }, { status: 500 });
+  }
+}
+
+/**
+ * Autosave goes through the server action, but a failure it cannot report (the network is down)
+ * must not replace the page, and the half-typed draft with it, by the error boundary.
+ */
