@@ -8,8 +8,8 @@ export default [
     route("services", "routes/marketing/services.tsx"),
     route("products", "routes/marketing/products.tsx"),
     route("contact", "routes/marketing/contact.tsx"),
-    route("privacy", "routes/marketing/privacy.tsx"),
-    route("terms", "routes/marketing/terms.tsx"),
+    route("privacy", "routes/marketing/legal.tsx", { id: "privacy" }),
+    route("terms", "routes/marketing/legal.tsx", { id: "terms" }),
     route("newsletter", "routes/newsletter/index.tsx"),
   ]),
 

@@ -62,3 +62,39 @@ export function LegalSection({ id, title, children }: SectionInfo & { children: 
     </section>
   );
 }
+
+/** Who the legal text speaks for: the tenant's company name and postal address. */
+export interface LegalParty {
+  company: string;
+  address?: string;
+}
+
+/** A legal page as data (app/content/legal.tsx): one component renders every one. */
+export interface LegalDocumentContent {
+  title: string;
+  description: string;
+  lead(company: string): string;
+  sections: (SectionInfo & { body(party: LegalParty): ReactNode })[];
+}
+
+export function LegalPage({
+  content,
+  party,
+}: {
+  content: LegalDocumentContent;
+  party: LegalParty;
+}) {
+  return (
+    <LegalDocument
+      title={content.title}
+      lead={content.lead(party.company)}
+      sections={content.sections.map(({ id, title }) => ({ id, title }))}
+    >
+      {content.sections.map((section) => (
+        <LegalSection key={section.id} id={section.id} title={section.title}>
+          {section.body(party)}
+        </LegalSection>
+      ))}
+    </LegalDocument>
+  );
+}
