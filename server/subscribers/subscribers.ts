@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { FEEDBACK_REASONS } from "../../shared/schemas/unsubscribe";
 import { isSuppressed } from "../campaigns/bounces";
 import { recordUnsubscribe } from "../campaigns/tracking";
 import type { Db } from "../db";
@@ -541,13 +542,7 @@ export async function unsubscribe(
   return { ...toView(row, []), status: "unsubscribed" };
 }
 
-export const FEEDBACK_REASONS = [
-  "Too many emails",
-  "Content not relevant",
-  "Signed up by mistake",
-  "No longer interested",
-  "Other",
-] as const;
+export { FEEDBACK_REASONS };
 
 export async function recordUnsubscribeFeedback(
   ctx: SubscriptionContext,

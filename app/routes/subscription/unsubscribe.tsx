@@ -7,20 +7,13 @@ import {
 } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { z } from "zod";
-import { requestContext } from "../../../server/http/context";
-import { signToken, verifyToken } from "../../../server/mail/tokens";
-import { subscriptionContextFrom } from "../../../server/subscribers/context";
-import { MESSAGES } from "../../../server/subscribers/errors";
+import { Form, Link, useNavigation } from "react-router";
 import {
-  getSubscriberById,
-  PENDING_CHANGE_LIFETIME_MS,
-  recordUnsubscribeFeedback,
-  type SubscriptionContext,
-  unsubscribe,
-} from "../../../server/subscribers/subscribers";
-import { emailField } from "../../../shared/schemas/email";
+  FEEDBACK_DETAILS_MAX as DETAILS_MAX,
+  feedbackSchema,
+  FEEDBACK_REASONS as REASONS,
+  unsubscribeSchema,
+} from "../../../shared/schemas/unsubscribe";
 import {
   Notice,
   Panel,
@@ -33,52 +26,8 @@ import {
 } from "../../components/subscription-page";
 import { FieldErrors, FieldShell, TextArea, TextInput } from "../../components/ui/form";
 import type { Route } from "./+types/unsubscribe";
-import { failureOf, RATE_LIMITED, rateKey, unsubscribeRateLimit } from "./subscription.server";
 
-const PATH = "/subscription/unsubscribe";
-
-/** SPEC §2's feedback reasons, word for word (the server's FEEDBACK_REASONS: the types must agree). */
-const REASONS = [
-  "Too many emails",
-  "Content not relevant",
-  "Signed up by mistake",
-  "No longer interested",
-  "Other",
-] as const;
-const DETAILS_MAX = 1000;
-
-const unsubscribeSchema = z.object({
-  intent: z.literal("unsubscribe"),
-  email: emailField(),
-});
-
-const feedbackSchema = z.object({
-  intent: z.literal("feedback"),
-  done: z.string().max(1000),
-  reason: z.enum(REASONS, { error: "Please choose a reason." }),
-  details: z
-    .string()
-    .trim()
-    .max(DETAILS_MAX, `Please keep it under ${DETAILS_MAX} characters.`)
-    .optional(),
-});
-
-/**
- * After unsubscribing, the page moves to ?done={token}: a short-lived signed "unsubscribe" token
- * naming the subscriber. A reload shows the same success without unsubscribing again, and the
- * feedback form carries the token, never a raw subscriber id.
- */
-const DONE_LIFETIME_MS = PENDING_CHANGE_LIFETIME_MS;
-
-async function unsubscribedBy(ctx: SubscriptionContext, token: string | null) {
-  const payload = verifyToken(ctx.sessionSecret, token, "unsubscribe");
-  if (!payload || payload.tenantId !== ctx.tenant.id) return null;
-  const subscriber = await getSubscriberById(ctx, payload.subscriberId);
-  return subscriber?.status === "unsubscribed" ? subscriber : null;
-}
-
-const doneHref = (email: string, done: string, extra: Record<string, string> = {}) =>
-  `${PATH}?${new URLSearchParams({ email, done, ...extra })}`;
+export { action, loader } from "./unsubscribe.server";
 
 export const meta: Route.MetaFunction = (args) =>
   subscriptionMeta(args, {
@@ -87,67 +36,6 @@ export const meta: Route.MetaFunction = (args) =>
   });
 
 export const headers = subscriptionHeaders;
-
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const ctx = subscriptionContextFrom(context);
-  const query = new URL(request.url).searchParams;
-  const email = (query.get("email") ?? "").slice(0, 254);
-  const token = query.get("done");
-  if (token) {
-    const subscriber = await unsubscribedBy(ctx, token);
-    if (subscriber) {
-      return {
-        email: subscriber.email,
-        done: { token, feedbackSent: query.get("feedback") === "1" },
-      };
-    }
-  }
-  return { email, done: null };
-}
-
-type ActionData =
-  | { form: "unsubscribe"; result: SubmissionResult<string[]> }
-  | { form: "feedback"; result: SubmissionResult<string[]> };
-
-export async function action({ request, context }: Route.ActionArgs) {
-  const ctx = subscriptionContextFrom(context);
-  const scope = context.get(requestContext);
-  const formData = await request.formData();
-  const limited = !(await unsubscribeRateLimit.take(rateKey(ctx, scope.clientAddress)));
-
-  if (formData.get("intent") === "feedback") {
-    const submission = parseWithZod(formData, { schema: feedbackSchema });
-    const reply = (result: SubmissionResult<string[]>, status: number) =>
-      data<ActionData>({ form: "feedback", result }, { status });
-    if (submission.status !== "success") return reply(submission.reply(), 400);
-    if (limited) return reply(submission.reply({ formErrors: [RATE_LIMITED] }), 429);
-    const { done, reason, details } = submission.value;
-    const subscriber = await unsubscribedBy(ctx, done);
-    if (!subscriber) return reply(submission.reply({ formErrors: [MESSAGES.invalidLink] }), 400);
-    await recordUnsubscribeFeedback(ctx, { subscriberId: subscriber.id, reason, details });
-    return redirect(doneHref(subscriber.email, done, { feedback: "1" }));
-  }
-
-  const submission = parseWithZod(formData, { schema: unsubscribeSchema });
-  const reply = (result: SubmissionResult<string[]>, status: number) =>
-    data<ActionData>({ form: "unsubscribe", result }, { status });
-  if (submission.status !== "success") return reply(submission.reply(), 400);
-  if (limited) return reply(submission.reply({ formErrors: [RATE_LIMITED] }), 429);
-  try {
-    const subscriber = await unsubscribe(ctx, { email: submission.value.email });
-    const done = signToken(ctx.sessionSecret, {
-      purpose: "unsubscribe",
-      tenantId: ctx.tenant.id,
-      subscriberId: subscriber.id,
-      expiresAt: Date.now() + DONE_LIFETIME_MS,
-    });
-    scope.logger.info({ subscriberId: subscriber.id }, "unsubscribed from the unsubscribe page");
-    return redirect(doneHref(subscriber.email, done));
-  } catch (error) {
-    const failure = failureOf(ctx, error, MESSAGES.unsubscribeFailed);
-    return reply(submission.reply({ formErrors: [failure.message] }), failure.status);
-  }
-}
 
 export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {
   const { email, done } = loaderData;
