@@ -1,13 +1,6 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
-import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
-import {
-  Form,
-  isRouteErrorResponse,
-  Link,
-  useFetcher,
-  useNavigation,
-  useSubmit,
-} from "react-router";
+import { type FormEvent, useRef } from "react";
+import { Form, isRouteErrorResponse, Link, useNavigation, useSubmit } from "react-router";
 import { NEWSLETTER_NOT_FOUND as NOT_FOUND } from "../../../shared/newsletters";
 import { AdminHeader } from "../../components/admin-header";
 import { NewsletterEditor } from "../../components/newsletter-editor";
@@ -18,7 +11,7 @@ export { action, loader } from "./newsletter-form.server";
 
 /** SPEC §2 /admin/newsletter/new and /admin/newsletter/edit/{id}; one action, told apart by `intent`. */
 
-const AUTOSAVE_DELAY_MS = 2000;
+import { AutosaveStatus, useAutosave } from "../../components/admin/newsletter-autosave";
 
 const editPath = (id: string) => `/admin/newsletter/edit/${id}`;
 
@@ -41,8 +34,6 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
     return { autosave: { status: "error" as const } };
   }
 }
-
-type AutosaveView = "idle" | "pending" | "saving" | "saved" | "invalid" | "failed";
 
 /**
  * New and edit share this module: keyed on the newsletter, the form starts afresh after a create
@@ -322,85 +313,6 @@ function NewsletterForm({ loaderData, actionData }: Route.ComponentProps) {
       </div>
     </main>
   );
-}
-
-function AutosaveStatus({
-  view,
-  errors,
-  show,
-}: {
-  view: AutosaveView;
-  errors: string[];
-  show: boolean;
-}) {
-  const text: Record<AutosaveView, string> = {
-    idle: "",
-    pending: "Unsaved changes",
-    saving: "Saving…",
-    saved: "All changes saved",
-    invalid: `Not saved yet: ${errors.join(" ")}`,
-    failed: "Autosave failed",
-  };
-  if (!show) return null;
-  return (
-    <p
-      aria-live="polite"
-      data-testid="autosave-status"
-      className={`text-sm ${view === "failed" || view === "invalid" ? "font-semibold text-danger" : "opacity-80"}`}
-    >
-      {text[view]}
-    </p>
-  );
-}
-
-/** Saves the draft 2 s after the last change, through a fetcher, so the page stays as it is. */
-function useAutosave({
-  formRef,
-  actionUrl,
-  enabled,
-}: {
-  formRef: React.RefObject<HTMLFormElement | null>;
-  actionUrl: string;
-  enabled: boolean;
-}) {
-  const fetcher = useFetcher<typeof clientAction>({ key: `autosave:${actionUrl}` });
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const [pending, setPending] = useState(false);
-
-  const cancel = useCallback(() => {
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = null;
-    setPending(false);
-  }, []);
-
-  const { submit } = fetcher;
-  const schedule = useCallback(() => {
-    if (!enabled) return;
-    if (timer.current) clearTimeout(timer.current);
-    setPending(true);
-    timer.current = setTimeout(() => {
-      timer.current = null;
-      setPending(false);
-      const form = formRef.current;
-      if (!form) return;
-      const formData = new FormData(form);
-      formData.set("intent", "autosave");
-      // An autosave changes nothing the page shows: no loader runs again after it.
-      void submit(formData, { method: "post", action: actionUrl, defaultShouldRevalidate: false });
-    }, AUTOSAVE_DELAY_MS);
-  }, [enabled, formRef, actionUrl, submit]);
-
-  useEffect(() => cancel, [cancel]);
-
-  const outcome = fetcher.data && "autosave" in fetcher.data ? fetcher.data.autosave : null;
-  let view: AutosaveView = "idle";
-  if (fetcher.state !== "idle") view = "saving";
-  else if (pending) view = "pending";
-  else if (outcome?.status === "saved") view = "saved";
-  else if (outcome?.status === "invalid") view = "invalid";
-  else if (outcome) view = "failed";
-  const errors = outcome && "errors" in outcome ? outcome.errors : [];
-  return { schedule, cancel, view, errors };
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
