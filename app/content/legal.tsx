@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { LegalDocumentContent } from "../components/legal-document";
+import type { LegalDocumentContent, LegalParty } from "../components/legal-document";
 
 /*
  * The legal pages' content, as data: each page is its title, description, lead and sections; one
@@ -8,6 +8,21 @@ import type { LegalDocumentContent } from "../components/legal-document";
  */
 
 const linkClass = "font-medium underline underline-offset-2";
+
+/** The company's postal address, when it has one: both documents end with it. */
+function ByPost({ company, address }: LegalParty) {
+  if (!address) return null;
+  return (
+    <div>
+      <p>By post:</p>
+      <address className="mt-1 not-italic">
+        {company}
+        <br />
+        {address}
+      </address>
+    </div>
+  );
+}
 
 export const PRIVACY: LegalDocumentContent = {
   title: "Privacy Policy",
@@ -302,16 +317,7 @@ export const PRIVACY: LegalDocumentContent = {
             and mention "Privacy" in your message, or reply to any newsletter you have received from
             us.
           </p>
-          {address ? (
-            <div>
-              <p>By post:</p>
-              <address className="mt-1 not-italic">
-                {company}
-                <br />
-                {address}
-              </address>
-            </div>
-          ) : null}
+          <ByPost company={company} address={address} />
         </>
       ),
     },
@@ -560,16 +566,7 @@ export const TERMS: LegalDocumentContent = {
             </Link>
             .
           </p>
-          {address ? (
-            <div>
-              <p>By post:</p>
-              <address className="mt-1 not-italic">
-                {company}
-                <br />
-                {address}
-              </address>
-            </div>
-          ) : null}
+          <ByPost company={company} address={address} />
         </>
       ),
     },
