@@ -13,16 +13,16 @@ import type { Database } from "./schema";
 /**
  * Tenancy by construction (issue 13, point 1): every query Herald builds on a table with a
  * `tenant_id` column must say which tenant — a `tenant_id = …` (or `in`, or `is null` for rows of
- * no tenant) condition on that table in
- * its WHERE (or in the ON of the join that brings the table in), and an insert must set
- * `tenant_id`. A query that forgets it is refused before it reaches the database, in production as
+ * no tenant) condition on that table in its WHERE (or in the ON of the join that brings the table
+ * in), and an insert must set `tenant_id`. A query that forgets it is refused before it reaches the database, in production as
  * in tests, so a missing tenant filter fails a test instead of leaking a tenant's rows.
  *
  * The condition must hold for the whole query: inside an OR it does not count. Subqueries are
  * checked on their own. Raw SQL (`sql\`…\``) is not inspected; keep it rare.
  *
- * Code that is cross-tenant on purpose (the sender claiming every tenant's deliveries, the
- * tenant manager's lists, migrations) says so with `crossTenant(db)`, each use with its reason.
+ * Code that is cross-tenant on purpose (the sender finding every tenant's due campaigns, the mail
+ * retry queue, the lookups of a delivery named by a signed token) says so with `crossTenant(db)`,
+ * each use with its reason.
  * Rows of child tables (subscriptions, preference_changes, deliveries, campaign_events) have no
  * tenant column: they are reached through a parent row whose query carried the tenant.
  */
