@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { renderToPipeableStream } from "react-dom/server";
 import { type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
-import { requestContext } from "../server/http/context";
+import { scopeOf } from "../server/http/context";
 import { NonceContext } from "./lib/nonce";
 
 export const streamTimeout = 5_000;
@@ -21,7 +21,7 @@ export default function handleRequest(
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const scope = loadContext.get(requestContext);
+  const scope = scopeOf(loadContext);
   return new Promise<Response>((resolve, reject) => {
     let status = responseStatusCode;
     const { pipe, abort } = renderToPipeableStream(

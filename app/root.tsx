@@ -13,9 +13,8 @@ import {
 } from "react-router";
 import { enforceRouteAccess } from "../server/auth/route-access";
 import { getSessionUser, readCookieHeader, SESSION_COOKIE } from "../server/auth/sessions";
-import { requestContext, tenantContext, userContext } from "../server/http/context";
+import { scopeOf, userContext } from "../server/http/context";
 import { brandingCssVariables } from "../server/tenants/branding";
-import { getTenant } from "../server/tenants/store";
 import type { Route } from "./+types/root";
 import { AccessDenied } from "./components/access-denied";
 import { accessFor } from "./route-access";
@@ -25,14 +24,12 @@ import { SiteHeader } from "./components/site-header";
 import { useNonce } from "./lib/nonce";
 
 /**
- * Every request: the tenant's config and the signed-in user go into the router context, and the
- * route's declared access (app/route-access.ts) is enforced.
+ * Every request: the signed-in user goes into the router context (the host put the tenant in the
+ * request's scope), and the route's declared access (app/route-access.ts) is enforced.
  */
 export const middleware: Route.MiddlewareFunction[] = [
   async ({ request, context, pattern }) => {
-    const scope = context.get(requestContext);
-    const tenant = await getTenant(scope.db, scope.tenantId);
-    context.set(tenantContext, tenant.config);
+    const scope = scopeOf(context);
     const token = readCookieHeader(request.headers.get("cookie"), SESSION_COOKIE);
     context.set(userContext, token ? await getSessionUser(scope.db, token) : null);
     // A refusal thrown here runs no loader, the root's included: it carries the layout's data.
@@ -43,8 +40,8 @@ export const middleware: Route.MiddlewareFunction[] = [
 
 /** What every page's layout needs: the tenant's branding and who is signed in. */
 function rootData(context: Route.LoaderArgs["context"]) {
-  const tenant = context.get(tenantContext);
-  const scope = context.get(requestContext);
+  const tenant = scopeOf(context).tenant;
+  const scope = scopeOf(context);
   const user = context.get(userContext);
   return {
     tenant: {

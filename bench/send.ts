@@ -144,7 +144,14 @@ async function seedSubscribers(db: Db, count: number): Promise<number> {
         .execute();
       await trx
         .insertInto("subscriptions")
-        .values(ids.map(({ id }) => ({ subscriber_id: id, list_id: list.id, created_at: now })))
+        .values(
+          ids.map(({ id }) => ({
+            tenant_id: "main",
+            subscriber_id: id,
+            list_id: list.id,
+            created_at: now,
+          })),
+        )
         .execute();
     });
   }
@@ -300,6 +307,7 @@ async function run(database: Database): Promise<RunResult> {
     const { sent } = await db
       .selectFrom("deliveries")
       .select((eb) => eb.fn.countAll<number>().as("sent"))
+      .where("tenant_id", "=", "main")
       .where("campaign_id", "=", campaign.id)
       .where("status", "=", "sent")
       .executeTakeFirstOrThrow();

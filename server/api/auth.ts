@@ -3,7 +3,7 @@ import { getApiTokenUser } from "../auth/api-tokens";
 import type { StaffUser } from "../auth/permissions";
 import { getSessionUser } from "../auth/sessions";
 import type { Db } from "../db";
-import { requestContext, userContext } from "../http/context";
+import { scopeOf, userContext } from "../http/context";
 import { API_MESSAGES, ApiError } from "./errors";
 
 /** Who is calling an API route: a staff member by session cookie, session token or API token. */
@@ -35,7 +35,7 @@ export async function apiCaller(
 ): Promise<ApiCaller | null> {
   const token = request.headers.get("x-auth-token");
   if (token !== null) {
-    const verified = await verifyAuthToken(context.get(requestContext).db, token.trim());
+    const verified = await verifyAuthToken(scopeOf(context).db, token.trim());
     if (!verified) throw new ApiError("UNAUTHENTICATED", API_MESSAGES.unauthenticated);
     return {
       user: verified.user,

@@ -7,20 +7,17 @@ import { canManageTenant, type StaffUser } from "../auth/permissions";
 import { CAMPAIGN_MESSAGES } from "../campaigns/campaigns";
 import { cleanCampaignContent } from "../campaigns/clean-content";
 import { sendAsCampaign } from "../campaigns/send-as-campaign";
-import type { CampaignWorker } from "../campaigns/worker";
-import type { Db } from "../db";
 import { CAMPAIGN_MARKERS, renderCampaignEmail } from "../emails/campaign";
 import { mailContentFor, plainPreviewOf, siteNameOf } from "../emails/templates";
 import type { Env } from "../env";
-import { requestContext, tenantContext } from "../http/context";
+import { scopeOf } from "../http/context";
 import { publicOrigin } from "../http/origin";
 import { createRateLimit } from "../http/rate-limit";
-import type { Logger } from "../logger";
 import { MailNotSentError, sendMail } from "../mail/send";
-import type { Transport } from "../mail/transport";
 import { mailerLiteGroupIds, providerFor, providerNameFor } from "../providers";
 import type { ProviderCampaignInput } from "../providers/types";
 import { type MailProvider, PROVIDER_MESSAGES, type ProviderSubscriber } from "../providers/types";
+import type { Scope } from "../scope";
 import { listTenantLists, resolveLists } from "../subscribers/lists";
 import { submitNewsletterSignup } from "../subscribers/signup-submission";
 import { type SubscriptionContext, signUp, tenantLink } from "../subscribers/subscribers";
@@ -35,20 +32,13 @@ import { API_MESSAGES, ApiError, statusForHttp } from "./errors";
  */
 
 /** What a call needs from its request: the request's own tenant (the host decides) and its services. */
-export interface FunctionScope {
-  db: Db;
-  logger: Logger;
-  transport: Transport;
-  env: Env;
-  sessionSecret: string;
-  clientAddress: string;
-  tenant: TenantConfig;
-  /** this process's campaign sender, woken when a campaign is created */
-  worker: CampaignWorker | null;
-}
+export type FunctionScope = Pick<
+  Scope,
+  "db" | "logger" | "transport" | "env" | "sessionSecret" | "clientAddress" | "tenant" | "worker"
+>;
 
 export function functionScopeFrom(context: Readonly<RouterContextProvider>): FunctionScope {
-  const scope = context.get(requestContext);
+  const scope = scopeOf(context);
   return {
     db: scope.db,
     logger: scope.logger,
@@ -57,7 +47,7 @@ export function functionScopeFrom(context: Readonly<RouterContextProvider>): Fun
     sessionSecret: scope.sessionSecret,
     clientAddress: scope.clientAddress,
     worker: scope.worker,
-    tenant: context.get(tenantContext),
+    tenant: scopeOf(context).tenant,
   };
 }
 

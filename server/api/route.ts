@@ -1,7 +1,7 @@
 import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
 import type { Db } from "../db";
-import { requestContext } from "../http/context";
+import { scopeOf } from "../http/context";
 import type { TenantView } from "../tenants/admin";
 import { requireApiSuperAdmin } from "./auth";
 import { apiErrorResponse, jsonResponse, readJson } from "./errors";
@@ -22,7 +22,7 @@ export async function answerApi(
     return value instanceof Response ? value : jsonResponse(value, status);
   } catch (error) {
     if (error instanceof Response) return error;
-    return apiErrorResponse(error, context.get(requestContext).logger);
+    return apiErrorResponse(error, scopeOf(context).logger);
   }
 }
 
@@ -50,7 +50,7 @@ export function tenantPatchAction(
     return answerApi(context, async () => {
       const caller = await requireApiSuperAdmin(context, request);
       const body = await readJson(request, z.unknown());
-      return { tenant: await patch(context.get(requestContext).db, caller.actor, params.id, body) };
+      return { tenant: await patch(scopeOf(context).db, caller.actor, params.id, body) };
     });
   };
 }

@@ -1,6 +1,6 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { verifyAuthToken } from "../api/auth";
-import { requestContext, tenantContext, userContext } from "../http/context";
+import { scopeOf, userContext } from "../http/context";
 import { canManageTenant, type StaffUser } from "./permissions";
 import { readCookieHeader, SESSION_COOKIE } from "./sessions";
 
@@ -27,7 +27,7 @@ export function requireTenantAccess(
   tenantId?: string,
 ): StaffUser {
   const user = requireStaff(context, request);
-  const id = tenantId ?? context.get(tenantContext).id;
+  const id = tenantId ?? scopeOf(context).tenant.id;
   if (!canManageTenant(user, id)) {
     throw data({ message: "You do not have access to this tenant." }, { status: 403 });
   }
@@ -49,7 +49,7 @@ export function requireSuperAdmin(context: Context, request: Request): StaffUser
  */
 export async function requireTenantManager(context: Context, request: Request): Promise<StaffUser> {
   const token = readCookieHeader(request.headers.get("cookie"), SESSION_COOKIE);
-  const verified = token ? await verifyAuthToken(context.get(requestContext).db, token) : null;
+  const verified = token ? await verifyAuthToken(scopeOf(context).db, token) : null;
   if (!verified) {
     const url = new URL(request.url);
     throw redirect(`/login?redirectTo=${encodeURIComponent(`${url.pathname}${url.search}`)}`);

@@ -2,7 +2,7 @@ import { data, type RouterContextProvider } from "react-router";
 import type { Access } from "../../app/route-access";
 import { requireApiStaff, requireApiSuperAdmin } from "../api/auth";
 import { apiErrorResponse } from "../api/errors";
-import { requestContext } from "../http/context";
+import { scopeOf } from "../http/context";
 import {
   requireStaff,
   requireSuperAdmin,
@@ -71,7 +71,7 @@ async function check(access: Access, context: Context, request: Request) {
       try {
         await (access === "api-staff" ? requireApiStaff : requireApiSuperAdmin)(context, request);
       } catch (error) {
-        throw apiErrorResponse(error, context.get(requestContext).logger);
+        throw apiErrorResponse(error, scopeOf(context).logger);
       }
       return;
     default:

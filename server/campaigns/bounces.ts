@@ -84,6 +84,7 @@ export async function recordFeedbackIn(
   const marked = await trx
     .updateTable("deliveries")
     .set({ [column]: at, feedback: input.detail.slice(0, 1000) })
+    .where("tenant_id", "=", delivery.tenant_id)
     .where("id", "=", delivery.id)
     .where(column, "is", null)
     .executeTakeFirst();
@@ -91,6 +92,7 @@ export async function recordFeedbackIn(
   await trx
     .insertInto("campaign_events")
     .values({
+      tenant_id: delivery.tenant_id,
       campaign_id: delivery.campaign_id,
       delivery_id: delivery.id,
       kind: input.kind,
@@ -110,6 +112,7 @@ export async function recordFeedbackIn(
   await trx
     .updateTable("deliveries")
     .set({ status: "cancelled", error: `Suppressed: ${status}` })
+    .where("tenant_id", "=", delivery.tenant_id)
     .where("subscriber_id", "=", delivery.subscriber_id)
     .where("status", "=", "pending")
     .execute();

@@ -198,11 +198,20 @@ export async function startCampaign(db: Db, tenantId: string, id: string): Promi
     if (listIds.length > 0) {
       await trx
         .insertInto("deliveries")
-        .columns(["campaign_id", "subscriber_id", "email", "status", "attempts", "next_attempt_at"])
+        .columns([
+          "tenant_id",
+          "campaign_id",
+          "subscriber_id",
+          "email",
+          "status",
+          "attempts",
+          "next_attempt_at",
+        ])
         .expression(
           trx
             .selectFrom("subscribers")
             .select((eb) => [
+              "subscribers.tenant_id",
               eb.val(id).as("campaign_id"),
               "subscribers.id",
               "subscribers.email",
@@ -217,6 +226,7 @@ export async function startCampaign(db: Db, tenantId: string, id: string): Promi
                 eb
                   .selectFrom("subscriptions")
                   .select(sql`1`.as("one"))
+                  .where("subscriptions.tenant_id", "=", campaign.tenant_id)
                   .whereRef("subscriptions.subscriber_id", "=", "subscribers.id")
                   .where("subscriptions.list_id", "in", listIds),
               ),
@@ -229,6 +239,7 @@ export async function startCampaign(db: Db, tenantId: string, id: string): Promi
     const { total } = await trx
       .selectFrom("deliveries")
       .select((eb) => eb.fn.countAll<number>().as("total"))
+      .where("tenant_id", "=", tenantId)
       .where("campaign_id", "=", id)
       .executeTakeFirstOrThrow();
     await trx
@@ -294,6 +305,7 @@ export async function changeCampaignState(
         await trx
           .updateTable("deliveries")
           .set({ status: "cancelled" })
+          .where("tenant_id", "=", ctx.tenant.id)
           .where("campaign_id", "=", id)
           .where("status", "=", "pending")
           .execute();
@@ -319,6 +331,7 @@ export async function campaignProgress(db: Db, campaign: CampaignRow): Promise<C
   const counts = await db
     .selectFrom("deliveries")
     .select(["status", (eb) => eb.fn.countAll<number>().as("count")])
+    .where("tenant_id", "=", campaign.tenant_id)
     .where("campaign_id", "=", campaign.id)
     .groupBy("status")
     .execute();
@@ -327,6 +340,7 @@ export async function campaignProgress(db: Db, campaign: CampaignRow): Promise<C
   const recent = await db
     .selectFrom("deliveries")
     .select((eb) => [eb.fn.countAll<number>().as("count"), eb.fn.min("sent_at").as("first")])
+    .where("tenant_id", "=", campaign.tenant_id)
     .where("campaign_id", "=", campaign.id)
     .where("status", "=", "sent")
     .where("sent_at", ">=", since)
@@ -404,6 +418,7 @@ export async function campaignReport(db: Db, campaign: CampaignRow): Promise<Cam
       (eb) => eb.fn.countAll<number>().as("total"),
       (eb) => eb.fn.count<number>("delivery_id").distinct().as("unique"),
     ])
+    .where("tenant_id", "=", campaign.tenant_id)
     .where("campaign_id", "=", campaign.id)
     .groupBy("kind")
     .execute();
@@ -415,6 +430,7 @@ export async function campaignReport(db: Db, campaign: CampaignRow): Promise<Cam
       (eb) => eb.fn.countAll<number>().as("clicks"),
       (eb) => eb.fn.count<number>("delivery_id").distinct().as("unique"),
     ])
+    .where("tenant_id", "=", campaign.tenant_id)
     .where("campaign_id", "=", campaign.id)
     .where("kind", "=", "click")
     .groupBy("url")
@@ -432,6 +448,7 @@ export async function campaignReport(db: Db, campaign: CampaignRow): Promise<Cam
       (eb) =>
         eb.fn.sum<number>(eb.case().when("kind", "=", "click").then(1).else(0).end()).as("clicks"),
     ])
+    .where("tenant_id", "=", campaign.tenant_id)
     .where("campaign_id", "=", campaign.id)
     .where("kind", "in", ["open", "click"])
     .groupBy(hour)
@@ -440,6 +457,7 @@ export async function campaignReport(db: Db, campaign: CampaignRow): Promise<Cam
   const feedback = await db
     .selectFrom("deliveries")
     .select(["email", "bounced_at", "complained_at", "feedback"])
+    .where("tenant_id", "=", campaign.tenant_id)
     .where("campaign_id", "=", campaign.id)
     .where((eb) => eb.or([eb("bounced_at", "is not", null), eb("complained_at", "is not", null)]))
     .orderBy("id")
@@ -569,6 +587,7 @@ export async function listGroupStats(
     .selectFrom("subscriptions")
     .innerJoin("subscribers", "subscribers.id", "subscriptions.subscriber_id")
     .select(["subscriptions.list_id", (eb) => eb.fn.countAll<number>().as("count")])
+    .where("subscriptions.tenant_id", "=", tenant.id)
     .where("subscribers.tenant_id", "=", tenant.id)
     .where("subscribers.status", "=", "active")
     .groupBy("subscriptions.list_id")
@@ -583,6 +602,7 @@ export async function listGroupStats(
     .selectFrom("deliveries")
     .innerJoin("campaigns", "campaigns.id", "deliveries.campaign_id")
     .select(["deliveries.campaign_id", (eb) => eb.fn.countAll<number>().as("count")])
+    .where("deliveries.tenant_id", "=", tenant.id)
     .where("campaigns.tenant_id", "=", tenant.id)
     .where("deliveries.status", "=", "sent")
     .groupBy("deliveries.campaign_id")
@@ -595,6 +615,7 @@ export async function listGroupStats(
       "campaign_events.kind",
       (eb) => eb.fn.count<number>("campaign_events.delivery_id").distinct().as("count"),
     ])
+    .where("campaign_events.tenant_id", "=", tenant.id)
     .where("campaigns.tenant_id", "=", tenant.id)
     .where("campaign_events.kind", "in", ["open", "click"])
     .groupBy(["campaign_events.campaign_id", "campaign_events.kind"])

@@ -13,6 +13,7 @@ async function deliveryOf(db: Db, deliveryId: number) {
     .select([
       "deliveries.id",
       "deliveries.campaign_id",
+      "deliveries.tenant_id",
       "campaigns.track_opens",
       "campaigns.track_clicks",
       "campaigns.links",
@@ -27,6 +28,7 @@ export async function recordOpen(db: Db, deliveryId: number): Promise<void> {
   await db
     .insertInto("campaign_events")
     .values({
+      tenant_id: delivery.tenant_id,
       campaign_id: delivery.campaign_id,
       delivery_id: delivery.id,
       kind: "open",
@@ -51,6 +53,7 @@ export async function recordClick(
     await db
       .insertInto("campaign_events")
       .values({
+        tenant_id: delivery.tenant_id,
         campaign_id: delivery.campaign_id,
         delivery_id: delivery.id,
         kind: "click",
@@ -70,11 +73,17 @@ export const UNSUBSCRIBE_ATTRIBUTION_MS = 30 * 86_400_000;
  * (whichever way they left: the one-click header, the page, or the preference centre), in the
  * caller's transaction.
  */
-export async function recordUnsubscribe(db: Db, subscriberId: number, now: string): Promise<void> {
+export async function recordUnsubscribe(
+  db: Db,
+  tenantId: string,
+  subscriberId: number,
+  now: string,
+): Promise<void> {
   const since = new Date(Date.parse(now) - UNSUBSCRIBE_ATTRIBUTION_MS).toISOString();
   const last = await db
     .selectFrom("deliveries")
     .select(["id", "campaign_id"])
+    .where("tenant_id", "=", tenantId)
     .where("subscriber_id", "=", subscriberId)
     .where("status", "=", "sent")
     .where("sent_at", ">=", since)
@@ -85,6 +94,7 @@ export async function recordUnsubscribe(db: Db, subscriberId: number, now: strin
   await db
     .insertInto("campaign_events")
     .values({
+      tenant_id: tenantId,
       campaign_id: last.campaign_id,
       delivery_id: last.id,
       kind: "unsubscribe",

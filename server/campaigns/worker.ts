@@ -165,7 +165,8 @@ export class CampaignWorker {
 
   private async renewClaims(): Promise<void> {
     if (this.inHand.size === 0) return;
-    await this.options.db
+    // This worker's claims, whichever tenants' campaigns they belong to.
+    await crossTenant(this.options.db)
       .updateTable("deliveries")
       .set({ claimed_at: new Date().toISOString() })
       .where("claimed_by", "=", this.id)
@@ -181,7 +182,8 @@ export class CampaignWorker {
    */
   private async releaseStaleClaims(): Promise<void> {
     const stale = new Date(Date.now() - STALE_CLAIM_MS).toISOString();
-    await this.options.db
+    // Every tenant's stale claims: the sender serves them all.
+    await crossTenant(this.options.db)
       .updateTable("deliveries")
       .set({ status: "pending", claimed_by: null, claimed_at: null })
       .where("status", "=", "sending")
@@ -229,6 +231,7 @@ export class CampaignWorker {
     await this.options.db
       .updateTable("deliveries")
       .set({ status: "pending", claimed_by: null, claimed_at: null })
+      .where("tenant_id", "=", row.tenant_id)
       .where("id", "=", row.id)
       .where("claimed_by", "=", this.id)
       .execute();
@@ -318,6 +321,7 @@ export class CampaignWorker {
             error: null,
             claimed_by: this.id,
           })
+          .where("tenant_id", "=", row.tenant_id)
           .where("id", "=", row.id)
           // Ours still, or handed back to pending while the database was away (not yet resent).
           .where((eb) => eb.or([eb("claimed_by", "=", this.id), eb("status", "=", "pending")]))
@@ -355,6 +359,7 @@ export class CampaignWorker {
             Date.now() + (retry ? (this.retryDelays[attempts - 1] ?? 0) : 0),
           ).toISOString(),
         })
+        .where("tenant_id", "=", row.tenant_id)
         .where("id", "=", row.id)
         .where("claimed_by", "=", this.id)
         .executeTakeFirst();
@@ -383,6 +388,7 @@ export class CampaignWorker {
             eb
               .selectFrom("deliveries")
               .select(sql`1`.as("one"))
+              .whereRef("deliveries.tenant_id", "=", "campaigns.tenant_id")
               .whereRef("deliveries.campaign_id", "=", "campaigns.id")
               .where("deliveries.status", "in", ["pending", "sending"]),
           ),
@@ -399,6 +405,7 @@ export class CampaignWorker {
               .sum<number>(eb.case().when("status", "=", "sent").then(1).else(0).end())
               .as("sent"),
           ])
+          .where("tenant_id", "=", campaign.tenant_id)
           .where("campaign_id", "=", campaign.id)
           .executeTakeFirstOrThrow();
         const now = new Date().toISOString();

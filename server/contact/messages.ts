@@ -1,11 +1,6 @@
 import type { ContactInput } from "../../shared/schemas/contact";
-import type { Db } from "../db";
 import { createRateLimit } from "../http/rate-limit";
-
-export interface TenantScope {
-  db: Db;
-  tenantId: string;
-}
+import type { TenantScope } from "../scope";
 
 /** Ten messages per address every ten minutes is generous for people and useless for spam runs. */
 export const contactRateLimit = createRateLimit({ points: 10, windowSeconds: 600 });

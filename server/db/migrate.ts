@@ -10,6 +10,7 @@ import * as m0007 from "./migrations/0007_images";
 import * as m0008 from "./migrations/0008_dkim";
 import * as m0009 from "./migrations/0009_bounces";
 import * as m0010 from "./migrations/0010_reply_to";
+import * as m0011 from "./migrations/0011_child_tenant_ids";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
 const migrations: Record<string, Migration> = {
@@ -23,16 +24,21 @@ const migrations: Record<string, Migration> = {
   "0008_dkim": m0008,
   "0009_bounces": m0009,
   "0010_reply_to": m0010,
+  "0011_child_tenant_ids": m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Brings the schema up to date; throws with the failing migration's error. */
-export async function migrateToLatest(db: Db): Promise<string[]> {
+/** Herald's migrator on `db` (tests use it to stop at a given migration). */
+export function migratorFor(db: Db): Migrator {
   // Migrations written in parallel land out of order (0008 after 0009 on a database that already has
   // 0009): each pending one still runs, in name order, instead of the whole migration failing.
-  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
-  const { error, results } = await migrator.migrateToLatest();
+  return new Migrator({ db, provider, allowUnorderedMigrations: true });
+}
+
+/** Brings the schema up to date; throws with the failing migration's error. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const { error, results } = await migratorFor(db).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }

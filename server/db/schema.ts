@@ -110,12 +110,16 @@ export interface SubscribersTable {
 }
 
 export interface SubscriptionsTable {
+  /** the parent's tenant, kept here so the tenant guard can check this table (0011) */
+  tenant_id: string;
   subscriber_id: number;
   list_id: number;
   created_at: string;
 }
 
 export interface PreferenceChangesTable {
+  /** the parent's tenant, kept here so the tenant guard can check this table (0011) */
+  tenant_id: string;
   subscriber_id: number;
   token_hash: string;
   /** JSON array of list keys to be on after the change */
@@ -193,6 +197,8 @@ export interface CampaignsTable {
 export type DeliveryStatus = "pending" | "sending" | "sent" | "failed" | "cancelled";
 
 export interface DeliveriesTable {
+  /** the parent's tenant, kept here so the tenant guard can check this table (0011) */
+  tenant_id: string;
   id: Generated<number>;
   campaign_id: string;
   subscriber_id: number;
@@ -216,6 +222,8 @@ export interface DeliveriesTable {
 export type CampaignEventKind = "open" | "click" | "unsubscribe" | "bounce" | "complaint";
 
 export interface CampaignEventsTable {
+  /** the parent's tenant, kept here so the tenant guard can check this table (0011) */
+  tenant_id: string;
   id: Generated<number>;
   campaign_id: string;
   delivery_id: number;

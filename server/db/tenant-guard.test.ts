@@ -84,14 +84,26 @@ describe.each(Object.entries(databases))("the tenant guard on %s", (_, db) => {
         .selectFrom("deliveries")
         .innerJoin("campaigns", "campaigns.id", "deliveries.campaign_id")
         .select("deliveries.id")
+        .where("deliveries.tenant_id", "=", "main")
         .compile(),
     ).toThrow("select on campaigns");
+    // A child table carries its parent's tenant (0011): the parent's condition does not cover it.
+    expect(() =>
+      db
+        .selectFrom("deliveries")
+        .innerJoin("campaigns", "campaigns.id", "deliveries.campaign_id")
+        .select("deliveries.id")
+        .where("campaigns.tenant_id", "=", "main")
+        .compile(),
+    ).toThrow("select on deliveries");
     db.selectFrom("deliveries")
       .innerJoin("campaigns", "campaigns.id", "deliveries.campaign_id")
       .select("deliveries.id")
+      .where("deliveries.tenant_id", "=", "main")
       .where("campaigns.tenant_id", "=", "main")
       .compile();
     db.selectFrom("deliveries")
+      .where("deliveries.tenant_id", "=", "main")
       .innerJoin("campaigns", (join) =>
         join
           .onRef("campaigns.id", "=", "deliveries.campaign_id")

@@ -23,8 +23,8 @@ import type { Database } from "./schema";
  * Code that is cross-tenant on purpose (the sender finding every tenant's due campaigns, the mail
  * retry queue, the lookups of a delivery named by a signed token) says so with `crossTenant(db)`,
  * each use with its reason.
- * Rows of child tables (subscriptions, preference_changes, deliveries, campaign_events) have no
- * tenant column: they are reached through a parent row whose query carried the tenant.
+ * The child tables (subscriptions, preference_changes, deliveries, campaign_events) carry their
+ * parent's tenant since migration 0011, so they are guarded like any other.
  */
 
 /** Tables with a tenant_id column: server/db/schema.ts (a test keeps this list in step with it). */
@@ -40,6 +40,10 @@ export const TENANT_TABLES: ReadonlySet<string> = new Set([
   "tenant_changes",
   "images",
   "dkim_keys",
+  "subscriptions",
+  "preference_changes",
+  "deliveries",
+  "campaign_events",
 ]);
 
 export class TenantGuardError extends Error {}

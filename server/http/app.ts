@@ -62,6 +62,7 @@ app.use(async (req, res, next) => {
     if (param !== null && isLocalHost(host)) {
       res.cookie(SUBDOMAIN_COOKIE, tenantId, { httpOnly: true, sameSite: "lax", path: "/" });
     }
+    const tenant = await getTenant(runtime.db, tenantId);
     const scope: RequestScope = {
       env: runtime.env,
       db: runtime.db,
@@ -69,14 +70,13 @@ app.use(async (req, res, next) => {
       requestId: res.locals.requestId,
       nonce: res.locals.nonce,
       tenantId,
+      tenant: tenant.config,
       clientAddress: req.ip ?? "unknown",
-      origin: "",
+      origin: publicOrigin(tenant.config, runtime.env),
       transport: runtime.transport,
       worker: runtime.worker,
       sessionSecret: runtime.sessionSecret,
     };
-    const tenant = await getTenant(runtime.db, tenantId);
-    scope.origin = publicOrigin(tenant.config, runtime.env);
     res.locals.scope = scope;
     res.locals.tenantVersion = tenant.version;
     next();

@@ -1,14 +1,10 @@
-import type { Db } from "../db";
 import type { MailStatus } from "../db/schema";
+import type { TenantScope } from "../scope";
 
 /**
  * Staff's reading of mail_log (DESIGN.md §5: every message sent or kept in the outbox can be read
  * at /admin/outbox). Only the tenant's own messages: the tenant is part of every WHERE clause.
  */
-export interface OutboxScope {
-  db: Db;
-  tenantId: string;
-}
 
 export const OUTBOX_PAGE_SIZE = 50;
 
@@ -25,7 +21,7 @@ export interface OutboxEntry {
 
 /** One page of the tenant's messages, newest first. */
 export async function listOutbox(
-  ctx: OutboxScope,
+  ctx: TenantScope,
   page = 1,
   pageSize = OUTBOX_PAGE_SIZE,
 ): Promise<{ items: OutboxEntry[]; total: number; page: number; pageCount: number }> {
@@ -74,7 +70,7 @@ export interface OutboxMessage extends OutboxEntry {
 
 /** One of the tenant's messages, or null (also for another tenant's message). */
 export async function getOutboxMessage(
-  ctx: OutboxScope,
+  ctx: TenantScope,
   id: number,
 ): Promise<OutboxMessage | null> {
   const row = await ctx.db

@@ -1,17 +1,13 @@
-import type { Db } from "../db";
 import { crossTenant } from "../db/tenant-guard";
 import { getEnv } from "../env";
-import type { Logger } from "../logger";
+import type { Scope } from "../scope";
 import { dkimSigningKey } from "./dkim";
-import { DeliveryError, type OutgoingMessage, type Transport } from "./transport";
+import { DeliveryError, type OutgoingMessage } from "./transport";
 
-export interface MailContext {
-  db: Db;
-  transport: Transport;
-  logger: Logger;
+export type MailContext = Pick<Scope, "db" | "transport" | "logger"> & {
   /** Waits before retry n (1-based); default MAIL_RETRY_DELAYS (1 min, 5 min, 30 min, 2 h). */
   retryDelaysMs?: readonly number[];
-}
+};
 
 const retryDelaysOf = (ctx: MailContext) => ctx.retryDelaysMs ?? getEnv().MAIL_RETRY_DELAYS;
 /** Tries in all: the first and one per wait. */

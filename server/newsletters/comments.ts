@@ -1,20 +1,15 @@
 import { sql } from "kysely";
 import { z } from "zod";
 import { commentTextSchema } from "../../shared/schemas/comment";
-import type { Db } from "../db";
 import type { CommentRow } from "../db/schema";
 import { createRateLimit } from "../http/rate-limit";
+import type { TenantScope } from "../scope";
 
 /**
  * Anonymous comments on published newsletters (SPEC §3 Comment, §5; DESIGN.md §7.8).
  * `newsletters.comments` counts what the public sees: adding a comment or unhiding one adds one,
  * hiding or deleting a visible one takes one away, always in the same transaction as the change.
  */
-interface TenantScope {
-  db: Db;
-  tenantId: string;
-}
-
 export const ANONYMOUS_AUTHOR = "Anonymous";
 
 /**

@@ -1,13 +1,8 @@
-import type { Db } from "../db";
+import type { Scope } from "../scope";
 import { listPublishedNewsletters } from "./newsletters";
 
 /** Machine-readable views of a tenant's public site: the RSS feed, the sitemap and robots.txt. */
-interface SiteScope {
-  db: Db;
-  tenantId: string;
-  /** scheme + host of the tenant's site, no trailing slash */
-  origin: string;
-}
+type SiteScope = Pick<Scope, "db" | "tenantId" | "origin">;
 
 export const FEED_SIZE = 20;
 

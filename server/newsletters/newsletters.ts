@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { z } from "zod";
 import type { Db } from "../db";
 import type { NewsletterRow, NewsletterStatus } from "../db/schema";
+import type { TenantScope } from "../scope";
 import { sanitizeNewsletterHtml } from "./sanitize";
 
 /** The newsletter form (SPEC §2, §5): all four fields required, read time at least 1 minute. */
@@ -82,11 +83,6 @@ export function toNewsletter(row: NewsletterRow): Newsletter {
     campaignId: row.campaign_id,
     sendStatus: row.send_status,
   };
-}
-
-interface TenantScope {
-  db: Db;
-  tenantId: string;
 }
 
 /** Creates a draft. Content is sanitised before it is stored. */

@@ -1,5 +1,5 @@
-import type { Db } from "../db";
 import { findImagesByUrl, imageSources, withResponsiveImages } from "../files/stored-images";
+import type { TenantScope } from "../scope";
 import { type Comment, listComments } from "./comments";
 import { getPublishedNewsletter, type Newsletter, recordNewsletterView } from "./newsletters";
 import { sanitizeNewsletterHtml } from "./sanitize";
@@ -8,11 +8,6 @@ import { sanitizeNewsletterHtml } from "./sanitize";
  * The public reading of a newsletter (SPEC §2 Newsletter detail): the published newsletter, its
  * content made safe to render, its comments, and one more view.
  */
-interface TenantScope {
-  db: Db;
-  tenantId: string;
-}
-
 export interface NewsletterReading {
   /** metrics.views includes the view this reading counted */
   newsletter: Newsletter;

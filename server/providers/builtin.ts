@@ -9,6 +9,7 @@ import {
 import type { CampaignRow, CampaignStatus } from "../db/schema";
 import { SubscriptionError } from "../subscribers/errors";
 import { listTenantLists, type MailingList, resolveLists } from "../subscribers/lists";
+import { joinLists, leaveList } from "../subscribers/store";
 import {
   findSubscriber,
   normaliseSubscriberEmail,
@@ -101,20 +102,13 @@ export class BuiltinProvider implements MailProvider {
           .where("id", "=", id)
           .execute();
       }
-      if (lists.length > 0) {
-        const subscriberId = id;
-        await trx
-          .insertInto("subscriptions")
-          .values(
-            lists.map((list) => ({
-              subscriber_id: subscriberId,
-              list_id: list.id,
-              created_at: now,
-            })),
-          )
-          .onConflict((oc) => oc.columns(["subscriber_id", "list_id"]).doNothing())
-          .execute();
-      }
+      const subscriberId = id;
+      await joinLists(
+        trx,
+        this.ctx.tenant.id,
+        lists.map((list) => ({ subscriberId, listId: list.id })),
+        now,
+      );
       return existing === undefined;
     });
     const subscriber = await this.findSubscriber(email);
@@ -166,21 +160,12 @@ export class BuiltinProvider implements MailProvider {
   }
 
   async addToGroup(subscriberId: string, group: string | number): Promise<void> {
-    const { subscriberId: id, listId } = await this.membership(subscriberId, group);
-    await this.ctx.db
-      .insertInto("subscriptions")
-      .values({ subscriber_id: id, list_id: listId, created_at: new Date().toISOString() })
-      .onConflict((oc) => oc.columns(["subscriber_id", "list_id"]).doNothing())
-      .execute();
+    const membership = await this.membership(subscriberId, group);
+    await joinLists(this.ctx.db, this.ctx.tenant.id, [membership], new Date().toISOString());
   }
 
   async removeFromGroup(subscriberId: string, group: string | number): Promise<void> {
-    const { subscriberId: id, listId } = await this.membership(subscriberId, group);
-    await this.ctx.db
-      .deleteFrom("subscriptions")
-      .where("subscriber_id", "=", id)
-      .where("list_id", "=", listId)
-      .execute();
+    await leaveList(this.ctx.db, this.ctx.tenant.id, await this.membership(subscriberId, group));
   }
 
   async listGroups() {

@@ -1,6 +1,7 @@
 import type { SubscriberStatus } from "../db/schema";
 import { SubscriptionError } from "../subscribers/errors";
 import { listTenantLists } from "../subscribers/lists";
+import { replaceLists } from "../subscribers/store";
 import type { SubscriptionContext } from "../subscribers/subscribers";
 import { mailerLiteFor, mailerLiteGroupIds, providerNameFor } from "./choice";
 import { type MailProvider, ProviderError } from "./types";
@@ -139,12 +140,12 @@ export async function pullSubscriber(
           .executeTakeFirstOrThrow()
       ).id;
     }
-    await trx.deleteFrom("subscriptions").where("subscriber_id", "=", id).execute();
-    if (lists.length > 0) {
-      await trx
-        .insertInto("subscriptions")
-        .values(lists.map((list) => ({ subscriber_id: id, list_id: list.id, created_at: now })))
-        .execute();
-    }
+    await replaceLists(
+      trx,
+      ctx.tenant.id,
+      id,
+      lists.map((list) => list.id),
+      now,
+    );
   });
 }

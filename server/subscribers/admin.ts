@@ -4,20 +4,17 @@ import { z } from "zod";
 import { invalidEmailMessage, isValidEmail } from "../../shared/schemas/email";
 import { MAX_IMPORT_BYTES, SUBSCRIBER_STATUSES } from "../../shared/schemas/subscribers";
 import { isSuppressed } from "../campaigns/bounces";
-import type { Db } from "../db";
 import type { SubscriberStatus } from "../db/schema";
-import type { TenantConfig } from "../tenants/config";
+import type { Scope } from "../scope";
 import { listTenantLists, type MailingList } from "./lists";
+import { chunks, dropPendingChanges, joinLists, leaveAllLists } from "./store";
 import { FEEDBACK_REASONS, normaliseSubscriberEmail, type SubscriberView } from "./subscribers";
 
 /**
  * Staff's view of a tenant's audience (/admin/subscribers): search, counts, CSV import and export,
  * and the unsubscribe feedback. Every query names the tenant in its WHERE clause.
  */
-export interface AdminScope {
-  db: Db;
-  tenant: TenantConfig;
-}
+type AdminScope = Pick<Scope, "db" | "tenant">;
 
 export type StatusFilter = SubscriberStatus | "all";
 
@@ -47,15 +44,6 @@ export function subscriberFilterFrom(params: URLSearchParams): SubscriberFilter 
 
 export const SUBSCRIBERS_PAGE_SIZE = 50;
 export const NAME_MAX_LENGTH = 100;
-/** Postgres allows 65,535 parameters per statement, SQLite 32,766: chunks stay far below both. */
-const CHUNK = 500;
-
-function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let start = 0; start < items.length; start += size)
-    out.push(items.slice(start, start + size));
-  return out;
-}
 
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -83,6 +71,7 @@ function filteredSubscribers(ctx: AdminScope, filter: SubscriberFilter) {
           .innerJoin("lists", "lists.id", "subscriptions.list_id")
           .select(sql`1`.as("one"))
           .whereRef("subscriptions.subscriber_id", "=", "subscribers.id")
+          .where("subscriptions.tenant_id", "=", ctx.tenant.id)
           .where("lists.tenant_id", "=", ctx.tenant.id)
           .where("lists.key", "=", key),
       ),
@@ -99,6 +88,7 @@ async function listKeysOf(ctx: AdminScope, ids: readonly number[]): Promise<Map<
       .selectFrom("subscriptions")
       .innerJoin("lists", "lists.id", "subscriptions.list_id")
       .select(["subscriptions.subscriber_id", "lists.key"])
+      .where("subscriptions.tenant_id", "=", ctx.tenant.id)
       .where("lists.tenant_id", "=", ctx.tenant.id)
       .where("subscriptions.subscriber_id", "in", part)
       .orderBy("lists.id")
@@ -167,6 +157,7 @@ export async function countByList(
     .innerJoin("lists", "lists.id", "subscriptions.list_id")
     .innerJoin("subscribers", "subscribers.id", "subscriptions.subscriber_id")
     .select(["lists.id", (eb) => eb.fn.countAll().as("count")])
+    .where("subscriptions.tenant_id", "=", ctx.tenant.id)
     .where("lists.tenant_id", "=", ctx.tenant.id)
     .where("subscribers.tenant_id", "=", ctx.tenant.id)
     .where("subscribers.status", "=", "active")
@@ -453,6 +444,7 @@ export async function importSubscribersCsv(ctx: AdminScope, text: string): Promi
               eb
                 .selectFrom("subscriptions")
                 .select(sql`1`.as("one"))
+                .where("subscriptions.tenant_id", "=", ctx.tenant.id)
                 .whereRef("subscriptions.subscriber_id", "=", "subscribers.id"),
             )
             .as("has_lists"),
@@ -536,26 +528,16 @@ export async function importSubscribersCsv(ctx: AdminScope, text: string): Promi
     }
 
     const changed = [...listsAfter.keys()];
-    for (const part of chunks(changed)) {
-      await trx.deleteFrom("subscriptions").where("subscriber_id", "in", part).execute();
-    }
+    await leaveAllLists(trx, ctx.tenant.id, changed);
     const leaving = rows
       .filter((row) => row.status === "unsubscribed")
       .map((row) => existing.get(row.email)?.id)
       .filter((id): id is number => id !== undefined);
-    for (const part of chunks(leaving)) {
-      await trx.deleteFrom("preference_changes").where("subscriber_id", "in", part).execute();
-    }
+    await dropPendingChanges(trx, ctx.tenant.id, leaving);
     const memberships = [...listsAfter].flatMap(([subscriberId, chosen]) =>
-      chosen.map((list) => ({ subscriber_id: subscriberId, list_id: list.id, created_at: now })),
+      chosen.map((list) => ({ subscriberId, listId: list.id })),
     );
-    for (const part of chunks(memberships)) {
-      await trx
-        .insertInto("subscriptions")
-        .values(part)
-        .onConflict((oc) => oc.columns(["subscriber_id", "list_id"]).doNothing())
-        .execute();
-    }
+    await joinLists(trx, ctx.tenant.id, memberships, now);
   });
   report.imported = report.created + report.updated;
   return report;

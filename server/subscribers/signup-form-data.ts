@@ -1,5 +1,5 @@
 import type { RouterContextProvider } from "react-router";
-import { requestContext, tenantContext } from "../http/context";
+import { scopeOf } from "../http/context";
 import { listTenantLists } from "./lists";
 
 /** What the sign-up form (app/components/signup-form.tsx) needs: the lists it offers. */
@@ -16,8 +16,8 @@ export interface SignupFormData {
 export async function signupFormData(
   context: Readonly<RouterContextProvider>,
 ): Promise<SignupFormData> {
-  const tenant = context.get(tenantContext);
-  const lists = await listTenantLists(context.get(requestContext).db, tenant);
+  const tenant = scopeOf(context).tenant;
+  const lists = await listTenantLists(scopeOf(context).db, tenant);
   const configured = tenant.emailGroups.default;
   return {
     lists: lists.map(({ key, name, description }) => ({ key, name, description })),

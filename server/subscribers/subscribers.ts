@@ -5,27 +5,29 @@ import { recordUnsubscribe } from "../campaigns/tracking";
 import type { Db } from "../db";
 import type { SubscriberRow, SubscriberStatus } from "../db/schema";
 import { type EmailContent, renderEmail } from "../emails/templates";
-import type { Logger } from "../logger";
 import { replyToHeader } from "../mail/headers";
 import { MailNotSentError, sendMail } from "../mail/send";
 import { signToken } from "../mail/tokens";
-import type { Transport } from "../mail/transport";
 import { pullSubscriber, pushMembership, pushUnsubscribe } from "../providers/mailerlite-mirror";
-import type { TenantConfig } from "../tenants/config";
+import type { Scope } from "../scope";
 import { DEFAULT_TENANT_ID } from "../tenants/resolve";
 import { MESSAGES, SubscriptionError } from "./errors";
-import { listTenantLists, type MailingList, resolveLists } from "./lists";
+import { listTenantLists, resolveLists } from "./lists";
+import {
+  dropPendingChanges,
+  findPendingChange,
+  joinLists,
+  leaveAllLists,
+  replaceLists,
+  savePendingChange,
+  spendPendingChange,
+} from "./store";
 
 /** Everything a subscription operation needs: the tenant, its database, its mail and its links. */
-export interface SubscriptionContext {
-  db: Db;
-  logger: Logger;
-  transport: Transport;
-  tenant: TenantConfig;
-  /** public origin of the tenant's site, for links in mail */
-  origin: string;
-  sessionSecret: string;
-}
+export type SubscriptionContext = Pick<
+  Scope,
+  "db" | "logger" | "transport" | "tenant" | "origin" | "sessionSecret"
+>;
 
 export const PENDING_CHANGE_LIFETIME_MS = 86_400_000; // SPEC §9: 24 hours
 
@@ -62,6 +64,7 @@ async function listKeysOf(ctx: SubscriptionContext, subscriberId: number): Promi
     .selectFrom("subscriptions")
     .innerJoin("lists", "lists.id", "subscriptions.list_id")
     .select("lists.key")
+    .where("subscriptions.tenant_id", "=", ctx.tenant.id)
     .where("subscriptions.subscriber_id", "=", subscriberId)
     .where("lists.tenant_id", "=", ctx.tenant.id)
     .orderBy("lists.id")
@@ -181,17 +184,6 @@ async function mailTo(
   );
 }
 
-async function joinLists(db: Db, subscriberId: number, lists: MailingList[], now: string) {
-  if (lists.length === 0) return;
-  await db
-    .insertInto("subscriptions")
-    .values(
-      lists.map((list) => ({ subscriber_id: subscriberId, list_id: list.id, created_at: now })),
-    )
-    .onConflict((oc) => oc.columns(["subscriber_id", "list_id"]).doNothing())
-    .execute();
-}
-
 /**
  * SPEC's completeNewsletterSignup: creates or reactivates the subscriber, joins the lists and sends
  * the welcome email — or, with the tenant's doubleOptIn, a confirmation link first. The answer is the
@@ -269,7 +261,13 @@ export async function signUp(
         .executeTakeFirstOrThrow();
       id = inserted.id;
     }
-    await joinLists(trx, id, lists, now);
+    const subscriberId = id;
+    await joinLists(
+      trx,
+      ctx.tenant.id,
+      lists.map((list) => ({ subscriberId, listId: list.id })),
+      now,
+    );
     return { subscriberId: id, wasActive: existing?.status === "active" };
   });
 
@@ -358,19 +356,13 @@ export async function requestPreferenceChange(
   const inactive = all.map((list) => list.key).filter((key) => !wanted.includes(key));
   const token = randomBytes(32).toString("base64url");
   const now = Date.now();
-  const values = {
-    token_hash: sha256(token).toString("hex"),
-    active_lists: JSON.stringify(wanted),
-    inactive_lists: JSON.stringify(inactive),
-    created_at: new Date(now).toISOString(),
-    expires_at: new Date(now + PENDING_CHANGE_LIFETIME_MS).toISOString(),
-    used_at: null,
-  };
-  await ctx.db
-    .insertInto("preference_changes")
-    .values({ subscriber_id: subscriber.id, ...values })
-    .onConflict((oc) => oc.column("subscriber_id").doUpdateSet(values))
-    .execute();
+  await savePendingChange(ctx.db, ctx.tenant.id, subscriber.id, {
+    tokenHash: sha256(token).toString("hex"),
+    activeLists: wanted,
+    inactiveLists: inactive,
+    createdAt: new Date(now).toISOString(),
+    expiresAt: new Date(now + PENDING_CHANGE_LIFETIME_MS).toISOString(),
+  });
   const name = (key: string) => all.find((list) => list.key === key)?.name ?? key;
   const verifyUrl = tenantLink(
     ctx,
@@ -392,10 +384,7 @@ export async function requestPreferenceChange(
     );
   } catch (error) {
     // Nothing half-done: a change whose link never left is dropped.
-    await ctx.db
-      .deleteFrom("preference_changes")
-      .where("subscriber_id", "=", subscriber.id)
-      .execute();
+    await dropPendingChanges(ctx.db, ctx.tenant.id, [subscriber.id]);
     if (error instanceof MailNotSentError)
       throw new SubscriptionError(MESSAGES.verificationNotSent, 503);
     throw error;
@@ -405,15 +394,12 @@ export async function requestPreferenceChange(
 /** The pending change a preference link may apply: it exists, is unused, unexpired and its token. */
 async function checkPendingChange(
   db: Db,
+  tenantId: string,
   subscriberId: number,
   token: string,
   now: Date,
 ): Promise<{ wanted: string[] } | { error: string }> {
-  const pending = await db
-    .selectFrom("preference_changes")
-    .selectAll()
-    .where("subscriber_id", "=", subscriberId)
-    .executeTakeFirst();
+  const pending = await findPendingChange(db, tenantId, subscriberId);
   if (!pending || pending.used_at) return { error: "No pending changes found" };
   if (pending.expires_at <= now.toISOString()) return { error: "Pending changes have expired" };
   const expected = Buffer.from(pending.token_hash, "hex");
@@ -439,7 +425,7 @@ export async function applyPreferenceChange(
     return new SubscriptionError(MESSAGES.invalidLink);
   };
   // Checked before MailerLite hears of it, and again below where the token is spent.
-  const before = await checkPendingChange(ctx.db, subscriber.id, input.token, now);
+  const before = await checkPendingChange(ctx.db, ctx.tenant.id, subscriber.id, input.token, now);
   if ("error" in before) throw refuse(before.error);
   if (before.wanted.length > 0) {
     await pushMembership(
@@ -451,7 +437,7 @@ export async function applyPreferenceChange(
     await pushUnsubscribe(ctx, subscriber.email, MESSAGES.failed);
   }
   const applied = await ctx.db.transaction().execute(async (trx) => {
-    const pending = await checkPendingChange(trx, subscriber.id, input.token, now);
+    const pending = await checkPendingChange(trx, ctx.tenant.id, subscriber.id, input.token, now);
     if ("error" in pending) return pending;
     const { wanted } = pending;
     const lists = await trx
@@ -461,19 +447,7 @@ export async function applyPreferenceChange(
       .execute();
     const wantedIds = lists.filter((list) => wanted.includes(list.key)).map((list) => list.id);
     const stamp = now.toISOString();
-    await trx.deleteFrom("subscriptions").where("subscriber_id", "=", subscriber.id).execute();
-    if (wantedIds.length > 0) {
-      await trx
-        .insertInto("subscriptions")
-        .values(
-          wantedIds.map((listId) => ({
-            subscriber_id: subscriber.id,
-            list_id: listId,
-            created_at: stamp,
-          })),
-        )
-        .execute();
-    }
+    await replaceLists(trx, ctx.tenant.id, subscriber.id, wantedIds, stamp);
     const status: SubscriberStatus = wantedIds.length > 0 ? "active" : "unsubscribed";
     await trx
       .updateTable("subscribers")
@@ -487,11 +461,7 @@ export async function applyPreferenceChange(
       .where("tenant_id", "=", ctx.tenant.id)
       .where("id", "=", subscriber.id)
       .execute();
-    await trx
-      .updateTable("preference_changes")
-      .set({ used_at: stamp })
-      .where("subscriber_id", "=", subscriber.id)
-      .execute();
+    await spendPendingChange(trx, ctx.tenant.id, subscriber.id, stamp);
     return { ok: true as const };
   });
   if ("error" in applied) throw refuse(applied.error);
@@ -529,15 +499,15 @@ export async function unsubscribe(
   await pushUnsubscribe(ctx, row.email, MESSAGES.unsubscribeFailed);
   const now = new Date().toISOString();
   await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom("subscriptions").where("subscriber_id", "=", row.id).execute();
-    await trx.deleteFrom("preference_changes").where("subscriber_id", "=", row.id).execute();
+    await leaveAllLists(trx, ctx.tenant.id, [row.id]);
+    await dropPendingChanges(trx, ctx.tenant.id, [row.id]);
     await trx
       .updateTable("subscribers")
       .set({ status: "unsubscribed", unsubscribed_at: now, updated_at: now })
       .where("tenant_id", "=", ctx.tenant.id)
       .where("id", "=", row.id)
       .execute();
-    await recordUnsubscribe(trx, row.id, now);
+    await recordUnsubscribe(trx, ctx.tenant.id, row.id, now);
   });
   return { ...toView(row, []), status: "unsubscribed" };
 }

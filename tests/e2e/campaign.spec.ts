@@ -33,6 +33,7 @@ function seed() {
       .selectFrom("subscriptions")
       .innerJoin("subscribers", "subscribers.id", "subscriptions.subscriber_id")
       .select((eb) => eb.fn.countAll<number>().as("active"))
+      .where("subscriptions.tenant_id", "=", "main")
       .where("subscribers.tenant_id", "=", "main")
       .where("subscriptions.list_id", "=", list?.id ?? 0)
       .where("subscribers.status", "=", "active")

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCampaign, getCampaignRow } from "../../server/campaigns/campaigns";
 import { verifyDeliveryToken } from "../../server/campaigns/tracking-links";
 import { migrateToLatest } from "../../server/db/migrate";
+import { crossTenant } from "../../server/db/tenant-guard";
 import { outboxTransport } from "../../server/mail/transport";
 import { listTenantLists } from "../../server/subscribers/lists";
 import type { SubscriptionContext } from "../../server/subscribers/subscribers";
@@ -107,7 +108,7 @@ describe.each(testDialects())("bounces and complaints on %s", (dialect) => {
   }
 
   const deliveryOf = (campaignId: string, email: string) =>
-    database.db
+    crossTenant(database.db)
       .selectFrom("deliveries")
       .selectAll()
       .where("campaign_id", "=", campaignId)
@@ -314,7 +315,7 @@ describe.each(testDialects())("bounces and complaints on %s", (dialect) => {
       dsn.envelope,
       dsnMessage({ to: dsn.envelope, finalRecipient: people[0] as string }),
     );
-    const events = await database.db
+    const events = await crossTenant(database.db)
       .selectFrom("campaign_events")
       .select("kind")
       .where("campaign_id", "=", campaign.id)

@@ -5,6 +5,7 @@ import { createCampaign, getCampaignRow } from "../../server/campaigns/campaigns
 import { CampaignWorker, STALE_CLAIM_MS } from "../../server/campaigns/worker";
 import { createDb, type Db } from "../../server/db";
 import { migrateToLatest } from "../../server/db/migrate";
+import { crossTenant } from "../../server/db/tenant-guard";
 import { smtpTransport, type Transport } from "../../server/mail/transport";
 import { listTenantLists } from "../../server/subscribers/lists";
 import type { SubscriptionContext } from "../../server/subscribers/subscribers";
@@ -166,7 +167,7 @@ describe.each(testDialects())("the sending engine on %s", (dialect) => {
     expect(received).toEqual(
       expected.filter((email) => !["b-7@example.com", "b-8@example.com"].includes(email)),
     );
-    const failed = await database.db
+    const failed = await crossTenant(database.db)
       .selectFrom("deliveries")
       .select(["email", "status", "attempts", "error"])
       .where("campaign_id", "=", campaign.id)
@@ -175,14 +176,14 @@ describe.each(testDialects())("the sending engine on %s", (dialect) => {
       .execute();
     expect(failed.map((row) => row.email)).toEqual(["b-7@example.com", "b-8@example.com"]);
     expect(failed[0]?.error).toMatch(/Mailbox unavailable/);
-    const retried = await database.db
+    const retried = await crossTenant(database.db)
       .selectFrom("deliveries")
       .select("email")
       .where("campaign_id", "=", campaign.id)
       .where("attempts", "=", 2)
       .execute();
     expect(retried).toHaveLength(6);
-    const bounces = await database.db
+    const bounces = await crossTenant(database.db)
       .selectFrom("campaign_events")
       .select("delivery_id")
       .where("campaign_id", "=", campaign.id)
@@ -305,14 +306,14 @@ describe.each(testDialects())("the sending engine on %s", (dialect) => {
       const running = worker({ SEND_RATE: 0, SEND_CONCURRENCY: 2 });
       // A claim in this worker's name that no runner holds (as after a failure mid-batch): the
       // heartbeat must not keep it alive, or the campaign never ends.
-      const [lost] = await database.db
+      const [lost] = await crossTenant(database.db)
         .selectFrom("deliveries")
         .select("id")
         .where("campaign_id", "=", campaign.id)
         .orderBy("id", "desc")
         .limit(1)
         .execute();
-      await database.db
+      await crossTenant(database.db)
         .updateTable("deliveries")
         .set({ status: "sending", claimed_by: running.id, claimed_at: new Date().toISOString() })
         .where("id", "=", lost?.id ?? 0)
@@ -337,7 +338,7 @@ describe.each(testDialects())("the sending engine on %s", (dialect) => {
       worker({ SEND_RATE: 0, SEND_CONCURRENCY: 4 }, other);
       await waitForStatus(database.db, campaign.id, ["sent"]);
       expect(recipientsOf(sink, "e").sort()).toEqual(expected);
-      const byWorker = await database.db
+      const byWorker = await crossTenant(database.db)
         .selectFrom("deliveries")
         .select(["claimed_by", (eb) => eb.fn.countAll<number>().as("count")])
         .where("campaign_id", "=", campaign.id)

@@ -125,7 +125,7 @@ async function stopWorkers() {
 }
 
 async function deliveryRows(db: Db, campaignId: string) {
-  return db
+  return crossTenant(db)
     .selectFrom("deliveries")
     .select(["email", "status", "attempts", "message_id"])
     .where("campaign_id", "=", campaignId)

@@ -302,7 +302,7 @@ describe.each(testDialects())("subscription pages on %s", (dialect) => {
       expect(crossed.status).toBe(400);
       expect(textOf(await crossed.text())).toContain(INVALID_LINK);
 
-      await database.db
+      await crossTenant(database.db)
         .updateTable("preference_changes")
         .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
         .where("subscriber_id", "=", aliceId)
@@ -334,7 +334,7 @@ describe.each(testDialects())("subscription pages on %s", (dialect) => {
       } finally {
         sink.answer = () => undefined;
       }
-      const pending = await database.db
+      const pending = await crossTenant(database.db)
         .selectFrom("preference_changes")
         .selectAll()
         .where("subscriber_id", "=", id)

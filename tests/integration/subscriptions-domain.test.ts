@@ -179,7 +179,7 @@ describe.each(testDialects())("subscriptions with real mail on %s", (dialect) =>
     ).rejects.toThrow("Failed to send verification email. Please try again.");
     sink.answer = () => undefined;
     const subscriber = await findSubscriber(ctx, "late@example.com");
-    const pending = await database.db
+    const pending = await crossTenant(database.db)
       .selectFrom("preference_changes")
       .selectAll()
       .where("subscriber_id", "=", subscriber?.id ?? 0)

@@ -24,7 +24,14 @@ export async function insertSubscriber(
   if (input.listIds?.length) {
     await db
       .insertInto("subscriptions")
-      .values(input.listIds.map((list_id) => ({ subscriber_id: id, list_id, created_at: now })))
+      .values(
+        input.listIds.map((list_id) => ({
+          tenant_id: input.tenantId ?? "main",
+          subscriber_id: id,
+          list_id,
+          created_at: now,
+        })),
+      )
       .execute();
   }
   return id;

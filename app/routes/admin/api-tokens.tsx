@@ -2,7 +2,7 @@ import { data, Form, useActionData, useNavigation } from "react-router";
 import { z } from "zod";
 import { createApiToken, listApiTokens, revokeApiToken } from "../../../server/auth/api-tokens";
 import { requireSuperAdmin } from "../../../server/auth/guards";
-import { requestContext, tenantContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import { formatDateTime } from "../../../shared/format";
 import { AdminHeader } from "../../components/admin-header";
 import { FieldShell, SubmitButton, TextInput } from "../../components/ui/form";
@@ -23,8 +23,8 @@ const nameSchema = z
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireSuperAdmin(context, request);
   return {
-    tenantName: context.get(tenantContext).branding.companyName,
-    tokens: await listApiTokens(context.get(requestContext).db),
+    tenantName: scopeOf(context).tenant.branding.companyName,
+    tokens: await listApiTokens(scopeOf(context).db),
   };
 }
 
@@ -34,7 +34,7 @@ type ActionResult =
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireSuperAdmin(context, request);
-  const { db, logger } = context.get(requestContext);
+  const { db, logger } = scopeOf(context);
   const form = await request.formData();
   if (form.get("intent") === "revoke") {
     const id = String(form.get("id") ?? "");

@@ -9,12 +9,12 @@ import {
   changeCampaignState,
   getCampaignRow,
 } from "../../../server/campaigns/campaigns";
-import { requestContext, tenantContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import type { Route } from "./+types/campaign";
 
 async function load(context: Route.LoaderArgs["context"], id: string) {
-  const { db } = context.get(requestContext);
-  const tenant = context.get(tenantContext);
+  const { db } = scopeOf(context);
+  const tenant = scopeOf(context).tenant;
   try {
     return await getCampaignRow(db, tenant.id, id);
   } catch (error) {
@@ -27,14 +27,14 @@ async function load(context: Route.LoaderArgs["context"], id: string) {
 /** /admin/campaigns/:id — progress while sending, the report when done, and the staff actions. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = requireTenantAccess(context, request);
-  const { db } = context.get(requestContext);
+  const { db } = scopeOf(context);
   const campaign = await load(context, params.id);
   const [progress, report] = await Promise.all([
     campaignProgress(db, campaign),
     campaignReport(db, campaign),
   ]);
   return {
-    tenantName: context.get(tenantContext).branding.companyName,
+    tenantName: scopeOf(context).tenant.branding.companyName,
     isSuperAdmin: user.isSuperAdmin,
     campaign: {
       id: campaign.id,
@@ -61,10 +61,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   requireTenantAccess(context, request);
   const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data({ error: "Unknown action" }, { status: 400 });
-  const scope = context.get(requestContext);
+  const scope = scopeOf(context);
   try {
     await changeCampaignState(
-      { db: scope.db, tenant: context.get(tenantContext) },
+      { db: scope.db, tenant: scopeOf(context).tenant },
       params.id,
       parsed.data.action,
     );

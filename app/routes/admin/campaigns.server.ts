@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { listCampaigns, listGroupStats } from "../../../server/campaigns/campaigns";
-import { requestContext, tenantContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import { providerFor, providerNameFor } from "../../../server/providers";
 import { ProviderError } from "../../../server/providers/types";
-import { subscriptionContextFrom } from "../../../server/subscribers/context";
 import { CAMPAIGN_STATUSES } from "../../../shared/schemas/campaign";
 import type { Route } from "./+types/campaigns";
 
@@ -19,8 +18,8 @@ const querySchema = z.object({
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireTenantAccess(context, request);
-  const tenant = context.get(tenantContext);
-  const scope = { db: context.get(requestContext).db, tenant };
+  const tenant = scopeOf(context).tenant;
+  const scope = { db: scopeOf(context).db, tenant };
   const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const common = {
     tenantName: tenant.branding.companyName,
@@ -31,7 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
   if (common.provider === "mailerlite") {
     try {
-      const provider = providerFor(subscriptionContextFrom(context));
+      const provider = providerFor(scopeOf(context));
       const [result, groups] = await Promise.all([
         provider.listCampaigns({ status: query.status ?? null, page: query.page, limit: 25 }),
         provider.listGroups(),

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { requireStaff } from "../../../server/auth/guards";
 import { grantedTenants } from "../../../server/auth/permissions";
-import { requestContext, tenantContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import { listNewsletters } from "../../../server/newsletters/newsletters";
 import { listTenants } from "../../../server/tenants/store";
 import { AdminHeader } from "../../components/admin-header";
@@ -19,8 +19,8 @@ export const meta: Route.MetaFunction = () => [
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireStaff(context, request);
-  const scope = context.get(requestContext);
-  const current = context.get(tenantContext);
+  const scope = scopeOf(context);
+  const current = scopeOf(context).tenant;
   const tenants = await listTenants(scope.db);
   const allowed = new Set(
     grantedTenants(

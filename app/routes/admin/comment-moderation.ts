@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { safeRedirectPath } from "../../../server/auth/permissions";
-import { requestContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import { deleteComment, setCommentHidden } from "../../../server/newsletters/comments";
 import type { Route } from "./+types/comment-moderation";
 
@@ -22,7 +22,7 @@ export function loader() {
 /** Staff hide, show again or delete a comment of this site's tenant (DESIGN.md §7.8). */
 export async function action({ params, request, context }: Route.ActionArgs) {
   const user = requireTenantAccess(context, request);
-  const scope = context.get(requestContext);
+  const scope = scopeOf(context);
   const form = moderationSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!form.success) return new Response("Bad Request", { status: 400 });
   const id = commentIdSchema.safeParse(params.id);

@@ -1,7 +1,7 @@
 import { Form, Link, useSearchParams } from "react-router";
 import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
-import { requestContext, tenantContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import { listNewsletters } from "../../../server/newsletters/newsletters";
 import { AdminHeader } from "../../components/admin-header";
 import { NewsletterCard } from "../../components/newsletter-card";
@@ -19,8 +19,8 @@ const filterSchema = z.object({
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireTenantAccess(context, request);
-  const scope = context.get(requestContext);
-  const tenant = context.get(tenantContext);
+  const scope = scopeOf(context);
+  const tenant = scopeOf(context).tenant;
   const filter = filterSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const newsletters = await listNewsletters(scope, { status: filter.status, search: filter.q });
   return {

@@ -5,7 +5,7 @@ import { data, Form, redirect, useActionData, useNavigation, useSearchParams } f
 import { signIn } from "../../../server/auth/login";
 import { landingPathFor, safeRedirectPath } from "../../../server/auth/permissions";
 import { sessionCookie } from "../../../server/auth/sessions";
-import { requestContext, userContext } from "../../../server/http/context";
+import { scopeOf, userContext } from "../../../server/http/context";
 import { loginSchema } from "../../../shared/schemas/login";
 import { FieldShell, SubmitButton, TextInput } from "../../components/ui/form";
 import type { Route } from "./+types/login";
@@ -25,7 +25,7 @@ export function loader({ context, request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const scope = context.get(requestContext);
+  const scope = scopeOf(context);
   const submission = parseWithZod(await request.formData(), { schema: loginSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });

@@ -6,12 +6,12 @@ import {
   SESSION_COOKIE,
   sessionCookie,
 } from "../../../server/auth/sessions";
-import { requestContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import type { Route } from "./+types/logout";
 
 /** Sign Out (SPEC §2): ends the session on the server and returns home. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { db } = context.get(requestContext);
+  const { db } = scopeOf(context);
   await deleteSession(db, readCookieHeader(request.headers.get("cookie"), SESSION_COOKIE));
   const secure = new URL(request.url).protocol === "https:";
   const form = await request.formData().catch(() => null);

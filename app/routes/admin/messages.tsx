@@ -1,6 +1,6 @@
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { listContactMessages } from "../../../server/contact/messages";
-import { requestContext, tenantContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import { formatDate } from "../../../shared/format";
 import { AdminHeader } from "../../components/admin-header";
 import type { Route } from "./+types/messages";
@@ -15,10 +15,10 @@ const SHOWN = 200;
 /** Messages sent through this tenant's contact form (DESIGN.md §7.2), newest first. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireTenantAccess(context, request);
-  const scope = context.get(requestContext);
+  const scope = scopeOf(context);
   const messages = await listContactMessages(scope, { limit: SHOWN });
   return {
-    tenantName: context.get(tenantContext).branding.companyName,
+    tenantName: scopeOf(context).tenant.branding.companyName,
     isSuperAdmin: user.isSuperAdmin,
     messages,
   };

@@ -2,7 +2,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
-import { requestContext, tenantContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import {
   autosaveNewsletterDraft,
   createNewsletter,
@@ -34,8 +34,8 @@ const notFound = () => data({ message: NOT_FOUND }, { status: 404 });
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = requireTenantAccess(context, request);
-  const scope = context.get(requestContext);
-  const tenant = context.get(tenantContext);
+  const scope = scopeOf(context);
+  const tenant = scopeOf(context).tenant;
   const search = new URL(request.url).searchParams;
   const id = "id" in params ? params.id : null;
   const newsletter = id ? await getNewsletter(scope, id) : null;
@@ -61,7 +61,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const user = requireTenantAccess(context, request);
-  const scope = context.get(requestContext);
+  const scope = scopeOf(context);
   const id = "id" in params ? params.id : null;
   const formData = await request.formData();
   const intent: Intent = intentSchema.parse(formData.get("intent"));

@@ -9,18 +9,17 @@ import {
   sendCampaignTest,
 } from "../../../server/campaigns/campaigns";
 import { sendAsCampaign } from "../../../server/campaigns/send-as-campaign";
-import { requestContext, tenantContext, userContext } from "../../../server/http/context";
+import { scopeOf, userContext } from "../../../server/http/context";
 import { MailNotSentError } from "../../../server/mail/send";
 import { getNewsletter } from "../../../server/newsletters/newsletters";
 import { ProviderError } from "../../../server/providers/types";
-import { subscriptionContextFrom } from "../../../server/subscribers/context";
 import { listTenantLists } from "../../../server/subscribers/lists";
 import { FIXED_SENDER } from "../../../server/tenants/config";
 import { campaignFormSchema, localTimeToIso } from "../../../shared/schemas/campaign";
 import type { Route } from "./+types/newsletter-send";
 
 async function publishedNewsletter(context: Route.LoaderArgs["context"], id: string) {
-  const scope = context.get(requestContext);
+  const scope = scopeOf(context);
   const newsletter = await getNewsletter(scope, id);
   if (!newsletter) throw data({ message: `Newsletter with ID ${id} not found` }, { status: 404 });
   if (newsletter.status !== "published") {
@@ -32,9 +31,9 @@ async function publishedNewsletter(context: Route.LoaderArgs["context"], id: str
 /** /admin/newsletter/send/:id — 'Send as email' for a published newsletter (SPEC §7 defaults). */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = requireTenantAccess(context, request);
-  const tenant = context.get(tenantContext);
+  const tenant = scopeOf(context).tenant;
   const newsletter = await publishedNewsletter(context, params.id);
-  const lists = await listTenantLists(context.get(requestContext).db, tenant);
+  const lists = await listTenantLists(scopeOf(context).db, tenant);
   return {
     tenantName: tenant.branding.companyName,
     isSuperAdmin: user.isSuperAdmin,
@@ -92,7 +91,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     );
   }
   const form = submission.value;
-  const ctx = subscriptionContextFrom(context);
+  const ctx = scopeOf(context);
   const input = {
     newsletterId: newsletter.id,
     subject: form.subject,
@@ -117,7 +116,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     }
     const sent = await sendAsCampaign(ctx, input, {
       userId: context.get(userContext)?.id ?? null,
-      worker: context.get(requestContext).worker,
+      worker: scopeOf(context).worker,
     });
     // MailerLite's campaigns have no page here: the list shows them.
     throw redirect(

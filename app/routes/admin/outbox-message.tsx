@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { data, Link } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
-import { requestContext, tenantContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import { getOutboxMessage } from "../../../server/mail/outbox";
 import { formatDateTime, plural } from "../../../shared/format";
 import { AdminHeader } from "../../components/admin-header";
@@ -16,13 +16,13 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 /** /admin/outbox/:id: one message of this tenant, as the recipient sees it. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = requireTenantAccess(context, request);
-  const { db, tenantId } = context.get(requestContext);
+  const { db, tenantId } = scopeOf(context);
   const id = /^\d{1,15}$/.test(params.id) ? Number(params.id) : null;
   const message = id === null ? null : await getOutboxMessage({ db, tenantId }, id);
   // Another tenant's message does not exist here.
   if (!message) throw data({ message: "Message not found" }, { status: 404 });
   return {
-    tenantName: context.get(tenantContext).branding.companyName,
+    tenantName: scopeOf(context).tenant.branding.companyName,
     isSuperAdmin: user.isSuperAdmin,
     message,
   };

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
-import { requestContext, tenantContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import { listOutbox } from "../../../server/mail/outbox";
 import { formatDateTime, plural } from "../../../shared/format";
 import { AdminHeader } from "../../components/admin-header";
@@ -20,10 +20,10 @@ const pageSchema = z.coerce.number().int().min(1).max(1_000_000).catch(1);
 /** /admin/outbox (DESIGN.md §5): every message of this tenant, sent or kept, newest first. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireTenantAccess(context, request);
-  const { db, tenantId, transport } = context.get(requestContext);
+  const { db, tenantId, transport } = scopeOf(context);
   const page = pageSchema.parse(new URL(request.url).searchParams.get("page") ?? undefined);
   return {
-    tenantName: context.get(tenantContext).branding.companyName,
+    tenantName: scopeOf(context).tenant.branding.companyName,
     isSuperAdmin: user.isSuperAdmin,
     transport: transport.kind,
     mail: await listOutbox({ db, tenantId }, page),

@@ -4,7 +4,7 @@ import { data, Form, redirect, useActionData, useNavigation } from "react-router
 import { completeSetup, isSetupTokenValid } from "../../../server/auth/bootstrap";
 import { createSession, sessionCookie } from "../../../server/auth/sessions";
 import { countUsers } from "../../../server/auth/users";
-import { requestContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import { setupSchema } from "../../../shared/schemas/staff";
 import { FieldShell, SubmitButton, TextInput } from "../../components/ui/form";
 import type { Route } from "./+types/setup";
@@ -16,14 +16,14 @@ export const meta: Route.MetaFunction = () => [
 
 /** First run (issue #3): the one-time link from the server log opens this page. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { db } = context.get(requestContext);
+  const { db } = scopeOf(context);
   const token = new URL(request.url).searchParams.get("token");
   const valid = (await countUsers(db)) === 0 && (await isSetupTokenValid(db, token));
   return data({ valid, token: valid ? token : null }, { status: valid ? 200 : 404 });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { db } = context.get(requestContext);
+  const { db } = scopeOf(context);
   const submission = parseWithZod(await request.formData(), { schema: setupSchema });
   if (submission.status !== "success") {
     return data(

@@ -1,12 +1,12 @@
 import { requireTenantAccess } from "../../../server/auth/guards";
+import { scopeOf } from "../../../server/http/context";
 import { exportSubscribersCsv, subscriberFilterFrom } from "../../../server/subscribers/admin";
-import { subscriptionContextFrom } from "../../../server/subscribers/context";
 import type { Route } from "./+types/subscribers-export";
 
 /** GET /admin/subscribers/export.csv?q=&status=&list=: the filtered subscribers as a CSV download. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireTenantAccess(context, request);
-  const ctx = subscriptionContextFrom(context);
+  const ctx = scopeOf(context);
   const csv = await exportSubscribersCsv(
     ctx,
     subscriberFilterFrom(new URL(request.url).searchParams),

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
-import { requestContext, tenantContext } from "../../../server/http/context";
+import { requestContext, scopeOf } from "../../../server/http/context";
 import {
   countByList,
   countByStatus,
@@ -12,12 +12,11 @@ import {
   listSubscribers,
   subscriberFilterFrom,
 } from "../../../server/subscribers/admin";
-import { subscriptionContextFrom } from "../../../server/subscribers/context";
 import type { Route } from "./+types/subscribers";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireTenantAccess(context, request);
-  const ctx = subscriptionContextFrom(context);
+  const ctx = scopeOf(context);
   const filter = subscriberFilterFrom(new URL(request.url).searchParams);
   const [lists, statuses, subscribers, feedback] = await Promise.all([
     countByList(ctx),
@@ -26,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     feedbackSummary(ctx),
   ]);
   return {
-    tenantName: context.get(tenantContext).branding.companyName,
+    tenantName: scopeOf(context).tenant.branding.companyName,
     isSuperAdmin: user.isSuperAdmin,
     lists,
     statuses,
@@ -44,7 +43,7 @@ const UNREADABLE = "The upload could not be read. Choose a CSV file of at most 1
 /** POST (multipart, field `file`): imports subscribers from CSV and answers the report. */
 export async function action({ request, context }: Route.ActionArgs) {
   requireTenantAccess(context, request);
-  const ctx = subscriptionContextFrom(context);
+  const ctx = scopeOf(context);
   const fail = (message: string, status = 400) =>
     data<ImportAnswer>({ ok: false, message }, { status });
   let file: FormDataEntryValue | null;

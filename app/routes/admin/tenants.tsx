@@ -9,7 +9,7 @@ import {
 } from "react-router";
 import { toApiError } from "../../../server/api/errors";
 import { requireTenantManager } from "../../../server/auth/guards";
-import { requestContext, tenantContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import { createTenant, listTenantViews } from "../../../server/tenants/admin";
 import { TENANT_ID_PATTERN } from "../../../shared/schemas/tenant";
 import { AdminHeader } from "../../components/admin-header";
@@ -24,9 +24,9 @@ export const meta: Route.MetaFunction = () => [
 /** /admin/tenants — the tenant manager (SPEC §2), super admins only (SPEC §6 guard). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireTenantManager(context, request);
-  const tenants = await listTenantViews(context.get(requestContext).db);
+  const tenants = await listTenantViews(scopeOf(context).db);
   return {
-    tenantName: context.get(tenantContext).branding.companyName,
+    tenantName: scopeOf(context).tenant.branding.companyName,
     tenants: tenants.map(({ id, name, domain, description, branding, updatedAt }) => ({
       id,
       name,
@@ -47,7 +47,7 @@ interface CreateFailure {
 /** 'Add New Tenant': id, name and domain; the rest starts from the defaults. */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireTenantManager(context, request);
-  const { db, logger } = context.get(requestContext);
+  const { db, logger } = scopeOf(context);
   const form = await request.formData();
   const values = {
     id: String(form.get("id") ?? ""),

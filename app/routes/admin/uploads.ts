@@ -6,7 +6,7 @@ import {
   MAX_IMAGE_BYTES,
   saveImageUpload,
 } from "../../../server/files/images";
-import { requestContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import type { Route } from "./+types/uploads";
 
 const UPLOAD_UNREADABLE = "The upload could not be read. Choose an image file and try again.";
@@ -14,7 +14,7 @@ const UPLOAD_UNREADABLE = "The upload could not be read. Choose an image file an
 /** POST /admin/uploads (multipart, field `file`): stores a newsletter image, answers `{ url }`. */
 export async function action({ request, context }: Route.ActionArgs) {
   requireTenantAccess(context, request);
-  const scope = context.get(requestContext);
+  const scope = scopeOf(context);
   if (request.method !== "POST") {
     return Response.json({ error: "Use POST." }, { status: 405, headers: { Allow: "POST" } });
   }

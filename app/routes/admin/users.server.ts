@@ -4,7 +4,7 @@ import { data } from "react-router";
 import { requireSuperAdmin } from "../../../server/auth/guards";
 import { changeUserAccess, removeUser } from "../../../server/auth/staff-admin";
 import { createUser, listUsers, setUserPassword, UserError } from "../../../server/auth/users";
-import { requestContext, tenantContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import { listTenants } from "../../../server/tenants/store";
 import {
   addUserSchema,
@@ -16,11 +16,11 @@ import type { Route } from "./+types/users";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const actor = requireSuperAdmin(context, request);
-  const { db } = context.get(requestContext);
+  const { db } = scopeOf(context);
   const [users, tenants] = await Promise.all([listUsers(db), listTenants(db)]);
   return {
     actorId: actor.id,
-    tenantName: context.get(tenantContext).branding.companyName,
+    tenantName: scopeOf(context).tenant.branding.companyName,
     users,
     tenants,
   };
@@ -32,7 +32,7 @@ export type ActionResult =
 
 export async function action({ request, context }: Route.ActionArgs) {
   const actor = requireSuperAdmin(context, request);
-  const { db, logger } = context.get(requestContext);
+  const { db, logger } = scopeOf(context);
   const formData = await request.formData();
   const intent = formData.get("intent");
   const fail = (message: string, userId?: string) =>

@@ -1,7 +1,7 @@
 import { verifyAuthToken } from "../../../server/api/auth";
 import { API_MESSAGES, ApiError } from "../../../server/api/errors";
 import { answerApi, methodNotAllowed } from "../../../server/api/route";
-import { requestContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import type { Route } from "./+types/auth-verify";
 
 /**
@@ -11,7 +11,7 @@ import type { Route } from "./+types/auth-verify";
 export async function loader({ request, context }: Route.LoaderArgs) {
   return answerApi(context, async () => {
     const token = request.headers.get("x-auth-token")?.trim();
-    const verified = token ? await verifyAuthToken(context.get(requestContext).db, token) : null;
+    const verified = token ? await verifyAuthToken(scopeOf(context).db, token) : null;
     if (!verified) throw new ApiError("UNAUTHENTICATED", API_MESSAGES.unauthenticated);
     const { user, tokenName } = verified;
     return {

@@ -1,4 +1,4 @@
-import { tenantContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import { textOn } from "../../../server/tenants/branding";
 import type { Route } from "./+types/favicon";
 
@@ -6,7 +6,7 @@ const escapeXml = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charC
 
 /** A tenant's default favicon: its initial on its primary colour, used when no favicon is set. */
 export function loader({ context }: Route.LoaderArgs) {
-  const { branding } = context.get(tenantContext);
+  const { branding } = scopeOf(context).tenant;
   const initial = escapeXml(branding.companyName.charAt(0).toUpperCase() || "H");
   const fill = escapeXml(branding.primaryColor);
   const ink = textOn(branding.primaryColor);

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { apiCaller } from "../../../server/api/auth";
 import { readJson } from "../../../server/api/errors";
-import { callFunction, functionScopeFrom } from "../../../server/api/functions";
+import { callFunction } from "../../../server/api/functions";
 import { answerApi, methodNotAllowed } from "../../../server/api/route";
+import { scopeOf } from "../../../server/http/context";
 import type { Route } from "./+types/functions";
 
 const envelope = z.object({ data: z.unknown().optional() });
@@ -17,12 +18,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   return answerApi(context, async () => {
     const caller = await apiCaller(context, request);
     const { data } = await readJson(request, envelope);
-    const result = await callFunction(
-      functionScopeFrom(context),
-      params.name,
-      data,
-      caller?.user ?? null,
-    );
+    const result = await callFunction(scopeOf(context), params.name, data, caller?.user ?? null);
     return { result };
   });
 }

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { requestContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import { handleMailerLiteWebhook } from "../../../server/providers/mailerlite-webhook";
 import type { Route } from "./+types/mailerlite-webhook";
 
@@ -9,7 +9,7 @@ import type { Route } from "./+types/mailerlite-webhook";
  * changes anything.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const scope = context.get(requestContext);
+  const scope = scopeOf(context);
   if (request.method !== "POST") throw data({ message: "Method not allowed" }, { status: 405 });
   const outcome = await handleMailerLiteWebhook(
     scope.db,

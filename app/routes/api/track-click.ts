@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { recordClick } from "../../../server/campaigns/tracking";
 import { verifyTrackingToken } from "../../../server/campaigns/tracking-links";
-import { requestContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import type { Route } from "./+types/track-click";
 
 /**
@@ -9,7 +9,7 @@ import type { Route } from "./+types/track-click";
  * were in the campaign can be reached, and a tampered token goes nowhere (not an open redirect).
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const scope = context.get(requestContext);
+  const scope = scopeOf(context);
   const verified = verifyTrackingToken(scope.sessionSecret, "click", params.token);
   const url = verified ? await recordClick(scope.db, verified.deliveryId, verified.link) : null;
   if (!url) throw data({ message: "This link is not valid." }, { status: 404 });

@@ -1,6 +1,6 @@
 import { recordOpen } from "../../../server/campaigns/tracking";
 import { verifyTrackingToken } from "../../../server/campaigns/tracking-links";
-import { requestContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import type { Route } from "./+types/track-open";
 
 // The smallest transparent GIF.
@@ -8,7 +8,7 @@ const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBR
 
 /** GET /t/o/{token}.gif — public: counts an open of a campaign mail, answers a 1×1 image either way. */
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const scope = context.get(requestContext);
+  const scope = scopeOf(context);
   const token = params.token.replace(/\.gif$/, "");
   const verified = verifyTrackingToken(scope.sessionSecret, "open", token);
   if (verified) {

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect, useActionData, useNavigation } from "react-router";
 import { contactRateLimit, submitContactMessage } from "../../../server/contact/messages";
-import { requestContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import { contactSchema } from "../../../shared/schemas/contact";
 import { FieldShell, Honeypot, SubmitButton, TextArea, TextInput } from "../../components/ui/form";
 import { Container, PageHero } from "../../components/ui/layout";
@@ -21,7 +21,7 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const scope = context.get(requestContext);
+  const scope = scopeOf(context);
   const submission = parseWithZod(await request.formData(), { schema: contactSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply() }, { status: 400 });

@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { createContext, data, redirect } from "react-router";
 import { z } from "zod";
 import { canManageTenant } from "../../../server/auth/permissions";
-import { requestContext, userContext } from "../../../server/http/context";
+import { scopeOf, userContext } from "../../../server/http/context";
 import {
   type AddCommentResult,
   addComment,
@@ -32,7 +32,7 @@ const commentActionRan = createContext<boolean>(false);
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const id = newsletterIdSchema.safeParse(params.id);
   if (!id.success) throw notFound();
-  const scope = context.get(requestContext);
+  const scope = scopeOf(context);
   const canModerate = canManageTenant(context.get(userContext), scope.tenantId);
   // SPEC §4: each load of the page is one view. HEAD requests and renders after an action are not.
   // The host may have counted this view already, to serve the page from its cache (page-views.ts).
@@ -75,7 +75,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   context.set(commentActionRan, true);
   const id = newsletterIdSchema.safeParse(params.id);
   if (!id.success) throw notFound();
-  const scope = context.get(requestContext);
+  const scope = scopeOf(context);
   const submission = parseWithZod(await request.formData(), { schema: commentFormSchema });
   if (submission.status !== "success") {
     return data({ ok: false as const, result: submission.reply() }, { status: 400 });

@@ -1,6 +1,6 @@
 import { data, Link, type MetaDescriptor, useNavigation } from "react-router";
 import { z } from "zod";
-import { requestContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import { listPublishedNewsletters } from "../../../server/newsletters/newsletters";
 import { signupFormData } from "../../../server/subscribers/signup-form-data";
 import { formatDate } from "../../../shared/format";
@@ -19,7 +19,7 @@ const pageSchema = z.coerce.number().int().min(1).max(100_000).catch(1);
  * under the marketing layout, so the anonymous first page is kept by the page cache (up to 60 s).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const scope = context.get(requestContext);
+  const scope = scopeOf(context);
   const page = pageSchema.parse(new URL(request.url).searchParams.get("page") ?? undefined);
   const { items, total } = await listPublishedNewsletters(scope, { page, pageSize: PAGE_SIZE });
   const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));

@@ -1,11 +1,11 @@
-import { requestContext, tenantContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import { renderNewsletterFeed } from "../../../server/newsletters/feeds";
 import type { Route } from "./+types/rss";
 
 /** /newsletter/rss.xml: RSS 2.0 feed of the tenant's latest published newsletters. */
 export async function loader({ context }: Route.LoaderArgs) {
-  const scope = context.get(requestContext);
-  const tenant = context.get(tenantContext);
+  const scope = scopeOf(context);
+  const tenant = scopeOf(context).tenant;
   const companyName = tenant.branding.companyName;
   const xml = await renderNewsletterFeed(scope, {
     title: companyName,

@@ -1,7 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Link, redirect } from "react-router";
-import { requestContext } from "../../../server/http/context";
-import { subscriptionContextFrom } from "../../../server/subscribers/context";
+import { scopeOf } from "../../../server/http/context";
 import { signupFormData } from "../../../server/subscribers/signup-form-data";
 import { submitNewsletterSignup } from "../../../server/subscribers/signup-submission";
 import { SIGNUP_THANKS, signupSchema } from "../../../shared/schemas/signup";
@@ -37,8 +36,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return answer({ ok: false, result: submission.reply() }, 400);
   }
   const outcome = await submitNewsletterSignup(
-    subscriptionContextFrom(context),
-    context.get(requestContext).clientAddress,
+    scopeOf(context),
+    scopeOf(context).clientAddress,
     submission.value,
   );
   if (!outcome.ok) {

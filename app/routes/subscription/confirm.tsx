@@ -1,6 +1,6 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { scopeOf } from "../../../server/http/context";
 import { verifyToken } from "../../../server/mail/tokens";
-import { subscriptionContextFrom } from "../../../server/subscribers/context";
 import { MESSAGES } from "../../../server/subscribers/errors";
 import {
   confirmSignup,
@@ -51,7 +51,7 @@ export const meta: Route.MetaFunction = (args) =>
 export const headers = subscriptionHeaders;
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const ctx = subscriptionContextFrom(context);
+  const ctx = scopeOf(context);
   const subscriberId = subscriberIdOf(ctx, params.token);
   if (subscriberId === null) return invalid();
   const subscriber = await getSubscriberById(ctx, subscriberId);
@@ -64,7 +64,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ params, request, context }: Route.ActionArgs) {
-  const ctx = subscriptionContextFrom(context);
+  const ctx = scopeOf(context);
   const subscriberId = subscriberIdOf(ctx, params.token);
   if (subscriberId === null) return invalid();
   try {

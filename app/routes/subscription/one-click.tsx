@@ -1,6 +1,6 @@
 import { data, Form, Link, useNavigation } from "react-router";
+import { scopeOf } from "../../../server/http/context";
 import { verifyToken } from "../../../server/mail/tokens";
-import { subscriptionContextFrom } from "../../../server/subscribers/context";
 import { MESSAGES, SubscriptionError } from "../../../server/subscribers/errors";
 import {
   getSubscriberById,
@@ -47,7 +47,7 @@ export const meta: Route.MetaFunction = (args) =>
 export const headers = subscriptionHeaders;
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const ctx = subscriptionContextFrom(context);
+  const ctx = scopeOf(context);
   const subscriberId = subscriberIdOf(ctx, params.token);
   if (subscriberId === null)
     return answer({ state: "invalid", message: MESSAGES.invalidLink }, 400);
@@ -59,7 +59,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ params, context }: Route.ActionArgs) {
-  const ctx = subscriptionContextFrom(context);
+  const ctx = scopeOf(context);
   const subscriberId = subscriberIdOf(ctx, params.token);
   if (subscriberId === null)
     return answer({ state: "invalid", message: MESSAGES.invalidLink }, 400);

@@ -1,8 +1,7 @@
 import { data, Link, redirect } from "react-router";
 import { z } from "zod";
-import { requestContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import { verifyToken } from "../../../server/mail/tokens";
-import { subscriptionContextFrom } from "../../../server/subscribers/context";
 import { MESSAGES } from "../../../server/subscribers/errors";
 import {
   getSubscriberById,
@@ -46,7 +45,7 @@ export const meta: Route.MetaFunction = (args) =>
 export const headers = subscriptionHeaders;
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const ctx = subscriptionContextFrom(context);
+  const ctx = scopeOf(context);
   const subscriber = await subscriberOf(ctx, params.token);
   if (!subscriber) return data<{ centre: CentreData | null }>({ centre: null }, { status: 404 });
   const centre = await loadCentre(ctx, subscriber, new URL(request.url).searchParams);
@@ -54,8 +53,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ params, request, context }: Route.ActionArgs) {
-  const ctx = subscriptionContextFrom(context);
-  const scope = context.get(requestContext);
+  const ctx = scopeOf(context);
+  const scope = scopeOf(context);
   let subscriber: SubscriberView | null;
   try {
     subscriber = await subscriberOf(ctx, params.token);

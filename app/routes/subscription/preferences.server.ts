@@ -3,8 +3,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import { z } from "zod";
-import { requestContext } from "../../../server/http/context";
-import { subscriptionContextFrom } from "../../../server/subscribers/context";
+import { scopeOf } from "../../../server/http/context";
 import { MESSAGES } from "../../../server/subscribers/errors";
 import { applyPreferenceChange, findSubscriber } from "../../../server/subscribers/subscribers";
 import { emailField } from "../../../shared/schemas/email";
@@ -39,8 +38,8 @@ interface PreferencesData {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const ctx = subscriptionContextFrom(context);
-  const scope = context.get(requestContext);
+  const ctx = scopeOf(context);
+  const scope = scopeOf(context);
   const query = new URL(request.url).searchParams;
   const answer = (body: Omit<PreferencesData, "apply">, status = 200) =>
     data<PreferencesData>({ apply: null, ...body }, { status });
@@ -84,8 +83,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export type ActionData = { intent: "send" | "apply"; error: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const ctx = subscriptionContextFrom(context);
-  const scope = context.get(requestContext);
+  const ctx = scopeOf(context);
+  const scope = scopeOf(context);
   const form = await request.formData();
   const refuse = (intent: ActionData["intent"], error: string, status: number) =>
     data<ActionData>({ intent, error }, { status });

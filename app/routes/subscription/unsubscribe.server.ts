@@ -2,9 +2,8 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
-import { requestContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import { signToken, verifyToken } from "../../../server/mail/tokens";
-import { subscriptionContextFrom } from "../../../server/subscribers/context";
 import { MESSAGES } from "../../../server/subscribers/errors";
 import {
   getSubscriberById,
@@ -37,7 +36,7 @@ const doneHref = (email: string, done: string, extra: Record<string, string> = {
   `${PATH}?${new URLSearchParams({ email, done, ...extra })}`;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const ctx = subscriptionContextFrom(context);
+  const ctx = scopeOf(context);
   const query = new URL(request.url).searchParams;
   const email = (query.get("email") ?? "").slice(0, 254);
   const token = query.get("done");
@@ -58,8 +57,8 @@ export type ActionData =
   | { form: "feedback"; result: SubmissionResult<string[]> };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const ctx = subscriptionContextFrom(context);
-  const scope = context.get(requestContext);
+  const ctx = scopeOf(context);
+  const scope = scopeOf(context);
   const formData = await request.formData();
   const limited = !(await unsubscribeRateLimit.take(rateKey(ctx, scope.clientAddress)));
 

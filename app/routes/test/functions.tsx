@@ -1,8 +1,8 @@
 import { data, Form, useNavigation } from "react-router";
 import { API_STATUS, toApiError } from "../../../server/api/errors";
-import { callFunction, functionScopeFrom } from "../../../server/api/functions";
+import { callFunction } from "../../../server/api/functions";
 import { requireTenantAccess } from "../../../server/auth/guards";
-import { requestContext, tenantContext } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import { AdminHeader } from "../../components/admin-header";
 import { FieldShell, TextInput } from "../../components/ui/form";
 import type { Route } from "./+types/functions";
@@ -38,7 +38,7 @@ export type FunctionAnswer = {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireTenantAccess(context, request);
   return {
-    tenantName: context.get(tenantContext).branding.companyName,
+    tenantName: scopeOf(context).tenant.branding.companyName,
     isSuperAdmin: user.isSuperAdmin,
     email: user.email,
   };
@@ -47,7 +47,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** One button's call, made through the functions registry itself (no HTTP round-trip). */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireTenantAccess(context, request);
-  const tenant = context.get(tenantContext);
+  const tenant = scopeOf(context).tenant;
   const form = await request.formData();
   const fn = form.get("fn");
   const values = {
@@ -72,7 +72,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }),
   };
   try {
-    const result = await callFunction(functionScopeFrom(context), fn, payloads[fn](), user);
+    const result = await callFunction(scopeOf(context), fn, payloads[fn](), user);
     return data<FunctionAnswer>({
       fn,
       ok: true,
@@ -81,7 +81,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       values,
     });
   } catch (error) {
-    const failure = toApiError(error, context.get(requestContext).logger);
+    const failure = toApiError(error, scopeOf(context).logger);
     return data<FunctionAnswer>(
       {
         fn,

@@ -1,6 +1,6 @@
 import { apiCaller } from "../../../../server/api/auth";
 import { answerApi, methodNotAllowed } from "../../../../server/api/route";
-import { requestContext } from "../../../../server/http/context";
+import { scopeOf } from "../../../../server/http/context";
 import { getTenantViewByDomain, tenantViewFor } from "../../../../server/tenants/admin";
 import type { Route } from "./+types/by-domain";
 
@@ -8,7 +8,7 @@ import type { Route } from "./+types/by-domain";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   return answerApi(context, async () => {
     const caller = await apiCaller(context, request);
-    const tenant = await getTenantViewByDomain(context.get(requestContext).db, params.domain);
+    const tenant = await getTenantViewByDomain(scopeOf(context).db, params.domain);
     return {
       tenant: tenantViewFor(caller?.user ?? null, tenant),
     };

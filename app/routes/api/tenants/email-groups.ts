@@ -1,5 +1,5 @@
 import { answerApi, methodNotAllowed } from "../../../../server/api/route";
-import { requestContext } from "../../../../server/http/context";
+import { scopeOf } from "../../../../server/http/context";
 import { listTenantLists } from "../../../../server/subscribers/lists";
 import { getTenantView } from "../../../../server/tenants/admin";
 import type { Route } from "./+types/email-groups";
@@ -7,7 +7,7 @@ import type { Route } from "./+types/email-groups";
 /** GET /api/tenants/{id}/email-groups — open: the lists a visitor may subscribe to. */
 export async function loader({ params, context }: Route.LoaderArgs) {
   return answerApi(context, async () => {
-    const { db } = context.get(requestContext);
+    const { db } = scopeOf(context);
     const tenant = await getTenantView(db, params.id);
     const lists = await listTenantLists(db, tenant);
     return {

@@ -1,0 +1,36 @@
+import type { CampaignWorker } from "./campaigns/worker";
+import type { Db } from "./db";
+import type { Env } from "./env";
+import type { Logger } from "./logger";
+import type { Transport } from "./mail/transport";
+import type { TenantConfig } from "./tenants/config";
+
+/**
+ * The one scope Herald's operations run in: a tenant and the services that act for it. The host
+ * builds it per request (server/http/app.ts); the sender and the CLI build the parts they need.
+ *
+ * A function names the slice it uses with `Pick<Scope, …>` (or `TenantScope`), so a request's
+ * scope can be passed to anything and a worker can pass a smaller object. Queries on tenant tables
+ * still name `tenantId` themselves; server/db/tenant-guard.ts refuses the ones that forget.
+ */
+export interface Scope {
+  db: Db;
+  /** the tenant this work is for (the request's host decides; never the request body) */
+  tenantId: string;
+  tenant: TenantConfig;
+  env: Env;
+  logger: Logger;
+  /** hands mail to SMTP or keeps it in the outbox */
+  transport: Transport;
+  /** the tenant's public origin (its domain, else APP_URL): canonical, Open Graph and mail links */
+  origin: string;
+  /** signs tokens and links */
+  sessionSecret: string;
+  /** the client's address, for rate limits */
+  clientAddress: string;
+  /** this process's campaign sender, when it runs one (SEND_WORKER) */
+  worker: CampaignWorker | null;
+}
+
+/** What a tenant-owned read or write needs: the database and the tenant. */
+export type TenantScope = Pick<Scope, "db" | "tenantId">;
