@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Db } from "../db";
 import type { StaffUser } from "./permissions";
-import { toStaffUser } from "./users";
+import { toStaffUser } from "./permissions";
 
 /** API tokens start with this, so a token is told apart from a session token at a glance. */
 export const API_TOKEN_PREFIX = "hrld_";

@@ -3,8 +3,9 @@ import { createRateLimit } from "../http/rate-limit";
 import type { Logger } from "../logger";
 import { decoyHash, verifyPassword } from "./password";
 import type { StaffUser } from "./permissions";
+import { toStaffUser } from "./permissions";
 import { createSession } from "./sessions";
-import { findUserByEmail, normaliseEmail, toStaffUser } from "./users";
+import { findUserByEmail, normaliseEmail } from "./users";
 
 export const SIGN_IN_FAILED = "Failed to sign in. Please check your credentials.";
 export const SIGN_IN_LIMITED = "Too many sign-in attempts. Please wait 15 minutes and try again.";

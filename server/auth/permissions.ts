@@ -1,3 +1,4 @@
+import type { UserRow } from "../db/schema";
 /**
  * SPEC §6: role 'super_admin' gives full access; anyone else has a product only when the products
  * map has that key set to exactly true. No permissions record means no access.
@@ -64,4 +65,15 @@ export function parseProducts(json: string): Products {
   } catch {
     return {};
   }
+}
+
+/** A users row as the rest of Herald sees a staff member. */
+export function toStaffUser(row: UserRow): StaffUser {
+  return {
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    products: parseProducts(row.products),
+    isSuperAdmin: isSuperAdmin(row.role),
+  };
 }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../db";
 import type { StaffUser } from "./permissions";
-import { toStaffUser } from "./users";
+import { toStaffUser } from "./permissions";
 
 export const SESSION_COOKIE = "herald_session";
 export const SESSION_LIFETIME_MS = 14 * 24 * 60 * 60 * 1000;
@@ -45,6 +45,11 @@ export async function getSessionUser(db: Db, token: string | null): Promise<Staf
 export async function deleteSession(db: Db, token: string | null): Promise<void> {
   if (!token) return;
   await db.deleteFrom("sessions").where("token_hash", "=", hashToken(token)).execute();
+}
+
+/** Signs a staff member out everywhere (a new password, a removed account). */
+export async function endSessionsOf(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom("sessions").where("user_id", "=", userId).execute();
 }
 
 export async function deleteExpiredSessions(db: Db): Promise<void> {

@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "../db";
 import type { UserRow } from "../db/schema";
 import { hashPassword } from "./password";
-import { isSuperAdmin, type Products, parseProducts, type StaffUser } from "./permissions";
+import { type Products, type StaffUser, toStaffUser } from "./permissions";
 
 export { MIN_PASSWORD_LENGTH } from "../../shared/schemas/staff";
 
 import { MIN_PASSWORD_LENGTH } from "../../shared/schemas/staff";
+import { endSessionsOf } from "./sessions";
 
 export class UserError extends Error {
   constructor(
@@ -15,16 +16,6 @@ export class UserError extends Error {
   ) {
     super(message);
   }
-}
-
-export function toStaffUser(row: UserRow): StaffUser {
-  return {
-    id: row.id,
-    email: row.email,
-    role: row.role,
-    products: parseProducts(row.products),
-    isSuperAdmin: isSuperAdmin(row.role),
-  };
 }
 
 export function normaliseEmail(email: string): string {
@@ -107,7 +98,7 @@ export async function setUserPassword(db: Db, userId: string, password: string):
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) throw new UserError("User not found.");
     // A new password signs the user out everywhere.
-    await trx.deleteFrom("sessions").where("user_id", "=", userId).execute();
+    await endSessionsOf(trx, userId);
   });
 }
 

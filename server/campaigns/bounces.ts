@@ -3,6 +3,8 @@ import type { Db } from "../db";
 import type { Database, SubscriberStatus } from "../db/schema";
 import { crossTenant } from "../db/tenant-guard";
 import type { OutgoingMessage } from "../mail/transport";
+import { updateSubscriber } from "../subscribers/store";
+import { addCampaignEvent, cancelPendingDeliveries, markDeliveryFeedback } from "./deliveries";
 import { signDeliveryToken, verifyDeliveryToken } from "./tracking-links";
 
 /**
@@ -81,41 +83,28 @@ export async function recordFeedbackIn(
     .executeTakeFirst();
   if (!delivery) return "no-such-delivery";
   const column = input.kind === "bounce" ? "bounced_at" : "complained_at";
-  const marked = await trx
-    .updateTable("deliveries")
-    .set({ [column]: at, feedback: input.detail.slice(0, 1000) })
-    .where("tenant_id", "=", delivery.tenant_id)
-    .where("id", "=", delivery.id)
-    .where(column, "is", null)
-    .executeTakeFirst();
-  if (Number(marked.numUpdatedRows) === 0) return "already-recorded";
-  await trx
-    .insertInto("campaign_events")
-    .values({
-      tenant_id: delivery.tenant_id,
-      campaign_id: delivery.campaign_id,
-      delivery_id: delivery.id,
-      kind: input.kind,
-      url: null,
-      created_at: at,
-    })
-    .execute();
+  const marked = await markDeliveryFeedback(trx, delivery.tenant_id, delivery.id, {
+    column,
+    at,
+    detail: input.detail,
+  });
+  if (!marked) return "already-recorded";
+  await addCampaignEvent(trx, {
+    tenantId: delivery.tenant_id,
+    campaignId: delivery.campaign_id,
+    deliveryId: delivery.id,
+    kind: input.kind,
+    at,
+  });
   const status: SubscriberStatus = input.kind === "bounce" ? "bounced" : "complained";
-  await trx
-    .updateTable("subscribers")
-    .set({ status, updated_at: at })
-    .where("tenant_id", "=", delivery.tenant_id)
-    .where("id", "=", delivery.subscriber_id)
+  await updateSubscriber(trx, delivery.tenant_id, delivery.subscriber_id, { status }, at, {
     // a complaint outranks a bounce; a bounce does not hide an earlier complaint
-    .where("status", "not in", input.kind === "bounce" ? ["bounced", "complained"] : ["complained"])
-    .execute();
-  await trx
-    .updateTable("deliveries")
-    .set({ status: "cancelled", error: `Suppressed: ${status}` })
-    .where("tenant_id", "=", delivery.tenant_id)
-    .where("subscriber_id", "=", delivery.subscriber_id)
-    .where("status", "=", "pending")
-    .execute();
+    unlessStatusIn: input.kind === "bounce" ? ["bounced", "complained"] : ["complained"],
+  });
+  await cancelPendingDeliveries(trx, delivery.tenant_id, {
+    subscriberId: delivery.subscriber_id,
+    reason: `Suppressed: ${status}`,
+  });
   return "recorded";
 }
 

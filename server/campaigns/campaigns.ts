@@ -6,10 +6,12 @@ import type { CampaignRow, CampaignStatus } from "../db/schema";
 import { mailContentFor } from "../emails/templates";
 import { replyToHeader } from "../mail/headers";
 import { sendMail } from "../mail/send";
+import { setNewsletterSendState } from "../newsletters/newsletters";
 import { listTenantLists, type MailingList, resolveLists } from "../subscribers/lists";
 import { type SubscriptionContext, tenantLink } from "../subscribers/subscribers";
 import { FIXED_SENDER } from "../tenants/config";
 import { cleanCampaignContent } from "./clean-content";
+import { cancelPendingDeliveries, queueDeliveries } from "./deliveries";
 import { type CampaignMessageSource, personalise, prepareCampaignMessage } from "./message";
 import { extractLinks } from "./tracking-links";
 
@@ -194,69 +196,61 @@ export async function startCampaign(db: Db, tenantId: string, id: string): Promi
       .where("tenant_id", "=", tenantId)
       .where("id", "=", id)
       .executeTakeFirstOrThrow();
-    const listIds = JSON.parse(campaign.list_ids) as number[];
-    if (listIds.length > 0) {
-      await trx
-        .insertInto("deliveries")
-        .columns([
-          "tenant_id",
-          "campaign_id",
-          "subscriber_id",
-          "email",
-          "status",
-          "attempts",
-          "next_attempt_at",
-        ])
-        .expression(
-          trx
-            .selectFrom("subscribers")
-            .select((eb) => [
-              "subscribers.tenant_id",
-              eb.val(id).as("campaign_id"),
-              "subscribers.id",
-              "subscribers.email",
-              eb.val("pending").as("status"),
-              eb.val(0).as("attempts"),
-              eb.val(now).as("next_attempt_at"),
-            ])
-            .where("subscribers.tenant_id", "=", campaign.tenant_id)
-            .where("subscribers.status", "=", "active")
-            .where((eb) =>
-              eb.exists(
-                eb
-                  .selectFrom("subscriptions")
-                  .select(sql`1`.as("one"))
-                  .where("subscriptions.tenant_id", "=", campaign.tenant_id)
-                  .whereRef("subscriptions.subscriber_id", "=", "subscribers.id")
-                  .where("subscriptions.list_id", "in", listIds),
-              ),
-            )
-            .orderBy("subscribers.id"),
-        )
-        .onConflict((oc) => oc.columns(["campaign_id", "subscriber_id"]).doNothing())
-        .execute();
-    }
-    const { total } = await trx
-      .selectFrom("deliveries")
-      .select((eb) => eb.fn.countAll<number>().as("total"))
-      .where("tenant_id", "=", tenantId)
-      .where("campaign_id", "=", id)
-      .executeTakeFirstOrThrow();
+    const total = await queueDeliveries(
+      trx,
+      { tenantId, id, listIds: JSON.parse(campaign.list_ids) as number[] },
+      now,
+    );
     await trx
       .updateTable("campaigns")
-      .set({ total: Number(total) })
+      .set({ total })
       .where("tenant_id", "=", tenantId)
       .where("id", "=", id)
       .execute();
     if (campaign.newsletter_id) {
-      await trx
-        .updateTable("newsletters")
-        .set({ campaign_id: id, send_status: "sending" })
-        .where("tenant_id", "=", tenantId)
-        .where("id", "=", campaign.newsletter_id)
-        .execute();
+      await setNewsletterSendState(trx, tenantId, campaign.newsletter_id, {
+        campaignId: id,
+        status: "sending",
+      });
     }
     return true;
+  });
+}
+
+/**
+ * A sending campaign with nothing left to send: sent, or failed when nothing got through; its
+ * newsletter records the outcome (SPEC §4: sending sets sentAt, campaignId and sendStatus).
+ */
+export async function finishCampaign(
+  db: Db,
+  campaign: { tenant_id: string; id: string; newsletter_id: string | null },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const { sent, total } = await trx
+      .selectFrom("deliveries")
+      .select((eb) => [
+        eb.fn.countAll<number>().as("total"),
+        eb.fn.sum<number>(eb.case().when("status", "=", "sent").then(1).else(0).end()).as("sent"),
+      ])
+      .where("tenant_id", "=", campaign.tenant_id)
+      .where("campaign_id", "=", campaign.id)
+      .executeTakeFirstOrThrow();
+    const now = new Date().toISOString();
+    const status = Number(total) > 0 && Number(sent ?? 0) === 0 ? "failed" : "sent";
+    const moved = await trx
+      .updateTable("campaigns")
+      .set({ status, finished_at: now, updated_at: now })
+      .where("tenant_id", "=", campaign.tenant_id)
+      .where("id", "=", campaign.id)
+      .where("status", "=", "sending")
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) === 1 && campaign.newsletter_id) {
+      await setNewsletterSendState(trx, campaign.tenant_id, campaign.newsletter_id, {
+        campaignId: campaign.id,
+        status,
+        sentAt: now,
+      });
+    }
   });
 }
 
@@ -302,13 +296,7 @@ export async function changeCampaignState(
         if (Number(result.numUpdatedRows) !== 1)
           throw new CampaignError(`A ${campaign.status} campaign cannot be cancelled`, 409);
         // Messages already handed to a worker finish; the rest are never sent.
-        await trx
-          .updateTable("deliveries")
-          .set({ status: "cancelled" })
-          .where("tenant_id", "=", ctx.tenant.id)
-          .where("campaign_id", "=", id)
-          .where("status", "=", "pending")
-          .execute();
+        await cancelPendingDeliveries(trx, ctx.tenant.id, { campaignId: id });
       });
       break;
   }

@@ -1,5 +1,6 @@
 import type { Db } from "../db";
 import { crossTenant } from "../db/tenant-guard";
+import { addCampaignEvent } from "./deliveries";
 
 /**
  * Opens and clicks from campaign mail (the tokens are checked by the route before this is called).
@@ -25,17 +26,13 @@ async function deliveryOf(db: Db, deliveryId: number) {
 export async function recordOpen(db: Db, deliveryId: number): Promise<void> {
   const delivery = await deliveryOf(db, deliveryId);
   if (delivery?.track_opens !== 1) return;
-  await db
-    .insertInto("campaign_events")
-    .values({
-      tenant_id: delivery.tenant_id,
-      campaign_id: delivery.campaign_id,
-      delivery_id: delivery.id,
-      kind: "open",
-      url: null,
-      created_at: new Date().toISOString(),
-    })
-    .execute();
+  await addCampaignEvent(db, {
+    tenantId: delivery.tenant_id,
+    campaignId: delivery.campaign_id,
+    deliveryId: delivery.id,
+    kind: "open",
+    at: new Date().toISOString(),
+  });
 }
 
 /** The campaign's link number `link`, after counting the click; null when there is no such link. */
@@ -50,17 +47,14 @@ export async function recordClick(
   if (!url) return null;
   const now = new Date().toISOString();
   if (delivery.track_clicks === 1) {
-    await db
-      .insertInto("campaign_events")
-      .values({
-        tenant_id: delivery.tenant_id,
-        campaign_id: delivery.campaign_id,
-        delivery_id: delivery.id,
-        kind: "click",
-        url,
-        created_at: now,
-      })
-      .execute();
+    await addCampaignEvent(db, {
+      tenantId: delivery.tenant_id,
+      campaignId: delivery.campaign_id,
+      deliveryId: delivery.id,
+      kind: "click",
+      url,
+      at: now,
+    });
   }
   return url;
 }
@@ -91,15 +85,11 @@ export async function recordUnsubscribe(
     .limit(1)
     .executeTakeFirst();
   if (!last) return;
-  await db
-    .insertInto("campaign_events")
-    .values({
-      tenant_id: tenantId,
-      campaign_id: last.campaign_id,
-      delivery_id: last.id,
-      kind: "unsubscribe",
-      url: null,
-      created_at: now,
-    })
-    .execute();
+  await addCampaignEvent(db, {
+    tenantId,
+    campaignId: last.campaign_id,
+    deliveryId: last.id,
+    kind: "unsubscribe",
+    at: now,
+  });
 }

@@ -2,7 +2,6 @@ import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import type { Db } from "../db";
-import { isPostgres } from "../db/portable";
 import type { CampaignRow, DeliveryRow } from "../db/schema";
 import { crossTenant } from "../db/tenant-guard";
 import type { Env } from "../env";
@@ -14,7 +13,15 @@ import { DeliveryError, type Transport } from "../mail/transport";
 import type { SubscriptionContext } from "../subscribers/subscribers";
 import { getTenant } from "../tenants/store";
 import { recordFeedbackIn, withBounceAddress } from "./bounces";
-import { messageSource, startCampaign } from "./campaigns";
+import { finishCampaign, messageSource, startCampaign } from "./campaigns";
+import {
+  claimDeliveries,
+  markDeliveryFailed,
+  markDeliverySent,
+  releaseClaim,
+  releaseStaleDeliveryClaims,
+  renewDeliveryClaims,
+} from "./deliveries";
 import { type PreparedCampaignMessage, personalise, prepareCampaignMessage } from "./message";
 
 /**
@@ -145,34 +152,11 @@ export class CampaignWorker {
   }
 
   private async claim(): Promise<DeliveryRow[]> {
-    const { db } = this.options;
-    const now = new Date().toISOString();
-    const lock = isPostgres(db) ? sql`for update of deliveries skip locked` : sql``;
-    const result = await sql<DeliveryRow>`
-      update deliveries set status = 'sending', claimed_by = ${this.id}, claimed_at = ${now}
-      where id in (
-        select deliveries.id from deliveries
-        join campaigns on campaigns.id = deliveries.campaign_id
-        where deliveries.status = 'pending' and deliveries.next_attempt_at <= ${now}
-          and campaigns.status = 'sending'
-        order by deliveries.id
-        limit ${this.batchSize}
-        ${lock}
-      )
-      returning *`.execute(db);
-    return result.rows;
+    return claimDeliveries(this.options.db, this.id, this.batchSize, new Date().toISOString());
   }
 
   private async renewClaims(): Promise<void> {
-    if (this.inHand.size === 0) return;
-    // This worker's claims, whichever tenants' campaigns they belong to.
-    await crossTenant(this.options.db)
-      .updateTable("deliveries")
-      .set({ claimed_at: new Date().toISOString() })
-      .where("claimed_by", "=", this.id)
-      .where("status", "=", "sending")
-      .where("id", "in", [...this.inHand])
-      .execute();
+    await renewDeliveryClaims(this.options.db, this.id, [...this.inHand], new Date().toISOString());
   }
 
   /**
@@ -182,13 +166,7 @@ export class CampaignWorker {
    */
   private async releaseStaleClaims(): Promise<void> {
     const stale = new Date(Date.now() - STALE_CLAIM_MS).toISOString();
-    // Every tenant's stale claims: the sender serves them all.
-    await crossTenant(this.options.db)
-      .updateTable("deliveries")
-      .set({ status: "pending", claimed_by: null, claimed_at: null })
-      .where("status", "=", "sending")
-      .where((eb) => eb.or([eb("claimed_at", "<", stale), eb("claimed_by", "=", this.id)]))
-      .execute();
+    await releaseStaleDeliveryClaims(this.options.db, this.id, stale);
   }
 
   private async send(batch: DeliveryRow[]): Promise<void> {
@@ -228,13 +206,7 @@ export class CampaignWorker {
   }
 
   private async release(row: DeliveryRow): Promise<void> {
-    await this.options.db
-      .updateTable("deliveries")
-      .set({ status: "pending", claimed_by: null, claimed_at: null })
-      .where("tenant_id", "=", row.tenant_id)
-      .where("id", "=", row.id)
-      .where("claimed_by", "=", this.id)
-      .execute();
+    await releaseClaim(this.options.db, this.id, row);
   }
 
   private preparedFor(campaignId: string) {
@@ -311,21 +283,11 @@ export class CampaignWorker {
     let giveUpAt = Number.POSITIVE_INFINITY;
     for (let wait = 250; ; wait = Math.min(wait * 2, 5_000)) {
       try {
-        await this.options.db
-          .updateTable("deliveries")
-          .set({
-            status: "sent",
-            message_id: messageId,
-            attempts,
-            sent_at: new Date().toISOString(),
-            error: null,
-            claimed_by: this.id,
-          })
-          .where("tenant_id", "=", row.tenant_id)
-          .where("id", "=", row.id)
-          // Ours still, or handed back to pending while the database was away (not yet resent).
-          .where((eb) => eb.or([eb("claimed_by", "=", this.id), eb("status", "=", "pending")]))
-          .execute();
+        await markDeliverySent(this.options.db, this.id, row, {
+          attempts,
+          messageId,
+          at: new Date().toISOString(),
+        });
         return;
       } catch (error) {
         if (!this.running) giveUpAt = Math.min(giveUpAt, Date.now() + STALE_CLAIM_MS);
@@ -347,24 +309,16 @@ export class CampaignWorker {
     const reason = (error instanceof Error ? error.message : String(error)).slice(0, 1000);
     const retry = transient && attempts < this.retryDelays.length + 1;
     await db.transaction().execute(async (trx) => {
-      const failed = await trx
-        .updateTable("deliveries")
-        .set({
-          status: retry ? "pending" : "failed",
-          attempts,
-          error: reason,
-          claimed_by: null,
-          claimed_at: null,
-          next_attempt_at: new Date(
-            Date.now() + (retry ? (this.retryDelays[attempts - 1] ?? 0) : 0),
-          ).toISOString(),
-        })
-        .where("tenant_id", "=", row.tenant_id)
-        .where("id", "=", row.id)
-        .where("claimed_by", "=", this.id)
-        .executeTakeFirst();
+      const ours = await markDeliveryFailed(trx, this.id, row, {
+        retry,
+        attempts,
+        error: reason,
+        nextAttemptAt: new Date(
+          Date.now() + (retry ? (this.retryDelays[attempts - 1] ?? 0) : 0),
+        ).toISOString(),
+      });
       // A 5xx for the recipient: a hard bounce, counted in the report; the address is suppressed.
-      if (hardBounce && Number(failed.numUpdatedRows) === 1) {
+      if (hardBounce && ours) {
         await recordFeedbackIn(trx, { deliveryId: row.id, kind: "bounce", detail: reason });
       }
     });
@@ -396,41 +350,7 @@ export class CampaignWorker {
       )
       .execute();
     for (const campaign of open) {
-      await db.transaction().execute(async (trx) => {
-        const { sent, total } = await trx
-          .selectFrom("deliveries")
-          .select((eb) => [
-            eb.fn.countAll<number>().as("total"),
-            eb.fn
-              .sum<number>(eb.case().when("status", "=", "sent").then(1).else(0).end())
-              .as("sent"),
-          ])
-          .where("tenant_id", "=", campaign.tenant_id)
-          .where("campaign_id", "=", campaign.id)
-          .executeTakeFirstOrThrow();
-        const now = new Date().toISOString();
-        const status = Number(total) > 0 && Number(sent ?? 0) === 0 ? "failed" : "sent";
-        const moved = await trx
-          .updateTable("campaigns")
-          .set({ status, finished_at: now, updated_at: now })
-          .where("tenant_id", "=", campaign.tenant_id)
-          .where("id", "=", campaign.id)
-          .where("status", "=", "sending")
-          .executeTakeFirst();
-        if (Number(moved.numUpdatedRows) === 1 && campaign.newsletter_id) {
-          // SPEC §4: sending sets sentAt, campaignId and sendStatus 'sent'.
-          await trx
-            .updateTable("newsletters")
-            .set({
-              sent_at: now,
-              campaign_id: campaign.id,
-              send_status: status === "sent" ? "sent" : "failed",
-            })
-            .where("tenant_id", "=", campaign.tenant_id)
-            .where("id", "=", campaign.newsletter_id)
-            .execute();
-        }
-      });
+      await finishCampaign(db, campaign);
       this.prepared.delete(campaign.id);
     }
   }

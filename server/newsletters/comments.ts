@@ -1,9 +1,9 @@
-import { sql } from "kysely";
 import { z } from "zod";
 import { commentTextSchema } from "../../shared/schemas/comment";
 import type { CommentRow } from "../db/schema";
 import { createRateLimit } from "../http/rate-limit";
 import type { TenantScope } from "../scope";
+import { countNewsletterComment } from "./newsletters";
 
 /**
  * Anonymous comments on published newsletters (SPEC §3 Comment, §5; DESIGN.md §7.8).
@@ -56,11 +56,6 @@ export type AddCommentResult =
   /** unknown, draft or another tenant's newsletter */
   | { status: "not-found" };
 
-/** Portable `greatest(comments - 1, 0)`: a counter never goes below zero. */
-const oneLess = sql<number>`case when comments > 0 then comments - 1 else 0 end`;
-const oneMore = sql<number>`comments + 1`;
-const nextRenderVersion = sql<number>`render_version + 1`;
-
 /**
  * Stores an anonymous comment on a published newsletter of this tenant and counts it, in one
  * transaction. The counter's update comes first: it proves the newsletter is published and ours,
@@ -70,14 +65,10 @@ export async function addComment(ctx: TenantScope, input: CommentInput): Promise
   const { newsletterId, text } = commentInputSchema.parse(input);
   if (text === "") return { status: "ignored" };
   return ctx.db.transaction().execute(async (trx) => {
-    const counted = await trx
-      .updateTable("newsletters")
-      .set({ comments: oneMore, render_version: nextRenderVersion })
-      .where("id", "=", newsletterId)
-      .where("tenant_id", "=", ctx.tenantId)
-      .where("status", "=", "published")
-      .executeTakeFirst();
-    if (Number(counted.numUpdatedRows) === 0) return { status: "not-found" } as const;
+    const counted = await countNewsletterComment(trx, ctx.tenantId, newsletterId, 1, {
+      publishedOnly: true,
+    });
+    if (!counted) return { status: "not-found" } as const;
     const row = await trx
       .insertInto("comments")
       .values({
@@ -152,12 +143,7 @@ export async function setCommentHidden(
       .returning("newsletter_id")
       .executeTakeFirst();
     if (changed) {
-      await trx
-        .updateTable("newsletters")
-        .set({ comments: hidden ? oneLess : oneMore, render_version: nextRenderVersion })
-        .where("id", "=", changed.newsletter_id)
-        .where("tenant_id", "=", ctx.tenantId)
-        .execute();
+      await countNewsletterComment(trx, ctx.tenantId, changed.newsletter_id, hidden ? -1 : 1);
       return true;
     }
     const existing = await trx
@@ -181,12 +167,7 @@ export async function deleteComment(ctx: TenantScope, commentId: number): Promis
       .executeTakeFirst();
     if (!deleted) return false;
     if (Number(deleted.hidden) === 0) {
-      await trx
-        .updateTable("newsletters")
-        .set({ comments: oneLess, render_version: nextRenderVersion })
-        .where("id", "=", deleted.newsletter_id)
-        .where("tenant_id", "=", ctx.tenantId)
-        .execute();
+      await countNewsletterComment(trx, ctx.tenantId, deleted.newsletter_id, -1);
     }
     return true;
   });

@@ -300,3 +300,71 @@ export async function recordProviderCampaign(
     .where("id", "=", newsletterId)
     .execute();
 }
+
+// The counters and send state below are written here only, whichever module's event moves them
+// (a view, a comment, a campaign): `newsletters` has one writer (issue 13, point 3).
+
+/** Counts one view of a published newsletter of the tenant; null when there is none to count. */
+export async function countNewsletterView(
+  db: Db,
+  tenantId: string,
+  id: string,
+): Promise<{ views: number; version: string } | null> {
+  const row = await db
+    .updateTable("newsletters")
+    .set({ views: sql<number>`views + 1` })
+    .where("id", "=", id)
+    .where("tenant_id", "=", tenantId)
+    .where("status", "=", "published")
+    .returning(["views", "updated_at", "render_version"])
+    .executeTakeFirst();
+  if (!row) return null;
+  return { views: Number(row.views), version: `${row.updated_at}#${row.render_version}` };
+}
+
+/** The number of visible comments went up or down by one; false when no such newsletter. */
+export async function countNewsletterComment(
+  db: Db,
+  tenantId: string,
+  newsletterId: string,
+  change: 1 | -1,
+  options: { publishedOnly?: boolean } = {},
+): Promise<boolean> {
+  let query = db
+    .updateTable("newsletters")
+    .set({
+      // portable `greatest(comments - 1, 0)`: the counter never goes below zero
+      comments:
+        change > 0
+          ? sql<number>`comments + 1`
+          : sql<number>`case when comments > 0 then comments - 1 else 0 end`,
+      // the page shows the count: its cached render is stale
+      render_version: sql<number>`render_version + 1`,
+    })
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", newsletterId);
+  if (options.publishedOnly) query = query.where("status", "=", "published");
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** SPEC §4: the newsletter's campaign and send status as its campaign starts and ends. */
+export async function setNewsletterSendState(
+  db: Db,
+  tenantId: string,
+  newsletterId: string,
+  state:
+    | { campaignId: string; status: "sending" }
+    | { campaignId: string; status: "sent" | "failed"; sentAt: string },
+): Promise<void> {
+  await db
+    .updateTable("newsletters")
+    .set({
+      campaign_id: state.campaignId,
+      send_status: state.status,
+      ...("sentAt" in state ? { sent_at: state.sentAt } : {}),
+    })
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", newsletterId)
+    .execute();
+}

@@ -1,6 +1,4 @@
-import { sql } from "kysely";
 import { plural } from "../../shared/format";
-import type { Db } from "../db";
 
 /**
  * Serving the newsletter page from the host's page cache while still counting every view
@@ -17,23 +15,7 @@ export function newsletterIdFromPath(path: string): string | null {
   return NEWSLETTER_PATH.exec(path)?.[1] ?? null;
 }
 
-/** Counts one view of a published newsletter of the tenant; null when there is none to count. */
-export async function countNewsletterView(
-  db: Db,
-  tenantId: string,
-  id: string,
-): Promise<{ views: number; version: string } | null> {
-  const row = await db
-    .updateTable("newsletters")
-    .set({ views: sql<number>`views + 1` })
-    .where("id", "=", id)
-    .where("tenant_id", "=", tenantId)
-    .where("status", "=", "published")
-    .returning(["views", "updated_at", "render_version"])
-    .executeTakeFirst();
-  if (!row) return null;
-  return { views: Number(row.views), version: `${row.updated_at}#${row.render_version}` };
-}
+export { countNewsletterView } from "./newsletters";
 
 /** Where a page rendered with VIEW_SENTINEL shows the count: visible text and page data. */
 export const VIEW_MARKERS = [plural(VIEW_SENTINEL, "view"), String(VIEW_SENTINEL)] as const;

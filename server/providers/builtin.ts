@@ -9,7 +9,7 @@ import {
 import type { CampaignRow, CampaignStatus } from "../db/schema";
 import { SubscriptionError } from "../subscribers/errors";
 import { listTenantLists, type MailingList, resolveLists } from "../subscribers/lists";
-import { joinLists, leaveList } from "../subscribers/store";
+import { insertSubscriber, joinLists, leaveList, updateSubscriber } from "../subscribers/store";
 import {
   findSubscriber,
   normaliseSubscriberEmail,
@@ -78,29 +78,20 @@ export class BuiltinProvider implements MailProvider {
         .executeTakeFirst();
       let id = existing?.id;
       if (id === undefined) {
-        id = (
-          await trx
-            .insertInto("subscribers")
-            .values({
-              tenant_id: this.ctx.tenant.id,
-              email,
-              name: input.name?.trim() ?? "",
-              status: "active",
-              subscribed_at: now,
-              unsubscribed_at: null,
-              created_at: now,
-              updated_at: now,
-            })
-            .returning("id")
-            .executeTakeFirstOrThrow()
-        ).id;
+        id = await insertSubscriber(
+          trx,
+          this.ctx.tenant.id,
+          {
+            email,
+            name: input.name?.trim() ?? "",
+            status: "active",
+            subscribed_at: now,
+            unsubscribed_at: null,
+          },
+          now,
+        );
       } else if (input.name?.trim()) {
-        await trx
-          .updateTable("subscribers")
-          .set({ name: input.name.trim(), updated_at: now })
-          .where("tenant_id", "=", this.ctx.tenant.id)
-          .where("id", "=", id)
-          .execute();
+        await updateSubscriber(trx, this.ctx.tenant.id, id, { name: input.name.trim() }, now);
       }
       const subscriberId = id;
       await joinLists(

@@ -1,7 +1,7 @@
 import type { SubscriberStatus } from "../db/schema";
 import { SubscriptionError } from "../subscribers/errors";
 import { listTenantLists } from "../subscribers/lists";
-import { replaceLists } from "../subscribers/store";
+import { insertSubscriber, replaceLists, updateSubscriber } from "../subscribers/store";
 import type { SubscriptionContext } from "../subscribers/subscribers";
 import { mailerLiteFor, mailerLiteGroupIds, providerNameFor } from "./choice";
 import { type MailProvider, ProviderError } from "./types";
@@ -110,35 +110,31 @@ export async function pullSubscriber(
     let id: number;
     if (existing) {
       id = existing.id;
-      await trx
-        .updateTable("subscribers")
-        .set({
+      await updateSubscriber(
+        trx,
+        ctx.tenant.id,
+        id,
+        {
           status,
           name: found.fields.name ?? existing.name,
           subscribed_at: existing.subscribed_at ?? found.subscribed_at,
           unsubscribed_at: status === "unsubscribed" ? (existing.unsubscribed_at ?? now) : null,
-          updated_at: now,
-        })
-        .where("tenant_id", "=", ctx.tenant.id)
-        .where("id", "=", id)
-        .execute();
+        },
+        now,
+      );
     } else {
-      id = (
-        await trx
-          .insertInto("subscribers")
-          .values({
-            tenant_id: ctx.tenant.id,
-            email: address,
-            name: found.fields.name ?? "",
-            status,
-            subscribed_at: found.subscribed_at,
-            unsubscribed_at: status === "unsubscribed" ? now : null,
-            created_at: now,
-            updated_at: now,
-          })
-          .returning("id")
-          .executeTakeFirstOrThrow()
-      ).id;
+      id = await insertSubscriber(
+        trx,
+        ctx.tenant.id,
+        {
+          email: address,
+          name: found.fields.name ?? "",
+          status,
+          subscribed_at: found.subscribed_at,
+          unsubscribed_at: status === "unsubscribed" ? now : null,
+        },
+        now,
+      );
     }
     await replaceLists(
       trx,

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { recordUnsubscribe } from "../campaigns/tracking";
 import type { Db } from "../db";
-import { leaveAllLists } from "../subscribers/store";
+import { markUnsubscribed } from "../subscribers/store";
 
 /**
  * MailerLite's webhooks (subscriber.unsubscribed, subscriber.bounced): the `Signature` header is
@@ -105,13 +105,7 @@ export async function handleMailerLiteWebhook(
         .executeTakeFirst();
       if (!row || row.status === "unsubscribed") return;
       // A bounced address gets no more mail either: it leaves like an unsubscribe.
-      await leaveAllLists(trx, tenantId, [row.id]);
-      await trx
-        .updateTable("subscribers")
-        .set({ status: "unsubscribed", unsubscribed_at: stamp, updated_at: stamp })
-        .where("tenant_id", "=", tenantId)
-        .where("id", "=", row.id)
-        .execute();
+      await markUnsubscribed(trx, tenantId, row.id, stamp);
       if (event.type === "subscriber.unsubscribed")
         await recordUnsubscribe(trx, tenantId, row.id, stamp);
       applied++;

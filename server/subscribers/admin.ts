@@ -7,7 +7,14 @@ import { isSuppressed } from "../campaigns/bounces";
 import type { SubscriberStatus } from "../db/schema";
 import type { Scope } from "../scope";
 import { listTenantLists, type MailingList } from "./lists";
-import { chunks, dropPendingChanges, joinLists, leaveAllLists } from "./store";
+import {
+  chunks,
+  dropPendingChanges,
+  insertSubscribers,
+  joinLists,
+  leaveAllLists,
+  updateSubscriber,
+} from "./store";
 import { FEEDBACK_REASONS, normaliseSubscriberEmail, type SubscriberView } from "./subscribers";
 
 /**
@@ -460,31 +467,26 @@ export async function importSubscribersCsv(ctx: AdminScope, text: string): Promi
     /** subscriber id → the lists they are on after the import (null: unchanged) */
     const listsAfter = new Map<number, MailingList[]>();
     const fresh = rows.filter((row) => !existing.has(row.email));
-    for (const part of chunks(fresh, 200)) {
-      const inserted = await trx
-        .insertInto("subscribers")
-        .values(
-          part.map((row) => {
-            const status = row.status ?? "active";
-            return {
-              tenant_id: ctx.tenant.id,
-              email: row.email,
-              name: row.name,
-              status,
-              subscribed_at: status === "active" ? now : null,
-              unsubscribed_at: status === "unsubscribed" ? now : null,
-              created_at: now,
-              updated_at: now,
-            };
-          }),
-        )
-        .returning(["id", "email"])
-        .execute();
-      for (const { id, email } of inserted) {
-        const row = part.find((candidate) => candidate.email === email) as ImportRow;
-        const active = (row.status ?? "active") === "active";
-        listsAfter.set(Number(id), active ? (row.lists ?? (defaultList ? [defaultList] : [])) : []);
-      }
+    const freshByEmail = new Map(fresh.map((row) => [row.email, row]));
+    const inserted = await insertSubscribers(
+      trx,
+      ctx.tenant.id,
+      fresh.map((row) => {
+        const status = row.status ?? "active";
+        return {
+          email: row.email,
+          name: row.name,
+          status,
+          subscribed_at: status === "active" ? now : null,
+          unsubscribed_at: status === "unsubscribed" ? now : null,
+        };
+      }),
+      now,
+    );
+    for (const { id, email } of inserted) {
+      const row = freshByEmail.get(email) as ImportRow;
+      const active = (row.status ?? "active") === "active";
+      listsAfter.set(id, active ? (row.lists ?? (defaultList ? [defaultList] : [])) : []);
     }
     report.created = fresh.length;
 
@@ -499,9 +501,11 @@ export async function importSubscribersCsv(ctx: AdminScope, text: string): Promi
       if (row.status === null && known.status === "unsubscribed") report.keptUnsubscribed++;
       const name = row.name || known.name;
       if (status !== known.status || name !== known.name) {
-        await trx
-          .updateTable("subscribers")
-          .set({
+        await updateSubscriber(
+          trx,
+          ctx.tenant.id,
+          known.id,
+          {
             status,
             name,
             subscribed_at:
@@ -511,11 +515,9 @@ export async function importSubscribersCsv(ctx: AdminScope, text: string): Promi
               : status === "active"
                 ? { unsubscribed_at: null }
                 : {}),
-            updated_at: now,
-          })
-          .where("tenant_id", "=", ctx.tenant.id)
-          .where("id", "=", known.id)
-          .execute();
+          },
+          now,
+        );
       }
       if (status === "unsubscribed") {
         if (known.hasLists) listsAfter.set(known.id, []);

@@ -1,10 +1,12 @@
 import type { Db } from "../db";
+import type { SubscriberStatus } from "../db/schema";
 
 /**
- * The one writer of `subscriptions` (who is on which list) and of the pending preference changes
- * (issue 13, point 3). The sign-up flows, the builtin provider, the MailerLite mirror and webhook
- * and the CSV import all change memberships through these functions, so every row carries its
- * tenant and no module writes the table its own way. Pass a transaction as `db` to join one.
+ * The one writer of a tenant's audience (issue 13, point 3): `subscribers`, `subscriptions` (who
+ * is on which list) and `preference_changes`. The sign-up flows, the builtin provider, the
+ * MailerLite mirror and webhook, bounce handling and the CSV import all write through these
+ * functions, so every row carries its tenant and no module writes these tables its own way.
+ * Reads stay with the modules that need them. Pass a transaction as `db` to join one.
  */
 
 /** Postgres allows 65,535 parameters per statement, SQLite 32,766: chunks stay far below both. */
@@ -157,4 +159,88 @@ export async function dropPendingChanges(
       .where("subscriber_id", "in", part)
       .execute();
   }
+}
+
+export interface NewSubscriber {
+  email: string;
+  name: string;
+  status: SubscriberStatus;
+  subscribed_at: string | null;
+  unsubscribed_at: string | null;
+}
+
+/** Adds subscribers (their addresses new to the tenant); answers their ids by address. */
+export async function insertSubscribers(
+  db: Db,
+  tenantId: string,
+  rows: readonly NewSubscriber[],
+  now: string,
+): Promise<{ id: number; email: string }[]> {
+  const inserted: { id: number; email: string }[] = [];
+  for (const part of chunks(rows, 200)) {
+    const ids = await db
+      .insertInto("subscribers")
+      .values(
+        part.map((row) => ({ ...row, tenant_id: tenantId, created_at: now, updated_at: now })),
+      )
+      .returning(["id", "email"])
+      .execute();
+    inserted.push(...ids.map(({ id, email }) => ({ id: Number(id), email })));
+  }
+  return inserted;
+}
+
+/** Adds one subscriber; answers the new id. */
+export async function insertSubscriber(
+  db: Db,
+  tenantId: string,
+  row: NewSubscriber,
+  now: string,
+): Promise<number> {
+  const [inserted] = await insertSubscribers(db, tenantId, [row], now);
+  if (!inserted) throw new Error("subscriber not inserted");
+  return inserted.id;
+}
+
+export type SubscriberChange = Partial<Omit<NewSubscriber, "email">>;
+
+/**
+ * Changes a subscriber's name, status or dates. `unlessStatusIn` leaves a subscriber alone whose
+ * status is one of those (a bounce must not hide an earlier complaint); answers whether it changed.
+ */
+export async function updateSubscriber(
+  db: Db,
+  tenantId: string,
+  subscriberId: number,
+  change: SubscriberChange,
+  now: string,
+  options: { unlessStatusIn?: readonly SubscriberStatus[] } = {},
+): Promise<boolean> {
+  let query = db
+    .updateTable("subscribers")
+    .set({ ...change, updated_at: now })
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", subscriberId);
+  if (options.unlessStatusIn?.length)
+    query = query.where("status", "not in", options.unlessStatusIn);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The subscriber leaves: off every list, no pending change, status unsubscribed. */
+export async function markUnsubscribed(
+  db: Db,
+  tenantId: string,
+  subscriberId: number,
+  now: string,
+): Promise<void> {
+  await leaveAllLists(db, tenantId, [subscriberId]);
+  await dropPendingChanges(db, tenantId, [subscriberId]);
+  await updateSubscriber(
+    db,
+    tenantId,
+    subscriberId,
+    { status: "unsubscribed", unsubscribed_at: now },
+    now,
+  );
 }

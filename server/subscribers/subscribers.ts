@@ -16,11 +16,13 @@ import { listTenantLists, resolveLists } from "./lists";
 import {
   dropPendingChanges,
   findPendingChange,
+  insertSubscriber,
   joinLists,
-  leaveAllLists,
+  markUnsubscribed,
   replaceLists,
   savePendingChange,
   spendPendingChange,
+  updateSubscriber,
 } from "./store";
 
 /** Everything a subscription operation needs: the tenant, its database, its mail and its links. */
@@ -231,35 +233,32 @@ export async function signUp(
           : doubleOptIn
             ? "unconfirmed"
             : "active";
-      await trx
-        .updateTable("subscribers")
-        .set({
+      await updateSubscriber(
+        trx,
+        ctx.tenant.id,
+        id,
+        {
           status: nextStatus,
           name: input.name?.trim() || existing.name,
           subscribed_at:
             nextStatus === "active" && existing.status !== "active" ? now : existing.subscribed_at,
           unsubscribed_at: nextStatus === "active" ? null : existing.unsubscribed_at,
-          updated_at: now,
-        })
-        .where("tenant_id", "=", ctx.tenant.id)
-        .where("id", "=", id)
-        .execute();
+        },
+        now,
+      );
     } else {
-      const inserted = await trx
-        .insertInto("subscribers")
-        .values({
-          tenant_id: ctx.tenant.id,
+      id = await insertSubscriber(
+        trx,
+        ctx.tenant.id,
+        {
           email,
           name: input.name?.trim() ?? "",
           status: doubleOptIn ? "unconfirmed" : "active",
           subscribed_at: doubleOptIn ? null : now,
           unsubscribed_at: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      id = inserted.id;
+        },
+        now,
+      );
     }
     const subscriberId = id;
     await joinLists(
@@ -316,12 +315,13 @@ export async function confirmSignup(
       MESSAGES.failed,
     );
     const now = new Date().toISOString();
-    await ctx.db
-      .updateTable("subscribers")
-      .set({ status: "active", subscribed_at: now, unsubscribed_at: null, updated_at: now })
-      .where("tenant_id", "=", ctx.tenant.id)
-      .where("id", "=", row.id)
-      .execute();
+    await updateSubscriber(
+      ctx.db,
+      ctx.tenant.id,
+      row.id,
+      { status: "active", subscribed_at: now, unsubscribed_at: null },
+      now,
+    );
     const all = await listTenantLists(ctx.db, ctx.tenant);
     const keys = await listKeysOf(ctx, row.id);
     const listNames = all.filter((list) => keys.includes(list.key)).map((list) => list.name);
@@ -449,18 +449,18 @@ export async function applyPreferenceChange(
     const stamp = now.toISOString();
     await replaceLists(trx, ctx.tenant.id, subscriber.id, wantedIds, stamp);
     const status: SubscriberStatus = wantedIds.length > 0 ? "active" : "unsubscribed";
-    await trx
-      .updateTable("subscribers")
-      .set({
+    await updateSubscriber(
+      trx,
+      ctx.tenant.id,
+      subscriber.id,
+      {
         status,
         subscribed_at:
           status === "active" ? (subscriber.subscribed_at ?? stamp) : subscriber.subscribed_at,
         unsubscribed_at: status === "unsubscribed" ? stamp : null,
-        updated_at: stamp,
-      })
-      .where("tenant_id", "=", ctx.tenant.id)
-      .where("id", "=", subscriber.id)
-      .execute();
+      },
+      stamp,
+    );
     await spendPendingChange(trx, ctx.tenant.id, subscriber.id, stamp);
     return { ok: true as const };
   });
@@ -499,14 +499,7 @@ export async function unsubscribe(
   await pushUnsubscribe(ctx, row.email, MESSAGES.unsubscribeFailed);
   const now = new Date().toISOString();
   await ctx.db.transaction().execute(async (trx) => {
-    await leaveAllLists(trx, ctx.tenant.id, [row.id]);
-    await dropPendingChanges(trx, ctx.tenant.id, [row.id]);
-    await trx
-      .updateTable("subscribers")
-      .set({ status: "unsubscribed", unsubscribed_at: now, updated_at: now })
-      .where("tenant_id", "=", ctx.tenant.id)
-      .where("id", "=", row.id)
-      .execute();
+    await markUnsubscribed(trx, ctx.tenant.id, row.id, now);
     await recordUnsubscribe(trx, ctx.tenant.id, row.id, now);
   });
   return { ...toView(row, []), status: "unsubscribed" };

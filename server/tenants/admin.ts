@@ -224,6 +224,28 @@ function rethrowConflict(error: unknown): never {
   throw error;
 }
 
+/** A built-in tenant (server/tenants/seed.ts), added if missing; one staff have edited is kept. */
+export async function insertTenantIfMissing(
+  db: Db,
+  tenant: { id: string; name: string; description: string; overrides: TenantOverrides },
+  now: string,
+): Promise<void> {
+  await db
+    .insertInto("tenants")
+    .values({
+      id: tenant.id,
+      name: tenant.name,
+      domain: null,
+      description: tenant.description,
+      mail_list_group_id: null,
+      config: JSON.stringify(tenant.overrides),
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) => oc.column("id").doNothing())
+    .execute();
+}
+
 /** 'Add New Tenant': id, name and domain; everything else from the defaults (or `settings`). */
 export async function createTenant(
   db: Db,

@@ -1,4 +1,5 @@
 import type { Db } from "../db";
+import { insertTenantIfMissing } from "./admin";
 import type { TenantOverrides } from "./config";
 
 interface SeedTenant {
@@ -48,20 +49,5 @@ export const SEED_TENANTS: SeedTenant[] = [
 /** Inserts the seed tenants that are missing; never overwrites a tenant staff have edited. */
 export async function seedTenants(db: Db): Promise<void> {
   const now = new Date().toISOString();
-  for (const tenant of SEED_TENANTS) {
-    await db
-      .insertInto("tenants")
-      .values({
-        id: tenant.id,
-        name: tenant.name,
-        domain: null,
-        description: tenant.description,
-        mail_list_group_id: null,
-        config: JSON.stringify(tenant.overrides),
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((oc) => oc.column("id").doNothing())
-      .execute();
-  }
+  for (const tenant of SEED_TENANTS) await insertTenantIfMissing(db, tenant, now);
 }

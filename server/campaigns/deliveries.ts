@@ -1,0 +1,244 @@
+import { sql } from "kysely";
+import type { Db } from "../db";
+import { isPostgres } from "../db/portable";
+import type { CampaignEventKind, DeliveryRow } from "../db/schema";
+import { crossTenant } from "../db/tenant-guard";
+
+/**
+ * The one writer of `deliveries` (one row per recipient of a campaign: the send queue) and of
+ * `campaign_events` (opens, clicks, unsubscribes, bounces, complaints) — issue 13, point 3.
+ * Starting and cancelling a campaign, the sender's claims and results, tracking and bounce
+ * handling all write through these functions. Pass a transaction as `db` to join one.
+ */
+
+/** Queues one pending delivery per active subscriber on any of `listIds`; answers the total. */
+export async function queueDeliveries(
+  db: Db,
+  campaign: { tenantId: string; id: string; listIds: readonly number[] },
+  now: string,
+): Promise<number> {
+  const { tenantId, id, listIds } = campaign;
+  if (listIds.length > 0) {
+    await db
+      .insertInto("deliveries")
+      .columns([
+        "tenant_id",
+        "campaign_id",
+        "subscriber_id",
+        "email",
+        "status",
+        "attempts",
+        "next_attempt_at",
+      ])
+      .expression(
+        db
+          .selectFrom("subscribers")
+          .select((eb) => [
+            "subscribers.tenant_id",
+            eb.val(id).as("campaign_id"),
+            "subscribers.id",
+            "subscribers.email",
+            eb.val("pending").as("status"),
+            eb.val(0).as("attempts"),
+            eb.val(now).as("next_attempt_at"),
+          ])
+          .where("subscribers.tenant_id", "=", tenantId)
+          .where("subscribers.status", "=", "active")
+          .where((eb) =>
+            eb.exists(
+              eb
+                .selectFrom("subscriptions")
+                .select(sql`1`.as("one"))
+                .where("subscriptions.tenant_id", "=", tenantId)
+                .whereRef("subscriptions.subscriber_id", "=", "subscribers.id")
+                .where("subscriptions.list_id", "in", listIds),
+            ),
+          )
+          .orderBy("subscribers.id"),
+      )
+      .onConflict((oc) => oc.columns(["campaign_id", "subscriber_id"]).doNothing())
+      .execute();
+  }
+  const { total } = await db
+    .selectFrom("deliveries")
+    .select((eb) => eb.fn.countAll<number>().as("total"))
+    .where("tenant_id", "=", tenantId)
+    .where("campaign_id", "=", id)
+    .executeTakeFirstOrThrow();
+  return Number(total);
+}
+
+/** What is still waiting is never sent: a cancelled campaign's, or a suppressed subscriber's. */
+export async function cancelPendingDeliveries(
+  db: Db,
+  tenantId: string,
+  of: { campaignId: string } | { subscriberId: number; reason: string },
+): Promise<void> {
+  let query = db
+    .updateTable("deliveries")
+    .set({ status: "cancelled", ...("reason" in of ? { error: of.reason } : {}) })
+    .where("tenant_id", "=", tenantId)
+    .where("status", "=", "pending");
+  query =
+    "campaignId" in of
+      ? query.where("campaign_id", "=", of.campaignId)
+      : query.where("subscriber_id", "=", of.subscriberId);
+  await query.execute();
+}
+
+/** Marks a delivery bounced or complained about, once; false when it already was. */
+export async function markDeliveryFeedback(
+  db: Db,
+  tenantId: string,
+  deliveryId: number,
+  feedback: { column: "bounced_at" | "complained_at"; at: string; detail: string },
+): Promise<boolean> {
+  const marked = await db
+    .updateTable("deliveries")
+    .set({ [feedback.column]: feedback.at, feedback: feedback.detail.slice(0, 1000) })
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", deliveryId)
+    .where(feedback.column, "is", null)
+    .executeTakeFirst();
+  return Number(marked.numUpdatedRows) > 0;
+}
+
+export interface CampaignEvent {
+  tenantId: string;
+  campaignId: string;
+  deliveryId: number;
+  kind: CampaignEventKind;
+  url?: string | null;
+  at: string;
+}
+
+/** Counts an open, click, unsubscribe, bounce or complaint in its campaign's report. */
+export async function addCampaignEvent(db: Db, event: CampaignEvent): Promise<void> {
+  await db
+    .insertInto("campaign_events")
+    .values({
+      tenant_id: event.tenantId,
+      campaign_id: event.campaignId,
+      delivery_id: event.deliveryId,
+      kind: event.kind,
+      url: event.url ?? null,
+      created_at: event.at,
+    })
+    .execute();
+}
+
+// The sender's side of the queue. A sender serves every tenant: claims are found across tenants,
+// and each row it then writes names its own tenant.
+
+/** Takes up to `limit` due deliveries of sending campaigns for `workerId`, oldest first. */
+export async function claimDeliveries(
+  db: Db,
+  workerId: string,
+  limit: number,
+  now: string,
+): Promise<DeliveryRow[]> {
+  const lock = isPostgres(db) ? sql`for update of deliveries skip locked` : sql``;
+  const result = await sql<DeliveryRow>`
+    update deliveries set status = 'sending', claimed_by = ${workerId}, claimed_at = ${now}
+    where id in (
+      select deliveries.id from deliveries
+      join campaigns on campaigns.id = deliveries.campaign_id
+      where deliveries.status = 'pending' and deliveries.next_attempt_at <= ${now}
+        and campaigns.status = 'sending'
+      order by deliveries.id
+      limit ${limit}
+      ${lock}
+    )
+    returning *`.execute(db);
+  return result.rows;
+}
+
+/** The heartbeat: claims still in hand stay fresh. */
+export async function renewDeliveryClaims(
+  db: Db,
+  workerId: string,
+  deliveryIds: readonly number[],
+  now: string,
+): Promise<void> {
+  if (deliveryIds.length === 0) return;
+  await crossTenant(db)
+    .updateTable("deliveries")
+    .set({ claimed_at: now })
+    .where("claimed_by", "=", workerId)
+    .where("status", "=", "sending")
+    .where("id", "in", deliveryIds)
+    .execute();
+}
+
+/** Claims older than `staleBefore`, and `workerId`'s own leftovers, go back to pending. */
+export async function releaseStaleDeliveryClaims(
+  db: Db,
+  workerId: string,
+  staleBefore: string,
+): Promise<void> {
+  await crossTenant(db)
+    .updateTable("deliveries")
+    .set({ status: "pending", claimed_by: null, claimed_at: null })
+    .where("status", "=", "sending")
+    .where((eb) => eb.or([eb("claimed_at", "<", staleBefore), eb("claimed_by", "=", workerId)]))
+    .execute();
+}
+
+/** Hands one claimed delivery back, unsent. */
+export async function releaseClaim(db: Db, workerId: string, row: DeliveryRow): Promise<void> {
+  await db
+    .updateTable("deliveries")
+    .set({ status: "pending", claimed_by: null, claimed_at: null })
+    .where("tenant_id", "=", row.tenant_id)
+    .where("id", "=", row.id)
+    .where("claimed_by", "=", workerId)
+    .execute();
+}
+
+/** The SMTP server accepted the message. */
+export async function markDeliverySent(
+  db: Db,
+  workerId: string,
+  row: DeliveryRow,
+  result: { attempts: number; messageId: string; at: string },
+): Promise<void> {
+  await db
+    .updateTable("deliveries")
+    .set({
+      status: "sent",
+      message_id: result.messageId,
+      attempts: result.attempts,
+      sent_at: result.at,
+      error: null,
+      claimed_by: workerId,
+    })
+    .where("tenant_id", "=", row.tenant_id)
+    .where("id", "=", row.id)
+    // Ours still, or handed back to pending while the database was away (not yet resent).
+    .where((eb) => eb.or([eb("claimed_by", "=", workerId), eb("status", "=", "pending")]))
+    .execute();
+}
+
+/** A try failed: pending again from `nextAttemptAt`, or failed for good; false if no longer ours. */
+export async function markDeliveryFailed(
+  db: Db,
+  workerId: string,
+  row: DeliveryRow,
+  failure: { retry: boolean; attempts: number; error: string; nextAttemptAt: string },
+): Promise<boolean> {
+  const failed = await db
+    .updateTable("deliveries")
+    .set({
+      status: failure.retry ? "pending" : "failed",
+      attempts: failure.attempts,
+      error: failure.error,
+      claimed_by: null,
+      claimed_at: null,
+      next_attempt_at: failure.nextAttemptAt,
+    })
+    .where("tenant_id", "=", row.tenant_id)
+    .where("id", "=", row.id)
+    .where("claimed_by", "=", workerId)
+    .executeTakeFirst();
+  return Number(failed.numUpdatedRows) === 1;
+}
