@@ -588,25 +588,21 @@ export async function listGroupStats(
     .execute();
   const sent = await db
     .selectFrom("deliveries")
-    .innerJoin("campaigns", "campaigns.id", "deliveries.campaign_id")
-    .select(["deliveries.campaign_id", (eb) => eb.fn.countAll<number>().as("count")])
-    .where("deliveries.tenant_id", "=", tenant.id)
-    .where("campaigns.tenant_id", "=", tenant.id)
-    .where("deliveries.status", "=", "sent")
-    .groupBy("deliveries.campaign_id")
+    .select(["campaign_id", (eb) => eb.fn.countAll<number>().as("count")])
+    .where("tenant_id", "=", tenant.id)
+    .where("status", "=", "sent")
+    .groupBy("campaign_id")
     .execute();
   const events = await db
     .selectFrom("campaign_events")
-    .innerJoin("campaigns", "campaigns.id", "campaign_events.campaign_id")
     .select([
-      "campaign_events.campaign_id",
-      "campaign_events.kind",
-      (eb) => eb.fn.count<number>("campaign_events.delivery_id").distinct().as("count"),
+      "campaign_id",
+      "kind",
+      (eb) => eb.fn.count<number>("delivery_id").distinct().as("count"),
     ])
-    .where("campaign_events.tenant_id", "=", tenant.id)
-    .where("campaigns.tenant_id", "=", tenant.id)
-    .where("campaign_events.kind", "in", ["open", "click"])
-    .groupBy(["campaign_events.campaign_id", "campaign_events.kind"])
+    .where("tenant_id", "=", tenant.id)
+    .where("kind", "in", ["open", "click"])
+    .groupBy(["campaign_id", "kind"])
     .execute();
   return lists.map((list) => {
     const mine = campaigns.filter((campaign) =>

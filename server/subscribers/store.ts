@@ -49,19 +49,29 @@ export async function joinLists(
   }
 }
 
+/** Deletes the subscribers' rows of a table keyed by subscriber. */
+async function deleteRowsOf(
+  db: Db,
+  table: "subscriptions" | "preference_changes",
+  tenantId: string,
+  subscriberIds: readonly number[],
+): Promise<void> {
+  for (const part of chunks(subscriberIds)) {
+    await db
+      .deleteFrom(table)
+      .where("tenant_id", "=", tenantId)
+      .where("subscriber_id", "in", part)
+      .execute();
+  }
+}
+
 /** Takes the subscribers off every list. */
 export async function leaveAllLists(
   db: Db,
   tenantId: string,
   subscriberIds: readonly number[],
 ): Promise<void> {
-  for (const part of chunks(subscriberIds)) {
-    await db
-      .deleteFrom("subscriptions")
-      .where("tenant_id", "=", tenantId)
-      .where("subscriber_id", "in", part)
-      .execute();
-  }
+  await deleteRowsOf(db, "subscriptions", tenantId, subscriberIds);
 }
 
 /** Takes one subscriber off one list. */
@@ -152,13 +162,7 @@ export async function dropPendingChanges(
   tenantId: string,
   subscriberIds: readonly number[],
 ): Promise<void> {
-  for (const part of chunks(subscriberIds)) {
-    await db
-      .deleteFrom("preference_changes")
-      .where("tenant_id", "=", tenantId)
-      .where("subscriber_id", "in", part)
-      .execute();
-  }
+  await deleteRowsOf(db, "preference_changes", tenantId, subscriberIds);
 }
 
 export interface NewSubscriber {
