@@ -162,6 +162,22 @@ export async function createCampaign(
   return getCampaignRow(ctx.db, ctx.tenant.id, id);
 }
 
+/** Just the campaign's status (the sender asks before each message). */
+export async function campaignStatusOf(
+  db: Db,
+  tenantId: string,
+  id: string,
+): Promise<CampaignStatus> {
+  const row = await db
+    .selectFrom("campaigns")
+    .select("status")
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", id)
+    .executeTakeFirst();
+  // A campaign deleted under the sender (its tenant removed) sends nothing more.
+  return row?.status ?? "cancelled";
+}
+
 export async function getCampaignRow(db: Db, tenantId: string, id: string): Promise<CampaignRow> {
   if (!id) throw new CampaignError(CAMPAIGN_MESSAGES.idRequired);
   const row = await db
@@ -254,6 +270,18 @@ export async function finishCampaign(
   });
 }
 
+/**
+ * How old a campaign's status may be when a sender hands a message to SMTP: senders re-read it at
+ * most this often, not once per message (server/campaigns/worker.ts).
+ */
+export const CAMPAIGN_STATE_MS = 200;
+
+/**
+ * Pause and Cancel answer once every sender has seen them, so that after the answer only messages
+ * already handed to SMTP go out (issue 14: they took effect only after the batch in hand).
+ */
+const senderHeard = () => new Promise((resolve) => setTimeout(resolve, CAMPAIGN_STATE_MS));
+
 /** Staff actions on the admin page. */
 export async function changeCampaignState(
   ctx: Pick<SubscriptionContext, "db" | "tenant">,
@@ -276,6 +304,7 @@ export async function changeCampaignState(
   switch (action) {
     case "pause":
       await move(["sending"], "paused");
+      await senderHeard();
       break;
     case "resume":
       await move(["paused"], "sending");
@@ -295,9 +324,10 @@ export async function changeCampaignState(
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) !== 1)
           throw new CampaignError(`A ${campaign.status} campaign cannot be cancelled`, 409);
-        // Messages already handed to a worker finish; the rest are never sent.
+        // What waits is never sent; rows a sender holds it cancels itself before their turn.
         await cancelPendingDeliveries(trx, ctx.tenant.id, { campaignId: id });
       });
+      await senderHeard();
       break;
   }
   return getCampaignRow(ctx.db, ctx.tenant.id, id);

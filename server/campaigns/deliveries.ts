@@ -195,6 +195,17 @@ export async function releaseClaim(db: Db, workerId: string, row: DeliveryRow): 
     .execute();
 }
 
+/** A claimed delivery of a cancelled campaign: never sent. */
+export async function cancelClaim(db: Db, workerId: string, row: DeliveryRow): Promise<void> {
+  await db
+    .updateTable("deliveries")
+    .set({ status: "cancelled", claimed_by: null, claimed_at: null })
+    .where("tenant_id", "=", row.tenant_id)
+    .where("id", "=", row.id)
+    .where("claimed_by", "=", workerId)
+    .execute();
+}
+
 /** The SMTP server accepted the message. */
 export async function markDeliverySent(
   db: Db,

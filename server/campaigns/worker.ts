@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import type { Db } from "../db";
-import type { CampaignRow, DeliveryRow } from "../db/schema";
+import type { CampaignRow, CampaignStatus, DeliveryRow } from "../db/schema";
 import { crossTenant } from "../db/tenant-guard";
 import type { Env } from "../env";
 import { publicOrigin } from "../http/origin";
@@ -13,8 +13,15 @@ import { DeliveryError, type Transport } from "../mail/transport";
 import type { SubscriptionContext } from "../subscribers/subscribers";
 import { getTenant } from "../tenants/store";
 import { recordFeedbackIn, withBounceAddress } from "./bounces";
-import { finishCampaign, messageSource, startCampaign } from "./campaigns";
 import {
+  CAMPAIGN_STATE_MS,
+  campaignStatusOf,
+  finishCampaign,
+  messageSource,
+  startCampaign,
+} from "./campaigns";
+import {
+  cancelClaim,
   claimDeliveries,
   markDeliveryFailed,
   markDeliverySent,
@@ -64,6 +71,10 @@ export class CampaignWorker {
     Promise<PreparedCampaignMessage & { ctx: SubscriptionContext; dkim?: DkimSigningKey }>
   >();
   private nextSlot = 0;
+  private readonly campaignStates = new Map<
+    string,
+    { status: Promise<CampaignStatus>; readAt: number }
+  >();
   /** Rows this worker holds right now: only these are renewed, so a lost row goes stale. */
   private readonly inHand = new Set<number>();
 
@@ -181,8 +192,15 @@ export class CampaignWorker {
           continue;
         }
         try {
-          await this.pace();
-          await this.deliver(row);
+          // Pause and Cancel take effect between messages, not only between batches: asked
+          // before waiting for a sending slot (the rest of a batch stands down at once) and after.
+          let status = await this.campaignStatus(row);
+          if (status === "sending") {
+            await this.pace();
+            status = await this.campaignStatus(row);
+          }
+          if (status === "sending") await this.deliver(row);
+          else await this.standDown(row, status);
         } catch (error) {
           // Not even the failure could be recorded (database gone?): the row goes stale and
           // another round reclaims it; the other rows of the batch carry on.
@@ -207,6 +225,25 @@ export class CampaignWorker {
 
   private async release(row: DeliveryRow): Promise<void> {
     await releaseClaim(this.options.db, this.id, row);
+  }
+
+  /**
+   * The campaign's status, read at most every CAMPAIGN_STATE_MS whatever the sending rate: one
+   * read serves every runner, so checking before each message costs next to nothing.
+   */
+  private campaignStatus(row: DeliveryRow): Promise<CampaignStatus> {
+    const known = this.campaignStates.get(row.campaign_id);
+    if (known && Date.now() - known.readAt < CAMPAIGN_STATE_MS) return known.status;
+    const status = campaignStatusOf(this.options.db, row.tenant_id, row.campaign_id);
+    this.campaignStates.set(row.campaign_id, { status, readAt: Date.now() });
+    status.catch(() => this.campaignStates.delete(row.campaign_id));
+    return status;
+  }
+
+  /** A paused campaign's row goes back to pending for Resume; a cancelled one's is never sent. */
+  private async standDown(row: DeliveryRow, status: CampaignStatus): Promise<void> {
+    if (status === "cancelled") await cancelClaim(this.options.db, this.id, row);
+    else await this.release(row);
   }
 
   private preparedFor(campaignId: string) {
@@ -351,6 +388,7 @@ export class CampaignWorker {
       .execute();
     for (const campaign of open) {
       await finishCampaign(db, campaign);
+      this.campaignStates.delete(campaign.id);
       this.prepared.delete(campaign.id);
     }
   }

@@ -214,6 +214,63 @@ describe.each(testDialects())("the sending engine on %s", (dialect) => {
     );
   });
 
+  it("stops within a second of Pause or Cancel, mid-batch, and resumes to send each message once", async () => {
+    const { changeCampaignState } = await import("../../server/campaigns/campaigns");
+    const concurrency = 2;
+    const statusesOf = async (id: string) =>
+      (
+        await crossTenant(database.db)
+          .selectFrom("deliveries")
+          .select("status")
+          .where("campaign_id", "=", id)
+          .execute()
+      ).map((row) => row.status);
+    const mailOf = (id: string) =>
+      sink.messages.filter((mail) => mail.messageId.includes(`.${id}@`)).length;
+    const waitForSent = async (id: string, count: number) => {
+      while (mailOf(id) < count) await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+
+    // 100 messages a second: a batch holds 200 rows (two seconds' worth); the lists also hold the
+    // earlier tests' subscribers, so the campaign has several batches.
+    const { expected, lists } = await seedAudience(database.db, 150, "p");
+    const campaign = await createCampaign(
+      ctx,
+      { subject: "Issue 5", content: "<p>Hi</p>", groups: lists },
+      null,
+    );
+    worker({ SEND_RATE: 100, SEND_CONCURRENCY: concurrency });
+    await waitForSent(campaign.id, 10);
+    await changeCampaignState(ctx, campaign.id, "pause");
+    const atPause = mailOf(campaign.id);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Only what was already handed to SMTP when Pause answered went out after it.
+    expect(mailOf(campaign.id) - atPause).toBeLessThanOrEqual(concurrency);
+    const paused = await statusesOf(campaign.id);
+    expect(paused).not.toContain("sending"); // the batch in hand went back to pending
+    expect(paused.filter((status) => status === "pending").length).toBeGreaterThan(100);
+
+    await changeCampaignState(ctx, campaign.id, "resume");
+    await waitForStatus(database.db, campaign.id, ["sent"]);
+    expect(recipientsOf(sink, "p").sort()).toEqual(expected);
+
+    const second = await seedAudience(database.db, 150, "q");
+    const doomed = await createCampaign(
+      ctx,
+      { subject: "Issue 6", content: "<p>Hi</p>", groups: second.lists },
+      null,
+    );
+    await waitForSent(doomed.id, 10);
+    await changeCampaignState(ctx, doomed.id, "cancel");
+    const atCancel = mailOf(doomed.id);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(mailOf(doomed.id) - atCancel).toBeLessThanOrEqual(concurrency);
+    const cancelled = await statusesOf(doomed.id);
+    // Every row is sent or cancelled: none waits, none is held.
+    expect(cancelled.filter((status) => status !== "sent" && status !== "cancelled")).toEqual([]);
+    expect(cancelled.filter((status) => status === "sent")).toHaveLength(mailOf(doomed.id));
+  });
+
   it("starts a scheduled campaign when its time comes, not before", async () => {
     const { lists } = await seedAudience(database.db, 10, "s");
     const at = new Date(Date.now() + 2_000).toISOString();
