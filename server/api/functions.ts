@@ -64,7 +64,7 @@ export interface FunctionContext {
   trusted: boolean;
 }
 
-interface CallableFunction<Input extends z.ZodType> {
+interface CallableFunction<Input extends z.ZodObject> {
   /** one line for the OpenAPI document */
   summary: string;
   /** callable without signing in (SPEC §6: the site calls these for visitors) */
@@ -86,18 +86,25 @@ export interface RegisteredFunction {
   };
 }
 
-function defineFunction<Input extends z.ZodType>(fn: CallableFunction<Input>): RegisteredFunction {
+const tenantIdField = z.string().trim().min(1).max(100).nullish();
+
+/**
+ * Every function takes `tenantId` (staff acting on another tenant they manage, issue 14): it is
+ * part of each payload's schema here, once, so no function can leave it out and act on the host's
+ * tenant instead.
+ */
+function defineFunction<Input extends z.ZodObject>(fn: CallableFunction<Input>): RegisteredFunction {
+  const input = fn.input.extend({ tenantId: tenantIdField });
   return {
     summary: fn.summary,
     anonymous: fn.anonymous,
-    input: fn.input,
+    input,
     bind(data) {
-      const parsed = fn.input.parse(data);
-      const tenantId =
-        parsed && typeof parsed === "object" && "tenantId" in parsed
-          ? (parsed.tenantId as string | null | undefined)
-          : null;
-      return { tenantId: tenantId || null, run: (ctx, caller) => fn.handler(ctx, parsed, caller) };
+      const { tenantId, ...payload } = input.parse(data);
+      return {
+        tenantId: (tenantId as string | null | undefined) || null,
+        run: (ctx, caller) => fn.handler(ctx, payload as z.output<Input>, caller),
+      };
     },
   };
 }
@@ -117,7 +124,6 @@ export const FUNCTION_MESSAGES = {
 export const functionRateLimit = createRateLimit({ points: 30, windowSeconds: 600 });
 
 // Payload fields. Optional fields accept null as well: JSON clients often send it for "none".
-const tenantIdField = z.string().trim().min(1).max(100).nullish();
 const nameField = z
   .string()
   .trim()
@@ -323,7 +329,6 @@ export const FUNCTIONS: Record<string, RegisteredFunction> = {
       email: emailField(),
       name: nameField,
       groups: groupsField,
-      tenantId: tenantIdField,
       welcomeEmail: z.boolean().nullish(),
     }),
     async handler(ctx, data) {
@@ -354,7 +359,7 @@ export const FUNCTIONS: Record<string, RegisteredFunction> = {
   getAllGroups: defineFunction({
     summary: "The tenant's lists (staff also get their counts)",
     anonymous: true,
-    input: z.object({ tenantId: tenantIdField }),
+    input: z.object({}),
     async handler(ctx) {
       const groups = await ctx.provider().listGroups();
       // Audience sizes and campaign figures are the tenant's business: visitors get the lists only.
@@ -380,7 +385,6 @@ export const FUNCTIONS: Record<string, RegisteredFunction> = {
       groups: groupsField,
       trackOpens: z.boolean().nullish(),
       trackClicks: z.boolean().nullish(),
-      tenantId: tenantIdField,
     }),
     async handler(ctx, data) {
       const { campaign } = await ctx.sendAsCampaign({
@@ -404,7 +408,6 @@ export const FUNCTIONS: Record<string, RegisteredFunction> = {
       limit: z.number().int().min(1).max(100).nullish(),
       page: z.number().int().min(1).max(1_000_000).nullish(),
       status: z.enum(CAMPAIGN_STATUSES).nullish(),
-      tenantId: tenantIdField,
     }),
     async handler(ctx, data) {
       const limit = data.limit ?? 25;
@@ -421,7 +424,7 @@ export const FUNCTIONS: Record<string, RegisteredFunction> = {
   getSubscriber: defineFunction({
     summary: "A subscriber's lists and name",
     anonymous: true,
-    input: z.object({ email: emailField(), tenantId: tenantIdField }),
+    input: z.object({ email: emailField() }),
     async handler(ctx, data) {
       const found = await ctx.provider().findSubscriber(data.email);
       if (!found) throw new ApiError("NOT_FOUND", PROVIDER_MESSAGES.subscriberNotFound);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FUNCTION_NAMES } from "../../server/api/functions";
 import { createApiToken, revokeApiToken } from "../../server/auth/api-tokens";
 import type { StaffUser } from "../../server/auth/permissions";
 import { migrateToLatest } from "../../server/db/migrate";
@@ -7,7 +8,12 @@ import { listTenantLists } from "../../server/subscribers/lists";
 import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
 import { createStaffUser, signIn } from "../support/auth";
-import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
+import {
+  countRows,
+  createTestDatabase,
+  type TestDatabase,
+  testDialects,
+} from "../support/database";
 import { textOf } from "../support/html";
 import { type RunningServer, startServer } from "../support/server";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink";
@@ -793,6 +799,83 @@ describe.each(testDialects())("the functions API on %s", (dialect) => {
         400,
         "INVALID_ARGUMENT",
       );
+    });
+
+    it("honours a staff member's tenantId in every function, and refuses a tenant they do not manage", async () => {
+      // Called on main's host; each payload is valid, so only the tenant decides the answer.
+      const payloads: Record<string, Record<string, unknown>> = {
+        helloWorld: {},
+        addSubscriber: { email: "named-add@example.com" },
+        sendEmail: { to: "named-send@example.com", subject: "Named", content: "<p>Hi</p>" },
+        completeNewsletterSignup: { email: "named-signup@example.com" },
+        getAllGroups: {},
+        createAndSendCampaign: { subject: "Named tenant", content: "<p>Hi</p>" },
+        getCampaigns: {},
+        getSubscriber: { email: "named-add@example.com" },
+      };
+      expect(Object.keys(payloads).sort()).toEqual([...FUNCTION_NAMES].sort());
+      const rowsOf = async () =>
+        Promise.all(
+          (["subscribers", "campaigns", "mail_log"] as const).map((table) =>
+            countRows(database.db, table),
+          ),
+        );
+
+      // The main editor may not name keydiscovery, whatever the function; nothing is written.
+      const before = await rowsOf();
+      for (const [name, payload] of Object.entries(payloads)) {
+        const refused = await call(
+          name,
+          { ...payload, tenantId: "keydiscovery" },
+          { cookie: cookies.editor },
+        );
+        expectError(refused, 403, "PERMISSION_DENIED");
+      }
+      expect(await rowsOf()).toEqual(before);
+
+      // The super admin names keydiscovery from main's host: every function acts there.
+      const answers: Record<string, Answer> = {};
+      for (const [name, payload] of Object.entries(payloads)) {
+        answers[name] = await call(
+          name,
+          { ...payload, tenantId: "keydiscovery" },
+          { cookie: cookies.superAdmin },
+        );
+        expect(answers[name]?.status, `${name}: ${JSON.stringify(answers[name]?.body)}`).toBe(200);
+      }
+      const all = crossTenant(database.db);
+      const subscriberTenants = async (email: string) =>
+        (
+          await all
+            .selectFrom("subscribers")
+            .select("tenant_id")
+            .where("email", "=", email)
+            .execute()
+        ).map((row) => row.tenant_id);
+      expect(answers.helloWorld?.body.result.tenantId).toBe("keydiscovery");
+      expect(await subscriberTenants("named-add@example.com")).toEqual(["keydiscovery"]);
+      expect(await subscriberTenants("named-signup@example.com")).toEqual(["keydiscovery"]);
+      const sent = await all
+        .selectFrom("mail_log")
+        .select("tenant_id")
+        .where("to_address", "=", "named-send@example.com")
+        .execute();
+      expect(sent).toEqual([{ tenant_id: "keydiscovery" }]);
+      const groupIds = answers.getAllGroups?.body.result.groups.map((group: { id: string }) =>
+        Number(group.id),
+      );
+      expect(groupIds.sort()).toEqual(Object.values(lists.keydiscovery).sort());
+      const campaign = await all
+        .selectFrom("campaigns")
+        .select(["id", "tenant_id"])
+        .where("subject", "=", "Named tenant")
+        .executeTakeFirstOrThrow();
+      expect(campaign.tenant_id).toBe("keydiscovery");
+      expect(
+        answers.getCampaigns?.body.result.campaigns.map((each: { id: string }) => each.id),
+      ).toContain(campaign.id);
+      // Found at all: only keydiscovery has this address.
+      expect(answers.getSubscriber?.body.result.subscriber.status).toBe("active");
     });
 
     it("keeps visitors to the site's own tenant", async () => {
