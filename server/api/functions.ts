@@ -93,7 +93,9 @@ const tenantIdField = z.string().trim().min(1).max(100).nullish();
  * part of each payload's schema here, once, so no function can leave it out and act on the host's
  * tenant instead.
  */
-function defineFunction<Input extends z.ZodObject>(fn: CallableFunction<Input>): RegisteredFunction {
+function defineFunction<Input extends z.ZodObject>(
+  fn: CallableFunction<Input>,
+): RegisteredFunction {
   const input = fn.input.extend({ tenantId: tenantIdField });
   return {
     summary: fn.summary,

@@ -10,9 +10,25 @@ import { findUserByEmail, normaliseEmail } from "./users";
 export const SIGN_IN_FAILED = "Failed to sign in. Please check your credentials.";
 export const SIGN_IN_LIMITED = "Too many sign-in attempts. Please wait 15 minutes and try again.";
 
-// Per address: enough for a team behind one NAT; per account: stops guessing one password.
+/*
+ * Failures are throttled where they come from, never on the account alone (OWASP's authentication
+ * guidance; issue 14): an account locked after five failures from anywhere let anyone lock the
+ * owner out. Per address: 30 failures in 15 minutes, enough for a team behind one NAT. Per account
+ * and address: after 5 failures in a row that pair waits 1 minute, then 2, 4, 8, up to 15 — so
+ * guessing one password from one place slows to a crawl while the owner signs in from theirs.
+ */
 const perAddress = createRateLimit({ points: 30, windowSeconds: 15 * 60 });
-const perAccount = createRateLimit({ points: 5, windowSeconds: 15 * 60 });
+/** failures in a row of one account from one address, forgotten on success or after a day */
+const pairFailures = createRateLimit({ points: 1_000_000, windowSeconds: 24 * 60 * 60 });
+const pairBlocked = createRateLimit({ points: 1, windowSeconds: 1 });
+const FREE_FAILURES = 5;
+const MAX_WAIT_SECONDS = 15 * 60;
+
+/** The wait after the `failures`th failure in a row of one account from one address. */
+export function waitAfterFailures(failures: number): number {
+  if (failures < FREE_FAILURES) return 0;
+  return Math.min(MAX_WAIT_SECONDS, 60 * 2 ** (failures - FREE_FAILURES));
+}
 
 export type SignInResult =
   | { ok: true; user: StaffUser; token: string; expiresAt: Date }
@@ -24,9 +40,9 @@ export async function signIn(
   input: { email: string; password: string },
 ): Promise<SignInResult> {
   const email = normaliseEmail(input.email);
-  const accountKey = `account:${email}`;
+  const pairKey = `${email}|${ctx.clientAddress}`;
   const addressKey = `address:${ctx.clientAddress}`;
-  if (!(await perAddress.take(addressKey)) || (await perAccount.isExhausted(accountKey))) {
+  if ((await pairBlocked.isExhausted(pairKey)) || !(await perAddress.take(addressKey))) {
     ctx.logger.warn({ code: "auth/too-many-requests", email }, "sign-in rate-limited");
     return { ok: false, error: SIGN_IN_LIMITED, limited: true };
   }
@@ -34,14 +50,16 @@ export async function signIn(
   // Unknown users cost the same time as wrong passwords, so timing does not reveal accounts.
   const valid = await verifyPassword(input.password, row?.password_hash ?? (await decoyHash()));
   if (!row || !valid) {
-    await perAccount.take(accountKey);
+    await pairFailures.take(pairKey);
+    const wait = waitAfterFailures(await pairFailures.count(pairKey));
+    if (wait > 0) await pairBlocked.blockFor(pairKey, wait);
     ctx.logger.warn(
       { code: row ? "auth/wrong-password" : "auth/user-not-found", email },
       "sign-in failed",
     );
     return { ok: false, error: SIGN_IN_FAILED, limited: false };
   }
-  await perAccount.reset(accountKey);
+  await pairFailures.reset(pairKey);
   // Only failures count against an address: staff behind one office NAT all sign in each morning.
   await perAddress.refund(addressKey);
   const session = await createSession(ctx.db, row.id);

@@ -9,6 +9,10 @@ export interface RateLimit {
   reset(key: string): Promise<void>;
   /** Gives back one attempt taken for `key` (one that turned out not to count). */
   refund(key: string): Promise<void>;
+  /** How many attempts `key` has made in its window. */
+  count(key: string): Promise<number>;
+  /** Refuses `key` for `seconds`, whatever it has used. */
+  blockFor(key: string, seconds: number): Promise<void>;
 }
 
 /**
@@ -39,6 +43,12 @@ export function createRateLimit(options: { points: number; windowSeconds: number
     },
     async refund(key) {
       await limiter.reward(key, 1);
+    },
+    async count(key) {
+      return (await limiter.get(key))?.consumedPoints ?? 0;
+    },
+    async blockFor(key, seconds) {
+      await limiter.block(key, seconds);
     },
   };
 }

@@ -334,18 +334,57 @@ describe.each(testDialects())("staff accounts on %s", (dialect) => {
     expect((await get("/admin/dashboard", cookie)).status).toBe(302);
   });
 
-  it("rate-limits sign-in per account, even for the right password afterwards", async () => {
-    for (let i = 0; i < 5; i++) {
-      await post("/admin/login", { email: "kd-editor@example.com", password: `wrong-${i}` });
+  it("throttles failures where they come from: 20 wrong passwords from A, then the right one from B signs in", async () => {
+    const from = (address: string) => ({ "x-forwarded-for": address });
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const wrong = await post(
+        "/admin/login",
+        { email: "kd-editor@example.com", password: `wrong-${i}` },
+        from("10.9.0.1"),
+      );
+      statuses.push(wrong.status);
     }
-    const limited = await post("/admin/login", {
-      email: "kd-editor@example.com",
-      password: TEST_PASSWORD,
-    });
-    expect(limited.status).toBe(429);
-    expect(textOf(await limited.text())).toContain(
+    // Five failures answer as failures; from then on address A waits (1 minute, growing).
+    expect(statuses.slice(0, 5).every((status) => status !== 429)).toBe(true);
+    expect(statuses.slice(5).every((status) => status === 429)).toBe(true);
+    const fromA = await post(
+      "/admin/login",
+      { email: "kd-editor@example.com", password: TEST_PASSWORD },
+      from("10.9.0.1"),
+    );
+    expect(fromA.status).toBe(429);
+    expect(textOf(await fromA.text())).toContain(
       "Too many sign-in attempts. Please wait 15 minutes and try again.",
     );
+    // The owner, elsewhere, is not locked out.
+    const fromB = await post(
+      "/admin/login",
+      { email: "kd-editor@example.com", password: TEST_PASSWORD },
+      from("10.9.0.2"),
+    );
+    expect(fromB.status).toBe(302);
+    expect(fromB.headers.getSetCookie().join()).toMatch(/herald_session=\w/);
+  });
+
+  it("throttles one address that tries many accounts", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) {
+      const response = await post(
+        "/admin/login",
+        { email: `nobody-${i}@example.com`, password: "wrong-password" },
+        { "x-forwarded-for": "10.9.0.3" },
+      );
+      statuses.push(response.status);
+    }
+    expect(statuses.slice(0, 30).every((status) => status !== 429)).toBe(true);
+    expect(statuses[30]).toBe(429);
+    const other = await post(
+      "/admin/login",
+      { email: "kd-editor@example.com", password: TEST_PASSWORD },
+      { "x-forwarded-for": "10.9.0.4" },
+    );
+    expect(other.status).toBe(302);
   });
 });
 
