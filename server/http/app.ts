@@ -207,7 +207,10 @@ function toFetchRequest(req: Request, res: Response): globalThis.Request {
     headers,
     signal: controller.signal,
   };
-  if (req.method !== "GET" && req.method !== "HEAD") {
+  if (res.locals.body instanceof Buffer) {
+    // a chunked body, already read (and checked) by limitBodySize
+    init.body = res.locals.body;
+  } else if (req.method !== "GET" && req.method !== "HEAD") {
     init.body = createReadableStreamFromReadable(req.pipe(capBytes(maxBodyBytesFor(req.path))));
     init.duplex = "half";
   }

@@ -75,12 +75,39 @@ export function maxBodyBytesFor(path: string): number {
   return UPLOAD_PATHS.has(path) ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES;
 }
 
-/** Refuses bodies over the limit before anything reads them. */
+function refuseTooLarge(res: Response) {
+  // The rest of the body is not read: the connection closes once the answer is out.
+  res.set("connection", "close").status(413).type("text/plain").send("Request body too large.");
+}
+
+/**
+ * Refuses bodies over the limit before the app reads them. A declared Content-Length is checked at
+ * once; a chunked body (no length) is read here up to the limit and kept for the app (issue 14:
+ * one over the limit reached a route's form parser and answered 500).
+ */
 export function limitBodySize(req: Request, res: Response, next: NextFunction) {
-  const length = Number(req.get("content-length") ?? 0);
-  if (length > maxBodyBytesFor(req.path)) {
-    res.status(413).type("text/plain").send("Request body too large.");
+  const limit = maxBodyBytesFor(req.path);
+  const declared = req.get("content-length");
+  if (declared !== undefined || !req.get("transfer-encoding")) {
+    if (Number(declared ?? 0) > limit) refuseTooLarge(res);
+    else next();
     return;
   }
-  next();
+  const chunks: Buffer[] = [];
+  let seen = 0;
+  const onData = (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen <= limit) {
+      chunks.push(chunk);
+      return;
+    }
+    req.off("data", onData).off("end", onEnd).pause();
+    res.on("finish", () => req.socket.destroy());
+    refuseTooLarge(res);
+  };
+  const onEnd = () => {
+    res.locals.body = Buffer.concat(chunks);
+    next();
+  };
+  req.on("data", onData).on("end", onEnd).once("error", next);
 }

@@ -182,6 +182,49 @@ describe.each(testDialects())("the contact form on %s", (dialect) => {
     expect(response.status).toBe(413);
   });
 
+  it("refuses an oversized chunked body (no Content-Length) with 413, and takes a small one", async () => {
+    const chunked = (text: string) =>
+      fetch(`${server.url}/contact`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          "x-forwarded-for": "10.8.0.1",
+        },
+        // A stream has no length: fetch sends it with Transfer-Encoding: chunked.
+        body: new ReadableStream({
+          start(controller) {
+            const bytes = new TextEncoder().encode(text);
+            for (let at = 0; at < bytes.length; at += 64 * 1024) {
+              controller.enqueue(bytes.slice(at, at + 64 * 1024));
+            }
+            controller.close();
+          },
+        }),
+        duplex: "half",
+        redirect: "manual",
+      } as RequestInit);
+    const before = (await messages()).length;
+    const logBefore = server.output().length;
+    const huge = await chunked(
+      new URLSearchParams({
+        name: "Big",
+        email: "big@example.com",
+        message: "x".repeat(1_100_000),
+      }).toString(),
+    );
+    expect(huge.status).toBe(413);
+    expect(server.output().slice(logBefore)).not.toMatch(/unhandled error|Request body too large/);
+    const small = await chunked(
+      new URLSearchParams({
+        name: "Small",
+        email: "small@example.com",
+        message: "Sent in chunks.",
+      }).toString(),
+    );
+    expect(small.status).toBe(302);
+    expect((await messages()).length).toBe(before + 1);
+  });
+
   it("rate-limits messages per address with a clear message", async () => {
     let limited: Response | undefined;
     for (let i = 0; i < 15 && !limited; i++) {
