@@ -89,6 +89,21 @@ const envSchema = z.object({
       })
       .default("127.0.0.1"),
   ),
+  /**
+   * Which proxies' X-Forwarded-For / -Proto / -Host are believed (Express's "trust proxy"): the
+   * default believes only a proxy on this machine; a number trusts that many hops; otherwise
+   * addresses and CIDR ranges, comma-separated. The client address decides every rate limit.
+   */
+  TRUST_PROXY: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .string()
+      .regex(/^(\d+|true|false|[\w.:/]+(\s*,\s*[\w.:/]+)*)$/, {
+        error:
+          "must be a number of hops, true, false, or addresses/CIDR ranges separated by commas",
+      })
+      .default("loopback"),
+  ),
   /** Where uploaded files are kept (DESIGN.md §5), relative to the working directory. */
   UPLOADS_DIR: z.string().min(1).default("data/uploads"),
   /** Set by the test and bench harnesses: the anonymous page cache can be turned off to measure raw rendering. */
@@ -131,4 +146,11 @@ export function getEnv(): Env {
   }
   cached = result.env;
   return cached;
+}
+
+/** TRUST_PROXY as Express takes it: hops as a number, true/false, or the list of addresses. */
+export function trustProxySetting(value: string): number | boolean | string[] {
+  if (/^\d+$/.test(value)) return Number(value);
+  if (value === "true" || value === "false") return value === "true";
+  return value.split(",").map((part) => part.trim());
 }

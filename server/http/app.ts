@@ -5,6 +5,7 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { readCookieHeader, SESSION_COOKIE } from "../auth/sessions";
+import { getEnv, trustProxySetting } from "../env";
 import {
   countNewsletterView,
   newsletterIdFromPath,
@@ -36,7 +37,8 @@ onTenantChanged((tenantId) => pageCache.dropTenant(tenantId));
 
 export const app = express();
 app.disable("x-powered-by");
-app.set("trust proxy", "loopback");
+// Whose X-Forwarded-* headers count (TRUST_PROXY): the client address decides every rate limit.
+app.set("trust proxy", trustProxySetting(getEnv().TRUST_PROXY));
 
 app.use((req, res, next) => {
   res.locals.nonce = randomBytes(16).toString("base64");

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseEnv, trustProxySetting } from "../../server/env";
 import { createStaffUser, signIn, TEST_PASSWORD } from "../support/auth";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
 import { textOf } from "../support/html";
@@ -457,5 +458,50 @@ describe("first run", () => {
       await server.stop();
       await database.drop();
     }
+  });
+});
+
+describe("TRUST_PROXY", () => {
+  it("decides whose X-Forwarded-For counts: a proxy not trusted cannot pose as many clients", async () => {
+    const database = await createTestDatabase("sqlite");
+    // Only 10.1.2.3 is a trusted proxy: requests from loopback speak for themselves.
+    const server = await startServer({
+      databaseUrl: database.url,
+      env: {
+        TRUST_PROXY: "10.1.2.3",
+        ADMIN_EMAIL: "admin@example.com",
+        ADMIN_PASSWORD: "a-long-password",
+      },
+    });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const response = await fetch(`${server.url}/admin/login`, {
+          method: "POST",
+          body: new URLSearchParams({ email: "admin@example.com", password: `wrong-${i}` }),
+          // a new "client" each time, if the header were believed
+          headers: { "x-forwarded-for": `10.9.9.${i + 1}` },
+          redirect: "manual",
+        });
+        statuses.push(response.status);
+      }
+      // One client (loopback) failing five times in a row: the sixth try waits.
+      expect(statuses.slice(0, 5).every((status) => status !== 429)).toBe(true);
+      expect(statuses[5]).toBe(429);
+    } finally {
+      await server.stop();
+      await database.drop();
+    }
+  });
+
+  it("refuses a malformed value at start", () => {
+    expect(parseEnv({ TRUST_PROXY: "<script>" })).toMatchObject({ ok: false });
+    const parsed = parseEnv({ TRUST_PROXY: "10.0.0.0/8, 192.168.1.5" });
+    expect(parsed.ok && trustProxySetting(parsed.env.TRUST_PROXY)).toEqual([
+      "10.0.0.0/8",
+      "192.168.1.5",
+    ]);
+    const hops = parseEnv({ TRUST_PROXY: "2" });
+    expect(hops.ok && trustProxySetting(hops.env.TRUST_PROXY)).toBe(2);
   });
 });
