@@ -76,8 +76,7 @@ export function maxBodyBytesFor(path: string): number {
 }
 
 function refuseTooLarge(res: Response) {
-  // The rest of the body is not read: the connection closes once the answer is out.
-  res.set("connection", "close").status(413).type("text/plain").send("Request body too large.");
+  res.status(413).type("text/plain").send("Request body too large.");
 }
 
 /**
@@ -101,8 +100,11 @@ export function limitBodySize(req: Request, res: Response, next: NextFunction) {
       chunks.push(chunk);
       return;
     }
-    req.off("data", onData).off("end", onEnd).pause();
-    res.on("finish", () => req.socket.destroy());
+    // The rest is discarded, for a few seconds at most; then the connection is cut.
+    req.off("data", onData).off("end", onEnd).resume();
+    const cut = setTimeout(() => req.socket.destroy(), 5_000).unref();
+    req.once("end", () => clearTimeout(cut));
+    res.set("connection", "close");
     refuseTooLarge(res);
   };
   const onEnd = () => {
