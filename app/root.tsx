@@ -19,6 +19,7 @@ import type { Route } from "./+types/root";
 import { AccessDenied } from "./components/access-denied";
 import { accessFor } from "./route-access";
 import "./app.css";
+import { ErrorPage } from "./components/error-page";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
 import { useNonce } from "./lib/nonce";
@@ -56,7 +57,7 @@ function rootData(context: Route.LoaderArgs["context"]) {
       primaryColor: tenant.branding.primaryColor,
     },
     origin: scope.origin,
-    user: user ? { email: user.email } : null,
+    user: user ? { email: user.email, isSuperAdmin: user.isSuperAdmin } : null,
   };
 }
 
@@ -169,16 +170,15 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           text: "We could not complete your request. Please try again in a moment.",
         };
   return (
-    <main className="mx-auto max-w-2xl px-6 py-24 text-center">
-      <title>{copy.title}</title>
-      <p className="text-sm font-semibold uppercase tracking-wider text-brand-strong">{status}</p>
-      <h1 className="mt-2 text-3xl font-bold">{copy.title}</h1>
-      <p className="mt-4 text-lg">{copy.text}</p>
-      <p className="mt-8">
+    <ErrorPage
+      eyebrow={String(status)}
+      title={copy.title}
+      text={copy.text}
+      back={
         <a href="/" className="font-semibold underline">
           Back to the home page
         </a>
-      </p>
-    </main>
+      }
+    />
   );
 }

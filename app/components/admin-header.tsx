@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { Form, NavLink } from "react-router";
+import { Form, NavLink, useRouteLoaderData } from "react-router";
+import type { RootData } from "../root";
 
 /** The staff area's tabs; some pages are for super admins only (their guards say so too). */
 const STAFF_TABS = [
@@ -17,20 +18,23 @@ const STAFF_TABS = [
 
 interface AdminHeaderProps {
   title: string;
-  tenantName: string;
-  isSuperAdmin: boolean;
+  /** the line above the title; the tenant's company name unless the page says otherwise */
+  tenantName?: string;
   actions?: ReactNode;
 }
 
 /** The staff area's page heading, its sub-navigation and the Sign Out button. */
-export function AdminHeader({ title, tenantName, isSuperAdmin, actions }: AdminHeaderProps) {
+export function AdminHeader({ title, tenantName, actions }: AdminHeaderProps) {
+  // The tenant and the signed-in user come from the root's data, which every page has.
+  const root = useRouteLoaderData<RootData>("root");
+  const isSuperAdmin = root?.user?.isSuperAdmin === true;
   const tab = ({ isActive }: { isActive: boolean }) =>
     `rounded-brand px-3 py-1.5 text-sm font-medium no-underline ${isActive ? "bg-brand-strong text-on-brand-strong" : "text-ink hover:bg-black/5"}`;
   return (
     <div className="border-b border-black/10 bg-black/[0.03]">
       <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6">
         <p className="text-sm font-semibold uppercase tracking-wider text-brand-strong">
-          {tenantName}
+          {tenantName ?? root?.tenant.companyName}
         </p>
         <div className="mt-1 flex flex-wrap items-center justify-between gap-4">
           <h1 className="min-w-0 text-3xl font-bold">{title}</h1>
@@ -59,5 +63,35 @@ export function AdminHeader({ title, tenantName, isSuperAdmin, actions }: AdminH
         </nav>
       </div>
     </div>
+  );
+}
+
+/** Page widths of the staff area (whole class names, so Tailwind finds them). */
+const PAGE_WIDTHS = {
+  narrow: "max-w-3xl",
+  medium: "max-w-4xl",
+  wide: "max-w-5xl",
+  full: "max-w-6xl",
+} as const;
+
+/** A staff page: the header above, the page's content in a column of the given width below. */
+export function AdminPage({
+  width = "full",
+  className = "",
+  children,
+  ...header
+}: AdminHeaderProps & {
+  width?: keyof typeof PAGE_WIDTHS;
+  /** extra classes of the content column (its vertical rhythm) */
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <main>
+      <AdminHeader {...header} />
+      <div className={`mx-auto ${PAGE_WIDTHS[width]} px-4 py-8 sm:px-6 ${className}`}>
+        {children}
+      </div>
+    </main>
   );
 }

@@ -10,7 +10,7 @@ import { useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { signupSchema } from "../../shared/schemas/signup";
 import { useHydrated } from "./subscription-page";
-import { FieldErrors, FieldShell, Honeypot, SubmitButton, TextInput } from "./ui/form";
+import { FieldErrors, FieldShell, Honeypot, InputField, SubmitButton, TextInput } from "./ui/form";
 
 export interface SignupList {
   key: string;
@@ -129,13 +129,13 @@ export function SignupForm({
           <FieldShell id={fields.email.id} label="Email" errors={fields.email.errors}>
             <TextInput {...email} key={email.key} autoComplete="email" />
           </FieldShell>
-          <FieldShell id={fields.name.id} label="Name" optional errors={fields.name.errors}>
-            <TextInput
-              {...getInputProps(fields.name, { type: "text" })}
-              key={fields.name.key}
-              autoComplete="name"
-            />
-          </FieldShell>
+          <InputField
+            field={fields.name}
+            label="Name"
+            optional
+            key={fields.name.key}
+            autoComplete="name"
+          />
           <fieldset aria-describedby={fields.lists.errorId}>
             <legend className="font-semibold">Newsletters</legend>
             <input type="hidden" name={fields.chooseLists.name} value="1" />

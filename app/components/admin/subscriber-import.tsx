@@ -1,10 +1,11 @@
 /** The subscribers page's CSV import: the form and its report (app/routes/admin/subscribers.tsx). */
 import { useState } from "react";
 import { Form, useNavigation } from "react-router";
+import type { RefusedRow } from "../../../server/subscribers/admin";
 import { plural } from "../../../shared/format";
 import { MAX_IMPORT_BYTES } from "../../../shared/schemas/subscribers";
-import { stackedCell, stackedHead, stackedRow } from "../../components/stacked-table";
 import type { ImportAnswer } from "../../routes/admin/subscribers.server";
+import { type Column, DataTable } from "../ui/data-table";
 
 export const STATUS_LOOK: Record<string, string> = {
   active: "bg-ok/15 text-ok",
@@ -17,6 +18,17 @@ export const STATUS_LOOK: Record<string, string> = {
 export const fieldClass = "mt-1 w-full rounded-brand border border-black/30 bg-surface px-3 py-2";
 export const outlineButton =
   "rounded-brand border-2 border-brand-strong px-4 py-2 font-semibold text-brand-strong no-underline hover:bg-brand/10";
+
+const REFUSED_COLUMNS: Column<RefusedRow>[] = [
+  { header: "Row", className: "tabular-nums", cell: (row) => row.line },
+  {
+    header: "Email as given",
+    label: "Email",
+    className: "break-all font-mono",
+    cell: (row) => row.email || "—",
+  },
+  { header: "Reason", cell: (row) => row.reason },
+];
 
 export function ImportReportView({ answer }: { answer: ImportAnswer }) {
   if (!answer.ok) {
@@ -48,39 +60,13 @@ export function ImportReportView({ answer }: { answer: ImportAnswer }) {
         </p>
       ) : null}
       {report.refused.length > 0 ? (
-        <div className="mt-4 overflow-x-auto rounded-brand border border-black/10">
-          <table className="w-full text-left text-sm">
-            <caption className="px-3 pt-3 pb-1 text-left font-semibold">Refused rows</caption>
-            <thead className={stackedHead}>
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  Row
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Email as given
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Reason
-                </th>
-              </tr>
-            </thead>
-            <tbody className="block sm:table-row-group">
-              {report.refused.map((row) => (
-                <tr key={row.line} className={stackedRow}>
-                  <td data-label="Row" className={`${stackedCell} tabular-nums`}>
-                    {row.line}
-                  </td>
-                  <td data-label="Email" className={`${stackedCell} break-all font-mono`}>
-                    {row.email || "—"}
-                  </td>
-                  <td data-label="Reason" className={stackedCell}>
-                    {row.reason}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          className="mt-4"
+          caption="Refused rows"
+          columns={REFUSED_COLUMNS}
+          rows={report.refused}
+          rowKey={(row) => row.line}
+        />
       ) : null}
     </section>
   );

@@ -1,3 +1,4 @@
+import { type FieldMetadata, getInputProps } from "@conform-to/react";
 import type { ComponentProps, ReactNode } from "react";
 
 interface FieldShellProps {
@@ -77,5 +78,49 @@ export function Honeypot({ name = "website", id = `hp-${name}` }: { name?: strin
       <label htmlFor={id}>Leave this field empty</label>
       <input id={id} type="text" name={name} tabIndex={-1} autoComplete="off" />
     </div>
+  );
+}
+
+/** The form's own errors (not one field's), announced as they appear; nothing when there are none. */
+export function FormAlert({
+  id,
+  errors,
+  className = "",
+}: {
+  id?: string;
+  errors: readonly string[] | undefined;
+  className?: string;
+}) {
+  if (!errors?.length) return null;
+  return (
+    <div
+      role="alert"
+      id={id}
+      className={`rounded-brand border-2 border-danger p-3 font-medium text-danger ${className}`}
+    >
+      {errors.join(" ")}
+    </div>
+  );
+}
+
+/** A text-like input bound to a Conform field, inside its FieldShell (label, hint, errors). */
+export function InputField({
+  field,
+  label,
+  hint,
+  optional,
+  type = "text",
+  ...props
+}: {
+  field: FieldMetadata<string | number | undefined>;
+  label: string;
+  hint?: string;
+  optional?: boolean;
+  type?: "text" | "email" | "password" | "number" | "url" | "tel";
+} & Omit<ComponentProps<"input">, "type" | "id" | "name" | "defaultValue" | "form">) {
+  return (
+    <FieldShell id={field.id} label={label} hint={hint} errors={field.errors} optional={optional}>
+      <TextInput {...getInputProps(field, { type })} {...props} />
+    </FieldShell>
   );
 }

@@ -4,7 +4,7 @@ import { createApiToken, listApiTokens, revokeApiToken } from "../../../server/a
 import { requireSuperAdmin } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import { formatDateTime } from "../../../shared/format";
-import { AdminHeader } from "../../components/admin-header";
+import { AdminPage } from "../../components/admin-header";
 import { FieldShell, SubmitButton, TextInput } from "../../components/ui/form";
 import type { Route } from "./+types/api-tokens";
 
@@ -23,7 +23,6 @@ const nameSchema = z
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireSuperAdmin(context, request);
   return {
-    tenantName: scopeOf(context).tenant.branding.companyName,
     tokens: await listApiTokens(scopeOf(context).db),
   };
 }
@@ -65,107 +64,102 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ApiTokens({ loaderData }: Route.ComponentProps) {
-  const { tokens, tenantName } = loaderData;
+  const { tokens } = loaderData;
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   return (
-    <main>
-      <AdminHeader title="API tokens" tenantName={tenantName} isSuperAdmin />
-      <div className="mx-auto max-w-4xl space-y-8 px-4 py-8 sm:px-6">
-        <p>
-          Scripts call the tenant API and the functions API with a token in the{" "}
-          <code>x-auth-token</code> header. A token acts as the super admin who created it. It is
-          shown once: copy it somewhere safe. See <a href="/api/openapi.json">/api/openapi.json</a>.
-        </p>
-        <div aria-live="polite">
-          {result ? (
-            <div
-              role={result.ok ? "status" : "alert"}
-              className={`rounded-brand border px-4 py-3 ${result.ok ? "border-ok/40 bg-ok/10" : "border-danger/40 bg-danger/10 text-danger"}`}
-            >
-              <p className="font-semibold">{result.message}</p>
-              {result.ok && result.created ? (
-                <div className="mt-2">
-                  <label htmlFor="new-token" className="block text-sm">
-                    Token for <strong>{result.created.name}</strong> (shown once):
-                  </label>
-                  <TextInput
-                    id="new-token"
-                    readOnly
-                    value={result.created.token}
-                    className="mt-1 font-mono text-sm"
-                    onFocus={(event) => event.currentTarget.select()}
-                  />
-                </div>
-              ) : null}
-            </div>
-          ) : null}
-        </div>
-        {/* A new key after each created token empties the form for the next one. */}
-        <Form
-          method="post"
-          className="flex flex-wrap items-end gap-4"
-          key={result?.ok && result.created ? result.created.token : "form"}
-        >
-          <div className="min-w-64 flex-1">
-            <FieldShell id="token-name" label="Name">
-              <TextInput id="token-name" name="name" required maxLength={100} />
-            </FieldShell>
+    <AdminPage title="API tokens" width="medium" className="space-y-8">
+      <p>
+        Scripts call the tenant API and the functions API with a token in the{" "}
+        <code>x-auth-token</code> header. A token acts as the super admin who created it. It is
+        shown once: copy it somewhere safe. See <a href="/api/openapi.json">/api/openapi.json</a>.
+      </p>
+      <div aria-live="polite">
+        {result ? (
+          <div
+            role={result.ok ? "status" : "alert"}
+            className={`rounded-brand border px-4 py-3 ${result.ok ? "border-ok/40 bg-ok/10" : "border-danger/40 bg-danger/10 text-danger"}`}
+          >
+            <p className="font-semibold">{result.message}</p>
+            {result.ok && result.created ? (
+              <div className="mt-2">
+                <label htmlFor="new-token" className="block text-sm">
+                  Token for <strong>{result.created.name}</strong> (shown once):
+                </label>
+                <TextInput
+                  id="new-token"
+                  readOnly
+                  value={result.created.token}
+                  className="mt-1 font-mono text-sm"
+                  onFocus={(event) => event.currentTarget.select()}
+                />
+              </div>
+            ) : null}
           </div>
-          <SubmitButton name="intent" value="create" pending={busy}>
-            Create token
-          </SubmitButton>
-        </Form>
-        <section aria-labelledby="tokens">
-          <h2 id="tokens" className="text-xl font-bold">
-            Tokens
-          </h2>
-          {tokens.length === 0 ? (
-            <p className="mt-2">No tokens yet.</p>
-          ) : (
-            <ul className="mt-4 space-y-3">
-              {tokens.map((token) => (
-                <li
-                  key={token.id}
-                  className="flex flex-wrap items-center justify-between gap-3 rounded-brand border border-black/10 bg-surface p-4"
-                >
-                  <div>
-                    <p className="font-semibold">
-                      {token.name}
-                      {token.revokedAt ? (
-                        <span className="ml-2 rounded bg-black/10 px-2 py-0.5 text-xs">
-                          revoked
-                        </span>
-                      ) : null}
-                    </p>
-                    <p className="text-sm opacity-80">
-                      By {token.ownerEmail} · created {formatDateTime(token.createdAt)} ·{" "}
-                      {token.lastUsedAt
-                        ? `last used ${formatDateTime(token.lastUsedAt)}`
-                        : "never used"}
-                    </p>
-                  </div>
-                  {token.revokedAt ? null : (
-                    <Form method="post">
-                      <input type="hidden" name="id" value={token.id} />
-                      <button
-                        type="submit"
-                        name="intent"
-                        value="revoke"
-                        className="rounded-brand border-2 border-danger px-3 py-1.5 text-sm font-semibold text-danger"
-                        aria-label={`Revoke ${token.name}`}
-                      >
-                        Revoke
-                      </button>
-                    </Form>
-                  )}
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
+        ) : null}
       </div>
-    </main>
+      {/* A new key after each created token empties the form for the next one. */}
+      <Form
+        method="post"
+        className="flex flex-wrap items-end gap-4"
+        key={result?.ok && result.created ? result.created.token : "form"}
+      >
+        <div className="min-w-64 flex-1">
+          <FieldShell id="token-name" label="Name">
+            <TextInput id="token-name" name="name" required maxLength={100} />
+          </FieldShell>
+        </div>
+        <SubmitButton name="intent" value="create" pending={busy}>
+          Create token
+        </SubmitButton>
+      </Form>
+      <section aria-labelledby="tokens">
+        <h2 id="tokens" className="text-xl font-bold">
+          Tokens
+        </h2>
+        {tokens.length === 0 ? (
+          <p className="mt-2">No tokens yet.</p>
+        ) : (
+          <ul className="mt-4 space-y-3">
+            {tokens.map((token) => (
+              <li
+                key={token.id}
+                className="flex flex-wrap items-center justify-between gap-3 rounded-brand border border-black/10 bg-surface p-4"
+              >
+                <div>
+                  <p className="font-semibold">
+                    {token.name}
+                    {token.revokedAt ? (
+                      <span className="ml-2 rounded bg-black/10 px-2 py-0.5 text-xs">revoked</span>
+                    ) : null}
+                  </p>
+                  <p className="text-sm opacity-80">
+                    By {token.ownerEmail} · created {formatDateTime(token.createdAt)} ·{" "}
+                    {token.lastUsedAt
+                      ? `last used ${formatDateTime(token.lastUsedAt)}`
+                      : "never used"}
+                  </p>
+                </div>
+                {token.revokedAt ? null : (
+                  <Form method="post">
+                    <input type="hidden" name="id" value={token.id} />
+                    <button
+                      type="submit"
+                      name="intent"
+                      value="revoke"
+                      className="rounded-brand border-2 border-danger px-3 py-1.5 text-sm font-semibold text-danger"
+                      aria-label={`Revoke ${token.name}`}
+                    >
+                      Revoke
+                    </button>
+                  </Form>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </AdminPage>
   );
 }

@@ -35,7 +35,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   ]);
   return {
     tenantName: scopeOf(context).tenant.branding.companyName,
-    isSuperAdmin: user.isSuperAdmin,
     campaign: {
       id: campaign.id,
       name: campaign.name,

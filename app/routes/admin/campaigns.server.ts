@@ -22,8 +22,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const scope = { db: scopeOf(context).db, tenant };
   const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const common = {
-    tenantName: tenant.branding.companyName,
-    isSuperAdmin: user.isSuperAdmin,
     status: query.status ?? null,
     provider: providerNameFor(tenant),
     providerError: null as string | null,

@@ -1,13 +1,14 @@
 import { Link, NavLink } from "react-router";
 import { formatDateTime } from "../../../shared/format";
 import { CAMPAIGN_STATUSES } from "../../../shared/schemas/campaign";
-import { AdminHeader } from "../../components/admin-header";
+import { AdminPage } from "../../components/admin-header";
 import {
   CampaignProgressBar,
   CampaignStatusBadge,
   useLiveWhile,
 } from "../../components/campaign-progress";
 import { Pagination } from "../../components/pagination";
+import { type Column, DataTable } from "../../components/ui/data-table";
 import type { Route } from "./+types/campaigns";
 
 export { loader } from "./campaigns.server";
@@ -17,137 +18,128 @@ export const meta: Route.MetaFunction = () => [
   { name: "robots", content: "noindex" },
 ];
 
+const count = (value: number) => value.toLocaleString("en-US");
+/** A list's figures, from the builtin provider or MailerLite's groups. */
+interface ListFigures {
+  id: string | number;
+  name: string;
+  active_count: number;
+  sent: number;
+  opened: number;
+  clicked: number;
+}
+const LIST_COLUMNS: Column<ListFigures>[] = [
+  { header: "List", cell: (group) => group.name },
+  { header: "Active", className: "sm:text-right", cell: (group) => count(group.active_count) },
+  { header: "Sent", className: "sm:text-right", cell: (group) => count(group.sent) },
+  { header: "Opened", className: "sm:text-right", cell: (group) => count(group.opened) },
+  { header: "Clicked", className: "sm:text-right", cell: (group) => count(group.clicked) },
+];
+
 export default function Campaigns({ loaderData }: Route.ComponentProps) {
   const { campaigns, groups, status, page, pageCount } = loaderData;
   useLiveWhile(campaigns.some((campaign) => campaign.status === "sending"));
   const filter = ({ isActive }: { isActive: boolean }) =>
     `rounded-brand px-3 py-1 text-sm no-underline ${isActive ? "bg-brand-strong text-on-brand-strong" : "border border-black/20 text-ink"}`;
   return (
-    <main>
-      <AdminHeader
-        title="Campaigns"
-        tenantName={loaderData.tenantName}
-        isSuperAdmin={loaderData.isSuperAdmin}
-      />
-      <div className="mx-auto max-w-6xl space-y-10 px-4 py-8 sm:px-6">
-        <p className="text-sm">
-          To send a newsletter by email, publish it, then choose <strong>Send as email</strong> on
-          its card in <Link to="/admin/dashboard">Newsletters</Link>.
+    <AdminPage title="Campaigns" className="space-y-10">
+      <p className="text-sm">
+        To send a newsletter by email, publish it, then choose <strong>Send as email</strong> on its
+        card in <Link to="/admin/dashboard">Newsletters</Link>.
+      </p>
+      <p className="text-sm">
+        Mail provider:{" "}
+        <strong>
+          {loaderData.provider === "mailerlite"
+            ? "MailerLite (campaigns are sent and counted by MailerLite)"
+            : "Herald's built-in sending engine"}
+        </strong>
+      </p>
+      {loaderData.providerError ? (
+        <p
+          role="alert"
+          className="rounded-brand border border-danger/40 bg-danger/10 p-4 text-danger"
+        >
+          {loaderData.providerError}
         </p>
-        <p className="text-sm">
-          Mail provider:{" "}
-          <strong>
-            {loaderData.provider === "mailerlite"
-              ? "MailerLite (campaigns are sent and counted by MailerLite)"
-              : "Herald's built-in sending engine"}
-          </strong>
-        </p>
-        {loaderData.providerError ? (
-          <p
-            role="alert"
-            className="rounded-brand border border-danger/40 bg-danger/10 p-4 text-danger"
-          >
-            {loaderData.providerError}
-          </p>
-        ) : null}
-        <nav aria-label="Filter by status">
-          <ul className="flex flex-wrap gap-2">
-            <li>
+      ) : null}
+      <nav aria-label="Filter by status">
+        <ul className="flex flex-wrap gap-2">
+          <li>
+            <NavLink
+              to="/admin/campaigns"
+              end
+              className={() => filter({ isActive: status === null })}
+            >
+              All
+            </NavLink>
+          </li>
+          {CAMPAIGN_STATUSES.map((name) => (
+            <li key={name}>
               <NavLink
-                to="/admin/campaigns"
-                end
-                className={() => filter({ isActive: status === null })}
+                to={`/admin/campaigns?status=${name}`}
+                className={() => filter({ isActive: status === name })}
               >
-                All
+                {name}
               </NavLink>
             </li>
-            {CAMPAIGN_STATUSES.map((name) => (
-              <li key={name}>
-                <NavLink
-                  to={`/admin/campaigns?status=${name}`}
-                  className={() => filter({ isActive: status === name })}
-                >
-                  {name}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
+          ))}
+        </ul>
+      </nav>
 
-        {campaigns.length === 0 ? (
-          <p className="rounded-brand border border-dashed border-black/20 p-6">
-            {status ? `No ${status} campaigns.` : "No campaigns yet."}
-          </p>
-        ) : (
-          <ul className="space-y-4">
-            {campaigns.map((campaign) => (
-              <li key={campaign.id} className="rounded-brand border border-black/10 p-4 shadow-sm">
-                <div className="flex flex-wrap items-baseline justify-between gap-2">
-                  <h2 className="text-lg font-semibold">
-                    {loaderData.provider === "mailerlite" ? (
-                      campaign.name
-                    ) : (
-                      <Link to={`/admin/campaigns/${campaign.id}`}>{campaign.name}</Link>
-                    )}
-                  </h2>
-                  <CampaignStatusBadge status={campaign.status} />
+      {campaigns.length === 0 ? (
+        <p className="rounded-brand border border-dashed border-black/20 p-6">
+          {status ? `No ${status} campaigns.` : "No campaigns yet."}
+        </p>
+      ) : (
+        <ul className="space-y-4">
+          {campaigns.map((campaign) => (
+            <li key={campaign.id} className="rounded-brand border border-black/10 p-4 shadow-sm">
+              <div className="flex flex-wrap items-baseline justify-between gap-2">
+                <h2 className="text-lg font-semibold">
+                  {loaderData.provider === "mailerlite" ? (
+                    campaign.name
+                  ) : (
+                    <Link to={`/admin/campaigns/${campaign.id}`}>{campaign.name}</Link>
+                  )}
+                </h2>
+                <CampaignStatusBadge status={campaign.status} />
+              </div>
+              <p className="mt-1 text-sm opacity-90">
+                Created {formatDateTime(campaign.createdAt)}
+                {campaign.status === "scheduled" && campaign.scheduledAt
+                  ? ` · sends ${formatDateTime(campaign.scheduledAt)}`
+                  : ""}
+                {campaign.finishedAt ? ` · finished ${formatDateTime(campaign.finishedAt)}` : ""}
+              </p>
+              {campaign.progress && campaign.progress.total > 0 ? (
+                <div className="mt-3">
+                  <CampaignProgressBar progress={campaign.progress} status={campaign.status} />
                 </div>
-                <p className="mt-1 text-sm opacity-90">
-                  Created {formatDateTime(campaign.createdAt)}
-                  {campaign.status === "scheduled" && campaign.scheduledAt
-                    ? ` · sends ${formatDateTime(campaign.scheduledAt)}`
-                    : ""}
-                  {campaign.finishedAt ? ` · finished ${formatDateTime(campaign.finishedAt)}` : ""}
-                </p>
-                {campaign.progress && campaign.progress.total > 0 ? (
-                  <div className="mt-3">
-                    <CampaignProgressBar progress={campaign.progress} status={campaign.status} />
-                  </div>
-                ) : null}
-              </li>
-            ))}
-          </ul>
-        )}
-        <Pagination
-          page={page}
-          pageCount={pageCount}
-          href={(to) =>
-            `?${new URLSearchParams({ ...(status ? { status } : {}), page: String(to) })}`
-          }
-        />
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pagination
+        page={page}
+        pageCount={pageCount}
+        href={(to) =>
+          `?${new URLSearchParams({ ...(status ? { status } : {}), page: String(to) })}`
+        }
+      />
 
-        <section aria-labelledby="lists-heading">
-          <h2 id="lists-heading" className="text-xl font-bold">
-            Lists
-          </h2>
-          <div className="mt-3 overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <thead>
-                <tr className="border-b border-black/20">
-                  <th className="py-2 pr-4">List</th>
-                  <th className="py-2 pr-4 text-right">Active</th>
-                  <th className="py-2 pr-4 text-right">Sent</th>
-                  <th className="py-2 pr-4 text-right">Opened</th>
-                  <th className="py-2 text-right">Clicked</th>
-                </tr>
-              </thead>
-              <tbody>
-                {groups.map((group) => (
-                  <tr key={group.id} className="border-b border-black/10">
-                    <td className="py-2 pr-4">{group.name}</td>
-                    <td className="py-2 pr-4 text-right">
-                      {group.active_count.toLocaleString("en-US")}
-                    </td>
-                    <td className="py-2 pr-4 text-right">{group.sent.toLocaleString("en-US")}</td>
-                    <td className="py-2 pr-4 text-right">{group.opened.toLocaleString("en-US")}</td>
-                    <td className="py-2 text-right">{group.clicked.toLocaleString("en-US")}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </section>
-      </div>
-    </main>
+      <section aria-labelledby="lists-heading">
+        <h2 id="lists-heading" className="text-xl font-bold">
+          Lists
+        </h2>
+        <DataTable
+          className="mt-3"
+          columns={LIST_COLUMNS}
+          rows={groups}
+          rowKey={(group) => group.id}
+        />
+      </section>
+    </AdminPage>
   );
 }

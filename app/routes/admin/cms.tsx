@@ -4,7 +4,7 @@ import { grantedTenants } from "../../../server/auth/permissions";
 import { scopeOf } from "../../../server/http/context";
 import { listNewsletters } from "../../../server/newsletters/newsletters";
 import { listTenants } from "../../../server/tenants/store";
-import { AdminHeader } from "../../components/admin-header";
+import { AdminPage } from "../../components/admin-header";
 import { NewsletterCard } from "../../components/newsletter-card";
 import type { Route } from "./+types/cms";
 
@@ -51,52 +51,45 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         };
       }),
   );
-  return { tenantName: current.branding.companyName, isSuperAdmin: user.isSuperAdmin, sections };
+  return { sections };
 }
 
 export default function Cms({ loaderData }: Route.ComponentProps) {
   return (
-    <main>
-      <AdminHeader
-        title="Content management"
-        tenantName={loaderData.tenantName}
-        isSuperAdmin={loaderData.isSuperAdmin}
-      />
-      <div className="mx-auto max-w-6xl space-y-12 px-4 py-8 sm:px-6">
-        {loaderData.sections.map((section) => (
-          <section key={section.id} aria-labelledby={`tenant-${section.id}`}>
-            <div className="flex flex-wrap items-center justify-between gap-3">
-              <h2 id={`tenant-${section.id}`} className="text-2xl font-bold">
-                {section.name}
-              </h2>
-              <div className="flex gap-3">
-                <a href={section.dashboardHref} className="font-semibold">
-                  Open dashboard
-                </a>
-                <a href={section.newHref} className="font-semibold">
-                  Create New Newsletter
-                </a>
-              </div>
+    <AdminPage title="Content management" className="space-y-12">
+      {loaderData.sections.map((section) => (
+        <section key={section.id} aria-labelledby={`tenant-${section.id}`}>
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <h2 id={`tenant-${section.id}`} className="text-2xl font-bold">
+              {section.name}
+            </h2>
+            <div className="flex gap-3">
+              <a href={section.dashboardHref} className="font-semibold">
+                Open dashboard
+              </a>
+              <a href={section.newHref} className="font-semibold">
+                Create New Newsletter
+              </a>
             </div>
-            {section.newsletters.length === 0 ? (
-              <p className="mt-4 rounded-brand border border-dashed border-black/30 p-6 text-center">
-                No newsletters found. Create your first one!
-              </p>
-            ) : (
-              <div className="mt-5 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
-                {section.newsletters.map((newsletter) => (
-                  <NewsletterCard
-                    key={newsletter.id}
-                    newsletter={newsletter}
-                    editHref={newsletter.editHref}
-                    viewHref={newsletter.viewHref}
-                  />
-                ))}
-              </div>
-            )}
-          </section>
-        ))}
-      </div>
-    </main>
+          </div>
+          {section.newsletters.length === 0 ? (
+            <p className="mt-4 rounded-brand border border-dashed border-black/30 p-6 text-center">
+              No newsletters found. Create your first one!
+            </p>
+          ) : (
+            <div className="mt-5 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
+              {section.newsletters.map((newsletter) => (
+                <NewsletterCard
+                  key={newsletter.id}
+                  newsletter={newsletter}
+                  editHref={newsletter.editHref}
+                  viewHref={newsletter.viewHref}
+                />
+              ))}
+            </div>
+          )}
+        </section>
+      ))}
+    </AdminPage>
   );
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import { listNewsletters } from "../../../server/newsletters/newsletters";
-import { AdminHeader } from "../../components/admin-header";
+import { AdminPage } from "../../components/admin-header";
 import { NewsletterCard } from "../../components/newsletter-card";
 import type { Route } from "./+types/dashboard";
 
@@ -24,8 +24,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const filter = filterSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const newsletters = await listNewsletters(scope, { status: filter.status, search: filter.q });
   return {
-    tenantName: tenant.branding.companyName,
-    isSuperAdmin: user.isSuperAdmin,
     newsletters: newsletters.map(({ content: _content, ...card }) => card),
   };
 }
@@ -34,90 +32,82 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
   const filtered = Boolean(searchParams.get("status")) || Boolean(searchParams.get("q"));
   return (
-    <main>
-      <AdminHeader
-        title="Newsletter Management"
-        tenantName={loaderData.tenantName}
-        isSuperAdmin={loaderData.isSuperAdmin}
-        actions={
-          <Link
-            to="/admin/newsletter/new"
-            className="rounded-brand bg-brand-strong px-4 py-2 font-semibold text-on-brand-strong no-underline"
-          >
-            Create New Newsletter
-          </Link>
-        }
-      />
-      <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
-        <Form
-          method="get"
-          className="flex flex-wrap items-end gap-3"
-          role="search"
-          aria-label="Filter newsletters"
+    <AdminPage
+      title="Newsletter Management"
+      actions={
+        <Link
+          to="/admin/newsletter/new"
+          className="rounded-brand bg-brand-strong px-4 py-2 font-semibold text-on-brand-strong no-underline"
         >
-          <div>
-            <label htmlFor="filter-status" className="block text-sm font-semibold">
-              Status
-            </label>
-            <select
-              id="filter-status"
-              name="status"
-              defaultValue={searchParams.get("status") ?? ""}
-              className="mt-1 rounded-brand border border-black/30 bg-surface px-3 py-2"
-            >
-              <option value="">All</option>
-              <option value="draft">Drafts</option>
-              <option value="published">Published</option>
-            </select>
-          </div>
-          <div className="min-w-48 flex-1 sm:flex-none">
-            <label htmlFor="filter-q" className="block text-sm font-semibold">
-              Title contains
-            </label>
-            <input
-              id="filter-q"
-              name="q"
-              type="search"
-              defaultValue={searchParams.get("q") ?? ""}
-              className="mt-1 w-full rounded-brand border border-black/30 bg-surface px-3 py-2"
-            />
-          </div>
-          <button
-            type="submit"
-            className="rounded-brand border-2 border-brand-strong px-4 py-2 font-semibold text-brand-strong"
+          Create New Newsletter
+        </Link>
+      }
+    >
+      <Form
+        method="get"
+        className="flex flex-wrap items-end gap-3"
+        role="search"
+        aria-label="Filter newsletters"
+      >
+        <div>
+          <label htmlFor="filter-status" className="block text-sm font-semibold">
+            Status
+          </label>
+          <select
+            id="filter-status"
+            name="status"
+            defaultValue={searchParams.get("status") ?? ""}
+            className="mt-1 rounded-brand border border-black/30 bg-surface px-3 py-2"
           >
-            Filter
-          </button>
-          {filtered ? (
-            <Link to="/admin/dashboard" className="px-2 py-2 font-medium">
-              Clear filters
-            </Link>
-          ) : null}
-        </Form>
+            <option value="">All</option>
+            <option value="draft">Drafts</option>
+            <option value="published">Published</option>
+          </select>
+        </div>
+        <div className="min-w-48 flex-1 sm:flex-none">
+          <label htmlFor="filter-q" className="block text-sm font-semibold">
+            Title contains
+          </label>
+          <input
+            id="filter-q"
+            name="q"
+            type="search"
+            defaultValue={searchParams.get("q") ?? ""}
+            className="mt-1 w-full rounded-brand border border-black/30 bg-surface px-3 py-2"
+          />
+        </div>
+        <button
+          type="submit"
+          className="rounded-brand border-2 border-brand-strong px-4 py-2 font-semibold text-brand-strong"
+        >
+          Filter
+        </button>
+        {filtered ? (
+          <Link to="/admin/dashboard" className="px-2 py-2 font-medium">
+            Clear filters
+          </Link>
+        ) : null}
+      </Form>
 
-        {loaderData.newsletters.length === 0 ? (
-          <p className="mt-10 rounded-brand border border-dashed border-black/30 p-8 text-center text-lg">
-            {filtered
-              ? "No newsletters match these filters."
-              : "No newsletters found. Create your first one!"}
-          </p>
-        ) : (
-          <section
-            aria-label="Newsletters"
-            className="mt-8 grid gap-5 sm:grid-cols-2 lg:grid-cols-3"
-          >
-            {loaderData.newsletters.map((newsletter) => (
-              <NewsletterCard
-                key={newsletter.id}
-                newsletter={newsletter}
-                editHref={`/admin/newsletter/edit/${newsletter.id}`}
-                viewHref={newsletter.status === "published" ? `/newsletter/${newsletter.id}` : null}
-                sendHref={`/admin/newsletter/send/${newsletter.id}`}
-              />
-            ))}
-          </section>
-        )}
-      </div>
-    </main>
+      {loaderData.newsletters.length === 0 ? (
+        <p className="mt-10 rounded-brand border border-dashed border-black/30 p-8 text-center text-lg">
+          {filtered
+            ? "No newsletters match these filters."
+            : "No newsletters found. Create your first one!"}
+        </p>
+      ) : (
+        <section aria-label="Newsletters" className="mt-8 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
+          {loaderData.newsletters.map((newsletter) => (
+            <NewsletterCard
+              key={newsletter.id}
+              newsletter={newsletter}
+              editHref={`/admin/newsletter/edit/${newsletter.id}`}
+              viewHref={newsletter.status === "published" ? `/newsletter/${newsletter.id}` : null}
+              sendHref={`/admin/newsletter/send/${newsletter.id}`}
+            />
+          ))}
+        </section>
+      )}
+    </AdminPage>
   );
 }

@@ -7,7 +7,13 @@ import { landingPathFor, safeRedirectPath } from "../../../server/auth/permissio
 import { sessionCookie } from "../../../server/auth/sessions";
 import { scopeOf, userContext } from "../../../server/http/context";
 import { loginSchema } from "../../../shared/schemas/login";
-import { FieldShell, SubmitButton, TextInput } from "../../components/ui/form";
+import {
+  FieldShell,
+  FormAlert,
+  InputField,
+  SubmitButton,
+  TextInput,
+} from "../../components/ui/form";
 import type { Route } from "./+types/login";
 
 export const meta: Route.MetaFunction = () => [
@@ -62,22 +68,9 @@ export default function AdminLogin() {
       <div className="rounded-brand border border-black/10 bg-surface p-6 shadow-sm sm:p-8">
         <h1 className="text-2xl font-bold">Admin Login</h1>
         <Form method="post" className="mt-6 space-y-5" {...getFormProps(form)}>
-          {form.errors?.length ? (
-            <div
-              role="alert"
-              id={form.errorId}
-              className="rounded-brand border-2 border-danger p-3 font-medium text-danger"
-            >
-              {form.errors.join(" ")}
-            </div>
-          ) : null}
+          <FormAlert id={form.errorId} errors={form.errors} />
           <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
-          <FieldShell id={fields.email.id} label="Email" errors={fields.email.errors}>
-            <TextInput
-              {...getInputProps(fields.email, { type: "email" })}
-              autoComplete="username"
-            />
-          </FieldShell>
+          <InputField field={fields.email} label="Email" type="email" autoComplete="username" />
           <FieldShell id={fields.password.id} label="Password" errors={fields.password.errors}>
             <div className="flex gap-2">
               <TextInput

@@ -42,8 +42,6 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (id && !newsletter) throw notFound();
   const notice = search.get("notice");
   return {
-    tenantName: tenant.branding.companyName,
-    isSuperAdmin: user.isSuperAdmin,
     // The schema lives on the server; the browser gets its constraints (required, min, max…).
     constraint: getZodConstraint(newsletterInputSchema),
     newsletter: newsletter && {

@@ -35,8 +35,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const newsletter = await publishedNewsletter(context, params.id);
   const lists = await listTenantLists(scopeOf(context).db, tenant);
   return {
-    tenantName: tenant.branding.companyName,
-    isSuperAdmin: user.isSuperAdmin,
     newsletter: { id: newsletter.id, title: newsletter.title, sentAt: newsletter.sentAt },
     lists: lists.map(({ id, key, name }) => ({ id, key, name })),
     defaults: {

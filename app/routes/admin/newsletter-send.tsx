@@ -1,6 +1,7 @@
 import { Form, Link, useNavigation } from "react-router";
-import { AdminHeader } from "../../components/admin-header";
-import { FieldErrors, FieldShell, SubmitButton, TextInput } from "../../components/ui/form";
+import { CampaignOptions } from "../../components/admin/campaign-options";
+import { AdminPage } from "../../components/admin-header";
+import { FieldShell, FormAlert, SubmitButton, TextInput } from "../../components/ui/form";
 import type { Route } from "./+types/newsletter-send";
 
 export { action, loader } from "./newsletter-send.server";
@@ -25,197 +26,120 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
   const mode = value("mode", "now");
 
   return (
-    <main>
-      <AdminHeader
-        title="Send as email"
-        tenantName={loaderData.tenantName}
-        isSuperAdmin={loaderData.isSuperAdmin}
-      />
-      <div className="mx-auto max-w-3xl space-y-8 px-4 py-8 sm:px-6">
-        <p>
-          <Link to="/admin/dashboard" className="font-semibold">
-            ← Newsletters
-          </Link>
+    <AdminPage title="Send as email" width="narrow" className="space-y-8">
+      <p>
+        <Link to="/admin/dashboard" className="font-semibold">
+          ← Newsletters
+        </Link>
+      </p>
+      <h2 className="text-2xl font-bold">{newsletter.title}</h2>
+      {newsletter.sentAt ? (
+        <p className="rounded-brand border-2 border-secondary p-3">
+          This newsletter was already sent by email. Sending it again mails every recipient again.
         </p>
-        <h2 className="text-2xl font-bold">{newsletter.title}</h2>
-        {newsletter.sentAt ? (
-          <p className="rounded-brand border-2 border-secondary p-3">
-            This newsletter was already sent by email. Sending it again mails every recipient again.
-          </p>
-        ) : null}
-        {formErrors.length > 0 ? (
-          <div
-            role="alert"
-            className="rounded-brand border-2 border-danger p-3 font-medium text-danger"
-          >
-            {formErrors.join(" ")}
-          </div>
-        ) : null}
-        {actionData?.kind === "tested" ? (
-          <p role="status" className="rounded-brand border-2 border-ok p-3 font-medium">
-            {`Test email sent to ${actionData.to}.`}
-          </p>
-        ) : null}
+      ) : null}
+      <FormAlert errors={formErrors} />
+      {actionData?.kind === "tested" ? (
+        <p role="status" className="rounded-brand border-2 border-ok p-3 font-medium">
+          {`Test email sent to ${actionData.to}.`}
+        </p>
+      ) : null}
 
-        <Form method="post" className="space-y-6" noValidate>
-          <input
-            type="hidden"
-            name="timezoneOffset"
-            value={String(new Date().getTimezoneOffset())}
+      <Form method="post" className="space-y-6" noValidate>
+        <input type="hidden" name="timezoneOffset" value={String(new Date().getTimezoneOffset())} />
+        <FieldShell id="subject" label="Subject" errors={fields.subject}>
+          <TextInput
+            id="subject"
+            name="subject"
+            required
+            maxLength={300}
+            defaultValue={value("subject", defaults.subject)}
+            aria-invalid={fields.subject ? true : undefined}
           />
-          <FieldShell id="subject" label="Subject" errors={fields.subject}>
+        </FieldShell>
+        <div className="grid gap-6 sm:grid-cols-2">
+          <FieldShell id="senderName" label="Sender name" errors={fields.senderName}>
             <TextInput
-              id="subject"
-              name="subject"
-              required
-              maxLength={300}
-              defaultValue={value("subject", defaults.subject)}
-              aria-invalid={fields.subject ? true : undefined}
+              id="senderName"
+              name="senderName"
+              maxLength={200}
+              defaultValue={value("senderName", defaults.senderName)}
             />
           </FieldShell>
-          <div className="grid gap-6 sm:grid-cols-2">
-            <FieldShell id="senderName" label="Sender name" errors={fields.senderName}>
-              <TextInput
-                id="senderName"
-                name="senderName"
-                maxLength={200}
-                defaultValue={value("senderName", defaults.senderName)}
-              />
-            </FieldShell>
-            <FieldShell id="senderEmail" label="Sender email" errors={fields.senderEmail}>
-              <TextInput
-                id="senderEmail"
-                name="senderEmail"
-                type="email"
-                maxLength={254}
-                defaultValue={value("senderEmail", defaults.senderEmail)}
-                aria-invalid={fields.senderEmail ? true : undefined}
-              />
-            </FieldShell>
-            <FieldShell
-              id="replyTo"
-              label="Reply-to email"
-              hint="Where replies go; leave blank to send them to the sender."
-              errors={fields.replyTo}
-            >
-              <TextInput
-                id="replyTo"
-                name="replyTo"
-                type="email"
-                maxLength={254}
-                defaultValue={value("replyTo", defaults.replyTo)}
-                aria-invalid={fields.replyTo ? true : undefined}
-              />
-            </FieldShell>
-          </div>
-          <fieldset aria-describedby="lists-error">
-            <legend className="font-semibold">Lists</legend>
-            <div className="mt-2 space-y-2">
-              {lists.map((list) => (
-                <label key={list.key} className="flex items-center gap-3">
-                  <input
-                    type="checkbox"
-                    name="lists"
-                    value={list.key}
-                    defaultChecked={chosenLists.includes(list.key)}
-                    className="size-4 accent-brand-strong"
-                  />
-                  {list.name}
-                </label>
-              ))}
-            </div>
-            <FieldErrors id="lists-error" errors={fields.lists} />
-          </fieldset>
-          <fieldset>
-            <legend className="font-semibold">Tracking</legend>
-            <label className="mt-2 flex items-center gap-3">
-              <input
-                type="checkbox"
-                name="trackOpens"
-                defaultChecked={checked("trackOpens")}
-                className="size-4 accent-brand-strong"
-              />
-              Track opens
-            </label>
-            <label className="mt-2 flex items-center gap-3">
-              <input
-                type="checkbox"
-                name="trackClicks"
-                defaultChecked={checked("trackClicks")}
-                className="size-4 accent-brand-strong"
-              />
-              Track clicks
-            </label>
-          </fieldset>
-          <fieldset aria-describedby="scheduledAt-error">
-            <legend className="font-semibold">When</legend>
-            {[
-              ["now", "Send now"],
-              ["schedule", "Schedule for"],
-              ["draft", "Save as a draft campaign"],
-            ].map(([key, label]) => (
-              <label key={key} className="mt-2 flex flex-wrap items-center gap-3">
-                <input
-                  type="radio"
-                  name="mode"
-                  value={key}
-                  defaultChecked={mode === key}
-                  className="size-4 accent-brand-strong"
-                />
-                {label}
-                {key === "schedule" ? (
-                  <input
-                    type="datetime-local"
-                    name="scheduledAt"
-                    aria-label="Send time"
-                    defaultValue={value("scheduledAt", "")}
-                    className="rounded-brand border border-black/30 px-2 py-1"
-                  />
-                ) : null}
-              </label>
-            ))}
-            <FieldErrors id="scheduledAt-error" errors={fields.scheduledAt} />
-          </fieldset>
-          <div className="flex flex-wrap gap-3">
-            <SubmitButton name="intent" value="create" disabled={busy}>
-              {mode === "draft" ? "Save campaign" : "Send campaign"}
-            </SubmitButton>
-            <button
-              type="submit"
-              name="intent"
-              value="preview"
-              className="rounded-brand border-2 border-brand-strong px-5 py-3 font-semibold text-brand-strong"
-            >
-              Preview
-            </button>
-            <button
-              type="submit"
-              name="intent"
-              value="test"
-              className="rounded-brand border-2 border-brand-strong px-5 py-3 font-semibold text-brand-strong"
-            >
-              {`Send a test to ${loaderData.me}`}
-            </button>
-          </div>
-        </Form>
-
-        {actionData?.kind === "preview" ? (
-          <section aria-labelledby="preview-heading">
-            <h2 id="preview-heading" className="text-xl font-bold">
-              Preview
-            </h2>
-            <p className="mt-1 text-sm">
-              {actionData.from} · {actionData.subject}
-            </p>
-            <iframe
-              sandbox=""
-              srcDoc={actionData.html}
-              title="Email preview"
-              className="mt-3 h-[70vh] min-h-[28rem] w-full rounded-brand border border-black/20 bg-white"
+          <FieldShell id="senderEmail" label="Sender email" errors={fields.senderEmail}>
+            <TextInput
+              id="senderEmail"
+              name="senderEmail"
+              type="email"
+              maxLength={254}
+              defaultValue={value("senderEmail", defaults.senderEmail)}
+              aria-invalid={fields.senderEmail ? true : undefined}
             />
-          </section>
-        ) : null}
-      </div>
-    </main>
+          </FieldShell>
+          <FieldShell
+            id="replyTo"
+            label="Reply-to email"
+            hint="Where replies go; leave blank to send them to the sender."
+            errors={fields.replyTo}
+          >
+            <TextInput
+              id="replyTo"
+              name="replyTo"
+              type="email"
+              maxLength={254}
+              defaultValue={value("replyTo", defaults.replyTo)}
+              aria-invalid={fields.replyTo ? true : undefined}
+            />
+          </FieldShell>
+        </div>
+        <CampaignOptions
+          lists={lists}
+          chosenLists={chosenLists}
+          trackOpens={checked("trackOpens")}
+          trackClicks={checked("trackClicks")}
+          mode={mode}
+          scheduledAt={value("scheduledAt", "")}
+          errors={fields}
+        />
+        <div className="flex flex-wrap gap-3">
+          <SubmitButton name="intent" value="create" disabled={busy}>
+            {mode === "draft" ? "Save campaign" : "Send campaign"}
+          </SubmitButton>
+          <button
+            type="submit"
+            name="intent"
+            value="preview"
+            className="rounded-brand border-2 border-brand-strong px-5 py-3 font-semibold text-brand-strong"
+          >
+            Preview
+          </button>
+          <button
+            type="submit"
+            name="intent"
+            value="test"
+            className="rounded-brand border-2 border-brand-strong px-5 py-3 font-semibold text-brand-strong"
+          >
+            {`Send a test to ${loaderData.me}`}
+          </button>
+        </div>
+      </Form>
+
+      {actionData?.kind === "preview" ? (
+        <section aria-labelledby="preview-heading">
+          <h2 id="preview-heading" className="text-xl font-bold">
+            Preview
+          </h2>
+          <p className="mt-1 text-sm">
+            {actionData.from} · {actionData.subject}
+          </p>
+          <iframe
+            sandbox=""
+            srcDoc={actionData.html}
+            title="Email preview"
+            className="mt-3 h-[70vh] min-h-[28rem] w-full rounded-brand border border-black/20 bg-white"
+          />
+        </section>
+      ) : null}
+    </AdminPage>
   );
 }

@@ -4,7 +4,7 @@ import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import { getOutboxMessage } from "../../../server/mail/outbox";
 import { formatDateTime, plural } from "../../../shared/format";
-import { AdminHeader } from "../../components/admin-header";
+import { AdminPage } from "../../components/admin-header";
 import { MailStatusBadge } from "../../components/mail-status";
 import type { Route } from "./+types/outbox-message";
 
@@ -22,8 +22,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // Another tenant's message does not exist here.
   if (!message) throw data({ message: "Message not found" }, { status: 404 });
   return {
-    tenantName: scopeOf(context).tenant.branding.companyName,
-    isSuperAdmin: user.isSuperAdmin,
     message,
   };
 }
@@ -40,84 +38,75 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 export default function OutboxMessage({ loaderData }: Route.ComponentProps) {
   const { message } = loaderData;
   return (
-    <main>
-      <AdminHeader
-        title="Outbox"
-        tenantName={loaderData.tenantName}
-        isSuperAdmin={loaderData.isSuperAdmin}
-      />
-      <div className="mx-auto max-w-5xl space-y-8 px-4 py-8 sm:px-6">
-        <p>
-          <Link to="/admin/outbox" className="font-semibold">
-            ← All messages
-          </Link>
-        </p>
-        <section aria-labelledby="message-subject">
-          <h2 id="message-subject" className="text-2xl font-bold break-words">
-            {message.subject || "(no subject)"}
-          </h2>
-          <dl className="mt-4 text-sm">
-            <Row label="From">{message.from}</Row>
-            <Row label="To">{message.to}</Row>
-            <Row label="Subject">{message.subject}</Row>
-            <Row label="Date">
-              <time dateTime={message.createdAt}>{formatDateTime(message.createdAt)}</time>
-            </Row>
-            <Row label="Status">
-              <MailStatusBadge status={message.status} />{" "}
-              <span className="ml-1">
-                {message.status === "outbox"
-                  ? "kept in the outbox: no mail server is configured"
-                  : message.sentAt
-                    ? `handed to the mail server ${formatDateTime(message.sentAt)}`
-                    : null}
+    <AdminPage title="Outbox" width="wide" className="space-y-8">
+      <p>
+        <Link to="/admin/outbox" className="font-semibold">
+          ← All messages
+        </Link>
+      </p>
+      <section aria-labelledby="message-subject">
+        <h2 id="message-subject" className="text-2xl font-bold break-words">
+          {message.subject || "(no subject)"}
+        </h2>
+        <dl className="mt-4 text-sm">
+          <Row label="From">{message.from}</Row>
+          <Row label="To">{message.to}</Row>
+          <Row label="Subject">{message.subject}</Row>
+          <Row label="Date">
+            <time dateTime={message.createdAt}>{formatDateTime(message.createdAt)}</time>
+          </Row>
+          <Row label="Status">
+            <MailStatusBadge status={message.status} />{" "}
+            <span className="ml-1">
+              {message.status === "outbox"
+                ? "kept in the outbox: no mail server is configured"
+                : message.sentAt
+                  ? `handed to the mail server ${formatDateTime(message.sentAt)}`
+                  : null}
+            </span>
+            {message.status === "failed" ? (
+              <span className="mt-1 block">
+                {plural(message.attempts, "attempt")}
+                {message.nextAttemptAt
+                  ? `; next try ${formatDateTime(message.nextAttemptAt)}`
+                  : "; no more tries"}
+                {message.error ? <span className="block text-danger">{message.error}</span> : null}
               </span>
-              {message.status === "failed" ? (
-                <span className="mt-1 block">
-                  {plural(message.attempts, "attempt")}
-                  {message.nextAttemptAt
-                    ? `; next try ${formatDateTime(message.nextAttemptAt)}`
-                    : "; no more tries"}
-                  {message.error ? (
-                    <span className="block text-danger">{message.error}</span>
-                  ) : null}
-                </span>
-              ) : null}
+            ) : null}
+          </Row>
+          <Row label="Kind">{message.kind}</Row>
+          <Row label="Message-ID">
+            <span className="font-mono text-xs">{message.messageId ?? "—"}</span>
+          </Row>
+          {message.headers.map(([name, value]) => (
+            <Row key={name} label={name}>
+              <span className="font-mono text-xs">{value}</span>
             </Row>
-            <Row label="Kind">{message.kind}</Row>
-            <Row label="Message-ID">
-              <span className="font-mono text-xs">{message.messageId ?? "—"}</span>
-            </Row>
-            {message.headers.map(([name, value]) => (
-              <Row key={name} label={name}>
-                <span className="font-mono text-xs">{value}</span>
-              </Row>
-            ))}
-          </dl>
-        </section>
+          ))}
+        </dl>
+      </section>
 
-        <section aria-labelledby="html-part">
-          <h2 id="html-part" className="text-xl font-bold">
-            HTML part
-          </h2>
-          {/* No sandbox allowances: nothing in the message runs, submits or navigates this page. */}
-          <iframe
-            sandbox=""
-            srcDoc={message.html}
-            title="Email preview"
-            className="mt-3 h-[70vh] min-h-[28rem] w-full rounded-brand border border-black/20 bg-white"
-          />
-        </section>
+      <section aria-labelledby="html-part">
+        <h2 id="html-part" className="text-xl font-bold">
+          HTML part
+        </h2>
+        {/* No sandbox allowances: nothing in the message runs, submits or navigates this page. */}
+        <iframe
+          sandbox=""
+          srcDoc={message.html}
+          title="Email preview"
+          className="mt-3 h-[70vh] min-h-[28rem] w-full rounded-brand border border-black/20 bg-white"
+        />
+      </section>
 
-        <section aria-labelledby="text-part">
-          <h2 id="text-part" className="text-xl font-bold">
-            Text part
-          </h2>
-          <pre className="mt-3 overflow-x-auto whitespace-pre-wrap break-words rounded-brand border border-black/20 bg-black/[0.03] p-4 text-sm">
-            {message.text}
-          </pre>
-        </section>
-      </div>
-    </main>
+      <section aria-labelledby="text-part">
+        <h2 id="text-part" className="text-xl font-bold">
+          Text part
+        </h2>
+        <pre className="mt-3 overflow-x-auto whitespace-pre-wrap break-words rounded-brand border border-black/20 bg-black/[0.03] p-4 text-sm">
+          {message.text}
+        </pre>
+      </section>
+    </AdminPage>
   );
 }

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect, useActionData, useNavigation } from "react-router";
 import { completeSetup, isSetupTokenValid } from "../../../server/auth/bootstrap";
@@ -6,7 +6,7 @@ import { createSession, sessionCookie } from "../../../server/auth/sessions";
 import { countUsers } from "../../../server/auth/users";
 import { scopeOf } from "../../../server/http/context";
 import { setupSchema } from "../../../shared/schemas/staff";
-import { FieldShell, SubmitButton, TextInput } from "../../components/ui/form";
+import { FormAlert, InputField, SubmitButton } from "../../components/ui/form";
 import type { Route } from "./+types/setup";
 
 export const meta: Route.MetaFunction = () => [
@@ -81,42 +81,22 @@ export default function Setup({ loaderData }: Route.ComponentProps) {
         <h1 className="text-2xl font-bold">Create the first super admin</h1>
         <p className="mt-2">This account can manage every tenant, newsletter and staff user.</p>
         <Form method="post" className="mt-6 space-y-5" {...getFormProps(form)}>
-          {form.errors?.length ? (
-            <div
-              role="alert"
-              className="rounded-brand border-2 border-danger p-3 font-medium text-danger"
-            >
-              {form.errors.join(" ")}
-            </div>
-          ) : null}
+          <FormAlert errors={form.errors} />
           <input type="hidden" name="token" value={loaderData.token ?? ""} />
-          <FieldShell id={fields.email.id} label="Email" errors={fields.email.errors}>
-            <TextInput
-              {...getInputProps(fields.email, { type: "email" })}
-              autoComplete="username"
-            />
-          </FieldShell>
-          <FieldShell
-            id={fields.password.id}
+          <InputField field={fields.email} label="Email" type="email" autoComplete="username" />
+          <InputField
+            field={fields.password}
             label="Password"
             hint="At least 8 characters."
-            errors={fields.password.errors}
-          >
-            <TextInput
-              {...getInputProps(fields.password, { type: "password" })}
-              autoComplete="new-password"
-            />
-          </FieldShell>
-          <FieldShell
-            id={fields.confirmPassword.id}
+            type="password"
+            autoComplete="new-password"
+          />
+          <InputField
+            field={fields.confirmPassword}
             label="Repeat password"
-            errors={fields.confirmPassword.errors}
-          >
-            <TextInput
-              {...getInputProps(fields.confirmPassword, { type: "password" })}
-              autoComplete="new-password"
-            />
-          </FieldShell>
+            type="password"
+            autoComplete="new-password"
+          />
           <SubmitButton>Create super admin</SubmitButton>
         </Form>
       </div>

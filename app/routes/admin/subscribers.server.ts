@@ -25,8 +25,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     feedbackSummary(ctx),
   ]);
   return {
-    tenantName: scopeOf(context).tenant.branding.companyName,
-    isSuperAdmin: user.isSuperAdmin,
     lists,
     statuses,
     subscribers,

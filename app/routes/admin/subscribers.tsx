@@ -1,4 +1,5 @@
 import { Form, Link, useSearchParams } from "react-router";
+import type { SubscriberView } from "../../../server/subscribers/subscribers";
 import { formatDate, plural } from "../../../shared/format";
 import { SUBSCRIBER_STATUSES } from "../../../shared/schemas/subscribers";
 import {
@@ -9,9 +10,9 @@ import {
   STATUS_LOOK,
 } from "../../components/admin/subscriber-import";
 import { SubscriberCounts, UnsubscribeFeedback } from "../../components/admin/subscriber-report";
-import { AdminHeader } from "../../components/admin-header";
+import { AdminPage } from "../../components/admin-header";
 import { Pagination } from "../../components/pagination";
-import { stackedCell, stackedHead, stackedRow } from "../../components/stacked-table";
+import { type Column, DataTable } from "../../components/ui/data-table";
 import type { Route } from "./+types/subscribers";
 
 export { action, loader } from "./subscribers.server";
@@ -41,176 +42,152 @@ export default function Subscribers({ loaderData, actionData }: Route.ComponentP
   };
   const listName = (key: string) => lists.find((list) => list.key === key)?.name ?? key;
 
-  return (
-    <main>
-      <AdminHeader
-        title="Subscribers"
-        tenantName={loaderData.tenantName}
-        isSuperAdmin={loaderData.isSuperAdmin}
-        actions={
-          <a
-            href={`/admin/subscribers/export.csv${filterParams.size ? `?${filterParams}` : ""}`}
-            download
-            className={outlineButton}
-          >
-            Export CSV
-          </a>
-        }
-      />
-      <div className="mx-auto max-w-6xl space-y-10 px-4 py-8 sm:px-6">
-        <SubscriberCounts statuses={statuses} lists={lists} />
-
-        <section aria-labelledby="search-heading">
-          <h2 id="search-heading" className="text-xl font-bold">
-            Find subscribers
-          </h2>
-          <Form
-            method="get"
-            role="search"
-            aria-label="Find subscribers"
-            className="mt-3 grid gap-3 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end"
-          >
-            <div>
-              <label htmlFor="filter-q" className="block text-sm font-semibold">
-                Email or name contains
-              </label>
-              <input
-                id="filter-q"
-                name="q"
-                type="search"
-                maxLength={200}
-                defaultValue={searchParams.get("q") ?? ""}
-                className={fieldClass}
-              />
-            </div>
-            <div>
-              <label htmlFor="filter-status" className="block text-sm font-semibold">
-                Status
-              </label>
-              <select
-                id="filter-status"
-                name="status"
-                defaultValue={searchParams.get("status") ?? "all"}
-                className={fieldClass}
-              >
-                <option value="all">All</option>
-                {SUBSCRIBER_STATUSES.map((status) => (
-                  <option key={status} value={status}>
-                    {status[0].toUpperCase() + status.slice(1)}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div>
-              <label htmlFor="filter-list" className="block text-sm font-semibold">
-                List
-              </label>
-              <select
-                id="filter-list"
-                name="list"
-                defaultValue={searchParams.get("list") ?? ""}
-                className={fieldClass}
-              >
-                <option value="">All lists</option>
-                {lists.map((list) => (
-                  <option key={list.key} value={list.key}>
-                    {list.name}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="flex gap-2">
-              <button type="submit" className={outlineButton}>
-                Search
-              </button>
-              {filtered ? (
-                <Link to="/admin/subscribers" className="px-2 py-2 font-medium">
-                  Clear
-                </Link>
-              ) : null}
-            </div>
-          </Form>
-
-          <p className="mt-6 text-sm" aria-live="polite">
-            {subscribers.total === 0
-              ? filtered
-                ? "No subscribers match this search."
-                : "No subscribers yet. People who sign up, or whom you import, appear here."
-              : `${plural(subscribers.total, "subscriber")}${filtered ? " match" : ""} · page ${subscribers.page} of ${subscribers.pageCount}`}
-          </p>
-          {subscribers.items.length > 0 ? (
-            <div className="mt-2 overflow-x-auto rounded-brand border border-black/10">
-              <table className="w-full text-left text-sm">
-                <thead className={stackedHead}>
-                  <tr>
-                    <th scope="col" className="px-3 py-2">
-                      Email
-                    </th>
-                    <th scope="col" className="px-3 py-2">
-                      Name
-                    </th>
-                    <th scope="col" className="px-3 py-2">
-                      Status
-                    </th>
-                    <th scope="col" className="px-3 py-2">
-                      Lists
-                    </th>
-                    <th scope="col" className="px-3 py-2">
-                      Subscribed
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="block sm:table-row-group">
-                  {subscribers.items.map((subscriber) => (
-                    <tr key={subscriber.id} className={stackedRow}>
-                      <td data-label="Email" className={`${stackedCell} break-all font-medium`}>
-                        {subscriber.email}
-                      </td>
-                      <td data-label="Name" className={`${stackedCell} break-words`}>
-                        {subscriber.name || "—"}
-                      </td>
-                      <td data-label="Status" className={stackedCell}>
-                        <span
-                          className={`inline-block self-start rounded-brand px-2 py-0.5 text-xs font-semibold ${STATUS_LOOK[subscriber.status] ?? ""}`}
-                        >
-                          {subscriber.status}
-                        </span>
-                      </td>
-                      <td data-label="Lists" className={stackedCell}>
-                        {subscriber.lists.length ? subscriber.lists.map(listName).join(", ") : "—"}
-                      </td>
-                      <td data-label="Subscribed" className={`${stackedCell} sm:whitespace-nowrap`}>
-                        {subscriber.subscribedAt ? (
-                          <time dateTime={subscriber.subscribedAt}>
-                            {formatDate(subscriber.subscribedAt)}
-                          </time>
-                        ) : (
-                          "—"
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          ) : null}
-          <Pagination page={subscribers.page} pageCount={subscribers.pageCount} href={pageHref} />
-        </section>
-
-        <section
-          id="import"
-          aria-labelledby="import-heading"
-          className="scroll-mt-4 space-y-4 rounded-brand border border-black/10 p-5"
+  const columns: Column<SubscriberView>[] = [
+    { header: "Email", className: "break-all font-medium", cell: (each) => each.email },
+    { header: "Name", className: "break-words", cell: (each) => each.name || "—" },
+    {
+      header: "Status",
+      cell: (each) => (
+        <span
+          className={`inline-block self-start rounded-brand px-2 py-0.5 text-xs font-semibold ${STATUS_LOOK[each.status] ?? ""}`}
         >
-          <h2 id="import-heading" className="text-xl font-bold">
-            Import CSV
-          </h2>
-          {actionData ? <ImportReportView answer={actionData} /> : null}
-          <ImportForm />
-        </section>
+          {each.status}
+        </span>
+      ),
+    },
+    {
+      header: "Lists",
+      cell: (each) => (each.lists.length ? each.lists.map(listName).join(", ") : "—"),
+    },
+    {
+      header: "Subscribed",
+      className: "sm:whitespace-nowrap",
+      cell: (each) =>
+        each.subscribedAt ? (
+          <time dateTime={each.subscribedAt}>{formatDate(each.subscribedAt)}</time>
+        ) : (
+          "—"
+        ),
+    },
+  ];
+  return (
+    <AdminPage
+      title="Subscribers"
+      actions={
+        <a
+          href={`/admin/subscribers/export.csv${filterParams.size ? `?${filterParams}` : ""}`}
+          download
+          className={outlineButton}
+        >
+          Export CSV
+        </a>
+      }
+      className="space-y-10"
+    >
+      <SubscriberCounts statuses={statuses} lists={lists} />
 
-        <UnsubscribeFeedback feedback={feedback} />
-      </div>
-    </main>
+      <section aria-labelledby="search-heading">
+        <h2 id="search-heading" className="text-xl font-bold">
+          Find subscribers
+        </h2>
+        <Form
+          method="get"
+          role="search"
+          aria-label="Find subscribers"
+          className="mt-3 grid gap-3 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end"
+        >
+          <div>
+            <label htmlFor="filter-q" className="block text-sm font-semibold">
+              Email or name contains
+            </label>
+            <input
+              id="filter-q"
+              name="q"
+              type="search"
+              maxLength={200}
+              defaultValue={searchParams.get("q") ?? ""}
+              className={fieldClass}
+            />
+          </div>
+          <div>
+            <label htmlFor="filter-status" className="block text-sm font-semibold">
+              Status
+            </label>
+            <select
+              id="filter-status"
+              name="status"
+              defaultValue={searchParams.get("status") ?? "all"}
+              className={fieldClass}
+            >
+              <option value="all">All</option>
+              {SUBSCRIBER_STATUSES.map((status) => (
+                <option key={status} value={status}>
+                  {status[0].toUpperCase() + status.slice(1)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label htmlFor="filter-list" className="block text-sm font-semibold">
+              List
+            </label>
+            <select
+              id="filter-list"
+              name="list"
+              defaultValue={searchParams.get("list") ?? ""}
+              className={fieldClass}
+            >
+              <option value="">All lists</option>
+              {lists.map((list) => (
+                <option key={list.key} value={list.key}>
+                  {list.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="flex gap-2">
+            <button type="submit" className={outlineButton}>
+              Search
+            </button>
+            {filtered ? (
+              <Link to="/admin/subscribers" className="px-2 py-2 font-medium">
+                Clear
+              </Link>
+            ) : null}
+          </div>
+        </Form>
+
+        <p className="mt-6 text-sm" aria-live="polite">
+          {subscribers.total === 0
+            ? filtered
+              ? "No subscribers match this search."
+              : "No subscribers yet. People who sign up, or whom you import, appear here."
+            : `${plural(subscribers.total, "subscriber")}${filtered ? " match" : ""} · page ${subscribers.page} of ${subscribers.pageCount}`}
+        </p>
+        {subscribers.items.length > 0 ? (
+          <DataTable
+            className="mt-2"
+            columns={columns}
+            rows={subscribers.items}
+            rowKey={(subscriber) => subscriber.id}
+          />
+        ) : null}
+        <Pagination page={subscribers.page} pageCount={subscribers.pageCount} href={pageHref} />
+      </section>
+
+      <section
+        id="import"
+        aria-labelledby="import-heading"
+        className="scroll-mt-4 space-y-4 rounded-brand border border-black/10 p-5"
+      >
+        <h2 id="import-heading" className="text-xl font-bold">
+          Import CSV
+        </h2>
+        {actionData ? <ImportReportView answer={actionData} /> : null}
+        <ImportForm />
+      </section>
+
+      <UnsubscribeFeedback feedback={feedback} />
+    </AdminPage>
   );
 }

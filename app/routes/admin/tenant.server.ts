@@ -11,19 +11,9 @@ import {
   settingsOf,
   tenantHistory,
 } from "../../../server/tenants/admin";
-import {
-  activatePendingDkimKey,
-  generateDkimKey,
-  removeDkimKey,
-  tenantDkim,
-} from "../../../server/tenants/dkim";
+import { tenantDkim } from "../../../server/tenants/dkim";
 import { renderTemplatePreview } from "../../../server/tenants/preview";
-import {
-  DKIM_MESSAGES,
-  type DkimOutcome,
-  defaultDkimSelector,
-  domainOfAddress,
-} from "../../../shared/schemas/dkim";
+import { defaultDkimSelector, domainOfAddress } from "../../../shared/schemas/dkim";
 import {
   settingsFromForm,
   TEMPLATE_KEYS,
@@ -34,6 +24,7 @@ import {
 } from "../../../shared/schemas/tenant";
 import type { DkimFormValues } from "../../components/dkim-settings";
 import type { Route } from "./+types/tenant";
+import { dkimAction } from "./tenant-dkim.server";
 
 async function tenantOr404(db: Parameters<typeof getTenantView>[0], id: string) {
   try {
@@ -158,53 +149,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 
   if (intent.startsWith("dkim:")) {
-    const values =
-      intent === "dkim:generate"
-        ? {
-            selector: String(form.get("selector") ?? ""),
-            domain: String(form.get("domain") ?? ""),
-            algorithm: String(form.get("algorithm") ?? ""),
-          }
-        : null;
-    const refuse = (message: string, fields: Record<string, string[]> = {}, status = 400) =>
-      data<ActionResult>({ intent: "dkim", message, fields, values }, { status });
-    // The form names the tenant it was shown for: never act on another one.
-    if (String(form.get("tenantId") ?? "") !== tenant.id) return refuse(DKIM_MESSAGES.otherTenant);
-    try {
-      let done: DkimOutcome;
-      if (intent === "dkim:generate") {
-        done =
-          (await generateDkimKey(db, user.email, tenant.id, values)).status === "active"
-            ? "generated"
-            : "pending";
-      } else if (intent === "dkim:activate") {
-        await activatePendingDkimKey(db, user.email, tenant.id);
-        done = "activated";
-      } else if (intent === "dkim:discard") {
-        await removeDkimKey(db, user.email, tenant.id, "pending");
-        done = "discarded";
-      } else if (intent === "dkim:remove") {
-        if (form.get("confirm") !== "on") return refuse(DKIM_MESSAGES.confirmRemove);
-        await removeDkimKey(db, user.email, tenant.id, "all");
-        done = "removed";
-      } else {
-        throw data({ message: "Unknown action" }, { status: 400 });
-      }
-      logger.info({ tenantId: tenant.id, actor: user.id, done }, "tenant DKIM key changed");
-      return redirect(`/admin/tenants/${encodeURIComponent(tenant.id)}?dkim=${done}#dkim`);
-    } catch (error) {
-      if (error instanceof Response) throw error;
-      const failure = toApiError(error, logger);
-      return refuse(
-        failure.status === "INTERNAL"
-          ? DKIM_MESSAGES.failed
-          : failure.fields
-            ? `${DKIM_MESSAGES.failed} ${Object.values(failure.fields).flat().join(". ")}.`
-            : failure.message,
-        failure.fields ?? {},
-        failure.status === "INTERNAL" ? 500 : failure.status === "ABORTED" ? 409 : 400,
-      );
-    }
+    return dkimAction({ db, logger }, { tenantId: tenant.id, user }, intent, form);
   }
 
   if (intent === "delete") {

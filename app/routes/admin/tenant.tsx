@@ -2,7 +2,7 @@ import { Link, useActionData, useNavigation, useSearchParams } from "react-route
 import { DKIM_MESSAGES, DKIM_OUTCOMES } from "../../../shared/schemas/dkim";
 import { TENANT_MESSAGES } from "../../../shared/schemas/tenant";
 import { DangerZone, EditForm, History, ViewMode } from "../../components/admin/tenant-manager";
-import { AdminHeader } from "../../components/admin-header";
+import { AdminPage } from "../../components/admin-header";
 import { DkimSettings } from "../../components/dkim-settings";
 import type { Route } from "./+types/tenant";
 import type { ActionResult, action } from "./tenant.server";
@@ -32,82 +32,78 @@ export default function TenantPage({ loaderData }: Route.ComponentProps) {
   const saving = navigation.state !== "idle" && navigation.formData?.get("intent") === "save";
 
   return (
-    <main>
-      <AdminHeader
-        title={tenant.name}
-        tenantName="Tenant manager"
-        isSuperAdmin
-        actions={
-          <Link to="/admin/tenants" className="font-semibold">
-            All tenants
-          </Link>
-        }
-      />
-      <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
-        <div aria-live="polite" role="status">
-          {searchParams.get("saved") === "1" && !result ? (
-            <p className="mb-6 rounded-brand border border-ok/40 bg-ok/10 px-4 py-3 font-medium text-ok">
-              {TENANT_MESSAGES.saved}
-            </p>
-          ) : null}
-          {dkimDone && !result ? (
-            <p className="mb-6 rounded-brand border border-ok/40 bg-ok/10 px-4 py-3 font-medium text-ok">
-              {DKIM_MESSAGES[dkimDone]}
-            </p>
-          ) : null}
-          {searchParams.get("created") === "1" && !result ? (
-            <p className="mb-6 rounded-brand border border-ok/40 bg-ok/10 px-4 py-3 font-medium text-ok">
-              Tenant created. It starts from the default configuration: edit it below.
+    <AdminPage
+      title={tenant.name}
+      tenantName="Tenant manager"
+      actions={
+        <Link to="/admin/tenants" className="font-semibold">
+          All tenants
+        </Link>
+      }
+    >
+      <div aria-live="polite" role="status">
+        {searchParams.get("saved") === "1" && !result ? (
+          <p className="mb-6 rounded-brand border border-ok/40 bg-ok/10 px-4 py-3 font-medium text-ok">
+            {TENANT_MESSAGES.saved}
+          </p>
+        ) : null}
+        {dkimDone && !result ? (
+          <p className="mb-6 rounded-brand border border-ok/40 bg-ok/10 px-4 py-3 font-medium text-ok">
+            {DKIM_MESSAGES[dkimDone]}
+          </p>
+        ) : null}
+        {searchParams.get("created") === "1" && !result ? (
+          <p className="mb-6 rounded-brand border border-ok/40 bg-ok/10 px-4 py-3 font-medium text-ok">
+            Tenant created. It starts from the default configuration: edit it below.
+          </p>
+        ) : null}
+      </div>
+      {failure ? (
+        <div
+          role="alert"
+          className="mb-6 rounded-brand border border-danger/40 bg-danger/10 px-4 py-3 text-danger"
+        >
+          <p className="font-semibold">{failure.message}</p>
+          {Object.keys(failure.fields).length > 0 ? (
+            <p className="mt-1 text-sm">
+              {Object.keys(failure.fields).length === 1
+                ? "One field needs attention"
+                : `${Object.keys(failure.fields).length} fields need attention`}
+              ; each is marked below.
             </p>
           ) : null}
         </div>
-        {failure ? (
-          <div
-            role="alert"
-            className="mb-6 rounded-brand border border-danger/40 bg-danger/10 px-4 py-3 text-danger"
-          >
-            <p className="font-semibold">{failure.message}</p>
-            {Object.keys(failure.fields).length > 0 ? (
-              <p className="mt-1 text-sm">
-                {Object.keys(failure.fields).length === 1
-                  ? "One field needs attention"
-                  : `${Object.keys(failure.fields).length} fields need attention`}
-                ; each is marked below.
-              </p>
-            ) : null}
-          </div>
-        ) : null}
+      ) : null}
 
-        {editing ? (
-          <EditForm
-            key={failure ? "failed" : "fresh"}
-            tenant={tenant}
-            values={formValues ?? settings}
-            errors={failure?.fields ?? {}}
-            saving={saving}
-            preview={preview}
-            deploymentProvider={deploymentProvider}
-          />
-        ) : (
-          <ViewMode tenant={tenant} settings={settings} preview={preview} provider={provider} />
-        )}
-
-        <DkimSettings
-          tenantId={tenant.id}
-          dkim={dkim}
-          defaults={dkimDefaults}
-          values={dkimResult?.values ?? null}
-          fields={dkimResult?.fields ?? {}}
-          message={dkimResult?.message ?? null}
+      {editing ? (
+        <EditForm
+          key={failure ? "failed" : "fresh"}
+          tenant={tenant}
+          values={formValues ?? settings}
+          errors={failure?.fields ?? {}}
+          saving={saving}
+          preview={preview}
+          deploymentProvider={deploymentProvider}
         />
-        <History history={history} />
-        {tenant.id !== "main" ? (
-          <DangerZone
-            tenantId={tenant.id}
-            message={result?.intent === "delete" ? result.message : null}
-          />
-        ) : null}
-      </div>
-    </main>
+      ) : (
+        <ViewMode tenant={tenant} settings={settings} preview={preview} provider={provider} />
+      )}
+
+      <DkimSettings
+        tenantId={tenant.id}
+        dkim={dkim}
+        defaults={dkimDefaults}
+        values={dkimResult?.values ?? null}
+        fields={dkimResult?.fields ?? {}}
+        message={dkimResult?.message ?? null}
+      />
+      <History history={history} />
+      {tenant.id !== "main" ? (
+        <DangerZone
+          tenantId={tenant.id}
+          message={result?.intent === "delete" ? result.message : null}
+        />
+      ) : null}
+    </AdminPage>
   );
 }

@@ -1,175 +1,113 @@
-import {
-  data,
-  Form,
-  Link,
-  redirect,
-  useActionData,
-  useNavigation,
-  useSearchParams,
-} from "react-router";
-import { toApiError } from "../../../server/api/errors";
-import { requireTenantManager } from "../../../server/auth/guards";
-import { scopeOf } from "../../../server/http/context";
-import { createTenant, listTenantViews } from "../../../server/tenants/admin";
+import { Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
 import { TENANT_ID_PATTERN } from "../../../shared/schemas/tenant";
-import { AdminHeader } from "../../components/admin-header";
+import { AdminPage } from "../../components/admin-header";
 import { FieldShell, SubmitButton, TextInput } from "../../components/ui/form";
 import type { Route } from "./+types/tenants";
+import type { action, CreateFailure } from "./tenants.server";
+
+export { action, loader } from "./tenants.server";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Tenant manager" },
   { name: "robots", content: "noindex" },
 ];
 
-/** /admin/tenants — the tenant manager (SPEC §2), super admins only (SPEC §6 guard). */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireTenantManager(context, request);
-  const tenants = await listTenantViews(scopeOf(context).db);
-  return {
-    tenantName: scopeOf(context).tenant.branding.companyName,
-    tenants: tenants.map(({ id, name, domain, description, branding, updatedAt }) => ({
-      id,
-      name,
-      domain,
-      description,
-      primaryColor: branding.primaryColor,
-      updatedAt,
-    })),
-  };
-}
-
-interface CreateFailure {
-  message: string;
-  fields: Record<string, string[]>;
-  values: { id: string; name: string; domain: string };
-}
-
-/** 'Add New Tenant': id, name and domain; the rest starts from the defaults. */
-export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireTenantManager(context, request);
-  const { db, logger } = scopeOf(context);
-  const form = await request.formData();
-  const values = {
-    id: String(form.get("id") ?? ""),
-    name: String(form.get("name") ?? ""),
-    domain: String(form.get("domain") ?? ""),
-  };
-  try {
-    const tenant = await createTenant(db, user.email, values);
-    logger.info({ tenantId: tenant.id, actor: user.id }, "tenant created");
-    return redirect(`/admin/tenants/${encodeURIComponent(tenant.id)}?created=1`);
-  } catch (error) {
-    const failure = toApiError(error, logger);
-    return data<CreateFailure>(
-      {
-        message: failure.fields ? "Please correct the marked fields." : failure.message,
-        fields: failure.fields ?? {},
-        values,
-      },
-      { status: failure.status === "ABORTED" ? 409 : failure.status === "INTERNAL" ? 500 : 400 },
-    );
-  }
-}
-
 export default function Tenants({ loaderData }: Route.ComponentProps) {
-  const { tenants, tenantName } = loaderData;
+  const { tenants } = loaderData;
   const deleted = useSearchParams()[0].get("deleted");
   const failure = useActionData<typeof action>() as CreateFailure | undefined;
   const navigation = useNavigation();
   const creating = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (
-    <main>
-      <AdminHeader title="Tenant manager" tenantName={tenantName} isSuperAdmin />
-      <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
-        {deleted ? (
-          <p
-            role="status"
-            className="mb-6 rounded-brand border border-ok/40 bg-ok/10 px-4 py-3 font-medium text-ok"
-          >
-            Tenant {deleted} deleted.
-          </p>
-        ) : null}
-        <details
-          className="rounded-brand border border-black/10 bg-surface p-4"
-          open={failure ? true : undefined}
+    <AdminPage title="Tenant manager">
+      {deleted ? (
+        <p
+          role="status"
+          className="mb-6 rounded-brand border border-ok/40 bg-ok/10 px-4 py-3 font-medium text-ok"
         >
-          <summary className="inline-block cursor-pointer rounded-brand bg-brand-strong px-5 py-2.5 font-semibold text-on-brand-strong">
-            Add New Tenant
-          </summary>
-          <Form method="post" className="mt-4 grid gap-4 sm:grid-cols-3" noValidate={false}>
-            {failure ? (
-              <p role="alert" className="font-medium text-danger sm:col-span-3">
-                {failure.message}
-              </p>
-            ) : null}
-            <NewTenantField
-              name="id"
-              label="Tenant id"
-              hint="Lower-case letters, digits and hyphens; it cannot change later."
-              maxLength={40}
-              pattern={TENANT_ID_PATTERN}
-              failure={failure}
-            />
-            <NewTenantField
-              name="name"
-              label="Name"
-              hint="The brand's name, as visitors see it in the header."
-              maxLength={100}
-              failure={failure}
-            />
-            <NewTenantField
-              name="domain"
-              label="Domain"
-              hint="The host name the brand is served on, e.g. news.example.com."
-              maxLength={253}
-              failure={failure}
-            />
-            <div className="sm:col-span-3">
-              <SubmitButton pending={creating}>
-                {creating ? "Creating…" : "Create tenant"}
-              </SubmitButton>
-            </div>
-          </Form>
-        </details>
+          Tenant {deleted} deleted.
+        </p>
+      ) : null}
+      <details
+        className="rounded-brand border border-black/10 bg-surface p-4"
+        open={failure ? true : undefined}
+      >
+        <summary className="inline-block cursor-pointer rounded-brand bg-brand-strong px-5 py-2.5 font-semibold text-on-brand-strong">
+          Add New Tenant
+        </summary>
+        <Form method="post" className="mt-4 grid gap-4 sm:grid-cols-3" noValidate={false}>
+          {failure ? (
+            <p role="alert" className="font-medium text-danger sm:col-span-3">
+              {failure.message}
+            </p>
+          ) : null}
+          <NewTenantField
+            name="id"
+            label="Tenant id"
+            hint="Lower-case letters, digits and hyphens; it cannot change later."
+            maxLength={40}
+            pattern={TENANT_ID_PATTERN}
+            failure={failure}
+          />
+          <NewTenantField
+            name="name"
+            label="Name"
+            hint="The brand's name, as visitors see it in the header."
+            maxLength={100}
+            failure={failure}
+          />
+          <NewTenantField
+            name="domain"
+            label="Domain"
+            hint="The host name the brand is served on, e.g. news.example.com."
+            maxLength={253}
+            failure={failure}
+          />
+          <div className="sm:col-span-3">
+            <SubmitButton pending={creating}>
+              {creating ? "Creating…" : "Create tenant"}
+            </SubmitButton>
+          </div>
+        </Form>
+      </details>
 
-        <h2 className="mt-10 text-xl font-bold">Tenants</h2>
-        <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          {tenants.map((tenant) => (
-            <li
-              key={tenant.id}
-              className="flex flex-col rounded-brand border border-black/10 bg-surface p-5 shadow-sm"
-            >
-              <div className="flex items-center gap-3">
-                <span
-                  aria-hidden="true"
-                  className="h-6 w-6 shrink-0 rounded-full border border-black/10"
-                  style={{ background: tenant.primaryColor }}
-                />
-                <h3 className="text-lg font-semibold">
-                  <Link to={`/admin/tenants/${encodeURIComponent(tenant.id)}`}>{tenant.name}</Link>
-                </h3>
-              </div>
-              <p className="mt-1 text-sm">
-                <span className="sr-only">Domain: </span>
-                {tenant.domain ?? <span className="opacity-80">No domain (id {tenant.id})</span>}
-              </p>
-              {tenant.description ? (
-                <p className="mt-2 text-sm opacity-80">{tenant.description}</p>
-              ) : null}
-              <p className="mt-auto pt-4">
-                <Link
-                  to={`/admin/tenants/${encodeURIComponent(tenant.id)}`}
-                  className="font-semibold"
-                  aria-label={`Open ${tenant.name}`}
-                >
-                  Open
-                </Link>
-              </p>
-            </li>
-          ))}
-        </ul>
-      </div>
-    </main>
+      <h2 className="mt-10 text-xl font-bold">Tenants</h2>
+      <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        {tenants.map((tenant) => (
+          <li
+            key={tenant.id}
+            className="flex flex-col rounded-brand border border-black/10 bg-surface p-5 shadow-sm"
+          >
+            <div className="flex items-center gap-3">
+              <span
+                aria-hidden="true"
+                className="h-6 w-6 shrink-0 rounded-full border border-black/10"
+                style={{ background: tenant.primaryColor }}
+              />
+              <h3 className="text-lg font-semibold">
+                <Link to={`/admin/tenants/${encodeURIComponent(tenant.id)}`}>{tenant.name}</Link>
+              </h3>
+            </div>
+            <p className="mt-1 text-sm">
+              <span className="sr-only">Domain: </span>
+              {tenant.domain ?? <span className="opacity-80">No domain (id {tenant.id})</span>}
+            </p>
+            {tenant.description ? (
+              <p className="mt-2 text-sm opacity-80">{tenant.description}</p>
+            ) : null}
+            <p className="mt-auto pt-4">
+              <Link
+                to={`/admin/tenants/${encodeURIComponent(tenant.id)}`}
+                className="font-semibold"
+                aria-label={`Open ${tenant.name}`}
+              >
+                Open
+              </Link>
+            </p>
+          </li>
+        ))}
+      </ul>
+    </AdminPage>
   );
 }
 

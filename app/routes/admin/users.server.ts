@@ -20,7 +20,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [users, tenants] = await Promise.all([listUsers(db), listTenants(db)]);
   return {
     actorId: actor.id,
-    tenantName: scopeOf(context).tenant.branding.companyName,
     users,
     tenants,
   };

@@ -1,13 +1,22 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, redirect, useActionData, useNavigation } from "react-router";
-import { contactRateLimit, submitContactMessage } from "../../../server/contact/messages";
-import { scopeOf } from "../../../server/http/context";
+import { Form, useActionData, useNavigation } from "react-router";
 import { contactSchema } from "../../../shared/schemas/contact";
-import { FieldShell, Honeypot, SubmitButton, TextArea, TextInput } from "../../components/ui/form";
+import {
+  FieldShell,
+  FormAlert,
+  Honeypot,
+  InputField,
+  SubmitButton,
+  TextArea,
+} from "../../components/ui/form";
 import { Container, PageHero } from "../../components/ui/layout";
 import { pageMeta } from "../../lib/meta";
 import type { Route } from "./+types/contact";
+
+export { action, loader } from "./contact.server";
+
+import type { action } from "./contact.server";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
@@ -15,37 +24,6 @@ export const meta: Route.MetaFunction = (args) =>
     description:
       "Tell us about your eDiscovery or legal-technology team. We reply within 24 hours, Monday to Friday, 9 AM to 6 PM EST, and most projects run 4 to 8 weeks.",
   });
-
-export function loader({ request }: Route.LoaderArgs) {
-  return { sent: new URL(request.url).searchParams.get("sent") === "1" };
-}
-
-export async function action({ request, context }: Route.ActionArgs) {
-  const scope = scopeOf(context);
-  const submission = parseWithZod(await request.formData(), { schema: contactSchema });
-  if (submission.status !== "success") {
-    return data({ result: submission.reply() }, { status: 400 });
-  }
-  if (!(await contactRateLimit.take(`${scope.tenantId}:${scope.clientAddress}`))) {
-    return data(
-      {
-        result: submission.reply({
-          formErrors: [
-            "You have sent several messages in a short time. Please wait a few minutes and try again.",
-          ],
-        }),
-      },
-      { status: 429 },
-    );
-  }
-  const { website, ...message } = submission.value;
-  // A filled honeypot is a bot: it gets the same answer as a person, and nothing is stored.
-  if (!website) {
-    const { id } = await submitContactMessage(scope, message);
-    scope.logger.info({ contactMessageId: id }, "contact message stored");
-  }
-  return redirect("/contact?sent=1#contact-form");
-}
 
 const FAQ = [
   {
@@ -111,32 +89,15 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
             </div>
           ) : null}
           <Form method="post" className="relative mt-6 space-y-5" {...getFormProps(form)}>
-            {form.errors?.length ? (
-              <div
-                role="alert"
-                id={form.errorId}
-                className="rounded-brand border-2 border-danger p-4 font-medium text-danger"
-              >
-                {form.errors.join(" ")}
-              </div>
-            ) : null}
-            <FieldShell id={fields.name.id} label="Full name" errors={fields.name.errors}>
-              <TextInput {...getInputProps(fields.name, { type: "text" })} autoComplete="name" />
-            </FieldShell>
-            <FieldShell id={fields.email.id} label="Email" errors={fields.email.errors}>
-              <TextInput {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
-            </FieldShell>
-            <FieldShell
-              id={fields.company.id}
+            <FormAlert id={form.errorId} errors={form.errors} className="p-4" />
+            <InputField field={fields.name} label="Full name" autoComplete="name" />
+            <InputField field={fields.email} label="Email" type="email" autoComplete="email" />
+            <InputField
+              field={fields.company}
               label="Company"
               optional
-              errors={fields.company.errors}
-            >
-              <TextInput
-                {...getInputProps(fields.company, { type: "text" })}
-                autoComplete="organization"
-              />
-            </FieldShell>
+              autoComplete="organization"
+            />
             <FieldShell
               id={fields.message.id}
               label="Message"

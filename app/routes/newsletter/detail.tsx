@@ -1,6 +1,3 @@
-import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import type { FormEvent } from "react";
 import {
   isRouteErrorResponse,
   Link,
@@ -11,10 +8,9 @@ import {
 } from "react-router";
 import { formatDate, plural } from "../../../shared/format";
 import { NEWSLETTER_NOT_FOUND as NOT_FOUND } from "../../../shared/newsletters";
-import { COMMENT_MAX_LENGTH, commentFormSchema } from "../../../shared/schemas/comment";
-import { CommentItem } from "../../components/comment-item";
+import { ErrorPage } from "../../components/error-page";
+import { CommentsSection } from "../../components/newsletter-comments";
 import { useHydrated } from "../../components/subscription-page";
-import { FieldErrors, Honeypot, SubmitButton, TextArea } from "../../components/ui/form";
 import { pageMeta } from "../../lib/meta";
 import type { Route } from "./+types/detail";
 import type { action } from "./detail.server";
@@ -112,24 +108,6 @@ export default function NewsletterDetail({ loaderData }: Route.ComponentProps) {
   const fresh = reply?.ok && reply.asOf > loaderData.asOf ? reply : null;
   const comments = fresh ? fresh.comments : loaderData.comments;
   const commentCount = fresh ? fresh.commentCount : newsletter.comments;
-  const posting = fetcher.state !== "idle";
-
-  const [form, fields] = useForm({
-    lastResult: fetcher.state === "idle" ? reply?.result : null,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: commentFormSchema }),
-  });
-  const formProps = getFormProps(form);
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    // One submission at a time: a double click must not post the comment twice.
-    if (posting) {
-      event.preventDefault();
-      return;
-    }
-    formProps.onSubmit(event);
-  };
-  const hintId = `${fields.text.id}-hint`;
 
   return (
     <main>
@@ -175,76 +153,16 @@ export default function NewsletterDetail({ loaderData }: Route.ComponentProps) {
         </div>
       </article>
 
-      <section
-        id="comments"
-        aria-labelledby="comments-heading"
-        className="scroll-mt-4 border-t border-black/10 bg-black/[0.03] py-12 sm:py-14"
-      >
-        <div className="mx-auto max-w-3xl px-4 sm:px-6">
-          <h2 id="comments-heading" className="text-2xl font-bold">
-            Comments <span className="font-normal opacity-80">({commentCount})</span>
-          </h2>
-
-          {comments.length === 0 ? (
-            <p className="mt-4">No comments yet. Be the first to share your thoughts.</p>
-          ) : (
-            <ol className="mt-6 space-y-4">
-              {comments.map((comment) => (
-                <CommentItem
-                  key={comment.id}
-                  comment={comment}
-                  moderation={canModerate ? `/newsletter/${newsletter.id}#comments` : null}
-                />
-              ))}
-            </ol>
-          )}
-          {comments.length >= commentsShown ? (
-            <p className="mt-4 text-sm">Showing the {commentsShown} most recent comments.</p>
-          ) : null}
-
-          <fetcher.Form
-            method="post"
-            action={`/newsletter/${newsletter.id}`}
-            className="relative mt-10 rounded-brand border border-black/10 bg-surface p-5 shadow-sm sm:p-6"
-            {...formProps}
-            onSubmit={onSubmit}
-          >
-            <h3 className="text-lg font-semibold">Leave a comment</h3>
-            {form.errors?.length ? (
-              <div
-                role="alert"
-                id={form.errorId}
-                className="mt-4 rounded-brand border-2 border-danger p-3 font-medium text-danger"
-              >
-                {form.errors.join(" ")}
-              </div>
-            ) : null}
-            <label htmlFor={fields.text.id} className="sr-only">
-              Your comment
-            </label>
-            <TextArea
-              {...getTextareaProps(fields.text, { ariaDescribedBy: hintId })}
-              rows={4}
-              maxLength={COMMENT_MAX_LENGTH}
-              placeholder="Share your thoughts..."
-              className="mt-4"
-            />
-            <FieldErrors id={fields.text.errorId} errors={fields.text.errors} />
-            <p id={hintId} className="mt-2 text-sm opacity-80">
-              Comments are posted as Anonymous, up to {COMMENT_MAX_LENGTH.toLocaleString("en-US")}{" "}
-              characters.
-            </p>
-            <Honeypot />
-            {hydrated ? <input type="hidden" name="enhanced" value="1" /> : null}
-            <div className="mt-4 flex flex-wrap items-center gap-4">
-              <SubmitButton pending={posting}>Post Comment</SubmitButton>
-              <p role="status" className="text-sm font-medium text-ok">
-                {fetcher.state === "idle" && fresh?.posted ? "Your comment has been posted." : ""}
-              </p>
-            </div>
-          </fetcher.Form>
-        </div>
-      </section>
+      <CommentsSection
+        newsletterId={newsletter.id}
+        comments={comments}
+        commentCount={commentCount}
+        commentsShown={commentsShown}
+        canModerate={canModerate}
+        fetcher={fetcher}
+        reply={reply}
+        posted={Boolean(fresh?.posted)}
+      />
     </main>
   );
 }
@@ -252,23 +170,20 @@ export default function NewsletterDetail({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const missing = isRouteErrorResponse(error) && error.status === 404;
   return (
-    <main className="mx-auto max-w-2xl px-6 py-24 text-center">
-      <p className="text-sm font-semibold uppercase tracking-wider text-brand-strong">
-        {missing ? "404" : "Error"}
-      </p>
-      <h1 className="mt-2 text-3xl font-bold sm:text-4xl">
-        {missing ? NOT_FOUND : "Something went wrong"}
-      </h1>
-      <p className="mt-4 text-lg">
-        {missing
+    <ErrorPage
+      eyebrow={missing ? "404" : "Error"}
+      title={missing ? NOT_FOUND : "Something went wrong"}
+      text={
+        missing
           ? "This newsletter does not exist, or it is not published."
-          : "Failed to load newsletter. Please try again later."}
-      </p>
-      <p className="mt-8">
+          : "Failed to load newsletter. Please try again later."
+      }
+      back={
         <Link to="/newsletter" className="font-semibold">
           Back to all newsletters
         </Link>
-      </p>
-    </main>
+      }
+      documentTitle={false}
+    />
   );
 }

@@ -1,0 +1,55 @@
+import { data, redirect } from "react-router";
+import { toApiError } from "../../../server/api/errors";
+import { requireTenantManager } from "../../../server/auth/guards";
+import { scopeOf } from "../../../server/http/context";
+import { createTenant, listTenantViews } from "../../../server/tenants/admin";
+import type { Route } from "./+types/tenants";
+
+export interface CreateFailure {
+  message: string;
+  fields: Record<string, string[]>;
+  values: { id: string; name: string; domain: string };
+}
+
+/** /admin/tenants — the tenant manager (SPEC §2), super admins only (SPEC §6 guard). */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireTenantManager(context, request);
+  const tenants = await listTenantViews(scopeOf(context).db);
+  return {
+    tenants: tenants.map(({ id, name, domain, description, branding, updatedAt }) => ({
+      id,
+      name,
+      domain,
+      description,
+      primaryColor: branding.primaryColor,
+      updatedAt,
+    })),
+  };
+}
+
+/** 'Add New Tenant': id, name and domain; the rest starts from the defaults. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireTenantManager(context, request);
+  const { db, logger } = scopeOf(context);
+  const form = await request.formData();
+  const values = {
+    id: String(form.get("id") ?? ""),
+    name: String(form.get("name") ?? ""),
+    domain: String(form.get("domain") ?? ""),
+  };
+  try {
+    const tenant = await createTenant(db, user.email, values);
+    logger.info({ tenantId: tenant.id, actor: user.id }, "tenant created");
+    return redirect(`/admin/tenants/${encodeURIComponent(tenant.id)}?created=1`);
+  } catch (error) {
+    const failure = toApiError(error, logger);
+    return data<CreateFailure>(
+      {
+        message: failure.fields ? "Please correct the marked fields." : failure.message,
+        fields: failure.fields ?? {},
+        values,
+      },
+      { status: failure.status === "ABORTED" ? 409 : failure.status === "INTERNAL" ? 500 : 400 },
+    );
+  }
+}
