@@ -124,3 +124,33 @@ export function InputField({
     </FieldShell>
   );
 }
+
+/** A labelled <select> of a filter form (a GET form: the choice lives in the URL). */
+export function FilterSelect({
+  name,
+  label,
+  options,
+  defaultValue,
+  className = "mt-1 rounded-brand border border-black/30 bg-surface px-3 py-2",
+}: {
+  name: string;
+  label: string;
+  options: readonly { value: string; label: string }[];
+  defaultValue: string;
+  className?: string;
+}) {
+  return (
+    <div>
+      <label htmlFor={`filter-${name}`} className="block text-sm font-semibold">
+        {label}
+      </label>
+      <select id={`filter-${name}`} name={name} defaultValue={defaultValue} className={className}>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

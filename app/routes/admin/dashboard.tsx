@@ -5,6 +5,7 @@ import { scopeOf } from "../../../server/http/context";
 import { listNewsletters } from "../../../server/newsletters/newsletters";
 import { AdminPage } from "../../components/admin-header";
 import { NewsletterCard } from "../../components/newsletter-card";
+import { FilterSelect } from "../../components/ui/form";
 import type { Route } from "./+types/dashboard";
 
 export const meta: Route.MetaFunction = () => [
@@ -49,21 +50,16 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         role="search"
         aria-label="Filter newsletters"
       >
-        <div>
-          <label htmlFor="filter-status" className="block text-sm font-semibold">
-            Status
-          </label>
-          <select
-            id="filter-status"
-            name="status"
-            defaultValue={searchParams.get("status") ?? ""}
-            className="mt-1 rounded-brand border border-black/30 bg-surface px-3 py-2"
-          >
-            <option value="">All</option>
-            <option value="draft">Drafts</option>
-            <option value="published">Published</option>
-          </select>
-        </div>
+        <FilterSelect
+          name="status"
+          label="Status"
+          defaultValue={searchParams.get("status") ?? ""}
+          options={[
+            { value: "", label: "All" },
+            { value: "draft", label: "Drafts" },
+            { value: "published", label: "Published" },
+          ]}
+        />
         <div className="min-w-48 flex-1 sm:flex-none">
           <label htmlFor="filter-q" className="block text-sm font-semibold">
             Title contains

@@ -13,6 +13,7 @@ import { SubscriberCounts, UnsubscribeFeedback } from "../../components/admin/su
 import { AdminPage } from "../../components/admin-header";
 import { Pagination } from "../../components/pagination";
 import { type Column, DataTable } from "../../components/ui/data-table";
+import { FilterSelect } from "../../components/ui/form";
 import type { Route } from "./+types/subscribers";
 
 export { action, loader } from "./subscribers.server";
@@ -109,42 +110,29 @@ export default function Subscribers({ loaderData, actionData }: Route.ComponentP
               className={fieldClass}
             />
           </div>
-          <div>
-            <label htmlFor="filter-status" className="block text-sm font-semibold">
-              Status
-            </label>
-            <select
-              id="filter-status"
-              name="status"
-              defaultValue={searchParams.get("status") ?? "all"}
-              className={fieldClass}
-            >
-              <option value="all">All</option>
-              {SUBSCRIBER_STATUSES.map((status) => (
-                <option key={status} value={status}>
-                  {status[0].toUpperCase() + status.slice(1)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor="filter-list" className="block text-sm font-semibold">
-              List
-            </label>
-            <select
-              id="filter-list"
-              name="list"
-              defaultValue={searchParams.get("list") ?? ""}
-              className={fieldClass}
-            >
-              <option value="">All lists</option>
-              {lists.map((list) => (
-                <option key={list.key} value={list.key}>
-                  {list.name}
-                </option>
-              ))}
-            </select>
-          </div>
+          <FilterSelect
+            name="status"
+            label="Status"
+            defaultValue={searchParams.get("status") ?? "all"}
+            className={fieldClass}
+            options={[
+              { value: "all", label: "All" },
+              ...SUBSCRIBER_STATUSES.map((status) => ({
+                value: status,
+                label: status[0].toUpperCase() + status.slice(1),
+              })),
+            ]}
+          />
+          <FilterSelect
+            name="list"
+            label="List"
+            defaultValue={searchParams.get("list") ?? ""}
+            className={fieldClass}
+            options={[
+              { value: "", label: "All lists" },
+              ...lists.map((list) => ({ value: list.key, label: list.name })),
+            ]}
+          />
           <div className="flex gap-2">
             <button type="submit" className={outlineButton}>
               Search
