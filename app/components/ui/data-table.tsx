@@ -9,6 +9,8 @@ export interface Column<Row> {
   cell(row: Row): ReactNode;
   /** extra classes of the column's cells (e.g. `sm:whitespace-nowrap`, `break-all`) */
   className?: string;
+  /** numbers line up on the right (heading included) where the table is a table */
+  align?: "right";
 }
 
 /**
@@ -39,7 +41,11 @@ export function DataTable<Row>({
         <thead className={stackedHead}>
           <tr>
             {columns.map((column) => (
-              <th key={column.header} scope="col" className="px-3 py-2">
+              <th
+                key={column.header}
+                scope="col"
+                className={column.align === "right" ? "px-3 py-2 text-right" : "px-3 py-2"}
+              >
                 {column.header}
               </th>
             ))}
@@ -52,7 +58,11 @@ export function DataTable<Row>({
                 <td
                   key={column.header}
                   data-label={column.label ?? column.header}
-                  className={column.className ? `${stackedCell} ${column.className}` : stackedCell}
+                  className={[
+                    stackedCell,
+                    column.align === "right" ? "sm:text-right" : "",
+                    column.className ?? "",
+                  ].join(" ")}
                 >
                   {column.cell(row)}
                 </td>

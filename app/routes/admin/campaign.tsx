@@ -24,8 +24,8 @@ function percent(part: number, whole: number) {
 
 const LINK_COLUMNS: Column<CampaignReport["topLinks"][number]>[] = [
   { header: "Link", className: "break-all sm:max-w-[20rem] sm:truncate", cell: (link) => link.url },
-  { header: "Clicks", className: "sm:text-right", cell: (link) => link.clicks },
-  { header: "People", className: "sm:text-right", cell: (link) => link.unique },
+  { header: "Clicks", align: "right", cell: (link) => link.clicks },
+  { header: "People", align: "right", cell: (link) => link.unique },
 ];
 
 const FEEDBACK_COLUMNS: Column<CampaignReport["feedback"][number]>[] = [

@@ -30,10 +30,10 @@ interface ListFigures {
 }
 const LIST_COLUMNS: Column<ListFigures>[] = [
   { header: "List", cell: (group) => group.name },
-  { header: "Active", className: "sm:text-right", cell: (group) => count(group.active_count) },
-  { header: "Sent", className: "sm:text-right", cell: (group) => count(group.sent) },
-  { header: "Opened", className: "sm:text-right", cell: (group) => count(group.opened) },
-  { header: "Clicked", className: "sm:text-right", cell: (group) => count(group.clicked) },
+  { header: "Active", align: "right", cell: (group) => count(group.active_count) },
+  { header: "Sent", align: "right", cell: (group) => count(group.sent) },
+  { header: "Opened", align: "right", cell: (group) => count(group.opened) },
+  { header: "Clicked", align: "right", cell: (group) => count(group.clicked) },
 ];
 
 export default function Campaigns({ loaderData }: Route.ComponentProps) {
