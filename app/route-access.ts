@@ -99,7 +99,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   "/api/auth/verify": { GET: "api-public" },
   // Each function decides who may call it (anonymous sign-up, staff for the rest): server/api/functions.ts.
   "/api/functions/:name": { POST: "api-public" },
-  "/api/webhooks/mailerlite": { POST: "signed-request" },
+  "/api/webhooks/mailerlite/:tenantId": { POST: "signed-request" },
   "/api/tenants": { GET: "api-staff", POST: "api-super-admin" },
   "/api/tenants/domain/:domain": { GET: "api-public" },
   "/api/tenants/:id": { GET: "api-public", PUT: "api-super-admin", DELETE: "api-super-admin" },

@@ -70,7 +70,7 @@ export default [
   route("t/o/:token", "routes/api/track-open.ts"),
   route("t/c/:token", "routes/api/track-click.ts"),
   route("api/functions/:name", "routes/api/functions.ts"),
-  route("api/webhooks/mailerlite", "routes/api/mailerlite-webhook.ts"),
+  route("api/webhooks/mailerlite/:tenantId", "routes/api/mailerlite-webhook.ts"),
   // The tenant API (SPEC §7), JSON in and out; see /api/openapi.json.
   ...prefix("api", [
     route("auth/verify", "routes/api/auth-verify.ts"),

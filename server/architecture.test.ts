@@ -155,6 +155,8 @@ const TABLE_WRITERS: Record<string, string> = {
   campaigns: "server/campaigns/campaigns.ts",
   deliveries: "server/campaigns/deliveries.ts",
   campaign_events: "server/campaigns/deliveries.ts",
+  webhook_secrets: "server/providers/mailerlite-webhook.ts",
+  webhook_events: "server/providers/mailerlite-webhook.ts",
 };
 
 describe("table ownership", () => {

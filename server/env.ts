@@ -58,8 +58,6 @@ const envSchema = z.object({
   MAIL_PROVIDER: z.enum(["builtin", "mailerlite"]).default("builtin"),
   MAILERLITE_API_KEY: z.string().optional(),
   MAILERLITE_BASE_URL: z.url().optional(),
-  /** the secret of the MailerLite webhook that calls /api/webhooks/mailerlite */
-  MAILERLITE_WEBHOOK_SECRET: z.string().min(1).optional(),
   ADMIN_EMAIL: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
   SEND_RATE: z.coerce.number().min(0).default(50),

@@ -11,6 +11,7 @@ import * as m0008 from "./migrations/0008_dkim";
 import * as m0009 from "./migrations/0009_bounces";
 import * as m0010 from "./migrations/0010_reply_to";
 import * as m0011 from "./migrations/0011_child_tenant_ids";
+import * as m0012 from "./migrations/0012_webhooks";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   "0009_bounces": m0009,
   "0010_reply_to": m0010,
   "0011_child_tenant_ids": m0011,
+  "0012_webhooks": m0012,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

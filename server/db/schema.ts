@@ -266,6 +266,23 @@ export interface ImagesTable {
 }
 
 /** A tenant's DKIM key (0008_dkim): the private key never leaves the server. */
+/** A tenant's signing secret for a provider's webhook (0012): written, never shown again. */
+export interface WebhookSecretsTable {
+  tenant_id: string;
+  provider: "mailerlite";
+  secret: string;
+  created_by: string;
+  created_at: string;
+}
+
+/** The webhook events a tenant has applied, by the provider's id: a replay is ignored (0012). */
+export interface WebhookEventsTable {
+  tenant_id: string;
+  provider: "mailerlite";
+  event_id: string;
+  received_at: string;
+}
+
 export interface DkimKeysTable {
   id: Generated<number>;
   tenant_id: string;
@@ -303,6 +320,8 @@ export interface Database {
   api_tokens: ApiTokensTable;
   images: ImagesTable;
   dkim_keys: DkimKeysTable;
+  webhook_secrets: WebhookSecretsTable;
+  webhook_events: WebhookEventsTable;
 }
 
 export type CampaignRow = Selectable<CampaignsTable>;

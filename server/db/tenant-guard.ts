@@ -44,6 +44,8 @@ export const TENANT_TABLES: ReadonlySet<string> = new Set([
   "preference_changes",
   "deliveries",
   "campaign_events",
+  "webhook_secrets",
+  "webhook_events",
 ]);
 
 export class TenantGuardError extends Error {}

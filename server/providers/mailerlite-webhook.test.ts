@@ -27,6 +27,7 @@ describe("parseWebhookEvents", () => {
       }),
     ).toEqual([
       {
+        id: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
         type: "subscriber.unsubscribed",
         email: "a@example.com",
         at: Date.parse("2026-11-23T09:00:00Z"),
@@ -36,6 +37,7 @@ describe("parseWebhookEvents", () => {
       parseWebhookEvents({
         events: [
           {
+            id: "evt-7",
             type: "subscriber.bounced",
             timestamp: 1795400000,
             data: { subscriber: { email: "b@example.com" } },
@@ -51,7 +53,22 @@ describe("parseWebhookEvents", () => {
           },
         ],
       }),
-    ).toEqual([{ type: "subscriber.bounced", email: "b@example.com", at: 1795400000 * 1000 }]);
+    ).toEqual([
+      { id: "id:evt-7", type: "subscriber.bounced", email: "b@example.com", at: 1795400000 * 1000 },
+    ]);
     expect(parseWebhookEvents("nonsense")).toEqual([]);
+  });
+
+  it("names an event without an id by its content, so a replay has the same name", () => {
+    const event = {
+      event: "subscriber.unsubscribed",
+      email: "a@example.com",
+      updated_at: 1795400000,
+    };
+    const [first] = parseWebhookEvents(event);
+    const [again] = parseWebhookEvents({ ...event, email: "A@example.com " });
+    const [other] = parseWebhookEvents({ ...event, email: "b@example.com" });
+    expect(first?.id).toBe(again?.id);
+    expect(first?.id).not.toBe(other?.id);
   });
 });

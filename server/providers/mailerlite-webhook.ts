@@ -1,13 +1,16 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { recordUnsubscribe } from "../campaigns/tracking";
 import type { Db } from "../db";
 import { markUnsubscribed } from "../subscribers/store";
 
 /**
- * MailerLite's webhooks (subscriber.unsubscribed, subscriber.bounced): the `Signature` header is
- * the hex HMAC-SHA256 of the raw JSON body with the webhook's secret. Unsigned, wrongly signed and
- * stale calls (no event newer than WEBHOOK_MAX_AGE_MS: MailerLite's own retries end within about
- * 20 minutes) change nothing.
+ * MailerLite's webhooks (subscriber.unsubscribed, subscriber.bounced), one URL per tenant:
+ * /api/webhooks/mailerlite/{tenantId}. The `Signature` header is the hex HMAC-SHA256 of the raw
+ * JSON body with the secret MailerLite shows for that webhook, which staff paste into the tenant's
+ * provider settings (webhook_secrets). The URL names the tenant and only its own secret verifies,
+ * so a body signed for one tenant changes nothing at another. Unsigned, wrongly signed and stale
+ * calls (no event newer than WEBHOOK_MAX_AGE_MS: MailerLite's own retries end within about 20
+ * minutes) change nothing, and an event already applied is not applied again (webhook_events).
  */
 export const WEBHOOK_MAX_AGE_MS = 30 * 60_000;
 
@@ -22,6 +25,8 @@ export function verifyMailerLiteSignature(
 }
 
 export interface WebhookEvent {
+  /** MailerLite's event id, else a digest of the event: a replay has the same one */
+  id: string;
   type: "subscriber.unsubscribed" | "subscriber.bounced";
   email: string;
   /** when MailerLite says it happened, epoch ms */
@@ -59,24 +64,79 @@ export function parseWebhookEvents(body: unknown): WebhookEvent[] {
     const at = [item.timestamp, item.created_at, subscriber.unsubscribed_at, subscriber.updated_at]
       .map(timeOf)
       .find((time): time is number => time !== null);
-    if (email && at !== undefined) events.push({ type, email, at });
+    if (!email || at === undefined) continue;
+    const given = typeof item.id === "string" || typeof item.id === "number" ? String(item.id) : "";
+    const id = given
+      ? `id:${given.slice(0, 200)}`
+      : `sha256:${createHash("sha256").update(`${type}\n${email}\n${at}`).digest("hex")}`;
+    events.push({ id, type, email, at });
   }
   return events;
 }
 
 export type WebhookOutcome =
-  | { ok: true; applied: number }
+  | { ok: true; applied: number; replayed: number }
   | { ok: false; status: 400 | 401; message: string };
+
+/** How long applied event ids are remembered: far longer than MailerLite retries or WEBHOOK_MAX_AGE_MS. */
+const EVENT_MEMORY_MS = 7 * 86_400_000;
+
+/** Staff paste the secret MailerLite shows for the tenant's webhook; it replaces the one before. */
+export async function saveWebhookSecret(
+  db: Db,
+  tenantId: string,
+  secret: string,
+  actor: string,
+): Promise<void> {
+  const values = { secret, created_by: actor, created_at: new Date().toISOString() };
+  await db
+    .insertInto("webhook_secrets")
+    .values({ tenant_id: tenantId, provider: "mailerlite", ...values })
+    .onConflict((oc) => oc.columns(["tenant_id", "provider"]).doUpdateSet(values))
+    .execute();
+}
+
+export async function removeWebhookSecret(db: Db, tenantId: string): Promise<void> {
+  await db
+    .deleteFrom("webhook_secrets")
+    .where("tenant_id", "=", tenantId)
+    .where("provider", "=", "mailerlite")
+    .execute();
+}
+
+/** Whether the tenant has a secret, and since when: never the secret itself. */
+export async function webhookSecretStatus(
+  db: Db,
+  tenantId: string,
+): Promise<{ setAt: string; setBy: string } | null> {
+  const row = await db
+    .selectFrom("webhook_secrets")
+    .select(["created_at", "created_by"])
+    .where("tenant_id", "=", tenantId)
+    .where("provider", "=", "mailerlite")
+    .executeTakeFirst();
+  return row ? { setAt: row.created_at, setBy: row.created_by } : null;
+}
+
+async function webhookSecretOf(db: Db, tenantId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("webhook_secrets")
+    .select("secret")
+    .where("tenant_id", "=", tenantId)
+    .where("provider", "=", "mailerlite")
+    .executeTakeFirst();
+  return row?.secret ?? null;
+}
 
 /** Checks, then applies MailerLite's word to our copy of the tenant's subscribers. */
 export async function handleMailerLiteWebhook(
   db: Db,
   tenantId: string,
-  secret: string | undefined,
   rawBody: string,
   signature: string | null,
   now = Date.now(),
 ): Promise<WebhookOutcome> {
+  const secret = await webhookSecretOf(db, tenantId);
   if (!secret || !verifyMailerLiteSignature(secret, rawBody, signature)) {
     return { ok: false, status: 401, message: "Invalid signature" };
   }
@@ -94,9 +154,30 @@ export async function handleMailerLiteWebhook(
     return { ok: false, status: 400, message: "Stale event" };
   }
   let applied = 0;
+  let replayed = 0;
+  const stamp = new Date(now).toISOString();
+  await db
+    .deleteFrom("webhook_events")
+    .where("tenant_id", "=", tenantId)
+    .where("received_at", "<", new Date(now - EVENT_MEMORY_MS).toISOString())
+    .execute();
   for (const event of fresh) {
-    const stamp = new Date(now).toISOString();
     await db.transaction().execute(async (trx) => {
+      // The event's id is taken first, in the same transaction: a replay finds it and stops.
+      const first = await trx
+        .insertInto("webhook_events")
+        .values({
+          tenant_id: tenantId,
+          provider: "mailerlite",
+          event_id: event.id,
+          received_at: stamp,
+        })
+        .onConflict((oc) => oc.columns(["tenant_id", "provider", "event_id"]).doNothing())
+        .executeTakeFirst();
+      if (Number(first.numInsertedOrUpdatedRows ?? 0) === 0) {
+        replayed++;
+        return;
+      }
       const row = await trx
         .selectFrom("subscribers")
         .select(["id", "status"])
@@ -111,5 +192,5 @@ export async function handleMailerLiteWebhook(
       applied++;
     });
   }
-  return { ok: true, applied };
+  return { ok: true, applied, replayed };
 }

@@ -48,6 +48,76 @@ describe("the tenant manager page", () => {
   const acme = () =>
     database.db.selectFrom("tenants").select("id").where("id", "=", "acme").executeTakeFirst();
 
+  it("keeps the tenant's MailerLite webhook secret: set, shown only as set, replaced, removed", async () => {
+    const post = (fields: Record<string, string>) =>
+      fetch(`${server.url}/admin/tenants/main`, {
+        method: "POST",
+        body: new URLSearchParams(fields),
+        headers: { cookie: chief, origin: server.url },
+        redirect: "manual",
+      });
+    const secretRow = () =>
+      database.db
+        .selectFrom("webhook_secrets")
+        .select(["secret", "created_by"])
+        .where("tenant_id", "=", "main")
+        .executeTakeFirst();
+    const page = async () =>
+      (await fetch(`${server.url}/admin/tenants/main`, { headers: { cookie: chief } })).text();
+
+    expect(textOf(await page())).toContain(
+      "No signing secret yet: the webhook refuses every call.",
+    );
+    expect(textOf(await page())).toContain("/api/webhooks/mailerlite/main");
+    // Too short, or a form shown for another tenant: refused, nothing stored.
+    expect((await post({ intent: "webhook:save", tenantId: "main", secret: "short" })).status).toBe(
+      400,
+    );
+    const other = await post({
+      intent: "webhook:save",
+      tenantId: "keydiscovery",
+      secret: "x".repeat(20),
+    });
+    expect(other.status).toBe(400);
+    expect(await secretRow()).toBeUndefined();
+
+    const saved = await post({
+      intent: "webhook:save",
+      tenantId: "main",
+      secret: "whsec-first-0123",
+    });
+    expect(saved.status).toBe(302);
+    expect(await secretRow()).toEqual({
+      secret: "whsec-first-0123",
+      created_by: "chief@example.com",
+    });
+    const html = await page();
+    expect(textOf(html)).toMatch(/Signing secret set .* by chief@example\.com\./);
+    expect(html).not.toContain("whsec-first-0123");
+    // Nor is it part of the tenant's API answer.
+    const api = await fetch(`${server.url}/api/tenants/main`, { headers: { cookie: chief } });
+    expect(await api.text()).not.toContain("whsec-first-0123");
+
+    await post({ intent: "webhook:save", tenantId: "main", secret: "whsec-second-0123" });
+    expect((await secretRow())?.secret).toBe("whsec-second-0123");
+    expect((await post({ intent: "webhook:remove", tenantId: "main" })).status).toBe(302);
+    expect(await secretRow()).toBeUndefined();
+    // An editor is not a tenant manager.
+    const refused = await fetch(`${server.url}/admin/tenants/main`, {
+      method: "POST",
+      body: new URLSearchParams({
+        intent: "webhook:save",
+        tenantId: "main",
+        secret: "x".repeat(20),
+      }),
+      headers: { cookie: editor, origin: server.url },
+      redirect: "manual",
+    });
+    expect(refused.status).toBe(302);
+    expect(refused.headers.get("location")).toBe("/unauthorized");
+    expect(await secretRow()).toBeUndefined();
+  });
+
   it("deletes only when the id is typed, then says so on the list", async () => {
     const unconfirmed = await remove("acm");
     expect(unconfirmed.status).toBe(400);

@@ -5,6 +5,11 @@ import { scopeOf } from "../../../server/http/context";
 import { publicOrigin } from "../../../server/http/origin";
 import { providerNameFor } from "../../../server/providers";
 import {
+  removeWebhookSecret,
+  saveWebhookSecret,
+  webhookSecretStatus,
+} from "../../../server/providers/mailerlite-webhook";
+import {
   deleteTenant,
   getTenantView,
   saveTenantSettings,
@@ -13,7 +18,7 @@ import {
 } from "../../../server/tenants/admin";
 import { tenantDkim } from "../../../server/tenants/dkim";
 import { renderTemplatePreview } from "../../../server/tenants/preview";
-import { defaultDkimSelector, domainOfAddress } from "../../../shared/schemas/dkim";
+import { DKIM_MESSAGES, defaultDkimSelector, domainOfAddress } from "../../../shared/schemas/dkim";
 import {
   settingsFromForm,
   TEMPLATE_KEYS,
@@ -62,6 +67,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     provider: providerNameFor(tenant),
     deploymentProvider: scopeOf(context).env.MAIL_PROVIDER,
     history: await tenantHistory(db, tenant.id),
+    webhook: {
+      url: `${scopeOf(context).env.APP_URL}/api/webhooks/mailerlite/${encodeURIComponent(tenant.id)}`,
+      secret: await webhookSecretStatus(db, tenant.id),
+    },
   };
 }
 
@@ -81,6 +90,7 @@ export type ActionResult =
       values: TenantSettings | null;
     }
   | { intent: "delete"; message: string }
+  | { intent: "webhook"; message: string }
   | {
       intent: "dkim";
       message: string;
@@ -150,6 +160,26 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
   if (intent.startsWith("dkim:")) {
     return dkimAction({ db, logger }, { tenantId: tenant.id, user }, intent, form);
+  }
+
+  if (intent === "webhook:save" || intent === "webhook:remove") {
+    const refuse = (message: string) =>
+      data<ActionResult>({ intent: "webhook", message }, { status: 400 });
+    // The form names the tenant it was shown for: never act on another one.
+    if (String(form.get("tenantId") ?? "") !== tenant.id) return refuse(DKIM_MESSAGES.otherTenant);
+    if (intent === "webhook:remove") {
+      await removeWebhookSecret(db, tenant.id);
+    } else {
+      const secret = String(form.get("secret") ?? "").trim();
+      if (secret.length < 8 || secret.length > 200) {
+        return refuse(
+          "Paste the signing secret MailerLite shows for the webhook (8 to 200 characters).",
+        );
+      }
+      await saveWebhookSecret(db, tenant.id, secret, user.email);
+    }
+    logger.info({ tenantId: tenant.id, actor: user.id, intent }, "tenant webhook secret changed");
+    return redirect(`/admin/tenants/${encodeURIComponent(tenant.id)}#webhook`);
   }
 
   if (intent === "delete") {

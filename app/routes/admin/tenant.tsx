@@ -2,6 +2,7 @@ import { Link, useActionData, useNavigation, useSearchParams } from "react-route
 import { DKIM_MESSAGES, DKIM_OUTCOMES } from "../../../shared/schemas/dkim";
 import { TENANT_MESSAGES } from "../../../shared/schemas/tenant";
 import { DangerZone, EditForm, History, ViewMode } from "../../components/admin/tenant-manager";
+import { WebhookSettings } from "../../components/admin/webhook-settings";
 import { AdminPage } from "../../components/admin-header";
 import { DkimSettings } from "../../components/dkim-settings";
 import type { Route } from "./+types/tenant";
@@ -96,6 +97,12 @@ export default function TenantPage({ loaderData }: Route.ComponentProps) {
         values={dkimResult?.values ?? null}
         fields={dkimResult?.fields ?? {}}
         message={dkimResult?.message ?? null}
+      />
+      <WebhookSettings
+        tenantId={tenant.id}
+        url={loaderData.webhook.url}
+        secret={loaderData.webhook.secret}
+        message={result?.intent === "webhook" ? result.message : null}
       />
       <History history={history} />
       {tenant.id !== "main" ? (

@@ -4,25 +4,27 @@ import { handleMailerLiteWebhook } from "../../../server/providers/mailerlite-we
 import type { Route } from "./+types/mailerlite-webhook";
 
 /**
- * POST /api/webhooks/mailerlite — MailerLite tells the tenant (by host, as for every request) that
- * someone unsubscribed or bounced. Public, but only a call signed with MAILERLITE_WEBHOOK_SECRET
- * changes anything.
+ * POST /api/webhooks/mailerlite/{tenantId} — MailerLite tells that tenant that someone
+ * unsubscribed or bounced. The URL names the tenant, not the Host; public, but only a call signed
+ * with that tenant's webhook secret (its provider settings) changes anything, and only once.
  */
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   const scope = scopeOf(context);
   if (request.method !== "POST") throw data({ message: "Method not allowed" }, { status: 405 });
   const outcome = await handleMailerLiteWebhook(
     scope.db,
-    scope.tenantId,
-    scope.env.MAILERLITE_WEBHOOK_SECRET,
+    params.tenantId,
     await request.text(),
     request.headers.get("signature"),
   );
   if (!outcome.ok) {
-    scope.logger.warn({ reason: outcome.message }, "mailerlite webhook refused");
+    scope.logger.warn(
+      { tenantId: params.tenantId, reason: outcome.message },
+      "mailerlite webhook refused",
+    );
     return Response.json({ error: outcome.message }, { status: outcome.status });
   }
-  return Response.json({ applied: outcome.applied });
+  return Response.json({ applied: outcome.applied, replayed: outcome.replayed });
 }
 
 export function loader() {

@@ -1,0 +1,80 @@
+import { Form } from "react-router";
+import { formatDateTime } from "../../../shared/format";
+import { SubmitButton, TextInput } from "../ui/form";
+
+/**
+ * The tenant's MailerLite webhook (tenant manager): the URL to give MailerLite and the signing
+ * secret MailerLite shows for it. The secret is written here and never shown again.
+ */
+export function WebhookSettings({
+  tenantId,
+  url,
+  secret,
+  message,
+}: {
+  tenantId: string;
+  /** this tenant's webhook address */
+  url: string;
+  secret: { setAt: string; setBy: string } | null;
+  /** what the last save said, when it was refused */
+  message: string | null;
+}) {
+  return (
+    <section
+      aria-labelledby="webhook"
+      className="mt-10 rounded-brand border border-black/10 bg-surface p-5"
+    >
+      <h2 id="webhook" className="text-xl font-bold">
+        MailerLite webhook
+      </h2>
+      <p className="mt-2 text-sm">
+        In MailerLite, add a webhook for <strong>subscriber.unsubscribed</strong> and{" "}
+        <strong>subscriber.bounced</strong> with this URL, then paste the signing secret MailerLite
+        shows for it below. Calls signed with another tenant's secret change nothing here.
+      </p>
+      <p className="mt-3 break-all rounded-brand bg-black/5 px-3 py-2 font-mono text-sm">{url}</p>
+      <p className="mt-3 text-sm font-medium" data-testid="webhook-secret-status">
+        {secret
+          ? `Signing secret set ${formatDateTime(secret.setAt)} by ${secret.setBy}.`
+          : "No signing secret yet: the webhook refuses every call."}
+      </p>
+      {message ? (
+        <p role="alert" className="mt-3 font-medium text-danger">
+          {message}
+        </p>
+      ) : null}
+      <Form method="post" className="mt-4 flex flex-wrap items-end gap-3">
+        <input type="hidden" name="tenantId" value={tenantId} />
+        <div className="min-w-64 flex-1">
+          <label htmlFor="webhook-secret" className="block text-sm font-semibold">
+            {secret ? "Replace the signing secret" : "Signing secret"}
+          </label>
+          <TextInput
+            id="webhook-secret"
+            name="secret"
+            type="password"
+            autoComplete="off"
+            required
+            maxLength={200}
+          />
+        </div>
+        <SubmitButton name="intent" value="webhook:save">
+          Save secret
+        </SubmitButton>
+      </Form>
+      {secret ? (
+        <Form method="post" className="mt-3">
+          <input type="hidden" name="tenantId" value={tenantId} />
+          <button
+            type="submit"
+            name="intent"
+            value="webhook:remove"
+            className="font-semibold text-danger underline"
+          >
+            Remove the secret
+          </button>
+        </Form>
+      ) : null}
+    </section>
+  );
+}
