@@ -26,7 +26,7 @@ async function load(context: Route.LoaderArgs["context"], id: string) {
 
 /** /admin/campaigns/:id — progress while sending, the report when done, and the staff actions. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const user = requireTenantAccess(context, request);
+  requireTenantAccess(context, request);
   const { db } = scopeOf(context);
   const campaign = await load(context, params.id);
   const [progress, report] = await Promise.all([

@@ -17,7 +17,7 @@ const querySchema = z.object({
  * on MailerLite sees its MailerLite campaigns and groups, read through the provider.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireTenantAccess(context, request);
+  requireTenantAccess(context, request);
   const tenant = scopeOf(context).tenant;
   const scope = { db: scopeOf(context).db, tenant };
   const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));

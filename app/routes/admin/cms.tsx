@@ -20,7 +20,6 @@ export const meta: Route.MetaFunction = () => [
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireStaff(context, request);
   const scope = scopeOf(context);
-  const current = scopeOf(context).tenant;
   const tenants = await listTenants(scope.db);
   const allowed = new Set(
     grantedTenants(

@@ -19,9 +19,8 @@ const filterSchema = z.object({
 });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireTenantAccess(context, request);
+  requireTenantAccess(context, request);
   const scope = scopeOf(context);
-  const tenant = scopeOf(context).tenant;
   const filter = filterSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const newsletters = await listNewsletters(scope, { status: filter.status, search: filter.q });
   return {

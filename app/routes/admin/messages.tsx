@@ -14,7 +14,7 @@ const SHOWN = 200;
 
 /** Messages sent through this tenant's contact form (DESIGN.md §7.2), newest first. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireTenantAccess(context, request);
+  requireTenantAccess(context, request);
   const scope = scopeOf(context);
   const messages = await listContactMessages(scope, { limit: SHOWN });
   return {

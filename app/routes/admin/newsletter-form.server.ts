@@ -33,9 +33,8 @@ const editPath = (id: string) => `/admin/newsletter/edit/${id}`;
 const notFound = () => data({ message: NOT_FOUND }, { status: 404 });
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const user = requireTenantAccess(context, request);
+  requireTenantAccess(context, request);
   const scope = scopeOf(context);
-  const tenant = scopeOf(context).tenant;
   const search = new URL(request.url).searchParams;
   const id = "id" in params ? params.id : null;
   const newsletter = id ? await getNewsletter(scope, id) : null;

@@ -15,7 +15,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 /** /admin/outbox/:id: one message of this tenant, as the recipient sees it. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const user = requireTenantAccess(context, request);
+  requireTenantAccess(context, request);
   const { db, tenantId } = scopeOf(context);
   const id = /^\d{1,15}$/.test(params.id) ? Number(params.id) : null;
   const message = id === null ? null : await getOutboxMessage({ db, tenantId }, id);

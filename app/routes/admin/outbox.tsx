@@ -20,7 +20,7 @@ const pageSchema = z.coerce.number().int().min(1).max(1_000_000).catch(1);
 
 /** /admin/outbox (DESIGN.md §5): every message of this tenant, sent or kept, newest first. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireTenantAccess(context, request);
+  requireTenantAccess(context, request);
   const { db, tenantId, transport } = scopeOf(context);
   const page = pageSchema.parse(new URL(request.url).searchParams.get("page") ?? undefined);
   return {

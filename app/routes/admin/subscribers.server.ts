@@ -15,7 +15,7 @@ import {
 import type { Route } from "./+types/subscribers";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireTenantAccess(context, request);
+  requireTenantAccess(context, request);
   const ctx = scopeOf(context);
   const filter = subscriberFilterFrom(new URL(request.url).searchParams);
   const [lists, statuses, subscribers, feedback] = await Promise.all([

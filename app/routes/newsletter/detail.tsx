@@ -10,7 +10,6 @@ import { formatDate, plural } from "../../../shared/format";
 import { NEWSLETTER_NOT_FOUND as NOT_FOUND } from "../../../shared/newsletters";
 import { ErrorPage } from "../../components/error-page";
 import { CommentsSection } from "../../components/newsletter-comments";
-import { useHydrated } from "../../components/subscription-page";
 import { pageMeta } from "../../lib/meta";
 import type { Route } from "./+types/detail";
 import type { action } from "./detail.server";
@@ -101,7 +100,6 @@ export default function NewsletterDetail({ loaderData }: Route.ComponentProps) {
   const { newsletter, canModerate, commentsShown } = loaderData;
   const fetcher = useFetcher<typeof action>({ key: `comment-${newsletter.id}` });
   const actionData = useActionData<typeof action>();
-  const hydrated = useHydrated();
   const reply = fetcher.data ?? actionData;
 
   // The list comes from whichever answer is newer: this page's load, or the last comment posted.
