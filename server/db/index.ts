@@ -20,7 +20,14 @@ const GUARDED = [new TenantGuardPlugin()];
 /** The one Kysely factory: SQLite (WAL, foreign keys on) for file: URLs, PostgreSQL otherwise. */
 export function createDb(url: string): Db {
   if (dialectOf(url) === "postgres") {
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 10,
+      // A connection attempt that gets no answer (a server starting up, a dead route) fails after
+      // 10 s instead of holding its caller (the sender) for ever; TCP keepalive finds dead peers.
+      connectionTimeoutMillis: 10_000,
+      keepAlive: true,
+    });
     // The server may close an idle connection (restart, failover, an administrator): the pool
     // drops it and opens another on the next query. Unheard, the error would end the process.
     pool.on("error", (error) => {

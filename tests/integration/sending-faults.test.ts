@@ -389,7 +389,12 @@ describe("sending while PostgreSQL restarts", () => {
       expect(atCrash).toBeLessThan(300);
       await sleep(1_500);
       postgres.start();
-      const done = await waitForStatus(db, campaign.id, ["sent", "failed"], 60_000);
+      // On a timeout, the worker's log says where it stood.
+      const done = await waitForStatus(db, campaign.id, ["sent", "failed"], 60_000).catch(
+        (error: Error) => {
+          throw new Error(`${error.message}\n--- worker output ---\n${worker.output()}`);
+        },
+      );
       expect(done.status, worker.output()).toBe("sent");
       // The worker rode through it: still running, and it did notice the outage.
       expect(worker.child.exitCode, worker.output()).toBeNull();
