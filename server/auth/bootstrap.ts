@@ -3,7 +3,7 @@ import type { Db } from "../db";
 import type { Env } from "../env";
 import type { Logger } from "../logger";
 import { SUPER_ADMIN_ROLE } from "./permissions";
-import { countUsers, createUser } from "./users";
+import { countUsers, createUser, UserError } from "./users";
 
 const SETUP_TOKEN_KEY = "setup_token_hash";
 const sha256 = (text: string) => createHash("sha256").update(text).digest();
@@ -20,6 +20,11 @@ export async function ensureFirstAdmin(db: Db, env: Env, logger: Logger): Promis
       email: env.ADMIN_EMAIL,
       password: env.ADMIN_PASSWORD,
       role: SUPER_ADMIN_ROLE,
+    }).catch((error: unknown) => {
+      // A weak ADMIN_PASSWORD stops the start with the reason, like any bad setting.
+      if (error instanceof UserError)
+        throw new Error(`ADMIN_PASSWORD / ADMIN_EMAIL: ${error.message}`);
+      throw error;
     });
     logger.info({ email: user.email }, "created the first super admin from ADMIN_EMAIL");
     return;
@@ -64,11 +69,18 @@ export async function completeSetup(
     if (!(await isSetupTokenValid(trx, input.token)) || (await countUsers(trx)) > 0) {
       return { error: "This setup link is invalid or has already been used." };
     }
-    const user = await createUser(trx, {
-      email: input.email,
-      password: input.password,
-      role: SUPER_ADMIN_ROLE,
-    });
+    let user: Awaited<ReturnType<typeof createUser>>;
+    try {
+      user = await createUser(trx, {
+        email: input.email,
+        password: input.password,
+        role: SUPER_ADMIN_ROLE,
+      });
+    } catch (error) {
+      // A common password, say: the form says why; the link stays valid.
+      if (error instanceof UserError) return { error: error.message };
+      throw error;
+    }
     await trx.deleteFrom("settings").where("key", "=", SETUP_TOKEN_KEY).execute();
     return { userId: user.id };
   });

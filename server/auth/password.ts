@@ -50,3 +50,19 @@ export function decoyHash(): Promise<string> {
   decoy ??= hashPassword(randomBytes(16).toString("hex"));
   return decoy;
 }
+
+export const COMMON_PASSWORD_MESSAGE =
+  "This password is one of the most common ones, which attackers try first. Choose another.";
+
+let commonPasswords: Promise<Set<string>> | undefined;
+
+/**
+ * Whether a password is on the list of the ~49,000 most common ones (zxcvbn-ts's common
+ * dictionary), case aside. The list is loaded on first use: only setting a password needs it.
+ */
+export async function isCommonPassword(password: string): Promise<boolean> {
+  commonPasswords ??= import("@zxcvbn-ts/language-common").then(
+    ({ dictionary }) => new Set(dictionary["passwords-common"]),
+  );
+  return (await commonPasswords).has(password.normalize("NFKC").toLowerCase());
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../db";
 import type { UserRow } from "../db/schema";
-import { hashPassword } from "./password";
+import { COMMON_PASSWORD_MESSAGE, hashPassword, isCommonPassword } from "./password";
 import { type Products, type StaffUser, toStaffUser } from "./permissions";
 
 export { MIN_PASSWORD_LENGTH } from "../../shared/schemas/staff";
@@ -22,12 +22,13 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-function checkPassword(password: string) {
+async function checkPassword(password: string) {
   if (password.length < MIN_PASSWORD_LENGTH) {
     throw new UserError(`Password must be at least ${MIN_PASSWORD_LENGTH} characters.`, "password");
   }
   if (password.length > 200)
     throw new UserError("Password must be at most 200 characters.", "password");
+  if (await isCommonPassword(password)) throw new UserError(COMMON_PASSWORD_MESSAGE, "password");
 }
 
 export async function countUsers(db: Db): Promise<number> {
@@ -63,7 +64,7 @@ export async function createUser(
   const email = normaliseEmail(input.email);
   const role = input.role.trim();
   if (!role) throw new UserError("Role is required.", "role");
-  checkPassword(input.password);
+  await checkPassword(input.password);
   if (await findUserByEmail(db, email))
     throw new UserError("A user with this email already exists.", "email");
   const now = new Date().toISOString();
@@ -88,7 +89,7 @@ export async function createUser(
 }
 
 export async function setUserPassword(db: Db, userId: string, password: string): Promise<void> {
-  checkPassword(password);
+  await checkPassword(password);
   const hash = await hashPassword(password);
   await db.transaction().execute(async (trx) => {
     const result = await trx

@@ -221,7 +221,25 @@ describe.each(testDialects())("staff accounts on %s", (dialect) => {
         password: "short",
         role: "editor",
       });
-      expect(textOf(await short.text())).toContain("Password must be at least 8 characters.");
+      expect(textOf(await short.text())).toContain("Password must be at least 10 characters.");
+      // Long enough, but among the passwords attackers try first.
+      const common = await postAs({
+        intent: "add",
+        email: "x@example.com",
+        password: "Password123",
+        role: "editor",
+      });
+      expect(common.status).toBe(400);
+      expect(textOf(await common.text())).toContain(
+        "This password is one of the most common ones, which attackers try first. Choose another.",
+      );
+      expect(
+        await database.db
+          .selectFrom("users")
+          .select("id")
+          .where("email", "=", "x@example.com")
+          .execute(),
+      ).toEqual([]);
       const badProduct = await postAs({
         intent: "add",
         email: "y@example.com",
@@ -428,6 +446,19 @@ describe("first run", () => {
       });
       expect(mismatch.status).toBe(400);
       expect(textOf(await mismatch.text())).toContain("The passwords do not match.");
+      const common = await fetch(`${server.url}/admin/setup?token=${token}`, {
+        method: "POST",
+        body: new URLSearchParams({
+          token,
+          email: "first@example.com",
+          password: "qwertyuiop",
+          confirmPassword: "qwertyuiop",
+        }),
+        redirect: "manual",
+      });
+      expect(common.status).toBe(400);
+      expect(textOf(await common.text())).toContain("one of the most common ones");
+      expect(await database.db.selectFrom("users").select("id").execute()).toEqual([]);
       const created = await fetch(`${server.url}/admin/setup`, {
         method: "POST",
         body: new URLSearchParams({

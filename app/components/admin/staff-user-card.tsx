@@ -1,5 +1,6 @@
 import { Form } from "react-router";
 import type { StaffUser } from "../../../server/auth/permissions";
+import { MIN_PASSWORD_LENGTH } from "../../../shared/schemas/staff";
 import { TextInput } from "../ui/form";
 
 /** Parts of the Staff users page (app/routes/admin/users.tsx). */
@@ -119,7 +120,7 @@ export function StaffUserCard({
               name="password"
               type="password"
               required
-              minLength={8}
+              minLength={MIN_PASSWORD_LENGTH}
               autoComplete="new-password"
             />
             <button

@@ -5,7 +5,7 @@ import { completeSetup, isSetupTokenValid } from "../../../server/auth/bootstrap
 import { createSession, sessionCookie } from "../../../server/auth/sessions";
 import { countUsers } from "../../../server/auth/users";
 import { scopeOf } from "../../../server/http/context";
-import { setupSchema } from "../../../shared/schemas/staff";
+import { MIN_PASSWORD_LENGTH, setupSchema } from "../../../shared/schemas/staff";
 import { FormAlert, InputField, SubmitButton } from "../../components/ui/form";
 import type { Route } from "./+types/setup";
 
@@ -87,7 +87,7 @@ export default function Setup({ loaderData }: Route.ComponentProps) {
           <InputField
             field={fields.password}
             label="Password"
-            hint="At least 8 characters."
+            hint={`At least ${MIN_PASSWORD_LENGTH} characters, and not one of the common passwords.`}
             type="password"
             autoComplete="new-password"
           />

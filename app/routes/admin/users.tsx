@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Form, useActionData, useNavigation } from "react-router";
-import { STAFF_ROLES } from "../../../shared/schemas/staff";
+import { MIN_PASSWORD_LENGTH, STAFF_ROLES } from "../../../shared/schemas/staff";
 import { ProductChecks, SELECT_CLASS, StaffUserCard } from "../../components/admin/staff-user-card";
 import { AdminPage } from "../../components/admin-header";
 import { SubmitButton, TextInput } from "../../components/ui/form";
@@ -58,7 +58,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
               name="password"
               type="password"
               required
-              minLength={8}
+              minLength={MIN_PASSWORD_LENGTH}
               autoComplete="new-password"
             />
           </div>
