@@ -1,4 +1,5 @@
 import type { RouterContextProvider } from "react-router";
+import type { TokenScope } from "../../shared/schemas/api-tokens";
 import { getApiTokenUser } from "../auth/api-tokens";
 import type { StaffUser } from "../auth/permissions";
 import { getSessionUser } from "../auth/sessions";
@@ -18,11 +19,28 @@ export interface ApiCaller {
 export async function verifyAuthToken(
   db: Db,
   token: string,
-): Promise<{ user: StaffUser; tokenName: string | null } | null> {
+): Promise<{ user: StaffUser; tokenName: string | null; scopes: TokenScope[] | null } | null> {
   const apiToken = await getApiTokenUser(db, token);
   if (apiToken) return apiToken;
   const user = await getSessionUser(db, token);
-  return user ? { user, tokenName: null } : null;
+  // A session token is the signed-in user themselves: no scopes narrow it.
+  return user ? { user, tokenName: null, scopes: null } : null;
+}
+
+/** The functions that only read: a token with the `read` scope may call them. */
+export const READ_ONLY_FUNCTIONS: ReadonlySet<string> = new Set([
+  "helloWorld",
+  "getAllGroups",
+  "getCampaigns",
+  "getSubscriber",
+]);
+
+/** The scope an API token needs for this request (shared/schemas/api-tokens.ts says which is which). */
+export function requiredTokenScope(request: Request): TokenScope {
+  const { pathname } = new URL(request.url);
+  const fn = /^\/api\/functions\/([^/]+)$/.exec(pathname)?.[1];
+  if (fn !== undefined) return READ_ONLY_FUNCTIONS.has(fn) ? "read" : "functions";
+  return request.method === "GET" || request.method === "HEAD" ? "read" : "tenants:write";
 }
 
 /**
@@ -37,6 +55,11 @@ export async function apiCaller(
   if (token !== null) {
     const verified = await verifyAuthToken(scopeOf(context).db, token.trim());
     if (!verified) throw new ApiError("UNAUTHENTICATED", API_MESSAGES.unauthenticated);
+    // Least privilege: an API token does only what its scopes say, whoever it acts as.
+    const needed = requiredTokenScope(request);
+    if (verified.scopes && !verified.scopes.includes(needed)) {
+      throw new ApiError("PERMISSION_DENIED", `This API token lacks the ${needed} scope.`);
+    }
     return {
       user: verified.user,
       via: verified.tokenName === null ? "session-token" : "api-token",

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { TOKEN_SCOPES, type TokenScope } from "../../shared/schemas/api-tokens";
 import type { Db } from "../db";
 import type { StaffUser } from "./permissions";
 import { toStaffUser } from "./permissions";
@@ -16,15 +17,33 @@ export interface ApiTokenView {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  expiresAt: string | null;
+  scopes: TokenScope[];
   ownerEmail: string;
 }
 
-/** Creates a token acting as `user`; the token is returned once and only its hash is kept. */
+/** A stored scopes column as scopes; anything unknown is dropped (never widened). */
+function scopesOf(column: string): TokenScope[] {
+  try {
+    const parsed: unknown = JSON.parse(column);
+    return Array.isArray(parsed) ? TOKEN_SCOPES.filter((scope) => parsed.includes(scope)) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Creates a token acting as `user`, with `scopes` (least privilege: `read` unless more are asked
+ * for) and an expiry (`lifetimeDays`, 0 = never); the token is returned once, only its hash kept.
+ */
 export async function createApiToken(
   db: Db,
   user: StaffUser,
   name: string,
+  options: { scopes?: readonly TokenScope[]; lifetimeDays?: number } = {},
 ): Promise<{ token: string; id: string }> {
+  const now = new Date();
+  const days = options.lifetimeDays ?? 0;
   const token = `${API_TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
   const id = randomUUID();
   await db
@@ -34,9 +53,11 @@ export async function createApiToken(
       name,
       token_hash: hashToken(token),
       user_id: user.id,
-      created_at: new Date().toISOString(),
+      created_at: now.toISOString(),
       last_used_at: null,
       revoked_at: null,
+      scopes: JSON.stringify(options.scopes?.length ? options.scopes : ["read"]),
+      expires_at: days > 0 ? new Date(now.getTime() + days * 86_400_000).toISOString() : null,
     })
     .execute();
   return { token, id };
@@ -52,6 +73,8 @@ export async function listApiTokens(db: Db): Promise<ApiTokenView[]> {
       "api_tokens.created_at",
       "api_tokens.last_used_at",
       "api_tokens.revoked_at",
+      "api_tokens.expires_at",
+      "api_tokens.scopes",
       "users.email",
     ])
     .orderBy("api_tokens.created_at", "desc")
@@ -62,6 +85,8 @@ export async function listApiTokens(db: Db): Promise<ApiTokenView[]> {
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
     revokedAt: row.revoked_at,
+    expiresAt: row.expires_at,
+    scopes: scopesOf(row.scopes),
     ownerEmail: row.email,
   }));
 }
@@ -77,11 +102,11 @@ export async function revokeApiToken(db: Db, id: string): Promise<boolean> {
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** The user a live API token acts as (with that user's current role), or null. */
+/** The user a live, unexpired API token acts as (with that user's current role) and its scopes, or null. */
 export async function getApiTokenUser(
   db: Db,
   token: string,
-): Promise<{ user: StaffUser; tokenName: string } | null> {
+): Promise<{ user: StaffUser; tokenName: string; scopes: TokenScope[] } | null> {
   if (!token.startsWith(API_TOKEN_PREFIX) || token.length > 100) return null;
   const row = await db
     .selectFrom("api_tokens")
@@ -92,11 +117,14 @@ export async function getApiTokenUser(
       "api_tokens.name as token_name",
       "api_tokens.last_used_at",
       "api_tokens.revoked_at",
+      "api_tokens.expires_at",
+      "api_tokens.scopes as token_scopes",
     ])
     .where("api_tokens.token_hash", "=", hashToken(token))
     .executeTakeFirst();
   if (!row || row.revoked_at) return null;
   const now = new Date();
+  if (row.expires_at && row.expires_at <= now.toISOString()) return null;
   if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > LAST_USED_RESOLUTION_MS) {
     await db
       .updateTable("api_tokens")
@@ -104,5 +132,5 @@ export async function getApiTokenUser(
       .where("id", "=", row.token_id)
       .execute();
   }
-  return { user: toStaffUser(row), tokenName: row.token_name };
+  return { user: toStaffUser(row), tokenName: row.token_name, scopes: scopesOf(row.token_scopes) };
 }

@@ -12,6 +12,7 @@ import * as m0009 from "./migrations/0009_bounces";
 import * as m0010 from "./migrations/0010_reply_to";
 import * as m0011 from "./migrations/0011_child_tenant_ids";
 import * as m0012 from "./migrations/0012_webhooks";
+import * as m0013 from "./migrations/0013_api_token_scopes";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
 const migrations: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   "0010_reply_to": m0010,
   "0011_child_tenant_ids": m0011,
   "0012_webhooks": m0012,
+  "0013_api_token_scopes": m0013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -250,6 +250,10 @@ export interface ApiTokensTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** JSON array of TOKEN_SCOPES (0013) */
+  scopes: string;
+  /** null: never */
+  expires_at: string | null;
 }
 
 export interface ImagesTable {

@@ -12,10 +12,14 @@ describe("the API tokens page", () => {
   let server: RunningServer;
   const cookies = { chief: "", editor: "" };
 
-  const post = (fields: Record<string, string>, cookie = cookies.chief) =>
+  const post = (fields: Record<string, string | string[]>, cookie = cookies.chief) =>
     fetch(`${server.url}/admin/api-tokens`, {
       method: "POST",
-      body: new URLSearchParams(fields),
+      body: new URLSearchParams(
+        Object.entries({ scopes: "read", lifetimeDays: "90", ...fields }).flatMap(([key, value]) =>
+          (Array.isArray(value) ? value : [value]).map((each) => [key, each]),
+        ),
+      ),
       headers: { cookie, origin: server.url },
       redirect: "manual",
     });
@@ -90,5 +94,73 @@ describe("the API tokens page", () => {
     expect((await verify(token ?? "")).status).toBe(401);
     const again = await post({ intent: "revoke", id: row.id });
     expect(again.status).toBe(404);
+  });
+
+  it("gives a token only the scopes ticked (read by default) and an expiry", async () => {
+    const none = await post({ intent: "create", name: "No scope", scopes: [] });
+    expect(none.status).toBe(400);
+    expect(textOf(await none.text())).toContain("Choose at least one scope");
+    const badScope = await post({ intent: "create", name: "Bad", scopes: ["admin"] });
+    expect(badScope.status).toBe(400);
+    const badExpiry = await post({ intent: "create", name: "Bad", lifetimeDays: "7" });
+    expect(badExpiry.status).toBe(400);
+
+    const reader = await post({ intent: "create", name: "Reader", lifetimeDays: "30" });
+    const token = /value="(hrld_[\w-]+)"/.exec(await reader.text())?.[1] ?? "";
+    const row = await database.db
+      .selectFrom("api_tokens")
+      .select(["scopes", "expires_at"])
+      .where("name", "=", "Reader")
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(row.scopes)).toEqual(["read"]);
+    const days = (Date.parse(row.expires_at ?? "") - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+    expect(days).toBeLessThanOrEqual(30);
+    // Read: yes. Write tenants or call a function that changes data: no.
+    const headers = { "x-auth-token": token, "content-type": "application/json" };
+    expect((await fetch(`${server.url}/api/tenants`, { headers })).status).toBe(200);
+    const write = await fetch(`${server.url}/api/tenants/main/branding`, {
+      method: "PATCH",
+      headers,
+      body: JSON.stringify({ primaryColor: "#112233" }),
+    });
+    expect(write.status).toBe(403);
+    expect((await write.json()).error.message).toBe(
+      "This API token lacks the tenants:write scope.",
+    );
+    const call = (name: string, data: unknown) =>
+      fetch(`${server.url}/api/functions/${name}`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ data }),
+      });
+    expect((await call("getAllGroups", {})).status).toBe(200);
+    const add = await call("addSubscriber", { email: "scoped@example.com" });
+    expect(add.status).toBe(403);
+    expect((await add.json()).error.message).toBe("This API token lacks the functions scope.");
+    expect(
+      await database.db
+        .selectFrom("subscribers")
+        .select("id")
+        .where("tenant_id", "=", "main")
+        .where("email", "=", "scoped@example.com")
+        .execute(),
+    ).toEqual([]);
+
+    const list = textOf(
+      await (
+        await fetch(`${server.url}/admin/api-tokens`, { headers: { cookie: cookies.chief } })
+      ).text(),
+    );
+    expect(list).toContain("Scopes: read");
+
+    // Once expired, it is refused like a revoked one.
+    await database.db
+      .updateTable("api_tokens")
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where("name", "=", "Reader")
+      .execute();
+    expect((await verify(token)).status).toBe(401);
+    expect((await fetch(`${server.url}/api/tenants`, { headers })).status).toBe(401);
   });
 });

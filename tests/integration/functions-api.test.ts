@@ -7,6 +7,7 @@ import { crossTenant } from "../../server/db/tenant-guard";
 import { listTenantLists } from "../../server/subscribers/lists";
 import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
+import { TOKEN_SCOPES } from "../../shared/schemas/api-tokens";
 import { createStaffUser, signIn } from "../support/auth";
 import {
   countRows,
@@ -18,6 +19,8 @@ import { textOf } from "../support/html";
 import { type RunningServer, startServer } from "../support/server";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink";
 import { insertSubscriber } from "../support/subscribers";
+
+const ALL_SCOPES = { scopes: TOKEN_SCOPES };
 
 const SECRET = "functions-api-secret-0123456789abcdef";
 
@@ -741,7 +744,12 @@ describe.each(testDialects())("the functions API on %s", (dialect) => {
       expectError(bad, 401, "UNAUTHENTICATED");
       expect(bad.headers.get("www-authenticate")).toBe("x-auth-token");
 
-      const { token, id } = await createApiToken(database.db, users.editor, "functions test");
+      const { token, id } = await createApiToken(
+        database.db,
+        users.editor,
+        "functions test",
+        ALL_SCOPES,
+      );
       const viaToken = await call(
         "createAndSendCampaign",
         { subject: "By token", content: "<p>T</p>", groups: ["industry-news"] },

@@ -4,10 +4,13 @@ import { createApiToken } from "../../server/auth/api-tokens";
 import { migrateToLatest } from "../../server/db/migrate";
 import { createTenant } from "../../server/tenants/admin";
 import { seedTenants } from "../../server/tenants/seed";
+import { TOKEN_SCOPES } from "../../shared/schemas/api-tokens";
 import { type ApiResponse, callApi } from "../support/api";
 import { createStaffUser } from "../support/auth";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 import { type RunningServer, startServer } from "../support/server";
+
+const ALL_SCOPES = { scopes: TOKEN_SCOPES };
 
 /**
  * Issue 6: /api/openapi.json is checked against the real routes. Every documented operation must
@@ -108,7 +111,7 @@ describe("the OpenAPI document (/api/openapi.json)", () => {
       email: "chief@example.com",
       role: "super_admin",
     });
-    adminToken = (await createApiToken(database.db, admin, "openapi-test")).token;
+    adminToken = (await createApiToken(database.db, admin, "openapi-test", ALL_SCOPES)).token;
     server = await startServer({ databaseUrl: database.url });
     const response = await fetch(`${server.url}/api/openapi.json`);
     expect(response.status).toBe(200);

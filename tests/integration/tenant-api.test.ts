@@ -6,6 +6,7 @@ import { crossTenant } from "../../server/db/tenant-guard";
 import { createNewsletter } from "../../server/newsletters/newsletters";
 import { createTenant } from "../../server/tenants/admin";
 import { seedTenants } from "../../server/tenants/seed";
+import { TOKEN_SCOPES } from "../../shared/schemas/api-tokens";
 import { TENANT_MESSAGES } from "../../shared/schemas/tenant";
 import {
   type ApiCallOptions,
@@ -26,6 +27,8 @@ import {
 import { textOf } from "../support/html";
 import { type RunningServer, startServer } from "../support/server";
 import { insertSubscriber } from "../support/subscribers";
+
+const ALL_SCOPES = { scopes: TOKEN_SCOPES };
 
 /**
  * Issue 6: the tenant REST API (SPEC §7) against the real production server, its guard and
@@ -150,11 +153,13 @@ describe.each(testDialects())("the tenant API on %s", (dialect) => {
     cookies.editor = await signIn(server.url, EDITOR_EMAIL);
     tokens.adminSession = sessionTokenOf(cookies.admin);
     tokens.editorSession = sessionTokenOf(cookies.editor);
-    tokens.api = (await createApiToken(database.db, admin, API_TOKEN_NAME)).token;
-    const revoked = await createApiToken(database.db, admin, "old-script");
+    tokens.api = (await createApiToken(database.db, admin, API_TOKEN_NAME, ALL_SCOPES)).token;
+    const revoked = await createApiToken(database.db, admin, "old-script", ALL_SCOPES);
     expect(await revokeApiToken(database.db, revoked.id)).toBe(true);
     tokens.revoked = revoked.token;
-    tokens.editorApi = (await createApiToken(database.db, editor, "editor-script")).token;
+    tokens.editorApi = (
+      await createApiToken(database.db, editor, "editor-script", ALL_SCOPES)
+    ).token;
   });
 
   afterAll(async () => {

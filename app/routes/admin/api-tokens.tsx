@@ -1,11 +1,16 @@
 import { data, Form, useActionData, useNavigation } from "react-router";
-import { z } from "zod";
 import { createApiToken, listApiTokens, revokeApiToken } from "../../../server/auth/api-tokens";
 import { requireSuperAdmin } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import { formatDateTime } from "../../../shared/format";
+import {
+  newApiTokenSchema,
+  TOKEN_LIFETIMES,
+  TOKEN_SCOPE_LABELS,
+  TOKEN_SCOPES,
+} from "../../../shared/schemas/api-tokens";
 import { AdminPage } from "../../components/admin-header";
-import { FieldShell, SubmitButton, TextInput } from "../../components/ui/form";
+import { FieldShell, FilterSelect, SubmitButton, TextInput } from "../../components/ui/form";
 import type { Route } from "./+types/api-tokens";
 
 export const meta: Route.MetaFunction = () => [
@@ -13,17 +18,12 @@ export const meta: Route.MetaFunction = () => [
   { name: "robots", content: "noindex" },
 ];
 
-const nameSchema = z
-  .string()
-  .trim()
-  .min(1, "Give the token a name, e.g. the script that will use it")
-  .max(100, "The name must be at most 100 characters");
-
 /** /admin/api-tokens — super admins create and revoke the tokens scripts send as x-auth-token. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireSuperAdmin(context, request);
   return {
     tokens: await listApiTokens(scopeOf(context).db),
+    now: new Date().toISOString(),
   };
 }
 
@@ -47,18 +47,22 @@ export async function action({ request, context }: Route.ActionArgs) {
     logger.info({ tokenId: id, actor: user.id }, "API token revoked");
     return data<ActionResult>({ ok: true, message: "Token revoked. It stops working at once." });
   }
-  const name = nameSchema.safeParse(form.get("name") ?? "");
-  if (!name.success) {
+  const input = newApiTokenSchema.safeParse({
+    name: form.get("name") ?? "",
+    scopes: form.getAll("scopes"),
+    lifetimeDays: form.get("lifetimeDays") ?? "",
+  });
+  if (!input.success) {
     return data<ActionResult>(
-      { ok: false, message: name.error.issues[0]?.message ?? "Invalid name" },
+      { ok: false, message: input.error.issues[0]?.message ?? "Invalid token" },
       { status: 400 },
     );
   }
-  const { token, id } = await createApiToken(db, user, name.data);
-  logger.info({ tokenId: id, actor: user.id }, "API token created");
+  const { token, id } = await createApiToken(db, user, input.data.name, input.data);
+  logger.info({ tokenId: id, actor: user.id, scopes: input.data.scopes }, "API token created");
   return data<ActionResult>({
     ok: true,
-    created: { name: name.data, token },
+    created: { name: input.data.name, token },
     message: "Token created.",
   });
 }
@@ -68,12 +72,14 @@ export default function ApiTokens({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
+  const now = loaderData.now;
   return (
     <AdminPage title="API tokens" width="medium" className="space-y-8">
       <p>
         Scripts call the tenant API and the functions API with a token in the{" "}
-        <code>x-auth-token</code> header. A token acts as the super admin who created it. It is
-        shown once: copy it somewhere safe. See <a href="/api/openapi.json">/api/openapi.json</a>.
+        <code>x-auth-token</code> header. A token acts as the super admin who created it, but only
+        within its scopes, and until it expires. It is shown once: copy it somewhere safe. See{" "}
+        <a href="/api/openapi.json">/api/openapi.json</a>.
       </p>
       <div aria-live="polite">
         {result ? (
@@ -110,6 +116,30 @@ export default function ApiTokens({ loaderData }: Route.ComponentProps) {
             <TextInput id="token-name" name="name" required maxLength={100} />
           </FieldShell>
         </div>
+        <fieldset className="basis-full">
+          <legend className="font-semibold">Scopes (what the token may do)</legend>
+          {TOKEN_SCOPES.map((scope) => (
+            <label key={scope} className="mt-2 flex items-center gap-3">
+              <input
+                type="checkbox"
+                name="scopes"
+                value={scope}
+                defaultChecked={scope === "read"}
+                className="size-4 accent-brand-strong"
+              />
+              {TOKEN_SCOPE_LABELS[scope]}
+            </label>
+          ))}
+        </fieldset>
+        <FilterSelect
+          name="lifetimeDays"
+          label="Expires"
+          defaultValue="90"
+          options={TOKEN_LIFETIMES.map((days) => ({
+            value: String(days),
+            label: days === 0 ? "Never" : `In ${days} days`,
+          }))}
+        />
         <SubmitButton name="intent" value="create" pending={busy}>
           Create token
         </SubmitButton>
@@ -138,8 +168,13 @@ export default function ApiTokens({ loaderData }: Route.ComponentProps) {
                     By {token.ownerEmail} · created {formatDateTime(token.createdAt)} ·{" "}
                     {token.lastUsedAt
                       ? `last used ${formatDateTime(token.lastUsedAt)}`
-                      : "never used"}
+                      : "never used"}{" "}
+                    ·{" "}
+                    {token.expiresAt
+                      ? `${token.expiresAt <= now ? "expired" : "expires"} ${formatDateTime(token.expiresAt)}`
+                      : "never expires"}
                   </p>
+                  <p className="text-sm">Scopes: {token.scopes.join(", ") || "none"}</p>
                 </div>
                 {token.revokedAt ? null : (
                   <Form method="post">
