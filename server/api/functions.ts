@@ -123,7 +123,11 @@ export const FUNCTION_MESSAGES = {
 } as const;
 
 /** Anonymous calls per client address and tenant: enough for a visitor, little for a script. */
-export const functionRateLimit = createRateLimit({ points: 30, windowSeconds: 600 });
+export const functionRateLimit = createRateLimit({
+  name: "functions",
+  points: 30,
+  windowSeconds: 600,
+});
 
 // Payload fields. Optional fields accept null as well: JSON clients often send it for "none".
 const nameField = z

@@ -17,10 +17,14 @@ export const SIGN_IN_LIMITED = "Too many sign-in attempts. Please wait 15 minute
  * and address: after 5 failures in a row that pair waits 1 minute, then 2, 4, 8, up to 15 — so
  * guessing one password from one place slows to a crawl while the owner signs in from theirs.
  */
-const perAddress = createRateLimit({ points: 30, windowSeconds: 15 * 60 });
+const perAddress = createRateLimit({ name: "sign-in-address", points: 30, windowSeconds: 15 * 60 });
 /** failures in a row of one account from one address, forgotten on success or after a day */
-const pairFailures = createRateLimit({ points: 1_000_000, windowSeconds: 24 * 60 * 60 });
-const pairBlocked = createRateLimit({ points: 1, windowSeconds: 1 });
+const pairFailures = createRateLimit({
+  name: "sign-in-failures",
+  points: 1_000_000,
+  windowSeconds: 24 * 60 * 60,
+});
+const pairBlocked = createRateLimit({ name: "sign-in-wait", points: 1, windowSeconds: 1 });
 const FREE_FAILURES = 5;
 const MAX_WAIT_SECONDS = 15 * 60;
 

@@ -3,7 +3,11 @@ import { createRateLimit } from "../http/rate-limit";
 import type { TenantScope } from "../scope";
 
 /** Ten messages per address every ten minutes is generous for people and useless for spam runs. */
-export const contactRateLimit = createRateLimit({ points: 10, windowSeconds: 600 });
+export const contactRateLimit = createRateLimit({
+  name: "contact",
+  points: 10,
+  windowSeconds: 600,
+});
 
 /** Stores a validated contact message for the tenant whose site it was sent from. */
 export async function submitContactMessage(

@@ -1,4 +1,11 @@
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import pg from "pg";
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+} from "rate-limiter-flexible";
+import { getLogger } from "../logger";
 
 export interface RateLimit {
   /** Counts one attempt for `key`; false when the key has used up its allowance. */
@@ -15,17 +22,68 @@ export interface RateLimit {
   blockFor(key: string, seconds: number): Promise<void>;
 }
 
+let sharedPool: pg.Pool | null | undefined;
+
 /**
- * A fixed allowance per key and window, kept in this process. Several app instances each keep their
- * own count, which loosens the limit by the number of instances; see docs/decisions/003.
+ * Where the limits live: with a PostgreSQL DATABASE_URL, in that database (table `rate_limits`,
+ * created by rate-limiter-flexible), so every instance counts against the same allowance (issue
+ * 14); with SQLite (one instance by nature), in this process.
  */
-export function createRateLimit(options: { points: number; windowSeconds: number }): RateLimit {
-  const limiter = new RateLimiterMemory({
-    points: options.points,
-    duration: options.windowSeconds,
-  });
+function postgresStore(): pg.Pool | null {
+  if (sharedPool === undefined) {
+    const url = process.env.DATABASE_URL ?? "";
+    sharedPool = /^postgres(ql)?:\/\//.test(url)
+      ? new pg.Pool({ connectionString: url, max: 3, connectionTimeoutMillis: 10_000 })
+      : null;
+    sharedPool?.on("error", (error) => {
+      const { message, code } = error as Error & { code?: string };
+      getLogger().warn({ err: { message, code } }, "PostgreSQL closed a rate-limit connection");
+    });
+  }
+  return sharedPool;
+}
+
+/**
+ * A fixed allowance per key and window. `name` keeps limiters apart in the shared store. With
+ * PostgreSQL every instance shares the count (postgresStore); otherwise it is this process's.
+ */
+export function createRateLimit(options: {
+  name: string;
+  points: number;
+  windowSeconds: number;
+}): RateLimit {
+  let built: Promise<RateLimiterAbstract> | undefined;
+  const limiterOf = (): Promise<RateLimiterAbstract> => {
+    built ??= new Promise((resolve, reject) => {
+      const pool = postgresStore();
+      const common = {
+        keyPrefix: options.name,
+        points: options.points,
+        duration: options.windowSeconds,
+      };
+      if (!pool) {
+        resolve(new RateLimiterMemory(common));
+        return;
+      }
+      const limiter: RateLimiterPostgres = new RateLimiterPostgres(
+        {
+          ...common,
+          storeClient: pool,
+          storeType: "pool",
+          tableName: "rate_limits",
+          clearExpiredByTimeout: true,
+        },
+        (error?: Error) => (error ? reject(error) : resolve(limiter)),
+      );
+    });
+    built.catch(() => {
+      built = undefined; // the database was away: try again on the next request
+    });
+    return built;
+  };
   return {
     async take(key) {
+      const limiter = await limiterOf();
       try {
         await limiter.consume(key);
         return true;
@@ -35,20 +93,20 @@ export function createRateLimit(options: { points: number; windowSeconds: number
       }
     },
     async isExhausted(key) {
-      const state = await limiter.get(key);
+      const state = await (await limiterOf()).get(key);
       return state !== null && state.consumedPoints >= options.points;
     },
     async reset(key) {
-      await limiter.delete(key);
+      await (await limiterOf()).delete(key);
     },
     async refund(key) {
-      await limiter.reward(key, 1);
+      await (await limiterOf()).reward(key, 1);
     },
     async count(key) {
-      return (await limiter.get(key))?.consumedPoints ?? 0;
+      return (await (await limiterOf()).get(key))?.consumedPoints ?? 0;
     },
     async blockFor(key, seconds) {
-      await limiter.block(key, seconds);
+      await (await limiterOf()).block(key, seconds);
     },
   };
 }

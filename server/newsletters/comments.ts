@@ -16,7 +16,11 @@ export const ANONYMOUS_AUTHOR = "Anonymous";
  * Ten comments a minute per address and tenant: more than a person types, and an office behind one
  * address can still hold a conversation. A spam run stops after ten.
  */
-export const commentRateLimit = createRateLimit({ points: 10, windowSeconds: 60 });
+export const commentRateLimit = createRateLimit({
+  name: "comments",
+  points: 10,
+  windowSeconds: 60,
+});
 export const COMMENT_RATE_LIMITED =
   "You are commenting too quickly. Please wait a minute and try again.";
 

@@ -9,12 +9,16 @@ import { SubscriptionError } from "./errors";
 import { normaliseSubscriberEmail, type SubscriptionContext, signUp } from "./subscribers";
 
 /** Five sign-ups per client address and tenant every ten minutes: plenty for people, little for scripts. */
-export const signupRateLimit = createRateLimit({ points: 5, windowSeconds: 600 });
+export const signupRateLimit = createRateLimit({ name: "sign-up", points: 5, windowSeconds: 600 });
 /**
  * Each sign-up of an address that is not yet active mails it. At most three such mails an hour go
  * to one address, whatever the client address, so nobody's inbox can be flooded through the form.
  */
-export const signupRecipientLimit = createRateLimit({ points: 3, windowSeconds: 3600 });
+export const signupRecipientLimit = createRateLimit({
+  name: "sign-up-recipient",
+  points: 3,
+  windowSeconds: 3600,
+});
 
 export type SignupOutcome = { ok: true } | { ok: false; message: string; status: number };
 

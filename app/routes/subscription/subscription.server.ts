@@ -12,10 +12,18 @@ import type { CentreData } from "../../components/preference-centre";
  * Server-side pieces shared by the subscription pages (DESIGN.md §8: look-ups and unsubscribes are
  * rate-limited per client address and tenant; see docs/decisions/003 for why they live in memory).
  */
-export const lookupRateLimit = createRateLimit({ points: 30, windowSeconds: 600 });
+export const lookupRateLimit = createRateLimit({ name: "lookup", points: 30, windowSeconds: 600 });
 /** Each verification request sends a mail: fewer per address, so nobody is flooded through us. */
-export const verificationRateLimit = createRateLimit({ points: 10, windowSeconds: 600 });
-export const unsubscribeRateLimit = createRateLimit({ points: 20, windowSeconds: 600 });
+export const verificationRateLimit = createRateLimit({
+  name: "verification",
+  points: 10,
+  windowSeconds: 600,
+});
+export const unsubscribeRateLimit = createRateLimit({
+  name: "unsubscribe",
+  points: 20,
+  windowSeconds: 600,
+});
 
 export const RATE_LIMITED =
   "Too many requests from your address. Please wait a few minutes and try again.";

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrateToLatest } from "../../server/db/migrate";
+import { seedTenants } from "../../server/tenants/seed";
+import { createStaffUser, TEST_PASSWORD } from "../support/auth";
+import { createTestDatabase, type TestDatabase } from "../support/database";
+import { type RunningServer, startServer } from "../support/server";
+
+/**
+ * Issue 14, part 6: behind a load balancer, two instances on one PostgreSQL share their rate
+ * limits (rate-limiter-flexible's PostgreSQL store): an attacker does not get twice the budget.
+ */
+describe.runIf(process.env.TEST_DATABASE_URL)("rate limits across two instances", () => {
+  let database: TestDatabase;
+  const servers: RunningServer[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase("postgres");
+    await migrateToLatest(database.db);
+    await seedTenants(database.db);
+    await createStaffUser(database.db, { email: "owner@example.com", role: "super_admin" });
+    for (let i = 0; i < 2; i++) servers.push(await startServer({ databaseUrl: database.url }));
+  }, 90_000);
+
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await database?.drop();
+  });
+
+  const signIn = (server: RunningServer, password: string, address: string) =>
+    fetch(`${server.url}/admin/login`, {
+      method: "POST",
+      body: new URLSearchParams({ email: "owner@example.com", password }),
+      headers: { "x-forwarded-for": address },
+      redirect: "manual",
+    });
+
+  it("counts sign-in failures from one address on both instances together", async () => {
+    const [a, b] = servers as [RunningServer, RunningServer];
+    const statuses: number[] = [];
+    // Five failures in a row, spread over the two instances: three on A, two on B.
+    for (const server of [a, b, a, b, a]) {
+      statuses.push((await signIn(server, "wrong-password-x", "10.6.0.1")).status);
+    }
+    expect(statuses.every((status) => status !== 429)).toBe(true);
+    // Each instance alone saw fewer than five; together they wait.
+    expect((await signIn(b, "wrong-password-x", "10.6.0.1")).status).toBe(429);
+    expect((await signIn(a, TEST_PASSWORD, "10.6.0.1")).status).toBe(429);
+    // The owner elsewhere is not held up, on either instance.
+    expect((await signIn(b, TEST_PASSWORD, "10.6.0.2")).status).toBe(302);
+  });
+
+  it("counts contact messages from one address on both instances together", async () => {
+    const [a, b] = servers as [RunningServer, RunningServer];
+    const post = (server: RunningServer, i: number) =>
+      fetch(`${server.url}/contact`, {
+        method: "POST",
+        body: new URLSearchParams({
+          name: "Busy",
+          email: "busy@example.com",
+          message: `note ${i}`,
+        }),
+        headers: { "x-forwarded-for": "10.6.0.9" },
+        redirect: "manual",
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await post(i % 2 === 0 ? a : b, i)).status);
+    expect(statuses.every((status) => status === 302)).toBe(true);
+    // Ten per address in ten minutes: five on each instance used them all.
+    expect((await post(a, 10)).status).toBe(429);
+    expect((await post(b, 11)).status).toBe(429);
+  });
+});
