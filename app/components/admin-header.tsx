@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Form, NavLink, useRouteLoaderData } from "react-router";
+import { Form, Link, NavLink, useRouteLoaderData } from "react-router";
 import type { RootData } from "../root";
 
 /** The staff area's tabs; some pages are for super admins only (their guards say so too). */
@@ -93,5 +93,16 @@ export function AdminPage({
         {children}
       </div>
     </main>
+  );
+}
+
+/** The way back from a staff page to the list it was opened from. */
+export function BackLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <p>
+      <Link to={to} className="font-semibold">
+        ← {children}
+      </Link>
+    </p>
   );
 }

@@ -6,7 +6,14 @@ import {
   DKIM_ALGORITHMS,
   type DkimAlgorithm,
 } from "../../shared/schemas/dkim";
-import { FieldShell, SubmitButton, TextInput } from "./ui/form";
+import {
+  dangerSubmitClass,
+  FieldShell,
+  outlineButtonClass,
+  SettingsPanel,
+  SubmitButton,
+  TextField,
+} from "./ui/form";
 
 export interface DkimFormValues {
   selector: string;
@@ -32,31 +39,19 @@ export function DkimSettings({
   message: string | null;
 }) {
   const shown = values ?? defaults;
-  const field = (name: keyof DkimFormValues) => ({
-    id: `dkim-${name}`,
-    name,
-    "aria-invalid": fields[name] ? true : undefined,
-    "aria-describedby": `dkim-${name}-hint dkim-${name}-error`,
-  });
   return (
-    <section
-      aria-labelledby="dkim"
-      className="mt-10 rounded-brand border border-black/10 bg-surface p-5"
-    >
-      <h2 id="dkim" className="text-xl font-bold">
-        DKIM signing
-      </h2>
-      <p className="mt-2">
-        With a key, every message of this tenant is signed (DKIM), so receivers can check that it
-        comes from your domain. Publish the TXT record at your DNS host; without a key mail goes out
-        unsigned. The private key stays on the server and is never shown.
-      </p>
-      {message ? (
-        <p role="alert" className="mt-3 font-medium text-danger">
-          {message}
+    <SettingsPanel
+      id="dkim"
+      title="DKIM signing"
+      message={message}
+      intro={
+        <p className="mt-2">
+          With a key, every message of this tenant is signed (DKIM), so receivers can check that it
+          comes from your domain. Publish the TXT record at your DNS host; without a key mail goes
+          out unsigned. The private key stays on the server and is never shown.
         </p>
-      ) : null}
-
+      }
+    >
       {dkim.active ? (
         <KeyRecord title="Current key (signs this tenant's mail)" record={dkim.active} />
       ) : (
@@ -76,12 +71,7 @@ export function DkimSettings({
             <SubmitButton name="intent" value="dkim:activate">
               Switch to the new key
             </SubmitButton>
-            <button
-              type="submit"
-              name="intent"
-              value="dkim:discard"
-              className="rounded-brand border-2 border-brand-strong px-5 py-2.5 font-semibold text-brand-strong"
-            >
+            <button type="submit" name="intent" value="dkim:discard" className={outlineButtonClass}>
               Discard the new key
             </button>
           </Form>
@@ -94,33 +84,27 @@ export function DkimSettings({
         </h3>
         <input type="hidden" name="tenantId" value={tenantId} />
         <div className="grid gap-4 md:grid-cols-3">
-          <FieldShell
+          <TextField
             id="dkim-selector"
+            name="selector"
             label="Selector"
             hint="A DNS label: letters, digits and hyphens."
             errors={fields.selector}
-          >
-            <TextInput
-              {...field("selector")}
-              defaultValue={shown.selector}
-              maxLength={63}
-              spellCheck={false}
-              autoComplete="off"
-            />
-          </FieldShell>
-          <FieldShell
+            defaultValue={shown.selector}
+            maxLength={63}
+            spellCheck={false}
+            autoComplete="off"
+          />
+          <TextField
             id="dkim-domain"
+            name="domain"
             label="Signing domain"
             hint="The domain of the sender address, unless you sign for another one."
             errors={fields.domain}
-          >
-            <TextInput
-              {...field("domain")}
-              defaultValue={shown.domain}
-              maxLength={253}
-              spellCheck={false}
-            />
-          </FieldShell>
+            defaultValue={shown.domain}
+            maxLength={253}
+            spellCheck={false}
+          />
           <FieldShell
             id="dkim-algorithm"
             label="Key type"
@@ -128,7 +112,10 @@ export function DkimSettings({
             errors={fields.algorithm}
           >
             <select
-              {...field("algorithm")}
+              id="dkim-algorithm"
+              name="algorithm"
+              aria-invalid={fields.algorithm ? true : undefined}
+              aria-describedby="dkim-algorithm-hint dkim-algorithm-error"
               defaultValue={shown.algorithm}
               className="block w-full rounded-brand border border-black/30 bg-surface px-3 py-2"
             >
@@ -157,17 +144,12 @@ export function DkimSettings({
             <input type="checkbox" name="confirm" className="h-4 w-4" />
             Remove the key: this tenant's mail goes out unsigned
           </label>
-          <button
-            type="submit"
-            name="intent"
-            value="dkim:remove"
-            className="rounded-brand bg-danger px-4 py-2 font-semibold text-white"
-          >
+          <button type="submit" name="intent" value="dkim:remove" className={dangerSubmitClass}>
             Remove DKIM key
           </button>
         </Form>
       ) : null}
-    </section>
+    </SettingsPanel>
   );
 }
 

@@ -32,3 +32,8 @@ export function pageMeta({ matches, location }: MetaArgs, page: PageInfo): MetaD
     { name: "twitter:description", content: page.description },
   ];
 }
+
+/** A page kept out of search engines (staff pages, personal links): its title and `noindex`. */
+export function noindexMeta(title: string): MetaDescriptor[] {
+  return [{ title }, { name: "robots", content: "noindex" }];
+}

@@ -1,14 +1,12 @@
 import { data, Link } from "react-router";
+import { noindexMeta } from "../lib/meta";
 import type { Route } from "./+types/not-found";
 
 export function loader() {
   return data(null, { status: 404 });
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Page not found" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = () => noindexMeta("Page not found");
 
 export default function NotFound() {
   return (

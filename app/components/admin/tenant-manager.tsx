@@ -13,7 +13,14 @@ import {
   type TenantSettings,
 } from "../../../shared/schemas/tenant";
 import { BrandPreview } from "../../components/brand-preview";
-import { FieldShell, SubmitButton, TextArea, TextInput } from "../../components/ui/form";
+import {
+  dangerSubmitClass,
+  FieldShell,
+  SettingsPanel,
+  SubmitButton,
+  TextArea,
+  TextInput,
+} from "../../components/ui/form";
 import type { ActionResult, loader } from "../../routes/admin/tenant.server";
 
 function Section({ title, children, id }: { title: string; children: ReactNode; id: string }) {
@@ -563,19 +570,18 @@ function Value({ value }: { value: unknown }) {
 
 export function DangerZone({ tenantId, message }: { tenantId: string; message: string | null }) {
   return (
-    <section aria-labelledby="danger" className="mt-10 rounded-brand border border-danger/40 p-5">
-      <h2 id="danger" className="text-xl font-bold">
-        Delete this tenant
-      </h2>
-      <p className="mt-2">
-        Deleting removes the tenant's configuration. A tenant with newsletters, subscribers or
-        messages is only deleted when you also tick the box; its data goes with it.
-      </p>
-      {message ? (
-        <p role="alert" className="mt-2 font-medium text-danger">
-          {message}
+    <SettingsPanel
+      id="danger"
+      title="Delete this tenant"
+      message={message}
+      danger
+      intro={
+        <p className="mt-2">
+          Deleting removes the tenant's configuration. A tenant with newsletters, subscribers or
+          messages is only deleted when you also tick the box; its data goes with it.
         </p>
-      ) : null}
+      }
+    >
       <Form method="post" className="mt-4 flex flex-wrap items-center gap-4">
         <label className="flex items-center gap-2">
           <input type="checkbox" name="force" className="h-4 w-4" />
@@ -591,15 +597,10 @@ export function DangerZone({ tenantId, message }: { tenantId: string; message: s
             className="w-40 rounded-brand border border-black/30 bg-surface px-2 py-1"
           />
         </label>
-        <button
-          type="submit"
-          name="intent"
-          value="delete"
-          className="rounded-brand bg-danger px-4 py-2 font-semibold text-white"
-        >
+        <button type="submit" name="intent" value="delete" className={dangerSubmitClass}>
           Delete {tenantId}
         </button>
       </Form>
-    </section>
+    </SettingsPanel>
   );
 }

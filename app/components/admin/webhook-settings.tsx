@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import { formatDateTime } from "../../../shared/format";
-import { SubmitButton, TextInput } from "../ui/form";
+import { SettingsPanel, SubmitButton, TextInput } from "../ui/form";
 
 /**
  * The tenant's MailerLite webhook (tenant manager): the URL to give MailerLite and the signing
@@ -20,29 +20,29 @@ export function WebhookSettings({
   message: string | null;
 }) {
   return (
-    <section
-      aria-labelledby="webhook"
-      className="mt-10 rounded-brand border border-black/10 bg-surface p-5"
+    <SettingsPanel
+      id="webhook"
+      title="MailerLite webhook"
+      message={message}
+      intro={
+        <>
+          <p className="mt-2 text-sm">
+            In MailerLite, add a webhook for <strong>subscriber.unsubscribed</strong> and{" "}
+            <strong>subscriber.bounced</strong> with this URL, then paste the signing secret
+            MailerLite shows for it below. Calls signed with another tenant's secret change nothing
+            here.
+          </p>
+          <p className="mt-3 break-all rounded-brand bg-black/5 px-3 py-2 font-mono text-sm">
+            {url}
+          </p>
+          <p className="mt-3 text-sm font-medium" data-testid="webhook-secret-status">
+            {secret
+              ? `Signing secret set ${formatDateTime(secret.setAt)} by ${secret.setBy}.`
+              : "No signing secret yet: the webhook refuses every call."}
+          </p>
+        </>
+      }
     >
-      <h2 id="webhook" className="text-xl font-bold">
-        MailerLite webhook
-      </h2>
-      <p className="mt-2 text-sm">
-        In MailerLite, add a webhook for <strong>subscriber.unsubscribed</strong> and{" "}
-        <strong>subscriber.bounced</strong> with this URL, then paste the signing secret MailerLite
-        shows for it below. Calls signed with another tenant's secret change nothing here.
-      </p>
-      <p className="mt-3 break-all rounded-brand bg-black/5 px-3 py-2 font-mono text-sm">{url}</p>
-      <p className="mt-3 text-sm font-medium" data-testid="webhook-secret-status">
-        {secret
-          ? `Signing secret set ${formatDateTime(secret.setAt)} by ${secret.setBy}.`
-          : "No signing secret yet: the webhook refuses every call."}
-      </p>
-      {message ? (
-        <p role="alert" className="mt-3 font-medium text-danger">
-          {message}
-        </p>
-      ) : null}
       <Form method="post" className="mt-4 flex flex-wrap items-end gap-3">
         <input type="hidden" name="tenantId" value={tenantId} />
         <div className="min-w-64 flex-1">
@@ -75,6 +75,6 @@ export function WebhookSettings({
           </button>
         </Form>
       ) : null}
-    </section>
+    </SettingsPanel>
   );
 }

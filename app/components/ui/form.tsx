@@ -154,3 +154,77 @@ export function FilterSelect({
     </div>
   );
 }
+
+/**
+ * A text-like input inside its FieldShell, for forms whose errors come keyed by field name (the
+ * ones not built with Conform): the input is wired to its hint and errors.
+ */
+export function TextField({
+  id,
+  name = id,
+  label,
+  hint,
+  errors,
+  optional,
+  ...props
+}: {
+  id: string;
+  name?: string;
+  label: string;
+  hint?: string;
+  errors?: string[];
+  optional?: boolean;
+} & Omit<ComponentProps<"input">, "id" | "name">) {
+  return (
+    <FieldShell id={id} label={label} hint={hint} errors={errors} optional={optional}>
+      <TextInput
+        id={id}
+        name={name}
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={hint ? `${id}-hint ${id}-error` : `${id}-error`}
+        {...props}
+      />
+    </FieldShell>
+  );
+}
+
+/** A titled panel of an admin page: its intro, then the last refusal (announced), then its forms. */
+export function SettingsPanel({
+  id,
+  title,
+  intro,
+  message,
+  danger = false,
+  children,
+}: {
+  id: string;
+  title: string;
+  intro: ReactNode;
+  message: string | null;
+  danger?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <section
+      aria-labelledby={id}
+      className={`mt-10 rounded-brand border p-5 ${danger ? "border-danger/40" : "border-black/10 bg-surface"}`}
+    >
+      <h2 id={id} className="text-xl font-bold">
+        {title}
+      </h2>
+      {intro}
+      {message ? (
+        <p role="alert" className="mt-3 font-medium text-danger">
+          {message}
+        </p>
+      ) : null}
+      {children}
+    </section>
+  );
+}
+
+/** A form's destructive button (remove, delete). */
+export const dangerSubmitClass = "rounded-brand bg-danger px-4 py-2 font-semibold text-white";
+/** An outlined button beside a primary one. */
+export const outlineButtonClass =
+  "rounded-brand border-2 border-brand-strong px-5 py-2.5 font-semibold text-brand-strong";

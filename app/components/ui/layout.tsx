@@ -135,3 +135,40 @@ export function CallToAction({
     </section>
   );
 }
+
+/** A bulleted list of short texts. */
+export function BulletList({
+  items,
+  className = "space-y-2",
+}: {
+  items: readonly string[];
+  className?: string;
+}) {
+  return (
+    <ul className={`list-disc pl-5 ${className}`}>
+      {items.map((item) => (
+        <li key={item}>{item}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** A grid of cards, each a title and a paragraph (and optionally a list below it). */
+export function TextCards({
+  items,
+  columns = "md:grid-cols-2",
+}: {
+  items: readonly { title: string; text: string; list?: readonly string[] }[];
+  columns?: string;
+}) {
+  return (
+    <div className={`grid gap-6 ${columns}`}>
+      {items.map((item) => (
+        <Card key={item.title} title={item.title}>
+          <p>{item.text}</p>
+          {item.list ? <BulletList items={item.list} className="mt-4 space-y-1 text-sm" /> : null}
+        </Card>
+      ))}
+    </div>
+  );
+}

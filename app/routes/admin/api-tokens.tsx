@@ -11,12 +11,10 @@ import {
 } from "../../../shared/schemas/api-tokens";
 import { AdminPage } from "../../components/admin-header";
 import { FieldShell, FilterSelect, SubmitButton, TextInput } from "../../components/ui/form";
+import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/api-tokens";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "API tokens" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = () => noindexMeta("API tokens");
 
 /** /admin/api-tokens — super admins create and revoke the tokens scripts send as x-auth-token. */
 export async function loader({ request, context }: Route.LoaderArgs) {

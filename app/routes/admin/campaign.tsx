@@ -2,21 +2,20 @@ import { Form, Link } from "react-router";
 import type { CampaignReport } from "../../../server/campaigns/campaigns";
 import { formatDateTime } from "../../../shared/format";
 import { ActivityChart } from "../../components/admin/activity-chart";
-import { AdminPage } from "../../components/admin-header";
+import { AdminPage, BackLink } from "../../components/admin-header";
 import {
   CampaignProgressBar,
   CampaignStatusBadge,
   useLiveWhile,
 } from "../../components/campaign-progress";
 import { type Column, DataTable } from "../../components/ui/data-table";
+import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/campaign";
 
 export { action, loader } from "./campaign.server";
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData ? `${loaderData.campaign.name} | Campaigns` : "Campaign" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  noindexMeta(loaderData ? `${loaderData.campaign.name} | Campaigns` : "Campaign");
 
 function percent(part: number, whole: number) {
   return whole > 0 ? `${Math.round((part / whole) * 1000) / 10}%` : "—";
@@ -67,11 +66,7 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
   ];
   return (
     <AdminPage title="Campaign" width="wide" className="space-y-8">
-      <p>
-        <Link to="/admin/campaigns" className="font-semibold">
-          ← All campaigns
-        </Link>
-      </p>
+      <BackLink to="/admin/campaigns">All campaigns</BackLink>
       <section aria-labelledby="campaign-name" className="space-y-3">
         <div className="flex flex-wrap items-center gap-3">
           <h2 id="campaign-name" className="text-2xl font-bold break-words">

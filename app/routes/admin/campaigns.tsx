@@ -9,14 +9,12 @@ import {
 } from "../../components/campaign-progress";
 import { Pagination } from "../../components/pagination";
 import { type Column, DataTable } from "../../components/ui/data-table";
+import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/campaigns";
 
 export { loader } from "./campaigns.server";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Campaigns" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = () => noindexMeta("Campaigns");
 
 const count = (value: number) => value.toLocaleString("en-US");
 /** A list's figures, from the builtin provider or MailerLite's groups. */

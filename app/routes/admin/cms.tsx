@@ -6,12 +6,10 @@ import { listNewsletters } from "../../../server/newsletters/newsletters";
 import { listTenants } from "../../../server/tenants/store";
 import { AdminPage } from "../../components/admin-header";
 import { NewsletterCard } from "../../components/newsletter-card";
+import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/cms";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Content management" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = () => noindexMeta("Content management");
 
 /**
  * /admin/cms (DESIGN.md §7.7): the newsletters of every tenant the user's products grant. Links

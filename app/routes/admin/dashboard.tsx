@@ -6,12 +6,10 @@ import { listNewsletters } from "../../../server/newsletters/newsletters";
 import { AdminPage } from "../../components/admin-header";
 import { NewsletterCard } from "../../components/newsletter-card";
 import { FilterSelect } from "../../components/ui/form";
+import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/dashboard";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Newsletter Management" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = () => noindexMeta("Newsletter Management");
 
 const filterSchema = z.object({
   status: z.enum(["draft", "published"]).optional().catch(undefined),

@@ -14,12 +14,10 @@ import {
   SubmitButton,
   TextInput,
 } from "../../components/ui/form";
+import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/login";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Admin Login" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = () => noindexMeta("Admin Login");
 
 export function loader({ context, request }: Route.LoaderArgs) {
   const user = context.get(userContext);

@@ -3,12 +3,10 @@ import { listContactMessages } from "../../../server/contact/messages";
 import { scopeOf } from "../../../server/http/context";
 import { formatDate } from "../../../shared/format";
 import { AdminPage } from "../../components/admin-header";
+import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/messages";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Contact messages" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = () => noindexMeta("Contact messages");
 
 const SHOWN = 200;
 

@@ -1,15 +1,23 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { CampaignOptions } from "../../components/admin/campaign-options";
-import { AdminPage } from "../../components/admin-header";
-import { FieldShell, FormAlert, SubmitButton, TextInput } from "../../components/ui/form";
+import { AdminPage, BackLink } from "../../components/admin-header";
+import { FormAlert, SubmitButton, TextField } from "../../components/ui/form";
+import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/newsletter-send";
 
 export { action, loader } from "./newsletter-send.server";
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData ? `Send as email: ${loaderData.newsletter.title}` : "Send as email" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  noindexMeta(loaderData ? `Send as email: ${loaderData.newsletter.title}` : "Send as email");
+
+const SENDER_ADDRESS_FIELDS = [
+  { id: "senderEmail", label: "Sender email" },
+  {
+    id: "replyTo",
+    label: "Reply-to email",
+    hint: "Where replies go; leave blank to send them to the sender.",
+  },
+] as const;
 
 export default function NewsletterSend({ loaderData, actionData }: Route.ComponentProps) {
   const { newsletter, lists, defaults } = loaderData;
@@ -27,11 +35,7 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
 
   return (
     <AdminPage title="Send as email" width="narrow" className="space-y-8">
-      <p>
-        <Link to="/admin/dashboard" className="font-semibold">
-          ← Newsletters
-        </Link>
-      </p>
+      <BackLink to="/admin/dashboard">Newsletters</BackLink>
       <h2 className="text-2xl font-bold">{newsletter.title}</h2>
       {newsletter.sentAt ? (
         <p className="rounded-brand border-2 border-secondary p-3">
@@ -47,50 +51,32 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
 
       <Form method="post" className="space-y-6" noValidate>
         <input type="hidden" name="timezoneOffset" value={String(new Date().getTimezoneOffset())} />
-        <FieldShell id="subject" label="Subject" errors={fields.subject}>
-          <TextInput
-            id="subject"
-            name="subject"
-            required
-            maxLength={300}
-            defaultValue={value("subject", defaults.subject)}
-            aria-invalid={fields.subject ? true : undefined}
-          />
-        </FieldShell>
+        <TextField
+          id="subject"
+          label="Subject"
+          errors={fields.subject}
+          required
+          maxLength={300}
+          defaultValue={value("subject", defaults.subject)}
+        />
         <div className="grid gap-6 sm:grid-cols-2">
-          <FieldShell id="senderName" label="Sender name" errors={fields.senderName}>
-            <TextInput
-              id="senderName"
-              name="senderName"
-              maxLength={200}
-              defaultValue={value("senderName", defaults.senderName)}
-            />
-          </FieldShell>
-          <FieldShell id="senderEmail" label="Sender email" errors={fields.senderEmail}>
-            <TextInput
-              id="senderEmail"
-              name="senderEmail"
+          <TextField
+            id="senderName"
+            label="Sender name"
+            errors={fields.senderName}
+            maxLength={200}
+            defaultValue={value("senderName", defaults.senderName)}
+          />
+          {SENDER_ADDRESS_FIELDS.map((field) => (
+            <TextField
+              key={field.id}
+              {...field}
+              errors={fields[field.id]}
               type="email"
               maxLength={254}
-              defaultValue={value("senderEmail", defaults.senderEmail)}
-              aria-invalid={fields.senderEmail ? true : undefined}
+              defaultValue={value(field.id, defaults[field.id])}
             />
-          </FieldShell>
-          <FieldShell
-            id="replyTo"
-            label="Reply-to email"
-            hint="Where replies go; leave blank to send them to the sender."
-            errors={fields.replyTo}
-          >
-            <TextInput
-              id="replyTo"
-              name="replyTo"
-              type="email"
-              maxLength={254}
-              defaultValue={value("replyTo", defaults.replyTo)}
-              aria-invalid={fields.replyTo ? true : undefined}
-            />
-          </FieldShell>
+          ))}
         </div>
         <CampaignOptions
           lists={lists}
@@ -105,22 +91,20 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
           <SubmitButton name="intent" value="create" disabled={busy}>
             {mode === "draft" ? "Save campaign" : "Send campaign"}
           </SubmitButton>
-          <button
-            type="submit"
-            name="intent"
-            value="preview"
-            className="rounded-brand border-2 border-brand-strong px-5 py-3 font-semibold text-brand-strong"
-          >
-            Preview
-          </button>
-          <button
-            type="submit"
-            name="intent"
-            value="test"
-            className="rounded-brand border-2 border-brand-strong px-5 py-3 font-semibold text-brand-strong"
-          >
-            {`Send a test to ${loaderData.me}`}
-          </button>
+          {[
+            { intent: "preview", label: "Preview" },
+            { intent: "test", label: `Send a test to ${loaderData.me}` },
+          ].map(({ intent, label }) => (
+            <button
+              key={intent}
+              type="submit"
+              name="intent"
+              value={intent}
+              className="rounded-brand border-2 border-brand-strong px-5 py-3 font-semibold text-brand-strong"
+            >
+              {label}
+            </button>
+          ))}
         </div>
       </Form>
 

@@ -1,17 +1,16 @@
 import type { ReactNode } from "react";
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import { getOutboxMessage } from "../../../server/mail/outbox";
 import { formatDateTime, plural } from "../../../shared/format";
-import { AdminPage } from "../../components/admin-header";
+import { AdminPage, BackLink } from "../../components/admin-header";
 import { MailStatusBadge } from "../../components/mail-status";
+import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/outbox-message";
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData ? `${loaderData.message.subject} | Outbox` : "Outbox" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  noindexMeta(loaderData ? `${loaderData.message.subject} | Outbox` : "Outbox");
 
 /** /admin/outbox/:id: one message of this tenant, as the recipient sees it. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -39,11 +38,7 @@ export default function OutboxMessage({ loaderData }: Route.ComponentProps) {
   const { message } = loaderData;
   return (
     <AdminPage title="Outbox" width="wide" className="space-y-8">
-      <p>
-        <Link to="/admin/outbox" className="font-semibold">
-          ← All messages
-        </Link>
-      </p>
+      <BackLink to="/admin/outbox">All messages</BackLink>
       <section aria-labelledby="message-subject">
         <h2 id="message-subject" className="text-2xl font-bold break-words">
           {message.subject || "(no subject)"}

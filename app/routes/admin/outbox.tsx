@@ -9,12 +9,10 @@ import { AdminPage } from "../../components/admin-header";
 import { MailStatusBadge } from "../../components/mail-status";
 import { Pagination } from "../../components/pagination";
 import { type Column, DataTable } from "../../components/ui/data-table";
+import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/outbox";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Outbox" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = () => noindexMeta("Outbox");
 
 const pageSchema = z.coerce.number().int().min(1).max(1_000_000).catch(1);
 

@@ -7,12 +7,10 @@ import { countUsers } from "../../../server/auth/users";
 import { scopeOf } from "../../../server/http/context";
 import { MIN_PASSWORD_LENGTH, setupSchema } from "../../../shared/schemas/staff";
 import { FormAlert, InputField, SubmitButton } from "../../components/ui/form";
+import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/setup";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Set up Herald" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = () => noindexMeta("Set up Herald");
 
 /** First run (issue #3): the one-time link from the server log opens this page. */
 export async function loader({ request, context }: Route.LoaderArgs) {

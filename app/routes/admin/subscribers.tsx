@@ -14,14 +14,12 @@ import { AdminPage } from "../../components/admin-header";
 import { Pagination } from "../../components/pagination";
 import { type Column, DataTable } from "../../components/ui/data-table";
 import { FilterSelect } from "../../components/ui/form";
+import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/subscribers";
 
 export { action, loader } from "./subscribers.server";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Subscribers" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = () => noindexMeta("Subscribers");
 
 /** /admin/subscribers: the tenant's audience — counts, search, CSV import and export, feedback. */
 

@@ -5,15 +5,14 @@ import { DangerZone, EditForm, History, ViewMode } from "../../components/admin/
 import { WebhookSettings } from "../../components/admin/webhook-settings";
 import { AdminPage } from "../../components/admin-header";
 import { DkimSettings } from "../../components/dkim-settings";
+import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/tenant";
 import type { ActionResult, action } from "./tenant.server";
 
 export { action, loader } from "./tenant.server";
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData ? `${loaderData.tenant.name} · Tenant manager` : "Tenant manager" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  noindexMeta(loaderData ? `${loaderData.tenant.name} · Tenant manager` : "Tenant manager");
 
 export default function TenantPage({ loaderData }: Route.ComponentProps) {
   const { tenant, settings, history, provider, deploymentProvider, dkim, dkimDefaults } =

@@ -2,15 +2,13 @@ import { Form, Link, useActionData, useNavigation, useSearchParams } from "react
 import { TENANT_ID_PATTERN } from "../../../shared/schemas/tenant";
 import { AdminPage } from "../../components/admin-header";
 import { FieldShell, SubmitButton, TextInput } from "../../components/ui/form";
+import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/tenants";
 import type { action, CreateFailure } from "./tenants.server";
 
 export { action, loader } from "./tenants.server";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Tenant manager" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = () => noindexMeta("Tenant manager");
 
 export default function Tenants({ loaderData }: Route.ComponentProps) {
   const { tenants } = loaderData;

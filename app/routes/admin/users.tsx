@@ -4,15 +4,13 @@ import { MIN_PASSWORD_LENGTH, STAFF_ROLES } from "../../../shared/schemas/staff"
 import { ProductChecks, SELECT_CLASS, StaffUserCard } from "../../components/admin/staff-user-card";
 import { AdminPage } from "../../components/admin-header";
 import { SubmitButton, TextInput } from "../../components/ui/form";
+import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/users";
 import type { action } from "./users.server";
 
 export { action, loader } from "./users.server";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Staff users" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = () => noindexMeta("Staff users");
 
 export default function Users({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();

@@ -1,44 +1,40 @@
-import { CallToAction, Card, PageHero, Section } from "../../components/ui/layout";
+import { CallToAction, PageHero, Section, TextCards } from "../../components/ui/layout";
+import { MARKETING_PAGES } from "../../content/marketing-pages";
 import { pageMeta } from "../../lib/meta";
 import type { Route } from "./+types/about";
 
-export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, {
-    title: "About us",
-    description:
-      "Our mission, values and Voice / Vision / Values approach: helping eDiscovery and legal-technology leaders earn buyers' trust with a weekly newsletter.",
-  });
+export const meta: Route.MetaFunction = (args) => pageMeta(args, MARKETING_PAGES.about);
 
 const VALUES = [
   {
-    name: "Authenticity",
+    title: "Authenticity",
     text: "Everything we publish has to sound like your leaders and say what they actually think. Their voice model is trained on their own writing and talks, every issue is reviewed by them before it goes out, and we never attribute an opinion they do not hold.",
   },
   {
-    name: "Strategic Focus",
+    title: "Strategic Focus",
     text: "We write for a defined audience and a defined commercial goal. Each topic, from proportionality disputes to generative AI in document review, earns its place because it matters to the buyers you want to reach, not because it is trending.",
   },
   {
-    name: "Collaborative Partnership",
+    title: "Collaborative Partnership",
     text: "We work as an extension of your team, alongside your partners, marketing and business-development leads. Drafts, data and decisions are shared openly, and your feedback shapes the voice model week by week.",
   },
   {
-    name: "Innovation",
+    title: "Innovation",
     text: "We use AI and automation where they make the work faster and better, and keep people in charge wherever judgment matters. We test new formats, channels and tools so your team does not have to.",
   },
 ] as const;
 
 const APPROACH = [
   {
-    name: "Voice",
+    title: "Voice",
     text: "How your leaders speak: their vocabulary, their rhythm, and the way they explain a hard idea to a client. We capture it from interviews, articles, webinars and LinkedIn posts, and tune it until your leaders would sign every line.",
   },
   {
-    name: "Vision",
+    title: "Vision",
     text: "Where your leaders believe the market is heading, from AI-assisted review and rising data volumes to cost pressure and new rules, and what that means for their clients. A clear point of view is what turns a news round-up into thought leadership.",
   },
   {
-    name: "Values",
+    title: "Values",
     text: "What your firm stands for and will not compromise on, such as defensibility, confidentiality and transparent pricing. Your values set the guardrails for every issue, so nothing goes out that you would not say to a client in person.",
   },
 ] as const;
@@ -86,13 +82,7 @@ export default function About() {
         title="Our core values"
         intro="Four commitments shape how we work with every client, from the first interview to the hundredth issue."
       >
-        <div className="grid gap-6 md:grid-cols-2">
-          {VALUES.map((value) => (
-            <Card key={value.name} title={value.name}>
-              <p>{value.text}</p>
-            </Card>
-          ))}
-        </div>
+        <TextCards items={VALUES} columns="md:grid-cols-2" />
       </Section>
 
       <Section
@@ -100,13 +90,7 @@ export default function About() {
         title="Our approach: Voice, Vision, Values"
         intro="Every newsletter we build rests on three parts. Together they make sure that what reaches your readers each week is unmistakably yours."
       >
-        <div className="grid gap-6 md:grid-cols-3">
-          {APPROACH.map((part) => (
-            <Card key={part.name} title={part.name}>
-              <p>{part.text}</p>
-            </Card>
-          ))}
-        </div>
+        <TextCards items={APPROACH} columns="md:grid-cols-3" />
       </Section>
 
       <CallToAction

@@ -11,6 +11,7 @@ import {
   TextArea,
 } from "../../components/ui/form";
 import { Container, PageHero } from "../../components/ui/layout";
+import { MARKETING_PAGES } from "../../content/marketing-pages";
 import { pageMeta } from "../../lib/meta";
 import type { Route } from "./+types/contact";
 
@@ -18,12 +19,7 @@ export { action, loader } from "./contact.server";
 
 import type { action } from "./contact.server";
 
-export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, {
-    title: "Contact us",
-    description:
-      "Tell us about your eDiscovery or legal-technology team. We reply within 24 hours, Monday to Friday, 9 AM to 6 PM EST, and most projects run 4 to 8 weeks.",
-  });
+export const meta: Route.MetaFunction = (args) => pageMeta(args, MARKETING_PAGES.contact);
 
 const FAQ = [
   {

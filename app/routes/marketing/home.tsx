@@ -1,15 +1,19 @@
 import { signupFormData } from "../../../server/subscribers/signup-form-data";
 import { SignupForm } from "../../components/signup-form";
-import { ButtonLink, CallToAction, Card, Container, Section } from "../../components/ui/layout";
+import {
+  BulletList,
+  ButtonLink,
+  CallToAction,
+  Card,
+  Container,
+  Section,
+  TextCards,
+} from "../../components/ui/layout";
+import { MARKETING_PAGES } from "../../content/marketing-pages";
 import { pageMeta } from "../../lib/meta";
 import type { Route } from "./+types/home";
 
-export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, {
-    title: "Executive-voice newsletters and automation for legal technology",
-    description:
-      "A weekly newsletter in your leaders' own voice, published by email and on LinkedIn, plus the automation that turns readers into qualified eDiscovery and legal-technology leads.",
-  });
+export const meta: Route.MetaFunction = (args) => pageMeta(args, MARKETING_PAGES.home);
 
 const METRICS = [
   { value: "20%", label: "month-over-month audience growth" },
@@ -22,6 +26,34 @@ const METRICS = [
 export async function loader({ context }: Route.LoaderArgs) {
   return { signup: await signupFormData(context) };
 }
+
+const CHALLENGE = [
+  "Your best thinking lives in partners' heads and in matter files, not in the market.",
+  "Thought leadership happens in bursts before conferences, then goes quiet for months.",
+  "Agencies write generic content that a general counsel spots in one paragraph.",
+  "Leads arrive unqualified, and follow-up depends on who remembers to do it.",
+];
+const SOLUTION = [
+  "A voice model trained on your leaders' writing, talks and interviews, reviewed by them.",
+  "A weekly newsletter on defensible review, AI-assisted discovery and the rules that matter.",
+  "Distribution by email and LinkedIn, plus a ready-to-post social pack each week.",
+  "Automated nurture that routes engaged readers to the right person on your team.",
+];
+
+const CUSTOMERS = [
+  {
+    title: "eDiscovery and litigation-support providers",
+    text: "Firms from ten to five hundred people who compete on defensibility, turnaround and price, and need buyers to know their name before an RFP lands.",
+  },
+  {
+    title: "Legal-technology vendors",
+    text: "Review-platform, information-governance and contract-analytics companies whose founders and product leaders have a point of view worth hearing every week.",
+  },
+  {
+    title: "Law-firm innovation and practice-support teams",
+    text: "Teams that want to show clients how they use technology responsibly, without adding a second job for their attorneys.",
+  },
+];
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   return (
@@ -89,34 +121,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       >
         <div className="grid gap-6 md:grid-cols-2">
           <Card title="The challenge">
-            <ul className="list-disc space-y-2 pl-5">
-              <li>
-                Your best thinking lives in partners' heads and in matter files, not in the market.
-              </li>
-              <li>
-                Thought leadership happens in bursts before conferences, then goes quiet for months.
-              </li>
-              <li>Agencies write generic content that a general counsel spots in one paragraph.</li>
-              <li>Leads arrive unqualified, and follow-up depends on who remembers to do it.</li>
-            </ul>
+            <BulletList items={CHALLENGE} />
           </Card>
           <Card title="Our solution">
-            <ul className="list-disc space-y-2 pl-5">
-              <li>
-                A voice model trained on your leaders' writing, talks and interviews, reviewed by
-                them.
-              </li>
-              <li>
-                A weekly newsletter on defensible review, AI-assisted discovery and the rules that
-                matter.
-              </li>
-              <li>
-                Distribution by email and LinkedIn, plus a ready-to-post social pack each week.
-              </li>
-              <li>
-                Automated nurture that routes engaged readers to the right person on your team.
-              </li>
-            </ul>
+            <BulletList items={SOLUTION} />
           </Card>
         </div>
       </Section>
@@ -126,20 +134,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         title="Who we work with"
         intro="Our clients sell expertise to legal departments and law firms, where credibility decides the deal."
       >
-        <div className="grid gap-6 md:grid-cols-3">
-          <Card title="eDiscovery and litigation-support providers">
-            Firms from ten to five hundred people who compete on defensibility, turnaround and
-            price, and need buyers to know their name before an RFP lands.
-          </Card>
-          <Card title="Legal-technology vendors">
-            Review-platform, information-governance and contract-analytics companies whose founders
-            and product leaders have a point of view worth hearing every week.
-          </Card>
-          <Card title="Law-firm innovation and practice-support teams">
-            Teams that want to show clients how they use technology responsibly, without adding a
-            second job for their attorneys.
-          </Card>
-        </div>
+        <TextCards items={CUSTOMERS} columns="md:grid-cols-3" />
       </Section>
 
       <CallToAction

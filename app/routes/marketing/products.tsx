@@ -1,13 +1,16 @@
-import { ButtonLink, CallToAction, Card, PageHero, Section } from "../../components/ui/layout";
+import {
+  BulletList,
+  ButtonLink,
+  CallToAction,
+  Card,
+  PageHero,
+  Section,
+} from "../../components/ui/layout";
+import { MARKETING_PAGES } from "../../content/marketing-pages";
 import { pageMeta } from "../../lib/meta";
 import type { Route } from "./+types/products";
 
-export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, {
-    title: "Products",
-    description:
-      "A multi-tenant newsletter platform, Reader-First Insights analytics and custom automation, built for eDiscovery and legal-technology teams.",
-  });
+export const meta: Route.MetaFunction = (args) => pageMeta(args, MARKETING_PAGES.products);
 
 interface Product {
   id: string;
@@ -105,18 +108,10 @@ export default function Products() {
           <p className="max-w-3xl leading-relaxed">{product.details}</p>
           <div className="mt-8 grid gap-6 md:grid-cols-2">
             <Card title="Who it is for">
-              <ul className="list-disc space-y-2 pl-5">
-                {product.audience.map((item) => (
-                  <li key={item}>{item}</li>
-                ))}
-              </ul>
+              <BulletList items={product.audience} />
             </Card>
             <Card title="Key features">
-              <ul className="list-disc space-y-2 pl-5">
-                {product.features.map((item) => (
-                  <li key={item}>{item}</li>
-                ))}
-              </ul>
+              <BulletList items={product.features} />
             </Card>
           </div>
           <div className="mt-8">

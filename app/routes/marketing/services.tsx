@@ -1,19 +1,15 @@
-import { CallToAction, Card, PageHero, Section } from "../../components/ui/layout";
+import { CallToAction, PageHero, Section, TextCards } from "../../components/ui/layout";
+import { MARKETING_PAGES } from "../../content/marketing-pages";
 import { pageMeta } from "../../lib/meta";
 import type { Route } from "./+types/services";
 
-export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, {
-    title: "Services",
-    description:
-      "Lead nurture, response optimization, data analysis, consulting and custom automation for eDiscovery providers, legal-tech vendors and law-firm teams.",
-  });
+export const meta: Route.MetaFunction = (args) => pageMeta(args, MARKETING_PAGES.services);
 
 const SERVICES = [
   {
     title: "Lead Generation and Nurture",
     text: "Turn newsletter readers into qualified conversations. We segment your audience by role and interest, from general counsel to litigation-support managers, and follow up automatically when a reader shows intent.",
-    deliverables: [
+    list: [
       "Engagement scoring across email and LinkedIn",
       "Role-based nurture sequences in your leaders' voice",
       "Hand-off of warm contacts to the right partner or account lead",
@@ -22,7 +18,7 @@ const SERVICES = [
   {
     title: "Customer Response Optimization",
     text: "Answer enquiries, RFPs and security questionnaires faster and more consistently, without losing the personal tone buyers expect from a trusted adviser.",
-    deliverables: [
+    list: [
       "Routing of contact-form and newsletter replies",
       "Reviewed answer library for RFPs and security questionnaires",
       "Response-time tracking against agreed targets",
@@ -31,7 +27,7 @@ const SERVICES = [
   {
     title: "Data Processing and Analysis",
     text: "Make sense of the data you already hold: matter volumes, processing and hosting metrics, review throughput, newsletter engagement and pipeline. We work within your systems and access controls.",
-    deliverables: [
+    list: [
       "Cleaned, joined data from your existing tools",
       "Reports on which services, clients and topics drive revenue",
       "Plain-language monthly summaries for leadership",
@@ -40,7 +36,7 @@ const SERVICES = [
   {
     title: "Strategic Consulting",
     text: "Decide who you are talking to and what you want to be known for. We help you choose the topics to own, such as defensible AI-assisted review or cross-border discovery, and the channels that reach your buyers.",
-    deliverables: [
+    list: [
       "Ideal-client profile and buyer map",
       "Editorial strategy and quarterly topic plan",
       "Go-to-market support for new services and products",
@@ -49,7 +45,7 @@ const SERVICES = [
   {
     title: "Process Optimization",
     text: "Find the hand-offs that slow your team down, from new-matter intake to proposal sign-off and content approval, and redesign them before anything is automated.",
-    deliverables: [
+    list: [
       "Current-state workflow maps built with your team",
       "Redesigned processes with clear owners and checkpoints",
       "Cycle-time measures to show the improvement",
@@ -58,7 +54,7 @@ const SERVICES = [
   {
     title: "Custom Automation",
     text: "Bespoke workflows and integrations for the work no off-the-shelf tool covers, connecting your CRM, email platform, billing and review-platform exports.",
-    deliverables: [
+    list: [
       "Automations designed around your existing tools",
       "Testing, monitoring and alerting for every workflow",
       "Documentation and handover, so you are never locked in",
@@ -95,18 +91,7 @@ export default function Services() {
         title="What we do"
         intro="Six services that can be combined or used on their own. Each is scoped to your team, your tools and the buyers you serve."
       >
-        <div className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
-          {SERVICES.map((service) => (
-            <Card key={service.title} title={service.title}>
-              <p>{service.text}</p>
-              <ul className="mt-4 list-disc space-y-1 pl-5 text-sm">
-                {service.deliverables.map((item) => (
-                  <li key={item}>{item}</li>
-                ))}
-              </ul>
-            </Card>
-          ))}
-        </div>
+        <TextCards items={SERVICES} columns="md:grid-cols-2 lg:grid-cols-3" />
       </Section>
 
       <Section

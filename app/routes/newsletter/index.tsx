@@ -1,7 +1,7 @@
 import { Link, type MetaDescriptor, useNavigation } from "react-router";
 import { formatDate } from "../../../shared/format";
 import { SignupForm } from "../../components/signup-form";
-import { Card, Container, PageHero } from "../../components/ui/layout";
+import { Container, PageHero, TextCards } from "../../components/ui/layout";
 import { pageMeta } from "../../lib/meta";
 import type { Route } from "./+types/index";
 
@@ -39,6 +39,21 @@ export const meta: Route.MetaFunction = (args) => {
 
 const pageHref = (page: number) => (page <= 1 ? "/newsletter" : `/newsletter?page=${page}`);
 
+const PROMISES = [
+  {
+    title: "What you get",
+    text: "One issue a week: a lead essay, three developments worth your attention, and one practical takeaway your team can use on Monday.",
+  },
+  {
+    title: "Who writes it",
+    text: "Practitioners who have run reviews, negotiated ESI protocols and built the workflows they write about.",
+  },
+  {
+    title: "Your inbox, your rules",
+    text: "Choose the lists you want and change or cancel your subscription at any time from the link in every email.",
+  },
+];
+
 export default function NewsletterIndex({ loaderData }: Route.ComponentProps) {
   const { newsletters, page, pageCount, total, signup } = loaderData;
   const navigation = useNavigation();
@@ -54,20 +69,7 @@ export default function NewsletterIndex({ loaderData }: Route.ComponentProps) {
         lead="Practical analysis of eDiscovery, AI-assisted review, information governance and the rules that shape them — in five minutes a week."
       />
       <Container className="py-14">
-        <div className="grid gap-6 md:grid-cols-3">
-          <Card title="What you get">
-            One issue a week: a lead essay, three developments worth your attention, and one
-            practical takeaway your team can use on Monday.
-          </Card>
-          <Card title="Who writes it">
-            Practitioners who have run reviews, negotiated ESI protocols and built the workflows
-            they write about.
-          </Card>
-          <Card title="Your inbox, your rules">
-            Choose the lists you want and change or cancel your subscription at any time from the
-            link in every email.
-          </Card>
-        </div>
+        <TextCards items={PROMISES} columns="md:grid-cols-3" />
 
         <div className="mt-14 grid gap-10 lg:grid-cols-[2fr_1fr]">
           <section aria-labelledby="issues-heading">

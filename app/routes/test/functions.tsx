@@ -1,15 +1,13 @@
 import { Form, useNavigation } from "react-router";
 import { AdminPage } from "../../components/admin-header";
 import { FieldShell, TextInput } from "../../components/ui/form";
+import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/functions";
 import { BUTTONS, type FunctionAnswer } from "./functions.shared";
 
 export { action, loader } from "./functions.server";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Function diagnostics" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = () => noindexMeta("Function diagnostics");
 
 export default function FunctionsTest({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
