@@ -20,7 +20,13 @@ import { type MailProvider, PROVIDER_MESSAGES, type ProviderSubscriber } from ".
 import type { Scope } from "../scope";
 import { listTenantLists, resolveLists } from "../subscribers/lists";
 import { submitNewsletterSignup } from "../subscribers/signup-submission";
-import { type SubscriptionContext, signUp, tenantLink } from "../subscribers/subscribers";
+import {
+  normaliseSubscriberEmail,
+  type SubscriptionContext,
+  signUp,
+  subscriberFromToken,
+  tenantLink,
+} from "../subscribers/subscribers";
 import { FIXED_SENDER, type TenantConfig } from "../tenants/config";
 import { getTenant, getTenantDirectory } from "../tenants/store";
 import { API_MESSAGES, ApiError, statusForHttp } from "./errors";
@@ -116,6 +122,8 @@ export const FUNCTION_MESSAGES = {
   tenantNotFound: "Tenant not found",
   noTenantAccess: "You do not have access to this tenant.",
   otherTenantAnonymous: "Sign in to act on another tenant",
+  signedLinkRequired:
+    "Looking up a subscriber needs the signed token of their preference link (or a staff sign-in).",
   rateLimited: "Too many requests from your address. Please wait a few minutes and try again.",
   sendFailed: "Failed to send email",
   welcomeEmailRequired:
@@ -428,10 +436,19 @@ export const FUNCTIONS: Record<string, RegisteredFunction> = {
   }),
 
   getSubscriber: defineFunction({
-    summary: "A subscriber's lists and name",
+    summary:
+      "A subscriber's lists and name (staff; anonymous callers add the token of the subscriber's preference link)",
     anonymous: true,
-    input: z.object({ email: emailField() }),
+    input: z.object({ email: emailField(), token: z.string().max(1000).nullish() }),
     async handler(ctx, data) {
+      // A subscriber's lists are personal: a visitor must hold the signed link of that very
+      // subscriber (docs/decisions/015-subscriber-privacy.md), and every refusal reads the same.
+      if (!ctx.trusted) {
+        const holder = await subscriberFromToken(ctx.subscription, data.token, "preferences");
+        if (holder?.email !== normaliseSubscriberEmail(data.email)) {
+          throw new ApiError("PERMISSION_DENIED", FUNCTION_MESSAGES.signedLinkRequired);
+        }
+      }
       const found = await ctx.provider().findSubscriber(data.email);
       if (!found) throw new ApiError("NOT_FOUND", PROVIDER_MESSAGES.subscriberNotFound);
       return { success: true, subscriber: publicSubscriber(found) };

@@ -13,6 +13,7 @@ import * as m0010 from "./migrations/0010_reply_to";
 import * as m0011 from "./migrations/0011_child_tenant_ids";
 import * as m0012 from "./migrations/0012_webhooks";
 import * as m0013 from "./migrations/0013_api_token_scopes";
+import * as m0016 from "./migrations/0016_feedback_once";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
 const migrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   "0011_child_tenant_ids": m0011,
   "0012_webhooks": m0012,
   "0013_api_token_scopes": m0013,
+  "0016_feedback_once": m0016,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -137,6 +137,8 @@ export interface UnsubscribeFeedbackTable {
   subscriber_id: number | null;
   reason: string;
   details: string | null;
+  /** the unsubscribe this answers (one answer each); null on rows from before issue 14 */
+  unsubscribed_at: string | null;
   created_at: string;
 }
 

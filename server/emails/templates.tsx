@@ -123,7 +123,9 @@ export type EmailContent =
   | { kind: "confirm-signup"; confirmUrl: string; listNames: string[] }
   | { kind: "verification"; verifyUrl: string; joining: string[]; leaving: string[] }
   | { kind: "confirmation"; listNames: string[]; links: EmailFooterLinks }
-  | { kind: "bounce"; email: string; links: EmailFooterLinks };
+  | { kind: "bounce"; email: string; links: EmailFooterLinks }
+  | { kind: "unsubscribe-link"; url: string }
+  | { kind: "preferences-link"; url: string };
 
 const TEMPLATE_FOR: Record<EmailContent["kind"], TemplateKey> = {
   welcome: "welcomeEmail",
@@ -131,6 +133,8 @@ const TEMPLATE_FOR: Record<EmailContent["kind"], TemplateKey> = {
   verification: "verificationEmail",
   confirmation: "confirmationEmail",
   bounce: "bounceNotificationEmail",
+  "unsubscribe-link": "verificationEmail",
+  "preferences-link": "verificationEmail",
 };
 
 function ListSummary({ title, names }: { title: string; names: string[] }) {
@@ -226,6 +230,30 @@ export async function renderEmail(
         </EmailLayout>
       );
       break;
+    case "unsubscribe-link":
+    case "preferences-link": {
+      const unsubscribing = content.kind === "unsubscribe-link";
+      subject = unsubscribing
+        ? `Confirm that you want to unsubscribe from ${tenant.branding.companyName}`
+        : `Your ${tenant.branding.companyName} newsletter preferences`;
+      element = (
+        <EmailLayout brand={brand} preview={subject}>
+          <Text style={{ margin: "0 0 16px" }}>
+            {unsubscribing
+              ? `Someone — hopefully you — asked to stop ${tenant.branding.companyName}'s newsletters to this address. Open the link to confirm.`
+              : `Someone — hopefully you — asked for a link to choose which of ${tenant.branding.companyName}'s newsletters this address receives.`}
+          </Text>
+          <ActionButton href={content.url} color={brand.primaryColor}>
+            {unsubscribing ? "Unsubscribe" : "Manage my preferences"}
+          </ActionButton>
+          <Text style={{ margin: 0, fontSize: 13 }}>
+            This link works for 24 hours. If you did not ask for it, ignore this email and nothing
+            will change.
+          </Text>
+        </EmailLayout>
+      );
+      break;
+    }
   }
   const { html, text } = await renderBoth(element);
   return { subject, from: senderFor(tenant, template), html, text };

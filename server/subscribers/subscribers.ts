@@ -7,7 +7,7 @@ import type { SubscriberRow, SubscriberStatus } from "../db/schema";
 import { type EmailContent, renderEmail } from "../emails/templates";
 import { replyToHeader } from "../mail/headers";
 import { MailNotSentError, sendMail } from "../mail/send";
-import { signToken } from "../mail/tokens";
+import { signToken, verifyToken } from "../mail/tokens";
 import { pullSubscriber, pushMembership, pushUnsubscribe } from "../providers/mailerlite-mirror";
 import type { Scope } from "../scope";
 import { DEFAULT_TENANT_ID } from "../tenants/resolve";
@@ -132,9 +132,71 @@ export function subscriberLinks(
   const unsubscribeToken = token("unsubscribe");
   return {
     preferencesUrl: tenantLink(ctx, `/preferences/${token("preferences")}`),
-    unsubscribeUrl: tenantLink(ctx, `/unsubscribe?email=${encodeURIComponent(subscriber.email)}`),
+    unsubscribeUrl: tenantLink(ctx, unsubscribePath(subscriber.email, unsubscribeToken)),
     oneClickUrl: tenantLink(ctx, `/subscription/one-click/${unsubscribeToken}`),
   };
+}
+
+/** SPEC's fixed unsubscribe link, signed: the page unsubscribes the token's subscriber in one step. */
+const unsubscribePath = (email: string, token: string) =>
+  `/unsubscribe?${new URLSearchParams({ email, token })}`;
+
+/** How long a link sent from the unsubscribe or preference page works (SPEC §9's 24 hours). */
+export const SUBSCRIBER_LINK_LIFETIME_MS = 86_400_000;
+
+/**
+ * The subscriber a signed link names (its purpose, this tenant, not expired), or null. Signed links
+ * are the only way a visitor reaches a subscriber's status or lists (docs/decisions/015-subscriber-privacy.md).
+ */
+export async function subscriberFromToken(
+  ctx: SubscriptionContext,
+  token: string | null | undefined,
+  purpose: "unsubscribe" | "preferences" | "confirm-signup",
+): Promise<SubscriberView | null> {
+  const payload = verifyToken(ctx.sessionSecret, token, purpose);
+  if (!payload || payload.tenantId !== ctx.tenant.id) return null;
+  return getSubscriberById(ctx, payload.subscriberId);
+}
+
+/** A preference-centre path for a subscriber who has just proved who they are (24 hours). */
+export function signedPreferencesPath(ctx: SubscriptionContext, subscriberId: number): string {
+  const token = signToken(ctx.sessionSecret, {
+    purpose: "preferences",
+    tenantId: ctx.tenant.id,
+    subscriberId,
+    expiresAt: Date.now() + SUBSCRIBER_LINK_LIFETIME_MS,
+  });
+  return `/preferences/${token}`;
+}
+
+/**
+ * The unsubscribe and preference pages' answer to a typed address: that address gets a signed link
+ * (to confirm the unsubscribe, or to its preference centre) when it is a subscriber here — an active
+ * one, for unsubscribing — and nothing happens otherwise. The page says the same words either way,
+ * so it tells nobody who is subscribed. Returns whether a link went out (for logs and tests only).
+ */
+export async function mailSubscriberLink(
+  ctx: SubscriptionContext,
+  input: { email: string; purpose: "unsubscribe" | "preferences" },
+): Promise<boolean> {
+  const subscriber = await findSubscriber(ctx, input.email);
+  if (!subscriber || (input.purpose === "unsubscribe" && subscriber.status !== "active")) {
+    return false;
+  }
+  const token = signToken(ctx.sessionSecret, {
+    purpose: input.purpose,
+    tenantId: ctx.tenant.id,
+    subscriberId: subscriber.id,
+    expiresAt: Date.now() + SUBSCRIBER_LINK_LIFETIME_MS,
+  });
+  const url = tenantLink(
+    ctx,
+    input.purpose === "unsubscribe"
+      ? unsubscribePath(subscriber.email, token)
+      : `/preferences/${token}`,
+  );
+  await mailTo(ctx, subscriber.email, { kind: `${input.purpose}-link`, url });
+  return true;
 }
 
 /** RFC 8058 headers for list mail: a signed one-click URL and a mailto. */
@@ -507,22 +569,39 @@ export async function unsubscribe(
 
 export { FEEDBACK_REASONS };
 
+/**
+ * The feedback form's answer, once per unsubscribe (the unique index of migration 0016 holds it
+ * even for two answers at once). False when this unsubscribe already has its answer.
+ */
 export async function recordUnsubscribeFeedback(
   ctx: SubscriptionContext,
   input: {
-    subscriberId: number | null;
+    subscriberId: number;
     reason: (typeof FEEDBACK_REASONS)[number];
     details?: string;
   },
-): Promise<void> {
-  await ctx.db
+): Promise<boolean> {
+  const subscriber = await ctx.db
+    .selectFrom("subscribers")
+    .select("unsubscribed_at")
+    .where("tenant_id", "=", ctx.tenant.id)
+    .where("id", "=", input.subscriberId)
+    .executeTakeFirst();
+  const unsubscribedAt = subscriber?.unsubscribed_at ?? null;
+  if (!unsubscribedAt) return false;
+  const inserted = await ctx.db
     .insertInto("unsubscribe_feedback")
     .values({
       tenant_id: ctx.tenant.id,
       subscriber_id: input.subscriberId,
       reason: input.reason,
       details: input.reason === "Other" ? (input.details?.trim() ?? null) : null,
+      unsubscribed_at: unsubscribedAt,
       created_at: new Date().toISOString(),
     })
-    .execute();
+    .onConflict((conflict) =>
+      conflict.columns(["tenant_id", "subscriber_id", "unsubscribed_at"]).doNothing(),
+    )
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
 }

@@ -11,10 +11,16 @@ export const FEEDBACK_REASONS = [
 ] as const;
 export const FEEDBACK_DETAILS_MAX = 1000;
 
-/** The unsubscribe page's two forms (the page and its action share them). */
+/** The unsubscribe page's forms (the page and its action share them). */
 export const unsubscribeSchema = z.object({
   intent: z.literal("unsubscribe"),
   email: emailField(),
+});
+
+/** The one button behind a signed unsubscribe link. */
+export const confirmUnsubscribeSchema = z.object({
+  intent: z.literal("confirm"),
+  token: z.string().min(1).max(1000),
 });
 
 export const feedbackSchema = z.object({

@@ -41,23 +41,32 @@ async function seedSubscriber(lists: string[]): Promise<string> {
   return email;
 }
 
-/** The link of the newest verification email to `email`, read from the outbox. */
-function verificationLink(email: string): string {
-  const db = new SQLite(databasePath(), { readonly: true });
-  try {
-    const row = db
-      .prepare(
-        "select text from mail_log where to_address = ? and kind = 'verification' order by id desc limit 1",
-      )
-      .get(email) as { text: string } | undefined;
-    const url = row?.text.match(/https?:\/\/[^\s\])]+\/subscription\/preferences\?[^\s\])]+/)?.[0];
-    if (!url) throw new Error(`no verification email to ${email} in the outbox`);
-    const link = new URL(url);
-    return `${link.pathname}${link.search}`;
-  } finally {
-    db.close();
-  }
+/**
+ * The link in the newest email of `kind` to `email`, read from the outbox (`path` starts it). Links
+ * asked for on the pages go out just after the page answers, so this waits a little for them.
+ */
+async function mailedLink(email: string, kind: string, path: string): Promise<string> {
+  const pattern = new RegExp(`https?://[^\\s\\])]+${path}[^\\s\\])]*`);
+  const find = () => {
+    const db = new SQLite(databasePath(), { readonly: true });
+    try {
+      const row = db
+        .prepare(
+          "select text from mail_log where to_address = ? and kind = ? order by id desc limit 1",
+        )
+        .get(email, kind) as { text: string } | undefined;
+      return row?.text.match(pattern)?.[0] ?? null;
+    } finally {
+      db.close();
+    }
+  };
+  await expect.poll(find, { message: `a ${kind} email to ${email} in the outbox` }).not.toBeNull();
+  const link = new URL(find() ?? "");
+  return `${link.pathname}${link.search}`;
 }
+
+const verificationLink = (email: string) =>
+  mailedLink(email, "verification", "/subscription/preferences\\?");
 
 const listBox = (page: Page, name: string) => page.getByRole("checkbox", { name, exact: true });
 
@@ -72,6 +81,9 @@ test("a subscriber changes their newsletters through the emailed verification li
   ).toBeVisible();
   await page.getByLabel("Email address").fill(email);
   await page.getByRole("button", { name: "Find Subscription" }).click();
+  // The page tells nobody whether the address is subscribed: the link goes to the inbox.
+  await expect(page.getByText("Check your inbox")).toBeVisible();
+  await page.goto(await mailedLink(email, "preferences-link", "/preferences/"));
   await expect(page.getByRole("heading", { name: "Your newsletters" })).toBeVisible();
   await expect(page.getByText(`Subscriptions of ${email}`)).toBeVisible();
 
@@ -102,7 +114,7 @@ test("a subscriber changes their newsletters through the emailed verification li
   // Nothing changes before the link is opened.
   await expect(listBox(page, "Industry News")).not.toBeChecked();
 
-  await page.goto(verificationLink(email));
+  await page.goto(await verificationLink(email));
   await expect(page.getByRole("heading", { level: 1, name: "Confirm your changes" })).toBeVisible();
   await page.getByRole("button", { name: "Confirm my changes" }).click();
   await expect(page.getByText("Your preferences have been updated.")).toBeVisible();
@@ -112,7 +124,7 @@ test("a subscriber changes their newsletters through the emailed verification li
   await expect(page.getByRole("button", { name: "No Changes to Save" })).toBeDisabled();
 
   // The link works once.
-  await page.goto(verificationLink(email));
+  await page.goto(await verificationLink(email));
   await page.getByRole("button", { name: "Confirm my changes" }).click();
   await expect(
     page.getByText("Invalid or expired verification link. Please try again."),
@@ -125,6 +137,9 @@ test("the preference flow works without JavaScript", async ({ browser, extraHTTP
   const page = await context.newPage();
   await page.goto(`/preferences?email=${encodeURIComponent(email)}`);
   await expect(page).toHaveURL(/\/subscription\/preferences\?email=/);
+  await page.getByRole("button", { name: "Find Subscription" }).click();
+  await expect(page.getByText("Check your inbox")).toBeVisible();
+  await page.goto(await mailedLink(email, "preferences-link", "/preferences/"));
   // Without JavaScript Save is a plain submit button.
   await expect(page.getByRole("button", { name: "Save Changes" })).toBeEnabled();
   await page.getByRole("button", { name: "Unsubscribe from All" }).click();
@@ -133,7 +148,7 @@ test("the preference flow works without JavaScript", async ({ browser, extraHTTP
   await page.getByRole("button", { name: "Send Verification Email" }).click();
   await expect(page.getByRole("heading", { name: "Verification Email Sent" })).toBeVisible();
 
-  await page.goto(verificationLink(email));
+  await page.goto(await verificationLink(email));
   await page.getByRole("button", { name: "Confirm my changes" }).click();
   await expect(page.getByText("Your preferences have been updated.")).toBeVisible();
   for (const name of ["KeyDiscovery Newsletter", "KeyDiscovery Updates", "Industry News"]) {
@@ -142,7 +157,9 @@ test("the preference flow works without JavaScript", async ({ browser, extraHTTP
   await context.close();
 });
 
-test("unsubscribing asks for an address, then takes optional feedback", async ({ page }) => {
+test("unsubscribing by address goes through a mailed link, then takes optional feedback", async ({
+  page,
+}) => {
   const email = await seedSubscriber(["newsletter"]);
   await page.goto("/subscription/unsubscribe");
   const button = page.getByRole("button", { name: "Unsubscribe from all newsletters" });
@@ -150,6 +167,10 @@ test("unsubscribing asks for an address, then takes optional feedback", async ({
   await page.getByLabel("Email address").fill(email);
   await expect(button).toBeEnabled();
   await button.click();
+  await expect(page.getByText("Check your inbox")).toBeVisible();
+  await page.goto(await mailedLink(email, "unsubscribe-link", "/unsubscribe\\?"));
+  await expect(page.getByText(`Stop all newsletters from KeyDiscovery to ${email}?`)).toBeVisible();
+  await page.getByRole("button", { name: "Unsubscribe from all newsletters" }).click();
   await expect(page.getByText("Unsubscribed Successfully")).toBeVisible();
 
   const reasons = page.getByRole("group", { name: "Reason for unsubscribing" });

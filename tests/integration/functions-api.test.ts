@@ -4,6 +4,7 @@ import { createApiToken, revokeApiToken } from "../../server/auth/api-tokens";
 import type { StaffUser } from "../../server/auth/permissions";
 import { migrateToLatest } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";
+import { signToken } from "../../server/mail/tokens";
 import { listTenantLists } from "../../server/subscribers/lists";
 import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
@@ -695,37 +696,95 @@ describe.each(testDialects())("the functions API on %s", (dialect) => {
   });
 
   describe("getSubscriber", () => {
-    it("answers exactly the lists, name and status", async () => {
-      for (const cookie of ["", cookies.editor]) {
-        const answer = await call("getSubscriber", { email: "Reader@Example.com" }, { cookie });
-        expect(answer.status).toBe(200);
-        expect(answer.body).toEqual({
-          result: {
-            success: true,
-            subscriber: {
-              status: "active",
-              groups: [{ id: String(lists.main.newsletter) }],
-              fields: { name: "Rita Reader" },
-            },
-          },
-        });
+    /** The token of a subscriber's preference link (/preferences/{token}), as their mail carries it. */
+    async function preferenceToken(tenantId: string, email: string, expiresAt?: number) {
+      const row = await crossTenant(database.db)
+        .selectFrom("subscribers")
+        .select("id")
+        .where("tenant_id", "=", tenantId)
+        .where("email", "=", email)
+        .executeTakeFirstOrThrow();
+      return signToken(SECRET, {
+        purpose: "preferences",
+        tenantId,
+        subscriberId: row.id,
+        expiresAt,
+      });
+    }
+    const answer = {
+      result: {
+        success: true,
+        subscriber: {
+          status: "active",
+          groups: [{ id: "" }],
+          fields: { name: "Rita Reader" },
+        },
+      },
+    };
+
+    it("answers staff, and a visitor holding the subscriber's signed link, exactly the lists, name and status", async () => {
+      answer.result.subscriber.groups = [{ id: String(lists.main.newsletter) }];
+      const staff = await call(
+        "getSubscriber",
+        { email: "Reader@Example.com" },
+        { cookie: cookies.editor },
+      );
+      expect(staff.status).toBe(200);
+      expect(staff.body).toEqual(answer);
+      const token = await preferenceToken("main", "reader@example.com");
+      const visitor = await call("getSubscriber", { email: "Reader@Example.com", token });
+      expect(visitor.status).toBe(200);
+      expect(visitor.body).toEqual(answer);
+    });
+
+    it("refuses a visitor without the subscriber's own valid link, the same way whoever is asked for", async () => {
+      const readerToken = await preferenceToken("main", "reader@example.com");
+      const refusals = [
+        // no token: subscribed, unknown
+        { email: "reader@example.com" },
+        { email: "nobody@example.com" },
+        // another subscriber's token
+        { email: "nobody@example.com", token: readerToken },
+        // forged, expired, another tenant's, another purpose
+        { email: "reader@example.com", token: `${readerToken.slice(0, -2)}xx` },
+        {
+          email: "reader@example.com",
+          token: await preferenceToken("main", "reader@example.com", Date.now() - 1000),
+        },
+        {
+          email: "kd-joiner@example.com",
+          token: await preferenceToken("keydiscovery", "kd-joiner@example.com"),
+        },
+      ];
+      for (const data of refusals) {
+        expectError(
+          await call("getSubscriber", data),
+          403,
+          "PERMISSION_DENIED",
+          "Looking up a subscriber needs the signed token of their preference link (or a staff sign-in).",
+        );
       }
     });
 
-    it("answers NOT_FOUND for an unknown address, and for an address of another tenant", async () => {
+    it("answers NOT_FOUND to staff for an unknown address, and for an address of another tenant", async () => {
+      const cookie = cookies.editor;
       expectError(
-        await call("getSubscriber", { email: "nobody@example.com" }),
+        await call("getSubscriber", { email: "nobody@example.com" }, { cookie }),
         404,
         "NOT_FOUND",
         "Subscriber not found",
       );
       expectError(
-        await call("getSubscriber", { email: "kd-joiner@example.com" }),
+        await call("getSubscriber", { email: "kd-joiner@example.com" }, { cookie }),
         404,
         "NOT_FOUND",
         "Subscriber not found",
       );
-      expectError(await call("getSubscriber", { email: "nope" }), 400, "INVALID_ARGUMENT");
+      expectError(
+        await call("getSubscriber", { email: "nope" }, { cookie }),
+        400,
+        "INVALID_ARGUMENT",
+      );
     });
   });
 
@@ -893,10 +952,21 @@ describe.each(testDialects())("the functions API on %s", (dialect) => {
         401,
         "UNAUTHENTICATED",
       );
-      // The host decides: on keydiscovery's site, keydiscovery's data.
+      // The host decides: on keydiscovery's site, keydiscovery's data (for the link's holder).
+      const subscriber = await crossTenant(database.db)
+        .selectFrom("subscribers")
+        .select("id")
+        .where("tenant_id", "=", "keydiscovery")
+        .where("email", "=", "kd-joiner@example.com")
+        .executeTakeFirstOrThrow();
+      const token = signToken(SECRET, {
+        purpose: "preferences",
+        tenantId: "keydiscovery",
+        subscriberId: subscriber.id,
+      });
       const kd = await call(
         "getSubscriber",
-        { email: "kd-joiner@example.com", tenantId: "keydiscovery" },
+        { email: "kd-joiner@example.com", tenantId: "keydiscovery", token },
         { query: "?subdomain=keydiscovery" },
       );
       expect(kd.status, JSON.stringify(kd.body)).toBe(200);

@@ -1,13 +1,8 @@
 import { data, Link, redirect } from "react-router";
 import { z } from "zod";
 import { scopeOf } from "../../../server/http/context";
-import { verifyToken } from "../../../server/mail/tokens";
 import { MESSAGES } from "../../../server/subscribers/errors";
-import {
-  getSubscriberById,
-  type SubscriberView,
-  type SubscriptionContext,
-} from "../../../server/subscribers/subscribers";
+import { type SubscriberView, subscriberFromToken } from "../../../server/subscribers/subscribers";
 import { type CentreData, PreferenceCentre } from "../../components/preference-centre";
 import {
   Notice,
@@ -22,18 +17,10 @@ import { failureOf, loadCentre, sendVerification } from "./subscription.server";
 
 /**
  * /preferences/{token}: the preference centre of the subscriber a signed "preferences" token names
- * (the link in every list mail), without the email lookup. Changes still go through the emailed
- * verification link (SPEC §6), since this link lives as long as the mail that carries it.
+ * (the link in every list mail, or one sent from the lookup form), without the email lookup.
+ * Changes still go through the emailed verification link (SPEC §6), since this link lives as long as
+ * the mail that carries it.
  */
-async function subscriberOf(
-  ctx: SubscriptionContext,
-  token: string | undefined,
-): Promise<SubscriberView | null> {
-  const payload = verifyToken(ctx.sessionSecret, token, "preferences");
-  if (!payload || payload.tenantId !== ctx.tenant.id) return null;
-  return getSubscriberById(ctx, payload.subscriberId);
-}
-
 const sendSchema = z.object({ lists: z.array(z.string().max(100)).max(50) });
 
 export const meta: Route.MetaFunction = (args) =>
@@ -46,7 +33,7 @@ export const headers = subscriptionHeaders;
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const ctx = scopeOf(context);
-  const subscriber = await subscriberOf(ctx, params.token);
+  const subscriber = await subscriberFromToken(ctx, params.token, "preferences");
   if (!subscriber) return data<{ centre: CentreData | null }>({ centre: null }, { status: 404 });
   const centre = await loadCentre(ctx, subscriber, new URL(request.url).searchParams);
   return data<{ centre: CentreData | null }>({ centre });
@@ -57,7 +44,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const scope = scopeOf(context);
   let subscriber: SubscriberView | null;
   try {
-    subscriber = await subscriberOf(ctx, params.token);
+    subscriber = await subscriberFromToken(ctx, params.token, "preferences");
   } catch (error) {
     const failure = failureOf(ctx, error, MESSAGES.loadFailed);
     return data({ error: failure.message }, { status: failure.status });

@@ -2,7 +2,6 @@ import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@co
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useNavigation } from "react-router";
 import { lookupSchema, PREFERENCES_PATH as PATH } from "../../../shared/schemas/preferences";
-import { PreferenceCentre } from "../../components/preference-centre";
 import {
   Notice,
   Panel,
@@ -18,44 +17,42 @@ export { action, loader } from "./preferences.server";
 
 export const meta: Route.MetaFunction = (args) =>
   subscriptionMeta(args, {
-    title: args.data?.apply ? "Confirm your changes" : "Manage your subscription",
+    title: args.data?.view === "apply" ? "Confirm your changes" : "Manage your subscription",
     description: "Choose which newsletters you receive, or unsubscribe from all of them.",
   });
 
 export const headers = subscriptionHeaders;
 
 export default function Preferences({ loaderData, actionData }: Route.ComponentProps) {
-  const { apply, lookup, centre } = loaderData;
-  if (apply) {
+  if (loaderData.view === "apply") {
     return (
       <ApplyChanges
-        email={apply.email}
-        token={apply.token}
-        error={apply.error ?? (actionData?.intent === "apply" ? actionData.error : null)}
+        email={loaderData.email}
+        token={loaderData.token}
+        error={loaderData.error ?? (actionData?.intent === "apply" ? actionData.error : null)}
       />
     );
   }
+  const lookup = actionData?.intent === "lookup" ? actionData.result : null;
   return (
     <SubscriptionPage
       title="Manage your subscription"
       lead="Choose which of our newsletters you receive. Changes take effect once you confirm them from the email we send you."
       footer="privacy-and-site"
     >
-      <Lookup
-        // A new answer from the server starts the form afresh (its value and its errors).
-        key={JSON.stringify(lookup)}
-        lastResult={lookup}
-        email={centre?.email}
-      />
-      {centre ? (
-        <PreferenceCentre
-          key={JSON.stringify([centre.email, centre.step, centre.selection, centre.current])}
-          centre={centre}
-          path={PATH}
-          identity={{ email: centre.email }}
-          sendError={actionData?.intent === "send" ? actionData.error : null}
+      {loaderData.sent ? (
+        <Notice tone="ok" title="Check your inbox" testId="link-sent">
+          If that address has a subscription here, we have sent it a link to your preferences. The
+          link works for 24 hours.
+        </Notice>
+      ) : (
+        <Lookup
+          // A new answer from the server starts the form afresh (its value and its errors).
+          key={JSON.stringify(lookup)}
+          lastResult={lookup}
+          email={loaderData.email}
         />
-      ) : null}
+      )}
     </SubscriptionPage>
   );
 }
@@ -65,7 +62,7 @@ function Lookup({
   email,
 }: {
   lastResult: SubmissionResult<string[]> | null;
-  email?: string;
+  email: string;
 }) {
   const navigation = useNavigation();
   const [form, fields] = useForm({
@@ -78,19 +75,19 @@ function Lookup({
     onValidate: ({ formData }) => parseWithZod(formData, { schema: lookupSchema }),
   });
   // SPEC §4 'loading': the lookup form's own submission is on its way.
-  const loading =
-    navigation.state !== "idle" &&
-    navigation.formMethod?.toUpperCase() === "GET" &&
-    navigation.formData?.has("email") === true &&
-    !navigation.formData.has("intent");
+  const loading = navigation.state === "submitting";
 
   return (
     <Panel labelledBy="lookup-heading">
       <h2 id="lookup-heading" className="text-xl font-bold sm:text-2xl">
         Find Your Subscription
       </h2>
-      <p className="mt-1">Enter the email address you subscribed with.</p>
-      <Form method="get" action={PATH} className="mt-4 space-y-4" {...getFormProps(form)}>
+      <p className="mt-1">
+        Enter the email address you subscribed with. We email it a link to your preferences, so
+        nobody else can see or change them.
+      </p>
+      <Form method="post" action={PATH} className="mt-4 space-y-4" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="lookup" />
         {form.errors?.length ? (
           <div id={form.errorId}>
             <Notice tone="error">{form.errors.join(" ")}</Notice>
@@ -104,7 +101,7 @@ function Lookup({
               className="sm:flex-1"
             />
             <button type="submit" className={primaryButton} aria-disabled={loading || undefined}>
-              {loading ? "Searching…" : "Find Subscription"}
+              {loading ? "Sending…" : "Find Subscription"}
             </button>
           </div>
         </FieldShell>

@@ -2,6 +2,7 @@ import { createRateLimit } from "../../../server/http/rate-limit";
 import { MESSAGES, SubscriptionError } from "../../../server/subscribers/errors";
 import { listTenantLists } from "../../../server/subscribers/lists";
 import {
+  mailSubscriberLink,
   requestPreferenceChange,
   type SubscriberView,
   type SubscriptionContext,
@@ -24,6 +25,33 @@ export const unsubscribeRateLimit = createRateLimit({
   points: 20,
   windowSeconds: 600,
 });
+
+/** Links mailed to one address: a few an hour, so nobody's inbox is flooded through these forms. */
+const linkMailRateLimit = createRateLimit({
+  name: "subscriber-link",
+  points: 3,
+  windowSeconds: 3600,
+});
+
+/**
+ * A typed address on the unsubscribe or preference page: a signed link goes to it when it is a
+ * subscriber (mailSubscriberLink). The work runs after the page has answered, so neither the answer
+ * nor its timing tells whether the address is subscribed; a failure is logged, not shown.
+ */
+export async function sendLinkQuietly(
+  ctx: SubscriptionContext,
+  email: string,
+  purpose: "unsubscribe" | "preferences",
+): Promise<void> {
+  const address = email.trim().toLowerCase();
+  if (!(await linkMailRateLimit.take(`${ctx.tenant.id}:${purpose}:${address}`))) return;
+  setImmediate(() => {
+    mailSubscriberLink(ctx, { email: address, purpose }).then(
+      (sent) => ctx.logger.info({ purpose, sent }, "subscriber link requested"),
+      (error) => ctx.logger.error({ err: error, purpose }, "subscriber link not sent"),
+    );
+  });
+}
 
 export const RATE_LIMITED =
   "Too many requests from your address. Please wait a few minutes and try again.";

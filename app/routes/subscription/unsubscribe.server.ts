@@ -3,53 +3,98 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import { scopeOf } from "../../../server/http/context";
-import { signToken, verifyToken } from "../../../server/mail/tokens";
+import { signToken } from "../../../server/mail/tokens";
 import { MESSAGES } from "../../../server/subscribers/errors";
 import {
-  getSubscriberById,
   PENDING_CHANGE_LIFETIME_MS,
   recordUnsubscribeFeedback,
+  type SubscriberView,
   type SubscriptionContext,
+  signedPreferencesPath,
+  subscriberFromToken,
   unsubscribe,
 } from "../../../server/subscribers/subscribers";
-import { feedbackSchema, unsubscribeSchema } from "../../../shared/schemas/unsubscribe";
+import {
+  confirmUnsubscribeSchema,
+  feedbackSchema,
+  unsubscribeSchema,
+} from "../../../shared/schemas/unsubscribe";
 import type { Route } from "./+types/unsubscribe";
-import { failureOf, RATE_LIMITED, rateKey, unsubscribeRateLimit } from "./subscription.server";
+import {
+  failureOf,
+  RATE_LIMITED,
+  rateKey,
+  sendLinkQuietly,
+  unsubscribeRateLimit,
+} from "./subscription.server";
 
 const PATH = "/subscription/unsubscribe";
 
 /**
- * After unsubscribing, the page moves to ?done={token}: a short-lived signed "unsubscribe" token
- * naming the subscriber. A reload shows the same success without unsubscribing again, and the
- * feedback form carries the token, never a raw subscriber id.
+ * What the page shows. Without a signed link it only takes an address and mails that address a
+ * link (the same words whether or not it is subscribed: docs/decisions/015-subscriber-privacy.md). The signed link in
+ * every mail (?token=) unsubscribes with one button. After unsubscribing the page moves to
+ * ?done={token}, a short-lived signed token naming the subscriber: a reload shows the same success,
+ * and the feedback form carries the token, never a raw subscriber id.
  */
+export type UnsubscribeView =
+  | { view: "form"; email: string; error: string | null }
+  | { view: "sent" }
+  | { view: "confirm"; email: string; token: string }
+  | { view: "not-subscribed"; email: string }
+  | {
+      view: "done";
+      email: string;
+      token: string;
+      preferencesPath: string;
+      feedback: "none" | "sent" | "already";
+    };
+
 const DONE_LIFETIME_MS = PENDING_CHANGE_LIFETIME_MS;
 
 async function unsubscribedBy(ctx: SubscriptionContext, token: string | null) {
-  const payload = verifyToken(ctx.sessionSecret, token, "unsubscribe");
-  if (!payload || payload.tenantId !== ctx.tenant.id) return null;
-  const subscriber = await getSubscriberById(ctx, payload.subscriberId);
+  const subscriber = await subscriberFromToken(ctx, token, "unsubscribe");
   return subscriber?.status === "unsubscribed" ? subscriber : null;
 }
 
-const doneHref = (email: string, done: string, extra: Record<string, string> = {}) =>
-  `${PATH}?${new URLSearchParams({ email, done, ...extra })}`;
+function doneRedirect(ctx: SubscriptionContext, subscriber: SubscriberView) {
+  const done = signToken(ctx.sessionSecret, {
+    purpose: "unsubscribe",
+    tenantId: ctx.tenant.id,
+    subscriberId: subscriber.id,
+    expiresAt: Date.now() + DONE_LIFETIME_MS,
+  });
+  return redirect(`${PATH}?${new URLSearchParams({ done })}`);
+}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = scopeOf(context);
   const query = new URL(request.url).searchParams;
   const email = (query.get("email") ?? "").slice(0, 254);
-  const token = query.get("done");
-  if (token) {
-    const subscriber = await unsubscribedBy(ctx, token);
-    if (subscriber) {
-      return {
-        email: subscriber.email,
-        done: { token, feedbackSent: query.get("feedback") === "1" },
-      };
-    }
+  const show = (view: UnsubscribeView, status = 200) => data<UnsubscribeView>(view, { status });
+
+  const done = query.get("done");
+  const doneBy = done ? await unsubscribedBy(ctx, done) : null;
+  if (done && doneBy) {
+    const feedback = query.get("feedback");
+    return show({
+      view: "done",
+      email: doneBy.email,
+      token: done,
+      preferencesPath: signedPreferencesPath(ctx, doneBy.id),
+      feedback: feedback === "1" ? "sent" : feedback === "already" ? "already" : "none",
+    });
   }
-  return { email, done: null };
+  if (query.get("sent") === "1") return show({ view: "sent" });
+
+  const token = query.get("token");
+  if (token === null) return show({ view: "form", email, error: null });
+  const subscriber = await subscriberFromToken(ctx, token, "unsubscribe");
+  if (!subscriber) return show({ view: "form", email, error: MESSAGES.invalidLink }, 400);
+  if (subscriber.status === "active") {
+    return show({ view: "confirm", email: subscriber.email, token });
+  }
+  return show({ view: "not-subscribed", email: subscriber.email });
 }
 
 export type ActionData =
@@ -58,11 +103,11 @@ export type ActionData =
 
 export async function action({ request, context }: Route.ActionArgs) {
   const ctx = scopeOf(context);
-  const scope = scopeOf(context);
   const formData = await request.formData();
-  const limited = !(await unsubscribeRateLimit.take(rateKey(ctx, scope.clientAddress)));
+  const limited = !(await unsubscribeRateLimit.take(rateKey(ctx, ctx.clientAddress)));
+  const intent = formData.get("intent");
 
-  if (formData.get("intent") === "feedback") {
+  if (intent === "feedback") {
     const submission = parseWithZod(formData, { schema: feedbackSchema });
     const reply = (result: SubmissionResult<string[]>, status: number) =>
       data<ActionData>({ form: "feedback", result }, { status });
@@ -71,27 +116,38 @@ export async function action({ request, context }: Route.ActionArgs) {
     const { done, reason, details } = submission.value;
     const subscriber = await unsubscribedBy(ctx, done);
     if (!subscriber) return reply(submission.reply({ formErrors: [MESSAGES.invalidLink] }), 400);
-    await recordUnsubscribeFeedback(ctx, { subscriberId: subscriber.id, reason, details });
-    return redirect(doneHref(subscriber.email, done, { feedback: "1" }));
+    const recorded = await recordUnsubscribeFeedback(ctx, {
+      subscriberId: subscriber.id,
+      reason,
+      details,
+    });
+    const feedback = recorded ? "1" : "already";
+    return redirect(`${PATH}?${new URLSearchParams({ done, feedback })}`);
+  }
+
+  const reply = (result: SubmissionResult<string[]>, status: number) =>
+    data<ActionData>({ form: "unsubscribe", result }, { status });
+
+  if (intent === "confirm") {
+    const submission = parseWithZod(formData, { schema: confirmUnsubscribeSchema });
+    if (submission.status !== "success") return reply(submission.reply(), 400);
+    if (limited) return reply(submission.reply({ formErrors: [RATE_LIMITED] }), 429);
+    const subscriber = await subscriberFromToken(ctx, submission.value.token, "unsubscribe");
+    if (!subscriber) return reply(submission.reply({ formErrors: [MESSAGES.invalidLink] }), 400);
+    if (subscriber.status !== "active") return redirect(request.url);
+    try {
+      const gone = await unsubscribe(ctx, { subscriberId: subscriber.id });
+      ctx.logger.info({ subscriberId: gone.id }, "unsubscribed from a signed link");
+      return doneRedirect(ctx, gone);
+    } catch (error) {
+      const failure = failureOf(ctx, error, MESSAGES.unsubscribeFailed);
+      return reply(submission.reply({ formErrors: [failure.message] }), failure.status);
+    }
   }
 
   const submission = parseWithZod(formData, { schema: unsubscribeSchema });
-  const reply = (result: SubmissionResult<string[]>, status: number) =>
-    data<ActionData>({ form: "unsubscribe", result }, { status });
   if (submission.status !== "success") return reply(submission.reply(), 400);
   if (limited) return reply(submission.reply({ formErrors: [RATE_LIMITED] }), 429);
-  try {
-    const subscriber = await unsubscribe(ctx, { email: submission.value.email });
-    const done = signToken(ctx.sessionSecret, {
-      purpose: "unsubscribe",
-      tenantId: ctx.tenant.id,
-      subscriberId: subscriber.id,
-      expiresAt: Date.now() + DONE_LIFETIME_MS,
-    });
-    scope.logger.info({ subscriberId: subscriber.id }, "unsubscribed from the unsubscribe page");
-    return redirect(doneHref(subscriber.email, done));
-  } catch (error) {
-    const failure = failureOf(ctx, error, MESSAGES.unsubscribeFailed);
-    return reply(submission.reply({ formErrors: [failure.message] }), failure.status);
-  }
+  await sendLinkQuietly(ctx, submission.value.email, "unsubscribe");
+  return redirect(`${PATH}?sent=1`);
 }

@@ -14,6 +14,7 @@ import {
   useHydrated,
 } from "../../components/subscription-page";
 import { InputField } from "../../components/ui/form";
+import { ConfirmUnsubscribe, UnsubscribedNotice } from "../../components/unsubscribe-confirm";
 import { UnsubscribeFeedbackForm } from "../../components/unsubscribe-feedback-form";
 import type { Route } from "./+types/unsubscribe";
 
@@ -21,37 +22,31 @@ export { action, loader } from "./unsubscribe.server";
 
 export const meta: Route.MetaFunction = (args) =>
   subscriptionMeta(args, {
-    title: args.data?.done ? "Unsubscribed" : "Unsubscribe",
+    title: args.data?.view === "done" ? "Unsubscribed" : "Unsubscribe",
     description: "Stop receiving all newsletters sent to your email address.",
   });
 
 export const headers = subscriptionHeaders;
 
 export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {
-  const { email, done } = loaderData;
   const companyName = useCompanyName();
-  if (done) {
+  const page = loaderData;
+  const lastResult = actionData?.form === "unsubscribe" ? actionData.result : null;
+  if (page.view === "done") {
     return (
       <SubscriptionPage title="Unsubscribe" footer="privacy-and-terms">
-        <Notice tone="ok" title="Unsubscribed Successfully" testId="unsubscribed">
-          <p className="break-words">
-            <strong>{email}</strong> will no longer receive newsletters from {companyName}. Changed
-            your mind?{" "}
-            <Link to={`/subscription/preferences?${new URLSearchParams({ email })}`}>
-              Choose your newsletters again
-            </Link>
-            .
-          </p>
-        </Notice>
-        {done.feedbackSent ? (
-          <Notice tone="ok" title="Thank you for your feedback." testId="feedback-thanks">
-            It helps us send better newsletters.
-          </Notice>
-        ) : (
+        <UnsubscribedNotice email={page.email} done preferencesPath={page.preferencesPath} />
+        {page.feedback === "none" ? (
           <UnsubscribeFeedbackForm
-            token={done.token}
+            token={page.token}
             lastResult={actionData?.form === "feedback" ? actionData.result : null}
           />
+        ) : (
+          <Notice tone="ok" title="Thank you for your feedback." testId="feedback-thanks">
+            {page.feedback === "sent"
+              ? "It helps us send better newsletters."
+              : "We already have your answer for this unsubscribe."}
+          </Notice>
         )}
       </SubscriptionPage>
     );
@@ -59,22 +54,47 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
   return (
     <SubscriptionPage
       title="Unsubscribe"
-      lead={`Enter your email address to stop receiving all newsletters from ${companyName}.`}
+      lead={
+        page.view === "form"
+          ? `Enter your email address to stop receiving all newsletters from ${companyName}.`
+          : undefined
+      }
       footer="privacy-and-terms"
     >
-      <UnsubscribeForm
-        email={email}
-        lastResult={actionData?.form === "unsubscribe" ? actionData.result : null}
-      />
+      {page.view === "sent" ? (
+        <Panel>
+          <Notice tone="ok" title="Check your inbox" testId="link-sent">
+            If that address is subscribed, we have sent it a link to confirm that you want to
+            unsubscribe. The link works for 24 hours.
+          </Notice>
+        </Panel>
+      ) : page.view === "confirm" ? (
+        <Panel>
+          {lastResult?.error?.[""] ? (
+            <Notice tone="error">{lastResult.error[""].join(" ")}</Notice>
+          ) : null}
+          <ConfirmUnsubscribe
+            email={page.email}
+            fields={{ intent: "confirm", token: page.token }}
+          />
+        </Panel>
+      ) : page.view === "not-subscribed" ? (
+        <UnsubscribedNotice email={page.email} done={false} preferencesPath={null} />
+      ) : (
+        <UnsubscribeForm email={page.email} linkError={page.error} lastResult={lastResult} />
+      )}
     </SubscriptionPage>
   );
 }
 
 function UnsubscribeForm({
   email,
+  linkError,
   lastResult,
 }: {
   email: string;
+  /** the signed link this page was opened with did not hold */
+  linkError: string | null;
   lastResult: SubmissionResult<string[]> | null;
 }) {
   const hydrated = useHydrated();
@@ -92,19 +112,21 @@ function UnsubscribeForm({
   const typedBefore = lastResult?.initialValue?.email;
   const [value, setValue] = useState(typeof typedBefore === "string" ? typedBefore : email);
   const sending = navigation.state === "submitting";
+  const errors = [...(linkError ? [linkError] : []), ...(form.errors ?? [])];
 
   return (
     <Panel>
       <Form method="post" className="space-y-5" {...getFormProps(form)} aria-label="Unsubscribe">
         <input type="hidden" name="intent" value="unsubscribe" />
-        {form.errors?.length ? (
+        {errors.length ? (
           <div id={form.errorId}>
-            <Notice tone="error">{form.errors.join(" ")}</Notice>
+            <Notice tone="error">{errors.join(" ")}</Notice>
           </div>
         ) : null}
         <InputField
           field={fields.email}
           label="Email address"
+          hint="We email this address a link to confirm, so nobody else can unsubscribe you."
           type="email"
           autoComplete="email"
           onChange={(event) => setValue(event.currentTarget.value)}
@@ -116,7 +138,7 @@ function UnsubscribeForm({
           disabled={hydrated && value.trim() === ""}
           aria-disabled={sending || undefined}
         >
-          {sending ? "Unsubscribing…" : "Unsubscribe from all newsletters"}
+          {sending ? "Sending…" : "Unsubscribe from all newsletters"}
         </button>
       </Form>
       <p className="mt-6 border-t border-black/10 pt-5">
