@@ -1,7 +1,7 @@
 /**
  * Who may call each route: the one place it is declared (issue 13, point 2). Keys are the route
  * patterns of app/routes.ts; the root middleware (server/auth/route-access.ts) enforces the
- * declaration before any loader or action runs, and tests/integration/route-access.test.ts calls
+ * declaration before any loader or action runs, and tests/security/route-access.test.ts calls
  * every route and method as anonymous, as an editor of another tenant and as a super admin. A
  * route that is not declared here is refused at run time and fails that test.
  *
