@@ -106,3 +106,23 @@ export function BackLink({ to, children }: { to: string; children: ReactNode }) 
     </p>
   );
 }
+
+/** A titled part of a staff page (its h2 names the section for screen readers). */
+export function AdminSection({
+  id,
+  title,
+  children,
+}: {
+  id: string;
+  title: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id} className="text-xl font-bold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}

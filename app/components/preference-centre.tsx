@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import type { SUBSCRIBER_STATUSES } from "../../shared/schemas/subscribers";
 import {
@@ -37,10 +37,8 @@ export interface CentreData {
 
 interface PreferenceCentreProps {
   centre: CentreData;
-  /** the page the centre lives on: /subscription/preferences or /preferences/{token} */
+  /** the page the centre lives on: /preferences/{token} */
   path: string;
-  /** query fields that name the subscriber on `path` (the email on the lookup page, none behind a token) */
-  identity: Record<string, string>;
   /** why the last 'Send Verification Email' failed */
   sendError?: string | null;
 }
@@ -54,8 +52,8 @@ const STATUS_LABEL: Record<CentreData["status"], string> = {
   complained: "Paused: marked as spam",
 };
 
-function hrefOf(path: string, identity: Record<string, string>, extra: [string, string][] = []) {
-  const query = new URLSearchParams([...Object.entries(identity), ...extra]).toString();
+function hrefOf(path: string, extra: [string, string][] = []) {
+  const query = new URLSearchParams(extra).toString();
   return query ? `${path}?${query}` : path;
 }
 
@@ -63,7 +61,7 @@ const sameSet = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((key) => b.includes(key));
 
 /** The checkboxes, 'Save Changes' and 'Unsubscribe from All', then the review or sent panel. */
-export function PreferenceCentre({ centre, path, identity, sendError }: PreferenceCentreProps) {
+export function PreferenceCentre({ centre, path, sendError }: PreferenceCentreProps) {
   const hydrated = useHydrated();
   const formRef = useRef<HTMLFormElement>(null);
   const [dirty, setDirty] = useState(!sameSet(centre.selection, centre.current));
@@ -116,9 +114,6 @@ export function PreferenceCentre({ centre, path, identity, sendError }: Preferen
       ) : null}
 
       <Form method="get" action={path} ref={formRef} className="mt-5">
-        {Object.entries(identity).map(([name, value]) => (
-          <input key={name} type="hidden" name={name} value={value} />
-        ))}
         <fieldset disabled={locked} className="min-w-0">
           <legend className="font-semibold">Choose the newsletters you want to receive</legend>
           <ul className="mt-3 space-y-3">
@@ -183,33 +178,60 @@ export function PreferenceCentre({ centre, path, identity, sendError }: Preferen
       </Form>
 
       {centre.step === "review" ? (
-        <ReviewPanel centre={centre} path={path} identity={identity} sendError={sendError} />
+        <ReviewPanel centre={centre} path={path} sendError={sendError} />
       ) : null}
-      {centre.step === "sent" ? (
-        <SentPanel centre={centre} path={path} identity={identity} />
-      ) : null}
+      {centre.step === "sent" ? <SentPanel centre={centre} path={path} /> : null}
     </Panel>
   );
 }
 
-/** Moves keyboard and screen-reader focus to a panel's heading when the panel appears. */
-function useFocusOnMount<T extends HTMLElement>() {
-  const ref = useRef<T>(null);
+/**
+ * A step of the centre that has just appeared (review, or sent): keyboard and screen-reader focus
+ * moves to its heading.
+ */
+function StepPanel({
+  id,
+  title,
+  tone,
+  children,
+}: {
+  id: string;
+  title: string;
+  tone: "review" | "done";
+  children: ReactNode;
+}) {
+  const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    ref.current?.focus();
+    heading.current?.focus();
   }, []);
-  return ref;
+  const done = tone === "done";
+  return (
+    <section
+      role={done ? "status" : undefined}
+      aria-labelledby={id}
+      className={`mt-6 rounded-brand border-2 p-4 sm:p-6 ${done ? "border-ok bg-surface" : "border-brand-strong bg-brand/5"}`}
+    >
+      <h3
+        ref={heading}
+        id={id}
+        tabIndex={-1}
+        className={`text-lg font-bold outline-none ${done ? "text-ok" : ""}`}
+      >
+        {title}
+      </h3>
+      {children}
+    </section>
+  );
 }
 
-function ReviewPanel({ centre, path, identity, sendError }: PreferenceCentreProps) {
-  const heading = useFocusOnMount<HTMLHeadingElement>();
+function ReviewPanel({ centre, path, sendError }: PreferenceCentreProps) {
   const navigation = useNavigation();
   const sending =
     navigation.state === "submitting" && navigation.formData?.get("intent") === "send";
   const nameOf = (key: string) => centre.lists.find((list) => list.key === key)?.name ?? key;
   const joining = centre.selection.filter((key) => !centre.current.includes(key)).map(nameOf);
   const leaving = centre.current.filter((key) => !centre.selection.includes(key)).map(nameOf);
-  const editHref = hrefOf(path, identity, [
+  const editHref = hrefOf(path, [
     ["intent", "edit"],
     ...centre.selection.map((key): [string, string] => ["list", key]),
   ]);
@@ -220,7 +242,7 @@ function ReviewPanel({ centre, path, identity, sendError }: PreferenceCentreProp
         <Notice tone="info" title="No Changes to Save">
           Your selection is the same as your current subscriptions.
         </Notice>
-        <Link to={hrefOf(path, identity)} className={secondaryButton}>
+        <Link to={hrefOf(path)} className={secondaryButton}>
           Back to my newsletters
         </Link>
       </div>
@@ -228,18 +250,7 @@ function ReviewPanel({ centre, path, identity, sendError }: PreferenceCentreProp
   }
 
   return (
-    <section
-      aria-labelledby="review-heading"
-      className="mt-6 rounded-brand border-2 border-brand-strong bg-brand/5 p-4 sm:p-6"
-    >
-      <h3
-        ref={heading}
-        id="review-heading"
-        tabIndex={-1}
-        className="text-lg font-bold outline-none"
-      >
-        Confirm Your Changes
-      </h3>
+    <StepPanel id="review-heading" title="Confirm Your Changes" tone="review">
       <div className="mt-3 grid gap-4 sm:grid-cols-2">
         <ChangeList title="You will join" names={joining} empty="No new newsletters" />
         <ChangeList title="You will leave" names={leaving} empty="Nothing" />
@@ -261,9 +272,6 @@ function ReviewPanel({ centre, path, identity, sendError }: PreferenceCentreProp
       ) : null}
       <Form method="post" className="mt-5 flex flex-col gap-3 sm:flex-row sm:items-center">
         <input type="hidden" name="intent" value="send" />
-        {Object.entries(identity).map(([name, value]) => (
-          <input key={name} type="hidden" name={name} value={value} />
-        ))}
         {centre.selection.map((key) => (
           <input key={key} type="hidden" name="list" value={key} />
         ))}
@@ -274,7 +282,7 @@ function ReviewPanel({ centre, path, identity, sendError }: PreferenceCentreProp
           Cancel
         </Link>
       </Form>
-    </section>
+    </StepPanel>
   );
 }
 
@@ -295,32 +303,19 @@ function ChangeList({ title, names, empty }: { title: string; names: string[]; e
   );
 }
 
-function SentPanel({ centre, path, identity }: PreferenceCentreProps) {
-  const heading = useFocusOnMount<HTMLHeadingElement>();
+function SentPanel({ centre, path }: PreferenceCentreProps) {
   return (
-    <section
-      role="status"
-      aria-labelledby="sent-heading"
-      className="mt-6 rounded-brand border-2 border-ok bg-surface p-4 sm:p-6"
-    >
-      <h3
-        ref={heading}
-        id="sent-heading"
-        tabIndex={-1}
-        className="text-lg font-bold text-ok outline-none"
-      >
-        Verification Email Sent
-      </h3>
+    <StepPanel id="sent-heading" title="Verification Email Sent" tone="done">
       <p className="mt-2">
         We sent a link to <strong className="break-words">{centre.email}</strong>. Open it to apply
         your changes: the link is valid for 24 hours and works once. Until then your subscriptions
         stay as they are.
       </p>
       <p className="mt-4">
-        <Link to={hrefOf(path, identity)} className="font-semibold">
+        <Link to={hrefOf(path)} className="font-semibold">
           Back to my newsletters
         </Link>
       </p>
-    </section>
+    </StepPanel>
   );
 }

@@ -16,19 +16,27 @@ interface MetaArgs {
   matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>;
 }
 
+/** What each kind of subscription page is for: its meta description. */
+const DESCRIPTIONS = {
+  unsubscribe: "Stop receiving all newsletters sent to your email address.",
+  preferences: "Choose which newsletters you receive, or unsubscribe from all of them.",
+  confirm: "Confirm that you want to receive our newsletters.",
+} as const;
+
 /**
  * Title and description of a subscription page. These pages hold a visitor's address or a signed
  * link, so they are kept out of search engines and carry no canonical or sharing tags.
  */
 export function subscriptionMeta(
   { matches }: MetaArgs,
-  page: { title: string; description: string },
+  title: string,
+  kind: keyof typeof DESCRIPTIONS,
 ): MetaDescriptor[] {
   const root = matches.find((match) => match?.id === "root")?.loaderData as RootData | undefined;
   const siteName = root?.tenant.companyName ?? "Herald";
   return [
-    { title: `${page.title} | ${siteName}` },
-    { name: "description", content: page.description },
+    { title: `${title} | ${siteName}` },
+    { name: "description", content: DESCRIPTIONS[kind] },
     { name: "robots", content: "noindex" },
   ];
 }

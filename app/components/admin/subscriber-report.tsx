@@ -1,5 +1,6 @@
 import { formatDate } from "../../../shared/format";
 import type { loader } from "../../routes/admin/subscribers.server";
+import { AdminSection } from "../admin-header";
 
 type Data = Awaited<ReturnType<typeof loader>>;
 
@@ -65,10 +66,7 @@ export function SubscriberCounts({
 /** Why people unsubscribed: counts per reason and the latest "Other" answers. */
 export function UnsubscribeFeedback({ feedback }: { feedback: Data["feedback"] }) {
   return (
-    <section aria-labelledby="feedback-heading">
-      <h2 id="feedback-heading" className="text-xl font-bold">
-        Why people unsubscribed
-      </h2>
+    <AdminSection id="feedback-heading" title="Why people unsubscribed">
       <div className="mt-3 grid gap-6 lg:grid-cols-[1fr_2fr]">
         <table className="w-full text-left">
           <thead className="sr-only">
@@ -108,6 +106,6 @@ export function UnsubscribeFeedback({ feedback }: { feedback: Data["feedback"] }
           )}
         </div>
       </div>
-    </section>
+    </AdminSection>
   );
 }

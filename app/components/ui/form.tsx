@@ -1,4 +1,4 @@
-import { type FieldMetadata, getInputProps } from "@conform-to/react";
+import { type FieldMetadata, getInputProps, getTextareaProps } from "@conform-to/react";
 import type { ComponentProps, ReactNode } from "react";
 
 interface FieldShellProps {
@@ -228,3 +228,22 @@ export const dangerSubmitClass = "rounded-brand bg-danger px-4 py-2 font-semibol
 /** An outlined button beside a primary one. */
 export const outlineButtonClass =
   "rounded-brand border-2 border-brand-strong px-5 py-2.5 font-semibold text-brand-strong";
+
+/** A textarea bound to a Conform field, inside its FieldShell (label, hint, errors). */
+export function TextAreaField({
+  field,
+  label,
+  hint,
+  rows,
+}: {
+  field: FieldMetadata<string | undefined>;
+  label: string;
+  hint?: string;
+  rows: number;
+}) {
+  return (
+    <FieldShell id={field.id} label={label} hint={hint} errors={field.errors}>
+      <TextArea {...getTextareaProps(field)} rows={rows} />
+    </FieldShell>
+  );
+}

@@ -9,7 +9,7 @@ import {
   TOKEN_SCOPE_LABELS,
   TOKEN_SCOPES,
 } from "../../../shared/schemas/api-tokens";
-import { AdminPage } from "../../components/admin-header";
+import { AdminPage, AdminSection } from "../../components/admin-header";
 import { FieldShell, FilterSelect, SubmitButton, TextInput } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/api-tokens";
@@ -142,10 +142,7 @@ export default function ApiTokens({ loaderData }: Route.ComponentProps) {
           Create token
         </SubmitButton>
       </Form>
-      <section aria-labelledby="tokens">
-        <h2 id="tokens" className="text-xl font-bold">
-          Tokens
-        </h2>
+      <AdminSection id="tokens" title="Tokens">
         {tokens.length === 0 ? (
           <p className="mt-2">No tokens yet.</p>
         ) : (
@@ -192,7 +189,7 @@ export default function ApiTokens({ loaderData }: Route.ComponentProps) {
             ))}
           </ul>
         )}
-      </section>
+      </AdminSection>
     </AdminPage>
   );
 }

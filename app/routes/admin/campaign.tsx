@@ -2,7 +2,7 @@ import { Form, Link } from "react-router";
 import type { CampaignReport } from "../../../server/campaigns/campaigns";
 import { formatDateTime } from "../../../shared/format";
 import { ActivityChart } from "../../components/admin/activity-chart";
-import { AdminPage, BackLink } from "../../components/admin-header";
+import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
 import {
   CampaignProgressBar,
   CampaignStatusBadge,
@@ -113,10 +113,7 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
         ) : null}
       </section>
 
-      <section aria-labelledby="figures-heading">
-        <h2 id="figures-heading" className="text-xl font-bold">
-          Report
-        </h2>
+      <AdminSection id="figures-heading" title="Report">
         <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-3">
           {figures.map(([label, value]) => (
             <div key={label} className="rounded-brand border border-black/10 p-3">
@@ -127,21 +124,15 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
             </div>
           ))}
         </dl>
-      </section>
+      </AdminSection>
 
-      <section aria-labelledby="activity-heading">
-        <h2 id="activity-heading" className="text-xl font-bold">
-          Opens and clicks over time
-        </h2>
+      <AdminSection id="activity-heading" title="Opens and clicks over time">
         <div className="mt-3">
           <ActivityChart timeline={report.timeline} />
         </div>
-      </section>
+      </AdminSection>
 
-      <section aria-labelledby="links-heading">
-        <h2 id="links-heading" className="text-xl font-bold">
-          Top links
-        </h2>
+      <AdminSection id="links-heading" title="Top links">
         {report.topLinks.length === 0 ? (
           <p className="mt-2 text-sm">No clicks yet.</p>
         ) : (
@@ -152,12 +143,9 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
             rowKey={(link) => link.url}
           />
         )}
-      </section>
+      </AdminSection>
 
-      <section aria-labelledby="feedback-heading">
-        <h2 id="feedback-heading" className="text-xl font-bold">
-          Bounces and complaints
-        </h2>
+      <AdminSection id="feedback-heading" title="Bounces and complaints">
         {report.feedback.length === 0 ? (
           <p className="mt-2 text-sm">No bounces or complaints.</p>
         ) : (
@@ -174,7 +162,7 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
             />
           </>
         )}
-      </section>
+      </AdminSection>
     </AdminPage>
   );
 }

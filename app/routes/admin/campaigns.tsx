@@ -1,7 +1,7 @@
 import { Link, NavLink } from "react-router";
 import { formatDateTime } from "../../../shared/format";
 import { CAMPAIGN_STATUSES } from "../../../shared/schemas/campaign";
-import { AdminPage } from "../../components/admin-header";
+import { AdminPage, AdminSection } from "../../components/admin-header";
 import {
   CampaignProgressBar,
   CampaignStatusBadge,
@@ -127,17 +127,14 @@ export default function Campaigns({ loaderData }: Route.ComponentProps) {
         }
       />
 
-      <section aria-labelledby="lists-heading">
-        <h2 id="lists-heading" className="text-xl font-bold">
-          Lists
-        </h2>
+      <AdminSection id="lists-heading" title="Lists">
         <DataTable
           className="mt-3"
           columns={LIST_COLUMNS}
           rows={groups}
           rowKey={(group) => group.id}
         />
-      </section>
+      </AdminSection>
     </AdminPage>
   );
 }

@@ -1,9 +1,9 @@
-import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { type FormEvent, type MouseEvent, useRef } from "react";
 import { Form, isRouteErrorResponse, Link, useNavigation, useSubmit } from "react-router";
 import { NEWSLETTER_NOT_FOUND as NOT_FOUND } from "../../../shared/newsletters";
 import { AdminPage } from "../../components/admin-header";
-import { FieldShell, FormAlert, InputField, TextArea } from "../../components/ui/form";
+import { FormAlert, InputField, TextAreaField } from "../../components/ui/form";
 import type { Route } from "./+types/newsletter-form";
 
 export { action, loader } from "./newsletter-form.server";
@@ -121,14 +121,12 @@ function NewsletterForm({ loaderData, actionData }: Route.ComponentProps) {
           <div className="space-y-6 p-5 sm:p-6">
             <FormAlert id={form.errorId} errors={formErrors} className="p-4" />
             <InputField field={fields.title} label="Title" className="text-lg font-semibold" />
-            <FieldShell
-              id={fields.excerpt.id}
+            <TextAreaField
+              field={fields.excerpt}
               label="Excerpt"
               hint="One or two sentences shown in newsletter lists and link previews."
-              errors={fields.excerpt.errors}
-            >
-              <TextArea {...getTextareaProps(fields.excerpt)} rows={3} />
-            </FieldShell>
+              rows={3}
+            />
             <ContentField field={fields.content} onChange={autosave.schedule} />
             <InputField
               field={fields.readTime}

@@ -1,6 +1,6 @@
 import { Form, useNavigation } from "react-router";
 import { CampaignOptions } from "../../components/admin/campaign-options";
-import { AdminPage, BackLink } from "../../components/admin-header";
+import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
 import { FormAlert, SubmitButton, TextField } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/newsletter-send";
@@ -109,10 +109,7 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
       </Form>
 
       {actionData?.kind === "preview" ? (
-        <section aria-labelledby="preview-heading">
-          <h2 id="preview-heading" className="text-xl font-bold">
-            Preview
-          </h2>
+        <AdminSection id="preview-heading" title="Preview">
           <p className="mt-1 text-sm">
             {actionData.from} · {actionData.subject}
           </p>
@@ -122,7 +119,7 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
             title="Email preview"
             className="mt-3 h-[70vh] min-h-[28rem] w-full rounded-brand border border-black/20 bg-white"
           />
-        </section>
+        </AdminSection>
       ) : null}
     </AdminPage>
   );

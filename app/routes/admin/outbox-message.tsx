@@ -4,7 +4,7 @@ import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import { getOutboxMessage } from "../../../server/mail/outbox";
 import { formatDateTime, plural } from "../../../shared/format";
-import { AdminPage, BackLink } from "../../components/admin-header";
+import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
 import { MailStatusBadge } from "../../components/mail-status";
 import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/outbox-message";
@@ -81,10 +81,7 @@ export default function OutboxMessage({ loaderData }: Route.ComponentProps) {
         </dl>
       </section>
 
-      <section aria-labelledby="html-part">
-        <h2 id="html-part" className="text-xl font-bold">
-          HTML part
-        </h2>
+      <AdminSection id="html-part" title="HTML part">
         {/* No sandbox allowances: nothing in the message runs, submits or navigates this page. */}
         <iframe
           sandbox=""
@@ -92,16 +89,13 @@ export default function OutboxMessage({ loaderData }: Route.ComponentProps) {
           title="Email preview"
           className="mt-3 h-[70vh] min-h-[28rem] w-full rounded-brand border border-black/20 bg-white"
         />
-      </section>
+      </AdminSection>
 
-      <section aria-labelledby="text-part">
-        <h2 id="text-part" className="text-xl font-bold">
-          Text part
-        </h2>
+      <AdminSection id="text-part" title="Text part">
         <pre className="mt-3 overflow-x-auto whitespace-pre-wrap break-words rounded-brand border border-black/20 bg-black/[0.03] p-4 text-sm">
           {message.text}
         </pre>
-      </section>
+      </AdminSection>
     </AdminPage>
   );
 }

@@ -10,7 +10,7 @@ import {
   STATUS_LOOK,
 } from "../../components/admin/subscriber-import";
 import { SubscriberCounts, UnsubscribeFeedback } from "../../components/admin/subscriber-report";
-import { AdminPage } from "../../components/admin-header";
+import { AdminPage, AdminSection } from "../../components/admin-header";
 import { Pagination } from "../../components/pagination";
 import { type Column, DataTable } from "../../components/ui/data-table";
 import { FilterSelect } from "../../components/ui/form";
@@ -85,10 +85,7 @@ export default function Subscribers({ loaderData, actionData }: Route.ComponentP
     >
       <SubscriberCounts statuses={statuses} lists={lists} />
 
-      <section aria-labelledby="search-heading">
-        <h2 id="search-heading" className="text-xl font-bold">
-          Find subscribers
-        </h2>
+      <AdminSection id="search-heading" title="Find subscribers">
         <Form
           method="get"
           role="search"
@@ -159,7 +156,7 @@ export default function Subscribers({ loaderData, actionData }: Route.ComponentP
           />
         ) : null}
         <Pagination page={subscribers.page} pageCount={subscribers.pageCount} href={pageHref} />
-      </section>
+      </AdminSection>
 
       <section
         id="import"

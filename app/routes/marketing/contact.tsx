@@ -1,14 +1,13 @@
-import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, useActionData, useNavigation } from "react-router";
 import { contactSchema } from "../../../shared/schemas/contact";
 import {
-  FieldShell,
   FormAlert,
   Honeypot,
   InputField,
   SubmitButton,
-  TextArea,
+  TextAreaField,
 } from "../../components/ui/form";
 import { Container, PageHero } from "../../components/ui/layout";
 import { MARKETING_PAGES } from "../../content/marketing-pages";
@@ -94,14 +93,12 @@ export default function Contact({ loaderData }: Route.ComponentProps) {
               optional
               autoComplete="organization"
             />
-            <FieldShell
-              id={fields.message.id}
+            <TextAreaField
+              field={fields.message}
               label="Message"
               hint="What are you working on, and what would a good outcome look like?"
-              errors={fields.message.errors}
-            >
-              <TextArea {...getTextareaProps(fields.message)} rows={6} />
-            </FieldShell>
+              rows={6}
+            />
             <Honeypot />
             <SubmitButton pending={sending}>{sending ? "Sending…" : "Send message"}</SubmitButton>
           </Form>

@@ -14,15 +14,15 @@ import type { Route } from "./+types/confirm";
 export { action, loader } from "./confirm.server";
 
 export const meta: Route.MetaFunction = (args) =>
-  subscriptionMeta(args, {
-    title:
-      args.data?.state === "confirmed"
-        ? "Subscription confirmed"
-        : args.data?.state === "pending"
-          ? "Confirm your subscription"
-          : "Confirmation link not valid",
-    description: "Confirm that you want to receive our newsletters.",
-  });
+  subscriptionMeta(
+    args,
+    args.data?.state === "confirmed"
+      ? "Subscription confirmed"
+      : args.data?.state === "pending"
+        ? "Confirm your subscription"
+        : "Confirmation link not valid",
+    "confirm",
+  );
 
 export const headers = subscriptionHeaders;
 

@@ -12,10 +12,7 @@ import type { Route } from "./+types/one-click";
 export { action, loader } from "./one-click.server";
 
 export const meta: Route.MetaFunction = (args) =>
-  subscriptionMeta(args, {
-    title: "Unsubscribe",
-    description: "Stop receiving all newsletters sent to your email address.",
-  });
+  subscriptionMeta(args, "Unsubscribe", "unsubscribe");
 
 export const headers = subscriptionHeaders;
 

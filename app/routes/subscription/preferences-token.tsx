@@ -24,10 +24,11 @@ import { failureOf, loadCentre, sendVerification } from "./subscription.server";
 const sendSchema = z.object({ lists: z.array(z.string().max(100)).max(50) });
 
 export const meta: Route.MetaFunction = (args) =>
-  subscriptionMeta(args, {
-    title: args.data?.centre ? "Manage your subscription" : "Preference link not valid",
-    description: "Choose which newsletters you receive, or unsubscribe from all of them.",
-  });
+  subscriptionMeta(
+    args,
+    args.data?.centre ? "Manage your subscription" : "Preference link not valid",
+    "preferences",
+  );
 
 export const headers = subscriptionHeaders;
 
@@ -96,7 +97,6 @@ export default function PreferencesByToken({
         key={JSON.stringify([centre.step, centre.selection, centre.current])}
         centre={centre}
         path={`/preferences/${params.token}`}
-        identity={{}}
         sendError={actionData?.error ?? null}
       />
     </SubscriptionPage>

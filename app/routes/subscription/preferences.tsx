@@ -16,10 +16,11 @@ import type { Route } from "./+types/preferences";
 export { action, loader } from "./preferences.server";
 
 export const meta: Route.MetaFunction = (args) =>
-  subscriptionMeta(args, {
-    title: args.data?.view === "apply" ? "Confirm your changes" : "Manage your subscription",
-    description: "Choose which newsletters you receive, or unsubscribe from all of them.",
-  });
+  subscriptionMeta(
+    args,
+    args.data?.view === "apply" ? "Confirm your changes" : "Manage your subscription",
+    "preferences",
+  );
 
 export const headers = subscriptionHeaders;
 

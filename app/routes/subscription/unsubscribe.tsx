@@ -21,10 +21,11 @@ import type { Route } from "./+types/unsubscribe";
 export { action, loader } from "./unsubscribe.server";
 
 export const meta: Route.MetaFunction = (args) =>
-  subscriptionMeta(args, {
-    title: args.data?.view === "done" ? "Unsubscribed" : "Unsubscribe",
-    description: "Stop receiving all newsletters sent to your email address.",
-  });
+  subscriptionMeta(
+    args,
+    args.data?.view === "done" ? "Unsubscribed" : "Unsubscribe",
+    "unsubscribe",
+  );
 
 export const headers = subscriptionHeaders;
 
