@@ -1,53 +1,40 @@
-import type { Kysely } from "kysely";
-import { autoIncrementId } from "../portable";
+import * as def from "./columns";
 
-// biome-ignore lint/suspicious/noExplicitAny: migrations must not depend on today's table types
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: def.MigrationDb): Promise<void> {
   await db.schema
     .createTable("users")
-    .addColumn("id", "text", (col) => col.primaryKey())
+    .addColumn("id", "text", def.primaryKey)
     .addColumn("email", "text", (col) => col.notNull().unique())
-    .addColumn("password_hash", "text", (col) => col.notNull())
-    .addColumn("role", "text", (col) => col.notNull())
+    .$call(def.requiredText("password_hash", "role"))
     // JSON map of product key → true (SPEC §3 User permissions)
-    .addColumn("products", "text", (col) => col.notNull().defaultTo("{}"))
-    .addColumn("created_at", "text", (col) => col.notNull())
-    .addColumn("updated_at", "text", (col) => col.notNull())
+    .addColumn("products", "text", def.requiredWithDefault("{}"))
+    .$call(def.requiredText("created_at", "updated_at"))
     .execute();
 
   await db.schema
     .createTable("sessions")
-    .addColumn("token_hash", "text", (col) => col.primaryKey())
-    .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
-    .addColumn("created_at", "text", (col) => col.notNull())
-    .addColumn("expires_at", "text", (col) => col.notNull())
+    .addColumn("token_hash", "text", def.primaryKey)
+    .addColumn("user_id", "text", def.ownedBy("users.id"))
+    .$call(def.requiredText("created_at", "expires_at"))
     .execute();
-  await db.schema.createIndex("sessions_user").on("sessions").column("user_id").execute();
+  await def.createIndex(db, "sessions_user", "sessions", ["user_id"]);
 
   // Small installation-wide values: the one-time setup token's hash, and the like.
   await db.schema
     .createTable("settings")
-    .addColumn("key", "text", (col) => col.primaryKey())
-    .addColumn("value", "text", (col) => col.notNull())
-    .addColumn("updated_at", "text", (col) => col.notNull())
+    .addColumn("key", "text", def.primaryKey)
+    .$call(def.requiredText("value", "updated_at"))
     .execute();
 
-  await db.schema
-    .createTable("newsletters")
-    .addColumn("id", "text", (col) => col.primaryKey())
-    .addColumn("tenant_id", "text", (col) =>
-      col.notNull().references("tenants.id").onDelete("cascade"),
-    )
-    .addColumn("title", "text", (col) => col.notNull())
-    .addColumn("excerpt", "text", (col) => col.notNull())
-    .addColumn("content", "text", (col) => col.notNull())
-    .addColumn("read_time", "integer", (col) => col.notNull())
-    .addColumn("status", "text", (col) => col.notNull())
-    .addColumn("views", "integer", (col) => col.notNull().defaultTo(0))
-    .addColumn("comments", "integer", (col) => col.notNull().defaultTo(0))
-    .addColumn("author_id", "text", (col) => col.references("users.id").onDelete("set null"))
-    .addColumn("created_at", "text", (col) => col.notNull())
-    .addColumn("updated_at", "text", (col) => col.notNull())
+  await def
+    .tenantTable(db, "newsletters", "text")
+    .$call(def.requiredText("title", "excerpt", "content"))
+    .addColumn("read_time", "integer", def.required)
+    .addColumn("status", "text", def.required)
+    .addColumn("views", "integer", def.requiredWithDefault(0))
+    .addColumn("comments", "integer", def.requiredWithDefault(0))
+    .addColumn("author_id", "text", def.optionalRef("users.id"))
+    .$call(def.requiredText("created_at", "updated_at"))
     .addColumn("published_at", "text")
     .addColumn("sent_at", "text")
     .addColumn("campaign_id", "text")
@@ -55,35 +42,29 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("mailerlite_campaign_id", "text")
     .addColumn("mailerlite_campaign_status", "text")
     .execute();
-  await db.schema
-    .createIndex("newsletters_tenant_status_published")
-    .on("newsletters")
-    .columns(["tenant_id", "status", "published_at"])
-    .execute();
+  await def.createIndex(db, "newsletters_tenant_status_published", "newsletters", [
+    "tenant_id",
+    "status",
+    "published_at",
+  ]);
 
   await db.schema
     .createTable("comments")
-    .addColumn("id", autoIncrementId(db), (col) => col.primaryKey())
-    .addColumn("newsletter_id", "text", (col) =>
-      col.notNull().references("newsletters.id").onDelete("cascade"),
-    )
-    .addColumn("tenant_id", "text", (col) =>
-      col.notNull().references("tenants.id").onDelete("cascade"),
-    )
-    .addColumn("text", "text", (col) => col.notNull())
-    .addColumn("author", "text", (col) => col.notNull().defaultTo("Anonymous"))
-    .addColumn("hidden", "integer", (col) => col.notNull().defaultTo(0))
-    .addColumn("created_at", "text", (col) => col.notNull())
+    .addColumn("id", def.autoIncrementId(db), def.primaryKey)
+    .addColumn("newsletter_id", "text", def.ownedBy("newsletters.id"))
+    .addColumn("tenant_id", "text", def.ownedBy("tenants.id"))
+    .addColumn("text", "text", def.required)
+    .addColumn("author", "text", def.requiredWithDefault("Anonymous"))
+    .addColumn("hidden", "integer", def.requiredWithDefault(0))
+    .addColumn("created_at", "text", def.required)
     .execute();
-  await db.schema
-    .createIndex("comments_newsletter_created")
-    .on("comments")
-    .columns(["newsletter_id", "created_at"])
-    .execute();
+  await def.createIndex(db, "comments_newsletter_created", "comments", [
+    "newsletter_id",
+    "created_at",
+  ]);
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: see up()
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: def.MigrationDb): Promise<void> {
   for (const table of ["comments", "newsletters", "settings", "sessions", "users"]) {
     await db.schema.dropTable(table).execute();
   }

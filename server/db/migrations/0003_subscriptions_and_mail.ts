@@ -1,56 +1,36 @@
-import type { Kysely } from "kysely";
-import { autoIncrementId } from "../portable";
+import * as def from "./columns";
 
-// biome-ignore lint/suspicious/noExplicitAny: migrations must not depend on today's table types
-export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable("lists")
-    .addColumn("id", autoIncrementId(db), (col) => col.primaryKey())
-    .addColumn("tenant_id", "text", (col) =>
-      col.notNull().references("tenants.id").onDelete("cascade"),
-    )
-    .addColumn("key", "text", (col) => col.notNull())
-    .addColumn("name", "text", (col) => col.notNull())
-    .addColumn("description", "text", (col) => col.notNull().defaultTo(""))
-    .addColumn("created_at", "text", (col) => col.notNull())
+export async function up(db: def.MigrationDb): Promise<void> {
+  await def
+    .tenantTable(db, "lists")
+    .$call(def.requiredText("key", "name"))
+    .addColumn("description", "text", def.requiredWithDefault(""))
+    .addColumn("created_at", "text", def.required)
     .addUniqueConstraint("lists_tenant_key", ["tenant_id", "key"])
     .execute();
 
-  await db.schema
-    .createTable("subscribers")
-    .addColumn("id", autoIncrementId(db), (col) => col.primaryKey())
-    .addColumn("tenant_id", "text", (col) =>
-      col.notNull().references("tenants.id").onDelete("cascade"),
-    )
+  await def
+    .tenantTable(db, "subscribers")
     // stored trimmed and lower-cased: unique per tenant, case-insensitively
-    .addColumn("email", "text", (col) => col.notNull())
-    .addColumn("name", "text", (col) => col.notNull().defaultTo(""))
+    .addColumn("email", "text", def.required)
+    .addColumn("name", "text", def.requiredWithDefault(""))
     // active | unsubscribed | unconfirmed (double opt-in pending)
-    .addColumn("status", "text", (col) => col.notNull())
+    .addColumn("status", "text", def.required)
     .addColumn("subscribed_at", "text")
     .addColumn("unsubscribed_at", "text")
-    .addColumn("created_at", "text", (col) => col.notNull())
-    .addColumn("updated_at", "text", (col) => col.notNull())
+    .$call(def.requiredText("created_at", "updated_at"))
     .addUniqueConstraint("subscribers_tenant_email", ["tenant_id", "email"])
     .execute();
-  await db.schema
-    .createIndex("subscribers_tenant_status")
-    .on("subscribers")
-    .columns(["tenant_id", "status"])
-    .execute();
+  await def.createIndex(db, "subscribers_tenant_status", "subscribers", ["tenant_id", "status"]);
 
   await db.schema
     .createTable("subscriptions")
-    .addColumn("subscriber_id", "integer", (col) =>
-      col.notNull().references("subscribers.id").onDelete("cascade"),
-    )
-    .addColumn("list_id", "integer", (col) =>
-      col.notNull().references("lists.id").onDelete("cascade"),
-    )
-    .addColumn("created_at", "text", (col) => col.notNull())
+    .addColumn("subscriber_id", "integer", def.ownedBy("subscribers.id"))
+    .addColumn("list_id", "integer", def.ownedBy("lists.id"))
+    .addColumn("created_at", "text", def.required)
     .addPrimaryKeyConstraint("subscriptions_pk", ["subscriber_id", "list_id"])
     .execute();
-  await db.schema.createIndex("subscriptions_list").on("subscriptions").column("list_id").execute();
+  await def.createIndex(db, "subscriptions_list", "subscriptions", ["list_id"]);
 
   // One pending preference change per subscriber; a new request replaces the old one.
   await db.schema
@@ -58,63 +38,41 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("subscriber_id", "integer", (col) =>
       col.primaryKey().references("subscribers.id").onDelete("cascade"),
     )
-    .addColumn("token_hash", "text", (col) => col.notNull())
-    .addColumn("active_lists", "text", (col) => col.notNull())
-    .addColumn("inactive_lists", "text", (col) => col.notNull())
-    .addColumn("created_at", "text", (col) => col.notNull())
-    .addColumn("expires_at", "text", (col) => col.notNull())
+    .$call(
+      def.requiredText("token_hash", "active_lists", "inactive_lists", "created_at", "expires_at"),
+    )
     .addColumn("used_at", "text")
     .execute();
 
-  await db.schema
-    .createTable("unsubscribe_feedback")
-    .addColumn("id", autoIncrementId(db), (col) => col.primaryKey())
-    .addColumn("tenant_id", "text", (col) =>
-      col.notNull().references("tenants.id").onDelete("cascade"),
-    )
-    .addColumn("subscriber_id", "integer", (col) =>
-      col.references("subscribers.id").onDelete("set null"),
-    )
-    .addColumn("reason", "text", (col) => col.notNull())
+  await def
+    .tenantTable(db, "unsubscribe_feedback")
+    .addColumn("subscriber_id", "integer", def.optionalRef("subscribers.id"))
+    .addColumn("reason", "text", def.required)
     .addColumn("details", "text")
-    .addColumn("created_at", "text", (col) => col.notNull())
+    .addColumn("created_at", "text", def.required)
     .execute();
 
   // Every message Herald sends or keeps in the outbox, with what is needed to retry it.
   await db.schema
     .createTable("mail_log")
-    .addColumn("id", autoIncrementId(db), (col) => col.primaryKey())
-    .addColumn("tenant_id", "text", (col) => col.references("tenants.id").onDelete("set null"))
-    .addColumn("kind", "text", (col) => col.notNull())
-    .addColumn("to_address", "text", (col) => col.notNull())
-    .addColumn("from_address", "text", (col) => col.notNull())
-    .addColumn("subject", "text", (col) => col.notNull())
-    .addColumn("html", "text", (col) => col.notNull())
-    .addColumn("text", "text", (col) => col.notNull())
-    .addColumn("headers", "text", (col) => col.notNull().defaultTo("{}"))
+    .addColumn("id", def.autoIncrementId(db), def.primaryKey)
+    .addColumn("tenant_id", "text", def.optionalRef("tenants.id"))
+    .$call(def.requiredText("kind", "to_address", "from_address", "subject", "html", "text"))
+    .addColumn("headers", "text", def.requiredWithDefault("{}"))
     // pending | sent | outbox | failed
-    .addColumn("status", "text", (col) => col.notNull())
-    .addColumn("attempts", "integer", (col) => col.notNull().defaultTo(0))
+    .addColumn("status", "text", def.required)
+    .addColumn("attempts", "integer", def.requiredWithDefault(0))
     .addColumn("error", "text")
     .addColumn("message_id", "text")
-    .addColumn("created_at", "text", (col) => col.notNull())
+    .addColumn("created_at", "text", def.required)
     .addColumn("sent_at", "text")
     .addColumn("next_attempt_at", "text")
     .execute();
-  await db.schema
-    .createIndex("mail_log_tenant_created")
-    .on("mail_log")
-    .columns(["tenant_id", "created_at"])
-    .execute();
-  await db.schema
-    .createIndex("mail_log_retry")
-    .on("mail_log")
-    .columns(["status", "next_attempt_at"])
-    .execute();
+  await def.createIndex(db, "mail_log_tenant_created", "mail_log", ["tenant_id", "created_at"]);
+  await def.createIndex(db, "mail_log_retry", "mail_log", ["status", "next_attempt_at"]);
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: see up()
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: def.MigrationDb): Promise<void> {
   for (const table of [
     "mail_log",
     "unsubscribe_feedback",

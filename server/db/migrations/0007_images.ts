@@ -1,27 +1,23 @@
-import type { Kysely } from "kysely";
+import * as def from "./columns";
 
 /**
  * Uploaded images with their size and their web variants (issue 12): mail gives every image its
  * width and height, and the newsletter page a srcset of WebP and AVIF.
  */
-// biome-ignore lint/suspicious/noExplicitAny: migrations must not depend on today's table types
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: def.MigrationDb): Promise<void> {
   await db.schema
     .createTable("images")
     // the store key of the email-safe file, e.g. main/{32 hex}.jpg
-    .addColumn("key", "text", (col) => col.primaryKey())
-    .addColumn("tenant_id", "text", (col) => col.notNull())
-    .addColumn("content_type", "text", (col) => col.notNull())
-    .addColumn("width", "integer", (col) => col.notNull())
-    .addColumn("height", "integer", (col) => col.notNull())
-    .addColumn("bytes", "integer", (col) => col.notNull())
+    .addColumn("key", "text", def.primaryKey)
+    .$call(def.requiredText("tenant_id", "content_type"))
+    .addColumn("width", "integer", def.required)
+    .addColumn("height", "integer", def.required)
+    .addColumn("bytes", "integer", def.required)
     // JSON array of { key, format: "avif" | "webp", width }
-    .addColumn("variants", "text", (col) => col.notNull())
-    .addColumn("created_at", "text", (col) => col.notNull())
+    .$call(def.requiredText("variants", "created_at"))
     .execute();
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: see up()
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: def.MigrationDb): Promise<void> {
   await db.schema.dropTable("images").execute();
 }

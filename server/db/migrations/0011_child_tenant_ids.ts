@@ -1,4 +1,5 @@
-import { type Kysely, sql } from "kysely";
+import { sql } from "kysely";
+import type * as def from "./columns";
 
 /**
  * Issue 13: the tables that hung off a tenant's row through a parent (subscriptions and
@@ -13,8 +14,7 @@ const CHILDREN = [
   { table: "campaign_events", parent: "campaigns", key: "campaign_id" },
 ] as const;
 
-// biome-ignore lint/suspicious/noExplicitAny: migrations must not depend on today's table types
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: def.MigrationDb): Promise<void> {
   for (const { table, parent, key } of CHILDREN) {
     await db.schema.alterTable(table).addColumn("tenant_id", "text").execute();
     await sql`UPDATE ${sql.table(table)} SET tenant_id = (SELECT p.tenant_id FROM ${sql.table(parent)} p WHERE p.id = ${sql.ref(`${table}.${key}`)})`.execute(
@@ -23,8 +23,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   }
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: see up()
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: def.MigrationDb): Promise<void> {
   for (const { table } of [...CHILDREN].reverse()) {
     await db.schema.alterTable(table).dropColumn("tenant_id").execute();
   }
