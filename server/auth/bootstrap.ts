@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Db } from "../db";
 import type { Env } from "../env";
 import type { Logger } from "../logger";
+import { deleteSetting, readSetting, writeSetting } from "../settings";
 import { SUPER_ADMIN_ROLE } from "./permissions";
 import { countUsers, createUser, UserError } from "./users";
 
@@ -30,14 +31,7 @@ export async function ensureFirstAdmin(db: Db, env: Env, logger: Logger): Promis
     return;
   }
   const token = randomBytes(24).toString("base64url");
-  const now = new Date().toISOString();
-  await db
-    .insertInto("settings")
-    .values({ key: SETUP_TOKEN_KEY, value: sha256(token).toString("hex"), updated_at: now })
-    .onConflict((oc) =>
-      oc.column("key").doUpdateSet({ value: sha256(token).toString("hex"), updated_at: now }),
-    )
-    .execute();
+  await writeSetting(db, SETUP_TOKEN_KEY, sha256(token).toString("hex"));
   const link = `${env.APP_URL.replace(/\/$/, "")}/admin/setup?token=${token}`;
   // Printed on its own line too, so it stands out of the JSON log on a first start.
   logger.warn(
@@ -49,13 +43,9 @@ export async function ensureFirstAdmin(db: Db, env: Env, logger: Logger): Promis
 
 export async function isSetupTokenValid(db: Db, token: string | null): Promise<boolean> {
   if (!token) return false;
-  const row = await db
-    .selectFrom("settings")
-    .select("value")
-    .where("key", "=", SETUP_TOKEN_KEY)
-    .executeTakeFirst();
-  if (!row) return false;
-  const expected = Buffer.from(row.value, "hex");
+  const stored = await readSetting(db, SETUP_TOKEN_KEY);
+  if (!stored) return false;
+  const expected = Buffer.from(stored, "hex");
   const actual = sha256(token);
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
@@ -81,7 +71,7 @@ export async function completeSetup(
       if (error instanceof UserError) return { error: error.message };
       throw error;
     }
-    await trx.deleteFrom("settings").where("key", "=", SETUP_TOKEN_KEY).execute();
+    await deleteSetting(trx, SETUP_TOKEN_KEY);
     return { userId: user.id };
   });
 }

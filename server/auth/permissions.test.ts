@@ -13,6 +13,7 @@ const user = (role: string, products: Record<string, boolean> = {}): StaffUser =
   email: "u@example.com",
   role,
   products,
+  twoFactor: false,
   isSuperAdmin: role === "super_admin",
 });
 

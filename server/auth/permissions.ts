@@ -13,6 +13,8 @@ export interface StaffUser {
   role: string;
   products: Products;
   isSuperAdmin: boolean;
+  /** signs in with a TOTP code after the password */
+  twoFactor: boolean;
 }
 
 export function isSuperAdmin(role: string | null | undefined): boolean {
@@ -75,5 +77,6 @@ export function toStaffUser(row: UserRow): StaffUser {
     role: row.role,
     products: parseProducts(row.products),
     isSuperAdmin: isSuperAdmin(row.role),
+    twoFactor: row.totp_enabled_at !== null,
   };
 }

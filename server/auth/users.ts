@@ -76,6 +76,10 @@ export async function createUser(
     products: JSON.stringify(input.products ?? {}),
     created_at: now,
     updated_at: now,
+    totp_secret: null,
+    totp_enabled_at: null,
+    totp_last_step: null,
+    recovery_codes: null,
   };
   try {
     await db.insertInto("users").values(row).execute();
@@ -88,10 +92,20 @@ export async function createUser(
   return toStaffUser(row);
 }
 
-export async function setUserPassword(db: Db, userId: string, password: string): Promise<void> {
+/**
+ * A new password, which signs the user out everywhere. `alongside` runs in the same transaction
+ * (spending the reset link that allowed it).
+ */
+export async function setUserPassword(
+  db: Db,
+  userId: string,
+  password: string,
+  alongside?: (trx: Db) => Promise<void>,
+): Promise<void> {
   await checkPassword(password);
   const hash = await hashPassword(password);
   await db.transaction().execute(async (trx) => {
+    await alongside?.(trx);
     const result = await trx
       .updateTable("users")
       .set({ password_hash: hash, updated_at: new Date().toISOString() })
@@ -120,4 +134,83 @@ export async function updateUserAccess(
 
 export async function deleteUser(db: Db, userId: string): Promise<void> {
   await db.deleteFrom("users").where("id", "=", userId).execute();
+}
+
+/* Two-factor sign-in (server/auth/two-factor.ts decides; these write the users row). */
+
+/** Starts (or restarts) enrolment: the secret waits, unused, until a code confirms it. */
+export async function savePendingTotpSecret(db: Db, userId: string, secret: string): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({ totp_secret: secret, totp_enabled_at: null, totp_last_step: null, recovery_codes: null })
+    .where("id", "=", userId)
+    .execute();
+}
+
+export async function enableTotp(
+  db: Db,
+  userId: string,
+  input: { step: number; recoveryHashes: string[] },
+): Promise<void> {
+  const now = new Date().toISOString();
+  await db
+    .updateTable("users")
+    .set({
+      totp_enabled_at: now,
+      totp_last_step: input.step,
+      recovery_codes: JSON.stringify(input.recoveryHashes),
+      updated_at: now,
+    })
+    .where("id", "=", userId)
+    .execute();
+}
+
+/** Records a code's time step; false when that step (or a later one) was used already. */
+export async function acceptTotpStep(db: Db, userId: string, step: number): Promise<boolean> {
+  const result = await db
+    .updateTable("users")
+    .set({ totp_last_step: step })
+    .where("id", "=", userId)
+    .where((eb) => eb.or([eb("totp_last_step", "is", null), eb("totp_last_step", "<", step)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Spends one recovery code (by hash); false when it is not among the unused ones. */
+export async function spendRecoveryCode(db: Db, userId: string, hash: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom("users")
+      .select("recovery_codes")
+      .where("id", "=", userId)
+      .executeTakeFirst();
+    const codes = JSON.parse(row?.recovery_codes ?? "[]") as string[];
+    if (!codes.includes(hash)) return false;
+    const left = JSON.stringify(codes.filter((code) => code !== hash));
+    const result = await trx
+      .updateTable("users")
+      .set({ recovery_codes: left })
+      .where("id", "=", userId)
+      .where("recovery_codes", "=", row?.recovery_codes ?? "")
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  });
+}
+
+export async function disableTotp(db: Db, userId: string): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({
+      totp_secret: null,
+      totp_enabled_at: null,
+      totp_last_step: null,
+      recovery_codes: null,
+      updated_at: new Date().toISOString(),
+    })
+    .where("id", "=", userId)
+    .execute();
+}
+
+export async function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
 }

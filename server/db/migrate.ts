@@ -14,6 +14,7 @@ import * as m0011 from "./migrations/0011_child_tenant_ids";
 import * as m0012 from "./migrations/0012_webhooks";
 import * as m0013 from "./migrations/0013_api_token_scopes";
 import * as m0016 from "./migrations/0016_feedback_once";
+import * as m0017 from "./migrations/0017_staff_accounts";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
 const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   "0012_webhooks": m0012,
   "0013_api_token_scopes": m0013,
   "0016_feedback_once": m0016,
+  "0017_staff_accounts": m0017,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -33,6 +33,31 @@ export interface UsersTable {
   products: string;
   created_at: string;
   updated_at: string;
+  /** TOTP secret (base32): set when enrolment starts, in use once totp_enabled_at is set */
+  totp_secret: string | null;
+  totp_enabled_at: string | null;
+  /** the last TOTP time step accepted: a code works once */
+  totp_last_step: number | null;
+  /** JSON array of the sha-256 hashes of the unused recovery codes */
+  recovery_codes: string | null;
+}
+
+export type StaffTokenPurpose = "reset" | "invite";
+
+/** Emailed single-use links for staff: password resets and invitations (only their hashes). */
+export interface StaffTokensTable {
+  id: string;
+  purpose: StaffTokenPurpose;
+  token_hash: string;
+  user_id: string | null;
+  email: string;
+  role: string | null;
+  products: string | null;
+  created_by: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  revoked_at: string | null;
 }
 
 export interface SessionsTable {
@@ -310,6 +335,7 @@ export interface Database {
   contact_messages: ContactMessagesTable;
   users: UsersTable;
   sessions: SessionsTable;
+  staff_tokens: StaffTokensTable;
   settings: SettingsTable;
   newsletters: NewslettersTable;
   comments: CommentsTable;

@@ -125,7 +125,9 @@ export type EmailContent =
   | { kind: "confirmation"; listNames: string[]; links: EmailFooterLinks }
   | { kind: "bounce"; email: string; links: EmailFooterLinks }
   | { kind: "unsubscribe-link"; url: string }
-  | { kind: "preferences-link"; url: string };
+  | { kind: "preferences-link"; url: string }
+  | { kind: "password-reset"; url: string }
+  | { kind: "staff-invitation"; url: string; invitedBy: string };
 
 const TEMPLATE_FOR: Record<EmailContent["kind"], TemplateKey> = {
   welcome: "welcomeEmail",
@@ -135,6 +137,8 @@ const TEMPLATE_FOR: Record<EmailContent["kind"], TemplateKey> = {
   bounce: "bounceNotificationEmail",
   "unsubscribe-link": "verificationEmail",
   "preferences-link": "verificationEmail",
+  "password-reset": "verificationEmail",
+  "staff-invitation": "verificationEmail",
 };
 
 function ListSummary({ title, names }: { title: string; names: string[] }) {
@@ -254,6 +258,40 @@ export async function renderEmail(
       );
       break;
     }
+    case "password-reset":
+      subject = `Reset your ${tenant.branding.companyName} staff password`;
+      element = (
+        <EmailLayout brand={brand} preview={subject}>
+          <Text style={{ margin: "0 0 16px" }}>
+            Someone — hopefully you — asked to reset the password of the staff account for this
+            address. Choose a new one with the link below; every session of the account is signed
+            out when you do.
+          </Text>
+          <ActionButton href={content.url} color={brand.primaryColor}>
+            Choose a new password
+          </ActionButton>
+          <Text style={{ margin: 0, fontSize: 13 }}>
+            The link works once, for one hour. If you did not ask for it, ignore this email: your
+            password stays as it is.
+          </Text>
+        </EmailLayout>
+      );
+      break;
+    case "staff-invitation":
+      subject = `You are invited to ${tenant.branding.companyName}'s newsletter admin`;
+      element = (
+        <EmailLayout brand={brand} preview={subject}>
+          <Text style={{ margin: "0 0 16px" }}>
+            {content.invitedBy} invited you to write and send {tenant.branding.companyName}'s
+            newsletters. Choose your password to create your staff account.
+          </Text>
+          <ActionButton href={content.url} color={brand.primaryColor}>
+            Accept the invitation
+          </ActionButton>
+          <Text style={{ margin: 0, fontSize: 13 }}>The link works once, for seven days.</Text>
+        </EmailLayout>
+      );
+      break;
   }
   const { html, text } = await renderBoth(element);
   return { subject, from: senderFor(tenant, template), html, text };

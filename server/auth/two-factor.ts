@@ -1,0 +1,170 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { Secret, TOTP } from "otpauth";
+import QRCode from "qrcode";
+import type { Db } from "../db";
+import { readSetting, writeSetting } from "../settings";
+import {
+  acceptTotpStep,
+  disableTotp,
+  enableTotp,
+  findUserById,
+  savePendingTotpSecret,
+  spendRecoveryCode,
+} from "./users";
+
+/*
+ * Two-factor sign-in with an authenticator app (TOTP, RFC 6238: SHA-1, 6 digits, 30 s — what every
+ * app reads from a QR code), plus ten single-use recovery codes. A code is accepted one step either
+ * side of now and only once (the last step used is kept). Issue 14, part 4.
+ */
+
+export const RECOVERY_CODE_COUNT = 10;
+const PERIOD_SECONDS = 30;
+const REQUIRE_KEY = "require_two_factor";
+
+const hashCode = (code: string) =>
+  createHash("sha256").update(code.replace(/[\s-]/g, "").toLowerCase()).digest("hex");
+
+function totpFor(secret: string, label = "", issuer = "Herald"): TOTP {
+  return new TOTP({
+    issuer,
+    label,
+    algorithm: "SHA1",
+    digits: 6,
+    period: PERIOD_SECONDS,
+    secret: Secret.fromBase32(secret),
+  });
+}
+
+/** The time step a 6-digit code is valid for (now, or one step either side), or null. */
+function stepOf(secret: string, code: string, now = Date.now()): number | null {
+  const token = code.replace(/\s/g, "");
+  if (!/^\d{6}$/.test(token)) return null;
+  const delta = totpFor(secret).validate({ token, timestamp: now, window: 1 });
+  return delta === null ? null : Math.floor(now / 1000 / PERIOD_SECONDS) + delta;
+}
+
+export interface Enrolment {
+  /** base32, for typing into an app that cannot scan */
+  secret: string;
+  uri: string;
+  /** the QR code of `uri`, as SVG markup */
+  qrSvg: string;
+}
+
+/** Starts enrolment: a new secret waits, unused, until confirmEnrolment sees a code from it. */
+export async function startEnrolment(
+  db: Db,
+  user: { id: string; email: string },
+  issuer: string,
+): Promise<Enrolment> {
+  const secret = new Secret({ size: 20 }).base32;
+  await savePendingTotpSecret(db, user.id, secret);
+  return enrolmentOf(secret, user.email, issuer);
+}
+
+/** The QR code and URI of a pending secret (the page shows them again after a wrong code). */
+export async function pendingEnrolment(
+  db: Db,
+  user: { id: string; email: string },
+  issuer: string,
+): Promise<Enrolment | null> {
+  const row = await findUserById(db, user.id);
+  if (!row?.totp_secret || row.totp_enabled_at) return null;
+  return enrolmentOf(row.totp_secret, user.email, issuer);
+}
+
+async function enrolmentOf(secret: string, email: string, issuer: string): Promise<Enrolment> {
+  const uri = totpFor(secret, email, issuer).toString();
+  const qrSvg = await QRCode.toString(uri, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
+  return { secret, uri, qrSvg };
+}
+
+/**
+ * Turns two-factor sign-in on when `code` comes from the pending secret. Answers the recovery
+ * codes, shown once (only their hashes are kept), or null for a wrong code.
+ */
+export async function confirmEnrolment(
+  db: Db,
+  userId: string,
+  code: string,
+): Promise<string[] | null> {
+  const row = await findUserById(db, userId);
+  if (!row?.totp_secret || row.totp_enabled_at) return null;
+  const step = stepOf(row.totp_secret, code);
+  if (step === null) return null;
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => {
+    const raw = randomBytes(5).toString("hex");
+    return `${raw.slice(0, 5)}-${raw.slice(5)}`;
+  });
+  await enableTotp(db, userId, { step, recoveryHashes: codes.map(hashCode) });
+  return codes;
+}
+
+/** The second step of sign-in: a current code from the app, or an unused recovery code. */
+export async function verifySecondFactor(db: Db, userId: string, code: string): Promise<boolean> {
+  const row = await findUserById(db, userId);
+  if (!row?.totp_secret || !row.totp_enabled_at) return false;
+  const step = stepOf(row.totp_secret, code);
+  if (step !== null) return acceptTotpStep(db, userId, step);
+  if (/^[0-9a-f]{5}-?[0-9a-f]{5}$/i.test(code.trim())) {
+    return spendRecoveryCode(db, userId, hashCode(code.trim()));
+  }
+  return false;
+}
+
+export async function turnOffTwoFactor(db: Db, userId: string): Promise<void> {
+  await disableTotp(db, userId);
+}
+
+/** The unused recovery codes left (how many). */
+export async function recoveryCodesLeft(db: Db, userId: string): Promise<number> {
+  const row = await findUserById(db, userId);
+  return (JSON.parse(row?.recovery_codes ?? "[]") as string[]).length;
+}
+
+export async function twoFactorRequired(db: Db): Promise<boolean> {
+  return (await readSetting(db, REQUIRE_KEY)) === "1";
+}
+
+export async function setTwoFactorRequired(db: Db, required: boolean): Promise<void> {
+  await writeSetting(db, REQUIRE_KEY, required ? "1" : "0");
+}
+
+/*
+ * Between the password and the code, the browser holds a short-lived signed challenge (a cookie),
+ * not a session: nothing of the admin opens until the code is right.
+ */
+export const CHALLENGE_COOKIE = "herald_2fa";
+const CHALLENGE_LIFETIME_MS = 5 * 60 * 1000;
+
+export function signChallenge(secret: string, userId: string, now = Date.now()): string {
+  const body = Buffer.from(JSON.stringify({ userId, expiresAt: now + CHALLENGE_LIFETIME_MS }));
+  const mac = createHmac("sha256", secret).update(`2fa.${body.toString("base64url")}`).digest();
+  return `${body.toString("base64url")}.${mac.toString("base64url")}`;
+}
+
+/** The user a challenge names, while it is valid. */
+export function readChallenge(secret: string, value: string | null, now = Date.now()) {
+  const [body = "", signature = ""] = (value ?? "").split(".");
+  if (!body || !signature || body.length > 500) return null;
+  const expected = createHmac("sha256", secret).update(`2fa.${body}`).digest();
+  const actual = Buffer.from(signature, "base64url");
+  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return null;
+  try {
+    const payload = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as {
+      userId: string;
+      expiresAt: number;
+    };
+    return payload.expiresAt > now && typeof payload.userId === "string" ? payload.userId : null;
+  } catch {
+    return null;
+  }
+}
+
+export function challengeCookie(value: string | null, secure: boolean): string {
+  const parts = [`${CHALLENGE_COOKIE}=${value ?? ""}`, "Path=/admin", "HttpOnly", "SameSite=Lax"];
+  if (secure) parts.push("Secure");
+  parts.push(value ? `Max-Age=${CHALLENGE_LIFETIME_MS / 1000}` : "Max-Age=0");
+  return parts.join("; ");
+}

@@ -1,0 +1,28 @@
+import type { Db } from "./db";
+
+/*
+ * Installation-wide values (the `settings` table): the one-time setup token's hash, whether staff
+ * must use two-factor sign-in. This module is the table's one writer.
+ */
+
+export async function readSetting(db: Db, key: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("settings")
+    .select("value")
+    .where("key", "=", key)
+    .executeTakeFirst();
+  return row?.value ?? null;
+}
+
+export async function writeSetting(db: Db, key: string, value: string): Promise<void> {
+  const updated_at = new Date().toISOString();
+  await db
+    .insertInto("settings")
+    .values({ key, value, updated_at })
+    .onConflict((oc) => oc.column("key").doUpdateSet({ value, updated_at }))
+    .execute();
+}
+
+export async function deleteSetting(db: Db, key: string): Promise<void> {
+  await db.deleteFrom("settings").where("key", "=", key).execute();
+}
