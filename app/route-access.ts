@@ -68,6 +68,11 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   "/login": "public",
   "/unauthorized": "public",
   "/admin/login": "public",
+  "/admin/login/two-factor": "public",
+  "/admin/forgot-password": "public",
+  "/admin/reset-password/:token": "signed-link",
+  "/admin/accept-invitation/:token": "signed-link",
+  "/admin/account": "staff",
   "/admin/logout": "public",
   "/admin/setup": "signed-link",
 

@@ -41,6 +41,11 @@ export default [
   route("unauthorized", "routes/admin/unauthorized.tsx"),
   ...prefix("admin", [
     route("login", "routes/admin/login.tsx"),
+    route("login/two-factor", "routes/admin/login-two-factor.tsx"),
+    route("forgot-password", "routes/admin/forgot-password.tsx"),
+    route("reset-password/:token", "routes/admin/reset-password.tsx"),
+    route("accept-invitation/:token", "routes/admin/accept-invitation.tsx"),
+    route("account", "routes/admin/account.tsx"),
     route("logout", "routes/admin/logout.ts"),
     route("setup", "routes/admin/setup.tsx"),
     route("dashboard", "routes/admin/dashboard.tsx"),

@@ -14,6 +14,7 @@ const STAFF_TABS = [
   { to: "/admin/tenants", label: "Tenant manager", superAdminOnly: true },
   { to: "/admin/api-tokens", label: "API tokens", superAdminOnly: true },
   { to: "/test/functions", label: "Diagnostics" },
+  { to: "/admin/account", label: "Your account" },
 ];
 
 interface AdminHeaderProps {

@@ -5,7 +5,8 @@ import { decoyHash, verifyPassword } from "./password";
 import type { StaffUser } from "./permissions";
 import { toStaffUser } from "./permissions";
 import { createSession } from "./sessions";
-import { findUserByEmail, normaliseEmail } from "./users";
+import { verifySecondFactor } from "./two-factor";
+import { findUserByEmail, getUser, normaliseEmail } from "./users";
 
 export const SIGN_IN_FAILED = "Failed to sign in. Please check your credentials.";
 export const SIGN_IN_LIMITED = "Too many sign-in attempts. Please wait 15 minutes and try again.";
@@ -36,6 +37,8 @@ export function waitAfterFailures(failures: number): number {
 
 export type SignInResult =
   | { ok: true; user: StaffUser; token: string; expiresAt: Date }
+  /** the password was right; the account asks for its second factor before a session starts */
+  | { ok: "second-factor"; userId: string }
   | { ok: false; error: string; limited: boolean };
 
 /** Checks the credentials under both rate limits and starts a session. */
@@ -66,6 +69,32 @@ export async function signIn(
   await pairFailures.reset(pairKey);
   // Only failures count against an address: staff behind one office NAT all sign in each morning.
   await perAddress.refund(addressKey);
+  if (row.totp_enabled_at) return { ok: "second-factor", userId: row.id };
   const session = await createSession(ctx.db, row.id);
   return { ok: true, user: toStaffUser(row), ...session };
+}
+
+export const SECOND_FACTOR_FAILED = "That code is not right. Try the current one from your app.";
+export const SECOND_FACTOR_LIMITED = "Too many codes tried. Please wait 5 minutes and try again.";
+
+/** Codes tried per account: 5 in 5 minutes, so six digits cannot be guessed through the form. */
+const secondFactorTries = createRateLimit({ name: "two-factor", points: 5, windowSeconds: 5 * 60 });
+
+/** The second step of sign-in: a code (or a recovery code) for the account the challenge names. */
+export async function signInSecondStep(
+  ctx: { db: Db; logger: Logger },
+  input: { userId: string; code: string },
+): Promise<SignInResult> {
+  if (!(await secondFactorTries.take(input.userId))) {
+    ctx.logger.warn({ code: "auth/too-many-codes", userId: input.userId }, "2fa rate-limited");
+    return { ok: false, error: SECOND_FACTOR_LIMITED, limited: true };
+  }
+  if (!(await verifySecondFactor(ctx.db, input.userId, input.code))) {
+    ctx.logger.warn({ code: "auth/wrong-code", userId: input.userId }, "2fa code refused");
+    return { ok: false, error: SECOND_FACTOR_FAILED, limited: false };
+  }
+  await secondFactorTries.reset(input.userId);
+  const user = await getUser(ctx.db, input.userId);
+  if (!user) return { ok: false, error: SIGN_IN_FAILED, limited: false };
+  return { ok: true, user, ...(await createSession(ctx.db, input.userId)) };
 }

@@ -1,14 +1,15 @@
-import { data, type RouterContextProvider } from "react-router";
+import { data, type RouterContextProvider, redirect } from "react-router";
 import type { Access } from "../../app/route-access";
 import { requireApiStaff, requireApiSuperAdmin } from "../api/auth";
 import { apiErrorResponse } from "../api/errors";
-import { scopeOf } from "../http/context";
+import { scopeOf, userContext } from "../http/context";
 import {
   requireStaff,
   requireSuperAdmin,
   requireTenantAccess,
   requireTenantManager,
 } from "./guards";
+import { twoFactorRequired } from "./two-factor";
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -33,11 +34,34 @@ export async function enforceRouteAccess(
   if (!access) return;
   try {
     await check(access, context, request);
+    await requireEnrolledWhenRequired(context, request, access);
   } catch (refusal) {
     if (isDataRefusal(refusal)) {
       throw data({ ...refusal.data, root: layoutData() }, refusal.init ?? undefined);
     }
     throw refusal;
+  }
+}
+
+/** Where staff without a second factor may still go while it is required: to set it up, or out. */
+const ENROLMENT_PATHS = new Set(["/admin/account", "/admin/logout"]);
+const STAFF_ACCESS: ReadonlySet<Access> = new Set([
+  "staff",
+  "tenant-staff",
+  "super-admin",
+  "tenant-manager",
+]);
+
+/**
+ * The super admins' "Require two-factor sign-in for all staff": a signed-in staff member without
+ * it is sent to set it up before any staff page opens (issue 14, part 4).
+ */
+async function requireEnrolledWhenRequired(context: Context, request: Request, access: Access) {
+  const user = context.get(userContext);
+  if (!user || user.twoFactor || !STAFF_ACCESS.has(access)) return;
+  if (ENROLMENT_PATHS.has(new URL(request.url).pathname.replace(/\.data$/, ""))) return;
+  if (await twoFactorRequired(scopeOf(context).db)) {
+    throw redirect("/admin/account?required=1#two-factor");
   }
 }
 

@@ -140,7 +140,9 @@ const CHALLENGE_LIFETIME_MS = 5 * 60 * 1000;
 
 export function signChallenge(secret: string, userId: string, now = Date.now()): string {
   const body = Buffer.from(JSON.stringify({ userId, expiresAt: now + CHALLENGE_LIFETIME_MS }));
-  const mac = createHmac("sha256", secret).update(`2fa.${body.toString("base64url")}`).digest();
+  const mac = createHmac("sha256", secret)
+    .update(`2fa.${body.toString("base64url")}`)
+    .digest();
   return `${body.toString("base64url")}.${mac.toString("base64url")}`;
 }
 

@@ -50,3 +50,40 @@ export const removeUserSchema = z.object({
   intent: z.literal("remove"),
   userId: z.string().min(1),
 });
+
+/** Inviting a staff member by email: they choose their own password. */
+export const inviteUserSchema = z.object({
+  intent: z.literal("invite"),
+  email: emailField(),
+  role: z.enum(STAFF_ROLES, { error: "Choose a role." }),
+  products: z.array(z.string().max(64)).default([]),
+});
+
+export const invitationActionSchema = z.object({
+  intent: z.enum(["revoke-invitation", "resend-invitation"]),
+  invitationId: z.string().min(1).max(64),
+});
+
+/** "Forgot password?": the address of the account. */
+export const forgotPasswordSchema = z.object({ email: emailField() });
+
+/** Choosing a password from an emailed link (a reset or an invitation). */
+export const choosePasswordSchema = z
+  .object({
+    password: newPasswordField,
+    confirmPassword: z.string({ error: "Please repeat the password." }),
+  })
+  .refine((value) => value.password === value.confirmPassword, {
+    message: "The passwords do not match.",
+    path: ["confirmPassword"],
+  });
+
+/** A code from the authenticator app (6 digits) or a recovery code (xxxxx-xxxxx). */
+export const secondFactorCodeSchema = z.object({
+  code: z
+    .string({ error: "Enter the code from your app." })
+    .trim()
+    .min(6, "Enter the code from your app.")
+    .max(20, "That code is too long."),
+  redirectTo: z.string().max(2000).optional(),
+});

@@ -1,6 +1,12 @@
 // The loader and action of users.tsx.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
+import {
+  inviteStaff,
+  listInvitations,
+  resendInvitation,
+  revokeInvitation,
+} from "../../../server/auth/account-links";
 import { requireSuperAdmin } from "../../../server/auth/guards";
 import { changeUserAccess, removeUser } from "../../../server/auth/staff-admin";
 import { createUser, listUsers, setUserPassword, UserError } from "../../../server/auth/users";
@@ -8,6 +14,8 @@ import { scopeOf } from "../../../server/http/context";
 import { listTenants } from "../../../server/tenants/store";
 import {
   addUserSchema,
+  invitationActionSchema,
+  inviteUserSchema,
   removeUserSchema,
   resetPasswordSchema,
   updateAccessSchema,
@@ -17,12 +25,12 @@ import type { Route } from "./+types/users";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const actor = requireSuperAdmin(context, request);
   const { db } = scopeOf(context);
-  const [users, tenants] = await Promise.all([listUsers(db), listTenants(db)]);
-  return {
-    actorId: actor.id,
-    users,
-    tenants,
-  };
+  const [users, tenants, invitations] = await Promise.all([
+    listUsers(db),
+    listTenants(db),
+    listInvitations(db),
+  ]);
+  return { actorId: actor.id, users, tenants, invitations };
 }
 
 export type ActionResult =
@@ -31,7 +39,8 @@ export type ActionResult =
 
 export async function action({ request, context }: Route.ActionArgs) {
   const actor = requireSuperAdmin(context, request);
-  const { db, logger } = scopeOf(context);
+  const scope = scopeOf(context);
+  const { db, logger } = scope;
   const formData = await request.formData();
   const intent = formData.get("intent");
   const fail = (message: string, userId?: string) =>
@@ -55,6 +64,31 @@ export async function action({ request, context }: Route.ActionArgs) {
       const user = await createUser(db, { ...submission.value, products });
       logger.info({ actor: actor.id, userId: user.id }, "staff user added");
       return data<ActionResult>({ ok: true, message: `Added ${user.email}.` });
+    }
+    if (intent === "invite") {
+      const submission = parseWithZod(formData, { schema: inviteUserSchema });
+      if (submission.status !== "success") return fail(firstError(submission.error));
+      const products = Object.fromEntries(
+        submission.value.products.map((key) => [key, true] as const),
+      );
+      await inviteStaff(scope, actor, { ...submission.value, products });
+      logger.info({ actor: actor.id }, "staff member invited");
+      return data<ActionResult>({
+        ok: true,
+        message: `Invitation sent to ${submission.value.email}.`,
+      });
+    }
+    if (intent === "revoke-invitation" || intent === "resend-invitation") {
+      const submission = parseWithZod(formData, { schema: invitationActionSchema });
+      if (submission.status !== "success") return fail(firstError(submission.error));
+      const { invitationId } = submission.value;
+      if (intent === "revoke-invitation") await revokeInvitation(db, invitationId);
+      else await resendInvitation(scope, actor, invitationId);
+      return data<ActionResult>({
+        ok: true,
+        message:
+          intent === "revoke-invitation" ? "Invitation withdrawn." : "Invitation sent again.",
+      });
     }
     if (intent === "access") {
       const submission = parseWithZod(formData, { schema: updateAccessSchema });

@@ -1,0 +1,83 @@
+// The loader and action of account.tsx: a staff member's own sign-in settings.
+import { data, redirect } from "react-router";
+import { requireStaff, requireSuperAdmin } from "../../../server/auth/guards";
+import { verifyPassword } from "../../../server/auth/password";
+import {
+  confirmEnrolment,
+  pendingEnrolment,
+  recoveryCodesLeft,
+  setTwoFactorRequired,
+  startEnrolment,
+  turnOffTwoFactor,
+  twoFactorRequired,
+} from "../../../server/auth/two-factor";
+import { findUserById } from "../../../server/auth/users";
+import { scopeOf } from "../../../server/http/context";
+import type { Route } from "./+types/account";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireStaff(context, request);
+  const { db, tenant } = scopeOf(context);
+  return {
+    email: user.email,
+    isSuperAdmin: user.isSuperAdmin,
+    twoFactor: user.twoFactor,
+    pending: user.twoFactor ? null : await pendingEnrolment(db, user, tenant.branding.companyName),
+    recoveryLeft: user.twoFactor ? await recoveryCodesLeft(db, user.id) : 0,
+    required: await twoFactorRequired(db),
+    mustEnrol: new URL(request.url).searchParams.get("required") === "1",
+  };
+}
+
+export type AccountAnswer =
+  | { kind: "recovery-codes"; codes: string[] }
+  | { kind: "error"; intent: string; message: string }
+  | { kind: "ok"; message: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireStaff(context, request);
+  const { db, tenant, logger } = scopeOf(context);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const refuse = (message: string, status = 400) =>
+    data<AccountAnswer>({ kind: "error", intent, message }, { status });
+
+  if (intent === "start") {
+    if (user.twoFactor) return refuse("Two-factor sign-in is already on.");
+    await startEnrolment(db, user, tenant.branding.companyName);
+    return redirect("/admin/account#two-factor");
+  }
+  if (intent === "confirm") {
+    const code = String(form.get("code") ?? "").slice(0, 20);
+    const codes = await confirmEnrolment(db, user.id, code);
+    if (!codes) return refuse("That code is not right. Enter the current one from your app.");
+    logger.info({ userId: user.id }, "two-factor sign-in turned on");
+    return data<AccountAnswer>({ kind: "recovery-codes", codes });
+  }
+  if (intent === "disable") {
+    if (await twoFactorRequired(db)) {
+      return refuse("Two-factor sign-in is required for all staff: it cannot be turned off.");
+    }
+    const row = await findUserById(db, user.id);
+    const password = String(form.get("password") ?? "").slice(0, 200);
+    if (!row || !(await verifyPassword(password, row.password_hash))) {
+      return refuse("That password is not right.", 401);
+    }
+    await turnOffTwoFactor(db, user.id);
+    logger.info({ userId: user.id }, "two-factor sign-in turned off");
+    return data<AccountAnswer>({ kind: "ok", message: "Two-factor sign-in is off." });
+  }
+  if (intent === "require") {
+    requireSuperAdmin(context, request);
+    const required = form.get("required") === "1";
+    await setTwoFactorRequired(db, required);
+    logger.info({ userId: user.id, required }, "two-factor requirement changed");
+    return data<AccountAnswer>({
+      kind: "ok",
+      message: required
+        ? "Every staff member now sets up two-factor sign-in before using the admin."
+        : "Two-factor sign-in is optional again.",
+    });
+  }
+  return refuse("Unknown action.");
+}

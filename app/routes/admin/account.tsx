@@ -1,0 +1,143 @@
+import { Form, useNavigation } from "react-router";
+import { AdminPage, AdminSection } from "../../components/admin-header";
+import { FormAlert, SubmitButton, TextField } from "../../components/ui/form";
+import { noindexMeta } from "../../lib/meta";
+import type { Route } from "./+types/account";
+
+export { action, loader } from "./account.server";
+
+export const meta: Route.MetaFunction = () => noindexMeta("Your account");
+
+export default function Account({ loaderData, actionData }: Route.ComponentProps) {
+  const { pending, twoFactor } = loaderData;
+  const busy = useNavigation().state === "submitting";
+  const error = (intent: string) =>
+    actionData?.kind === "error" && actionData.intent === intent ? [actionData.message] : [];
+  return (
+    <AdminPage title="Your account" width="narrow" className="space-y-8">
+      <p>
+        Signed in as <strong>{loaderData.email}</strong>.
+      </p>
+      {loaderData.mustEnrol && !twoFactor ? (
+        <FormAlert
+          errors={["Two-factor sign-in is required for all staff. Set it up to use the admin."]}
+        />
+      ) : null}
+      {actionData?.kind === "ok" ? (
+        <p role="status" className="rounded-brand border-2 border-ok p-3 font-medium">
+          {actionData.message}
+        </p>
+      ) : null}
+
+      <AdminSection id="two-factor" title="Two-factor sign-in">
+        {actionData?.kind === "recovery-codes" ? (
+          <div className="mt-3 space-y-3" data-testid="recovery-codes">
+            <p role="status" className="font-semibold text-ok">
+              Two-factor sign-in is on.
+            </p>
+            <p>
+              Keep these recovery codes somewhere safe (a password manager, or printed). Each one
+              signs you in once if you lose your phone. They are shown only now.
+            </p>
+            <ul className="grid grid-cols-2 gap-2 rounded-brand bg-black/5 p-4 font-mono sm:grid-cols-3">
+              {actionData.codes.map((code) => (
+                <li key={code}>{code}</li>
+              ))}
+            </ul>
+          </div>
+        ) : twoFactor ? (
+          <div className="mt-3 space-y-4">
+            <p>
+              On: after your password, sign-in asks for a code from your authenticator app.{" "}
+              {loaderData.recoveryLeft} unused recovery codes left.
+            </p>
+            <Form method="post" className="space-y-3">
+              <input type="hidden" name="intent" value="disable" />
+              <FormAlert errors={error("disable")} />
+              <TextField
+                id="disable-password"
+                name="password"
+                label="Your password, to turn it off"
+                type="password"
+                autoComplete="current-password"
+                required
+                maxLength={200}
+              />
+              <button
+                type="submit"
+                className="rounded-brand border-2 border-danger px-4 py-2 font-semibold text-danger"
+              >
+                Turn off two-factor sign-in
+              </button>
+            </Form>
+          </div>
+        ) : pending ? (
+          <div className="mt-3 space-y-4">
+            <p>
+              Scan this code with an authenticator app (1Password, Google Authenticator, Authy,
+              Microsoft Authenticator…), then enter the 6-digit code it shows.
+            </p>
+            <div
+              className="w-56 max-w-full rounded-brand border border-black/10 bg-white p-2"
+              role="img"
+              aria-label="QR code for your authenticator app"
+              // The SVG is made on the server by the qrcode library from this account's URI.
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: generated markup, no user text
+              dangerouslySetInnerHTML={{ __html: pending.qrSvg }}
+            />
+            <p className="text-sm">
+              Cannot scan? Type this key into the app:{" "}
+              <code className="break-all font-semibold" data-testid="totp-secret">
+                {pending.secret}
+              </code>
+            </p>
+            <Form method="post" className="space-y-3">
+              <input type="hidden" name="intent" value="confirm" />
+              <FormAlert errors={error("confirm")} />
+              <TextField
+                id="confirm-code"
+                name="code"
+                label="Code from the app"
+                autoComplete="one-time-code"
+                required
+                maxLength={20}
+              />
+              <SubmitButton pending={busy}>Turn on two-factor sign-in</SubmitButton>
+            </Form>
+          </div>
+        ) : (
+          <Form method="post" className="mt-3 space-y-3">
+            <input type="hidden" name="intent" value="start" />
+            <p>
+              Off. With it on, a stolen password is not enough: sign-in also asks for a code from
+              your phone.
+            </p>
+            <SubmitButton pending={busy}>Set up two-factor sign-in</SubmitButton>
+          </Form>
+        )}
+      </AdminSection>
+
+      {loaderData.isSuperAdmin ? (
+        <AdminSection id="staff-policy" title="For all staff">
+          <Form method="post" className="mt-3 space-y-3">
+            <input type="hidden" name="intent" value="require" />
+            <input type="hidden" name="required" value={loaderData.required ? "0" : "1"} />
+            <p>
+              {loaderData.required
+                ? "Two-factor sign-in is required: staff without it set it up before they can use the admin."
+                : "Two-factor sign-in is optional."}
+            </p>
+            <button
+              type="submit"
+              className="rounded-brand border-2 border-brand-strong px-4 py-2 font-semibold text-brand-strong"
+            >
+              {loaderData.required
+                ? "Make two-factor sign-in optional"
+                : "Require two-factor sign-in for all staff"}
+            </button>
+          </Form>
+        </AdminSection>
+      ) : null}
+    </AdminPage>
+  );
+}
