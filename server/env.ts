@@ -102,8 +102,21 @@ const envSchema = z.object({
       })
       .default("loopback"),
   ),
-  /** Where uploaded files are kept (DESIGN.md §5), relative to the working directory. */
+  /** Where uploaded files are kept without S3 or PostgreSQL, relative to the working directory. */
   UPLOADS_DIR: z.string().min(1).default("data/uploads"),
+  /** Rate limits shared by every instance through Redis (else PostgreSQL, else this process). */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be redis://… or rediss://…")
+    .optional(),
+  /** Uploads in S3-compatible storage: the bucket turns it on; the rest as the provider needs. */
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  S3_ENDPOINT: z.url().optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** "true" for stores that want bucket-in-path URLs (MinIO, s3rver, most non-AWS services) */
+  S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).default("false"),
   /** Set by the test and bench harnesses: the anonymous page cache can be turned off to measure raw rendering. */
   PAGE_CACHE: z.enum(["on", "off"]).default("on"),
 });

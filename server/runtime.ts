@@ -4,6 +4,7 @@ import { CampaignWorker } from "./campaigns/worker";
 import { createDb, type Db } from "./db";
 import { migrateToLatest } from "./db/migrate";
 import { type Env, getEnv } from "./env";
+import { closeRateLimitStores } from "./http/rate-limit";
 import { getLogger, type Logger } from "./logger";
 import { retryFailedMail } from "./mail/send";
 import { outboxTransport, smtpTransport, type Transport } from "./mail/transport";
@@ -74,4 +75,5 @@ export async function stopRuntime(): Promise<void> {
   const runtime = await globalStore.__heraldRuntime?.catch(() => undefined);
   if (!runtime) return;
   await Promise.all([runtime.bounceListener?.close(), runtime.worker?.stop()]);
+  await closeRateLimitStores();
 }

@@ -1,8 +1,10 @@
+import { Redis } from "ioredis";
 import pg from "pg";
 import {
   type RateLimiterAbstract,
   RateLimiterMemory,
   RateLimiterPostgres,
+  RateLimiterRedis,
   RateLimiterRes,
 } from "rate-limiter-flexible";
 import { getLogger } from "../logger";
@@ -23,6 +25,33 @@ export interface RateLimit {
 }
 
 let sharedPool: pg.Pool | null | undefined;
+let sharedRedis: Redis | null | undefined;
+
+/** With REDIS_URL, the limits live in Redis: fastest of the shared stores, and first choice. */
+function redisStore(): Redis | null {
+  if (sharedRedis === undefined) {
+    const url = process.env.REDIS_URL;
+    // No offline queue: a Redis that is away fails the request at once instead of queueing it.
+    sharedRedis = url
+      ? new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 })
+      : null;
+    sharedRedis?.on("error", (error) => {
+      getLogger().warn(
+        { err: { message: error.message } },
+        "Redis connection for rate limits failed",
+      );
+    });
+  }
+  return sharedRedis;
+}
+
+/** Closes the shared stores' connections (the server's shutdown). */
+export async function closeRateLimitStores(): Promise<void> {
+  await sharedRedis?.quit().catch(() => undefined);
+  await sharedPool?.end().catch(() => undefined);
+  sharedRedis = undefined;
+  sharedPool = undefined;
+}
 
 /**
  * Where the limits live: with a PostgreSQL DATABASE_URL, in that database (table `rate_limits`,
@@ -45,7 +74,8 @@ function postgresStore(): pg.Pool | null {
 
 /**
  * A fixed allowance per key and window. `name` keeps limiters apart in the shared store. With
- * PostgreSQL every instance shares the count (postgresStore); otherwise it is this process's.
+ * REDIS_URL or a PostgreSQL database every instance shares the count; otherwise it is this
+ * process's.
  */
 export function createRateLimit(options: {
   name: string;
@@ -55,12 +85,25 @@ export function createRateLimit(options: {
   let built: Promise<RateLimiterAbstract> | undefined;
   const limiterOf = (): Promise<RateLimiterAbstract> => {
     built ??= new Promise((resolve, reject) => {
-      const pool = postgresStore();
       const common = {
         keyPrefix: options.name,
         points: options.points,
         duration: options.windowSeconds,
       };
+      const redis = redisStore();
+      if (redis) {
+        // Without an offline queue, commands sent before the connection is up would fail.
+        const ready =
+          redis.status === "ready"
+            ? Promise.resolve()
+            : new Promise<void>((done, fail) => {
+                redis.once("ready", () => done());
+                redis.once("error", fail);
+              });
+        ready.then(() => resolve(new RateLimiterRedis({ ...common, storeClient: redis })), reject);
+        return;
+      }
+      const pool = postgresStore();
       if (!pool) {
         resolve(new RateLimiterMemory(common));
         return;
