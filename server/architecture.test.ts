@@ -147,6 +147,7 @@ const TABLE_WRITERS: Record<string, string> = {
   comments: "server/newsletters/comments.ts",
   contact_messages: "server/contact/messages.ts",
   images: "server/files/images.ts",
+  stored_files: "server/files/store.ts",
   lists: "server/subscribers/lists.ts",
   subscribers: "server/subscribers/store.ts",
   subscriptions: "server/subscribers/store.ts",

@@ -15,6 +15,7 @@ import * as m0012 from "./migrations/0012_webhooks";
 import * as m0013 from "./migrations/0013_api_token_scopes";
 import * as m0016 from "./migrations/0016_feedback_once";
 import * as m0017 from "./migrations/0017_staff_accounts";
+import * as m0018 from "./migrations/0018_stored_files";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   "0013_api_token_scopes": m0013,
   "0016_feedback_once": m0016,
   "0017_staff_accounts": m0017,
+  "0018_stored_files": m0018,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

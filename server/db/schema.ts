@@ -42,6 +42,15 @@ export interface UsersTable {
   recovery_codes: string | null;
 }
 
+/** Uploaded files' bytes, when the database is where files live (PostgreSQL without S3). */
+export interface StoredFilesTable {
+  key: string;
+  tenant_id: string;
+  content_type: string;
+  bytes: Uint8Array;
+  created_at: string;
+}
+
 export type StaffTokenPurpose = "reset" | "invite";
 
 /** Emailed single-use links for staff: password resets and invitations (only their hashes). */
@@ -336,6 +345,7 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   staff_tokens: StaffTokensTable;
+  stored_files: StoredFilesTable;
   settings: SettingsTable;
   newsletters: NewslettersTable;
   comments: CommentsTable;

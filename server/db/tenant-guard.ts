@@ -35,6 +35,7 @@ export const TENANT_TABLES: ReadonlySet<string> = new Set([
   "lists",
   "subscribers",
   "unsubscribe_feedback",
+  "stored_files",
   "mail_log",
   "campaigns",
   "tenant_changes",

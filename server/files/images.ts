@@ -1,6 +1,6 @@
 import sharp, { type Metadata, type OutputInfo } from "sharp";
 import type { Db } from "../db";
-import { type StoredExtension, saveFile, saveVariant } from "./store";
+import { fileStoreFor, type StoredExtension, saveFile, saveVariant } from "./store";
 import type { ImageVariant, StoredImage } from "./stored-images";
 
 /** Newsletter images: at most 5 MB, and only formats a browser shows without running anything. */
@@ -100,7 +100,8 @@ export async function saveImageUpload(
   }
   const width = encoded.info.width;
   const height = encoded.info.pageHeight ?? encoded.info.height;
-  const saved = await saveFile({ tenantId: ctx.tenantId, bytes: encoded.data, ...output });
+  const store = fileStoreFor(ctx.db);
+  const saved = await saveFile(store, { tenantId: ctx.tenantId, bytes: encoded.data, ...output });
 
   const variants: ImageVariant[] = [];
   if (!animated) {
@@ -112,7 +113,7 @@ export async function saveImageUpload(
           ? resized.avif({ quality: 55, effort: 2 })
           : resized.webp({ quality: 80 })
         ).toBuffer();
-        const variant = await saveVariant(saved.key, {
+        const variant = await saveVariant(store, saved.key, {
           bytes: data,
           extension: format,
           contentType: `image/${format}`,

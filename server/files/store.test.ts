@@ -2,22 +2,25 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { isValidFileKey, readFile, saveFile } from "./store";
+import { diskBackend, isValidFileKey, readFile, saveFile } from "./store";
 
 const root = mkdtempSync(join(tmpdir(), "herald-store-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+const disk = diskBackend(root);
 
 describe("the file store", () => {
   it("saves under {tenant}/{random}.{ext} and reads the same bytes back", async () => {
     const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
-    const saved = await saveFile(
-      { tenantId: "main", bytes, contentType: "image/png", extension: "png" },
-      root,
-    );
+    const saved = await saveFile(disk, {
+      tenantId: "main",
+      bytes,
+      contentType: "image/png",
+      extension: "png",
+    });
     expect(saved.key).toMatch(/^main\/[0-9a-f]{32}\.png$/);
     expect(saved.url).toBe(`/uploads/${saved.key}`);
     expect(readFileSync(join(root, saved.key))).toEqual(Buffer.from(bytes));
-    const read = await readFile(saved.key, root);
+    const read = await readFile(disk, saved.key);
     expect(read?.contentType).toBe("image/png");
     expect(new Uint8Array(read?.bytes ?? [])).toEqual(bytes);
   });
@@ -30,17 +33,17 @@ describe("the file store", () => {
       extension: "gif",
     } as const;
     const keys = new Set<string>();
-    for (let i = 0; i < 20; i++) keys.add((await saveFile(input, root)).key);
+    for (let i = 0; i < 20; i++) keys.add((await saveFile(disk, input)).key);
     expect(keys.size).toBe(20);
   });
 
   it("refuses a tenant id or a content type that does not fit", async () => {
     const bytes = new Uint8Array([1]);
     await expect(
-      saveFile({ tenantId: "../etc", bytes, contentType: "image/png", extension: "png" }, root),
+      saveFile(disk, { tenantId: "../etc", bytes, contentType: "image/png", extension: "png" }),
     ).rejects.toThrow();
     await expect(
-      saveFile({ tenantId: "main", bytes, contentType: "text/html", extension: "png" }, root),
+      saveFile(disk, { tenantId: "main", bytes, contentType: "text/html", extension: "png" }),
     ).rejects.toThrow();
   });
 
@@ -56,13 +59,13 @@ describe("the file store", () => {
     "main\\0123456789abcdef0123456789abcdef.png",
   ])("rejects the key %j without touching the disk", async (key) => {
     expect(isValidFileKey(key)).toBe(false);
-    expect(await readFile(key, root)).toBeNull();
+    expect(await readFile(disk, key)).toBeNull();
   });
 
   it("answers null for a valid key with nothing stored, and reads .jpeg as JPEG", async () => {
-    expect(await readFile("main/0123456789abcdef0123456789abcdef.webp", root)).toBeNull();
+    expect(await readFile(disk, "main/0123456789abcdef0123456789abcdef.webp")).toBeNull();
     const key = "main/fedcba9876543210fedcba9876543210.jpeg";
     writeFileSync(join(root, key), Buffer.from([0xff, 0xd8, 0xff]));
-    expect((await readFile(key, root))?.contentType).toBe("image/jpeg");
+    expect((await readFile(disk, key))?.contentType).toBe("image/jpeg");
   });
 });

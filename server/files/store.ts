@@ -1,12 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile as readFromDisk, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import type { Db } from "../db";
+import { isPostgres } from "../db/portable";
 import { getEnv } from "../env";
 
 /**
- * The file store (DESIGN.md §5): logos, favicons and newsletter images on local disk, under
- * UPLOADS_DIR (default ./data/uploads) as {tenantId}/{32 hex}.{ext}. S3-compatible storage
- * (S3_URL) is not built yet; this module is the one place that would learn it.
+ * The file store (DESIGN.md §5): logos, favicons and newsletter images as {tenantId}/{32 hex}.{ext}
+ * (and their variants). Every instance must see every file (issue 14, part 6), so they live in
+ * S3-compatible storage when S3_BUCKET is set, else in the database when it is PostgreSQL (table
+ * `stored_files`), else on this machine's disk under UPLOADS_DIR (one instance: SQLite).
  */
 export const CONTENT_TYPES = {
   png: "image/png",
@@ -34,8 +38,104 @@ export function fileUrl(key: string): string {
   return `/uploads/${key}`;
 }
 
-export function defaultUploadsRoot(): string {
-  return resolve(getEnv().UPLOADS_DIR);
+/** Where bytes go: one of the three stores below, chosen once per process by fileStoreFor. */
+export interface FileBackend {
+  readonly kind: "s3" | "database" | "disk";
+  write(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /** the bytes under `key`, or null when nothing is stored there */
+  read(key: string): Promise<Buffer | null>;
+}
+
+export function diskBackend(root: string = resolve(getEnv().UPLOADS_DIR)): FileBackend {
+  return {
+    kind: "disk",
+    async write(key, bytes) {
+      const path = join(root, key);
+      await mkdir(dirname(path), { recursive: true });
+      // "wx": never overwrite; a clash of 128 random bits would be a bug worth an error.
+      await writeFile(path, bytes, { flag: "wx" });
+    },
+    async read(key) {
+      try {
+        return await readFromDisk(join(root, key));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+        throw error;
+      }
+    },
+  };
+}
+
+/** PostgreSQL: the bytes in `stored_files`, which every instance on the database reads. */
+export function databaseBackend(db: Db): FileBackend {
+  const tenantOf = (key: string) => key.slice(0, key.indexOf("/"));
+  return {
+    kind: "database",
+    async write(key, bytes, contentType) {
+      await db
+        .insertInto("stored_files")
+        .values({
+          key,
+          tenant_id: tenantOf(key),
+          content_type: contentType,
+          bytes: Buffer.from(bytes),
+          created_at: new Date().toISOString(),
+        })
+        .execute();
+    },
+    async read(key) {
+      const row = await db
+        .selectFrom("stored_files")
+        .select("bytes")
+        .where("tenant_id", "=", tenantOf(key))
+        .where("key", "=", key)
+        .executeTakeFirst();
+      return row ? Buffer.from(row.bytes) : null;
+    },
+  };
+}
+
+let s3Client: S3Client | undefined;
+
+export function s3Backend(): FileBackend {
+  const env = getEnv();
+  const bucket = env.S3_BUCKET ?? "";
+  s3Client ??= new S3Client({
+    region: env.S3_REGION,
+    endpoint: env.S3_ENDPOINT,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE === "true",
+    credentials:
+      env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
+        : undefined,
+    // Checksums only where S3 requires them: S3-compatible stores do not all know the newer ones.
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+  });
+  const client = s3Client;
+  return {
+    kind: "s3",
+    async write(key, bytes, contentType) {
+      await client.send(
+        new PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes, ContentType: contentType }),
+      );
+    },
+    async read(key) {
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        return object.Body ? Buffer.from(await object.Body.transformToByteArray()) : null;
+      } catch (error) {
+        if (error instanceof NoSuchKey) return null;
+        throw error;
+      }
+    },
+  };
+}
+
+/** The store of this process: S3 when configured, else PostgreSQL, else local disk. */
+export function fileStoreFor(db: Db): FileBackend {
+  if (getEnv().S3_BUCKET) return s3Backend();
+  return isPostgres(db) ? databaseBackend(db) : diskBackend();
 }
 
 export interface SaveFileInput {
@@ -46,37 +146,34 @@ export interface SaveFileInput {
 }
 
 export async function saveFile(
+  store: FileBackend,
   input: SaveFileInput,
-  root: string = defaultUploadsRoot(),
 ): Promise<{ key: string; url: string }> {
   if (!TENANT_PATTERN.test(input.tenantId)) throw new Error("Invalid tenant id for a stored file");
-  return writeKey(`${input.tenantId}/${randomBytes(16).toString("hex")}`, input, root);
+  return writeKey(store, `${input.tenantId}/${randomBytes(16).toString("hex")}`, input);
 }
 
 /** Stores a variant of the file under `key` (another size or format): `{name}-{width}.{ext}`. */
 export async function saveVariant(
+  store: FileBackend,
   key: string,
   input: Omit<SaveFileInput, "tenantId"> & { width: number },
-  root: string = defaultUploadsRoot(),
 ): Promise<{ key: string; url: string }> {
   if (!isValidFileKey(key)) throw new Error(`Invalid file key ${key}`);
-  return writeKey(`${key.slice(0, key.lastIndexOf("."))}-${input.width}`, input, root);
+  return writeKey(store, `${key.slice(0, key.lastIndexOf("."))}-${input.width}`, input);
 }
 
 async function writeKey(
+  store: FileBackend,
   name: string,
   input: Omit<SaveFileInput, "tenantId">,
-  root: string,
 ): Promise<{ key: string; url: string }> {
   if (CONTENT_TYPES[input.extension] !== input.contentType) {
     throw new Error(`Content type ${input.contentType} does not match .${input.extension}`);
   }
   const key = `${name}.${input.extension}`;
   if (!isValidFileKey(key)) throw new Error(`Invalid file key ${key}`);
-  const path = join(root, key);
-  await mkdir(dirname(path), { recursive: true });
-  // "wx": never overwrite; a clash of 128 random bits would be a bug worth an error.
-  await writeFile(path, input.bytes, { flag: "wx" });
+  await store.write(key, input.bytes, input.contentType);
   return { key, url: fileUrl(key) };
 }
 
@@ -86,17 +183,9 @@ export interface StoredFile {
 }
 
 /** The file under `key`, or null when the key is malformed or nothing is stored there. */
-export async function readFile(
-  key: string,
-  root: string = defaultUploadsRoot(),
-): Promise<StoredFile | null> {
+export async function readFile(store: FileBackend, key: string): Promise<StoredFile | null> {
   if (!isValidFileKey(key)) return null;
   const extension = key.slice(key.lastIndexOf(".") + 1) as StoredExtension;
-  try {
-    const bytes = await readFromDisk(join(root, key));
-    return { bytes, contentType: CONTENT_TYPES[extension] };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
+  const bytes = await store.read(key);
+  return bytes ? { bytes, contentType: CONTENT_TYPES[extension] } : null;
 }
