@@ -1,9 +1,11 @@
 import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { type Browser, chromium } from "@playwright/test";
+import { Secret, TOTP } from "otpauth";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken, revokeApiToken } from "../../server/auth/api-tokens";
+import { confirmEnrolment, signChallenge, startEnrolment } from "../../server/auth/two-factor";
 import { migrateToLatest } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";
 import { signToken } from "../../server/mail/tokens";
@@ -350,6 +352,66 @@ describe("security probes", () => {
         .execute();
       expect((await call(expiring.token, "getAllGroups", {})).status).toBe(401);
       expect((await call(`${read.token}x`, "getAllGroups", {})).status).toBe(401);
+    });
+  });
+
+  describe("staff links and the second factor", () => {
+    it("a password-reset link cannot be forged, replayed or used after its hour", async () => {
+      await createStaffUser(database.db, { email: "probe-staff@example.com", products: {} });
+      const before = sink.messages.length;
+      await post("/admin/forgot-password", { email: "probe-staff@example.com" });
+      const mail = await sink.waitFor(
+        (m) => m.to.includes("probe-staff@example.com") && sink.messages.indexOf(m) >= before,
+      );
+      const link = mail.text.match(/\/admin\/reset-password\/[A-Za-z0-9_-]+/)?.[0] ?? "";
+      const choose = (path: string, password: string) =>
+        post(path, { password, confirmPassword: password }, { origin: server.url });
+      expect((await choose(`${link.slice(0, -2)}xx`, "forged reset passphrase 1")).status).toBe(
+        400,
+      );
+      expect((await choose(link, "the owner's new passphrase")).status).toBe(302);
+      expect((await choose(link, "an attacker's passphrase 2")).status).toBe(400);
+      await signIn(server.url, "probe-staff@example.com", "the owner's new passphrase");
+    });
+
+    it("the second factor cannot be skipped with the challenge, a forged one, or an old one", async () => {
+      const user = await createStaffUser(database.db, {
+        email: "probe-2fa@example.com",
+        role: "super_admin",
+      });
+      const { secret } = await startEnrolment(database.db, user, "Probe");
+      const code = new TOTP({
+        secret: Secret.fromBase32(secret),
+        digits: 6,
+        period: 30,
+      }).generate();
+      expect(await confirmEnrolment(database.db, user.id, code)).toHaveLength(10);
+      const passwordStep = await post("/admin/login", {
+        email: "probe-2fa@example.com",
+        password: TEST_PASSWORD,
+      });
+      expect(passwordStep.headers.get("location")).toBe("/admin/login/two-factor");
+      const challenge =
+        passwordStep.headers
+          .getSetCookie()
+          .find((cookie) => cookie.startsWith("herald_2fa="))
+          ?.split(";")[0] ?? "";
+      const forged = [
+        challenge,
+        `herald_2fa=${signChallenge("not-the-secret-0123456789abcdef0123", user.id)}`,
+        `herald_2fa=${signChallenge(SECRET, user.id, Date.now() - 10 * 60_000)}`,
+        `herald_session=${challenge.split("=")[1]}`,
+      ];
+      for (const cookie of forged) {
+        const page = await get("/admin/dashboard", { cookie });
+        expect(page.status).toBe(302);
+        expect(page.headers.get("location")).toMatch(/^\/admin\/login/);
+        expect((await callApi(server.url, "/api/tenants", { cookie })).status).toBe(401);
+      }
+      for (const cookie of forged.slice(1, 3)) {
+        const step = await post("/admin/login/two-factor", { code: "123456" }, { cookie });
+        expect(step.headers.get("location")).toBe("/admin/login");
+      }
     });
   });
 
