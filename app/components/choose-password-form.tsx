@@ -1,9 +1,52 @@
+import type { ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
 import { MIN_PASSWORD_LENGTH } from "../../shared/schemas/staff";
+import { AuthCard, AuthMessage } from "./auth-card";
 import { SubmitButton, TextField } from "./ui/form";
 
-/** A new password, twice: the reset link's and the invitation's form. */
-export function ChoosePasswordForm({
+/**
+ * The page behind an emailed staff link (a password reset, an invitation): why the link no longer
+ * works, or what it is for and the new password, twice.
+ */
+export function PasswordLinkPage({
+  title,
+  email,
+  invalid,
+  intro,
+  answer,
+  submitLabel,
+}: {
+  title: string;
+  /** the account or invitee the link is for; null when the link is not valid */
+  email: string | null;
+  invalid: ReactNode;
+  intro: ReactNode;
+  /** the last answer to the form */
+  answer: unknown;
+  submitLabel: string;
+}) {
+  const refused = (answer ?? {}) as { fields?: Record<string, string[]>; error?: string | null };
+  return (
+    <AuthCard title={title}>
+      {email === null ? (
+        invalid
+      ) : (
+        <>
+          <p className="mt-2 break-words">{intro}</p>
+          {refused.error ? <AuthMessage tone="error">{refused.error}</AuthMessage> : null}
+          <ChoosePasswordForm
+            email={email}
+            fields={refused.fields ?? {}}
+            submitLabel={submitLabel}
+          />
+        </>
+      )}
+    </AuthCard>
+  );
+}
+
+/** A new password, twice. */
+function ChoosePasswordForm({
   email,
   fields,
   submitLabel,

@@ -15,6 +15,21 @@ import {
   TextField,
 } from "./ui/form";
 
+const DKIM_TEXT_FIELDS = [
+  {
+    name: "selector",
+    label: "Selector",
+    hint: "A DNS label: letters, digits and hyphens.",
+    maxLength: 63,
+  },
+  {
+    name: "domain",
+    label: "Signing domain",
+    hint: "The domain of the sender address, unless you sign for another one.",
+    maxLength: 253,
+  },
+] as const;
+
 export interface DkimFormValues {
   selector: string;
   domain: string;
@@ -84,27 +99,18 @@ export function DkimSettings({
         </h3>
         <input type="hidden" name="tenantId" value={tenantId} />
         <div className="grid gap-4 md:grid-cols-3">
-          <TextField
-            id="dkim-selector"
-            name="selector"
-            label="Selector"
-            hint="A DNS label: letters, digits and hyphens."
-            errors={fields.selector}
-            defaultValue={shown.selector}
-            maxLength={63}
-            spellCheck={false}
-            autoComplete="off"
-          />
-          <TextField
-            id="dkim-domain"
-            name="domain"
-            label="Signing domain"
-            hint="The domain of the sender address, unless you sign for another one."
-            errors={fields.domain}
-            defaultValue={shown.domain}
-            maxLength={253}
-            spellCheck={false}
-          />
+          {DKIM_TEXT_FIELDS.map(({ name, ...field }) => (
+            <TextField
+              key={name}
+              id={`dkim-${name}`}
+              name={name}
+              errors={fields[name]}
+              defaultValue={shown[name]}
+              spellCheck={false}
+              autoComplete="off"
+              {...field}
+            />
+          ))}
           <FieldShell
             id="dkim-algorithm"
             label="Key type"

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
 import { AdminPage, AdminSection } from "../../components/admin-header";
 import { FormAlert, SubmitButton, TextField } from "../../components/ui/form";
@@ -51,25 +52,25 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
               On: after your password, sign-in asks for a code from your authenticator app.{" "}
               {loaderData.recoveryLeft} unused recovery codes left.
             </p>
-            <Form method="post" className="space-y-3">
-              <input type="hidden" name="intent" value="disable" />
-              <FormAlert errors={error("disable")} />
-              <TextField
-                id="disable-password"
-                name="password"
-                label="Your password, to turn it off"
-                type="password"
-                autoComplete="current-password"
-                required
-                maxLength={200}
-              />
-              <button
-                type="submit"
-                className="rounded-brand border-2 border-danger px-4 py-2 font-semibold text-danger"
-              >
-                Turn off two-factor sign-in
-              </button>
-            </Form>
+            <OneFieldForm
+              intent="disable"
+              errors={error("disable")}
+              field={{
+                id: "disable-password",
+                name: "password",
+                label: "Your password, to turn it off",
+                type: "password",
+                autoComplete: "current-password",
+              }}
+              submit={
+                <button
+                  type="submit"
+                  className="rounded-brand border-2 border-danger px-4 py-2 font-semibold text-danger"
+                >
+                  Turn off two-factor sign-in
+                </button>
+              }
+            />
           </div>
         ) : pending ? (
           <div className="mt-3 space-y-4">
@@ -91,19 +92,17 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
                 {pending.secret}
               </code>
             </p>
-            <Form method="post" className="space-y-3">
-              <input type="hidden" name="intent" value="confirm" />
-              <FormAlert errors={error("confirm")} />
-              <TextField
-                id="confirm-code"
-                name="code"
-                label="Code from the app"
-                autoComplete="one-time-code"
-                required
-                maxLength={20}
-              />
-              <SubmitButton pending={busy}>Turn on two-factor sign-in</SubmitButton>
-            </Form>
+            <OneFieldForm
+              intent="confirm"
+              errors={error("confirm")}
+              field={{
+                id: "confirm-code",
+                name: "code",
+                label: "Code from the app",
+                autoComplete: "one-time-code",
+              }}
+              submit={<SubmitButton pending={busy}>Turn on two-factor sign-in</SubmitButton>}
+            />
           </div>
         ) : (
           <Form method="post" className="mt-3 space-y-3">
@@ -139,5 +138,27 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         </AdminSection>
       ) : null}
     </AdminPage>
+  );
+}
+
+/** A form of one field and its button, with the form's refusal above it. */
+function OneFieldForm({
+  intent,
+  errors,
+  field,
+  submit,
+}: {
+  intent: string;
+  errors: string[];
+  field: { id: string; name: string; label: string; type?: string; autoComplete: string };
+  submit: ReactNode;
+}) {
+  return (
+    <Form method="post" className="space-y-3">
+      <input type="hidden" name="intent" value={intent} />
+      <FormAlert errors={errors} />
+      <TextField required maxLength={200} {...field} />
+      {submit}
+    </Form>
   );
 }

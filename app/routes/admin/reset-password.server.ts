@@ -3,25 +3,20 @@ import { resetLinkAccount, resetPassword } from "../../../server/auth/account-li
 import { getUser } from "../../../server/auth/users";
 import { scopeOf } from "../../../server/http/context";
 import type { Route } from "./+types/reset-password";
-import { chosenPassword, refusedBy, signInAs } from "./staff-link.server";
+import { choosePasswordAction, signInAs } from "./staff-link.server";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   return { account: await resetLinkAccount(scopeOf(context).db, params.token) };
 }
 
-export async function action({ params, request, context }: Route.ActionArgs) {
+export function action({ params, request, context }: Route.ActionArgs) {
   const scope = scopeOf(context);
-  const chosen = await chosenPassword(request);
-  if ("refused" in chosen) return chosen.refused;
-  try {
-    const userId = await resetPassword(scope.db, params.token, chosen.password);
+  return choosePasswordAction(request, async (password) => {
+    const userId = await resetPassword(scope.db, params.token, password);
     scope.logger.info({ userId }, "password reset from an emailed link; every session ended");
     const user = await getUser(scope.db, userId);
     if (!user) throw new Error("the account of a spent reset link is gone");
     // A second factor still guards the account: the new password alone does not sign it in.
-    if (user.twoFactor) return { done: true as const };
-    return signInAs(scope, request, user);
-  } catch (error) {
-    return refusedBy(error);
-  }
+    return user.twoFactor ? { done: true as const } : signInAs(scope, request, user);
+  });
 }

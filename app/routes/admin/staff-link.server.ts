@@ -9,8 +9,25 @@ import { choosePasswordSchema } from "../../../shared/schemas/staff";
 
 export type ChoosePasswordAnswer = { fields: Record<string, string[]>; error: string | null };
 
+/**
+ * The action of both pages: reads the chosen password, lets `apply` use it (it answers the page's
+ * response), and turns the account rules' refusals into the form's errors.
+ */
+export async function choosePasswordAction(
+  request: Request,
+  apply: (password: string) => Promise<Response | { done: true }>,
+) {
+  const chosen = await chosenPassword(request);
+  if ("refused" in chosen) return chosen.refused;
+  try {
+    return await apply(chosen.password);
+  } catch (error) {
+    return refusedBy(error);
+  }
+}
+
 /** The chosen password, or the answer that says what is wrong with it. */
-export async function chosenPassword(request: Request) {
+async function chosenPassword(request: Request) {
   const input = choosePasswordSchema.safeParse(Object.fromEntries(await request.formData()));
   if (input.success) return { password: input.data.password };
   const fields: Record<string, string[]> = {};
@@ -22,7 +39,7 @@ export async function chosenPassword(request: Request) {
 }
 
 /** A refusal from the account rules (a common password, a spent link) as the form shows it. */
-export function refusedBy(error: unknown) {
+function refusedBy(error: unknown) {
   if (!(error instanceof UserError)) throw error;
   const fields: Record<string, string[]> =
     error.field === "password" ? { password: [error.message] } : {};

@@ -4,7 +4,7 @@ import { formatDateTime } from "../../../shared/format";
 import { MIN_PASSWORD_LENGTH, STAFF_ROLES } from "../../../shared/schemas/staff";
 import { ProductChecks, SELECT_CLASS, StaffUserCard } from "../../components/admin/staff-user-card";
 import { AdminPage, AdminSection } from "../../components/admin-header";
-import { SubmitButton, TextInput } from "../../components/ui/form";
+import { SubmitButton, TextField } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/users";
 import type { action } from "./users.server";
@@ -36,69 +36,12 @@ export default function Users({ loaderData }: Route.ComponentProps) {
         <p className="mt-1 text-sm">
           We email them a link (valid seven days) to choose their own password.
         </p>
-        <Form method="post" className="mt-4 grid gap-4 md:grid-cols-2">
-          <input type="hidden" name="intent" value="invite" />
-          <div>
-            <label htmlFor="invite-email" className="block text-sm font-semibold">
-              Email
-            </label>
-            <TextInput
-              id="invite-email"
-              name="email"
-              type="email"
-              required
-              maxLength={254}
-              autoComplete="off"
-            />
-          </div>
-          <RoleSelect id="invite-role" />
-          <div className="md:col-span-2">
-            <ProductChecks tenants={loaderData.tenants} granted={{}} idPrefix="invite-product" />
-          </div>
-          <div>
-            <SubmitButton disabled={busy}>Send invitation</SubmitButton>
-          </div>
-        </Form>
+        <NewStaffForm intent="invite" tenants={loaderData.tenants} busy={busy} />
         <details className="mt-6">
           <summary className="cursor-pointer font-semibold">
             Or add an account with a password you choose
           </summary>
-          <Form method="post" className="mt-4 grid gap-4 md:grid-cols-3">
-            <input type="hidden" name="intent" value="add" />
-            <div>
-              <label htmlFor="new-email" className="block text-sm font-semibold">
-                Email
-              </label>
-              <TextInput
-                id="new-email"
-                name="email"
-                type="email"
-                required
-                maxLength={254}
-                autoComplete="off"
-              />
-            </div>
-            <div>
-              <label htmlFor="new-password" className="block text-sm font-semibold">
-                Password
-              </label>
-              <TextInput
-                id="new-password"
-                name="password"
-                type="password"
-                required
-                minLength={MIN_PASSWORD_LENGTH}
-                autoComplete="new-password"
-              />
-            </div>
-            <RoleSelect id="new-role" />
-            <div className="md:col-span-3">
-              <ProductChecks tenants={loaderData.tenants} granted={{}} idPrefix="new-product" />
-            </div>
-            <div>
-              <SubmitButton disabled={busy}>Add user</SubmitButton>
-            </div>
-          </Form>
+          <NewStaffForm intent="add" tenants={loaderData.tenants} busy={busy} />
         </details>
       </section>
 
@@ -119,22 +62,17 @@ export default function Users({ loaderData }: Route.ComponentProps) {
                 </span>
                 <Form method="post" className="flex gap-2">
                   <input type="hidden" name="invitationId" value={invitation.id} />
-                  <button
-                    type="submit"
-                    name="intent"
-                    value="resend-invitation"
-                    className="rounded-brand border-2 border-brand-strong px-3 py-1.5 text-sm font-semibold text-brand-strong"
-                  >
-                    Send again
-                  </button>
-                  <button
-                    type="submit"
-                    name="intent"
-                    value="revoke-invitation"
-                    className="rounded-brand border-2 border-danger px-3 py-1.5 text-sm font-semibold text-danger"
-                  >
-                    Withdraw
-                  </button>
+                  {INVITATION_ACTIONS.map(({ intent, label, look }) => (
+                    <button
+                      key={intent}
+                      type="submit"
+                      name="intent"
+                      value={intent}
+                      className={`rounded-brand border-2 px-3 py-1.5 text-sm font-semibold ${look}`}
+                    >
+                      {label}
+                    </button>
+                  ))}
                 </Form>
               </li>
             ))}
@@ -160,6 +98,65 @@ export default function Users({ loaderData }: Route.ComponentProps) {
         </ul>
       </section>
     </AdminPage>
+  );
+}
+
+const INVITATION_ACTIONS = [
+  {
+    intent: "resend-invitation",
+    label: "Send again",
+    look: "border-brand-strong text-brand-strong",
+  },
+  { intent: "revoke-invitation", label: "Withdraw", look: "border-danger text-danger" },
+] as const;
+
+/** A new staff member: invited by email, or added with a password the super admin chooses. */
+function NewStaffForm({
+  intent,
+  tenants,
+  busy,
+}: {
+  intent: "invite" | "add";
+  tenants: Route.ComponentProps["loaderData"]["tenants"];
+  busy: boolean;
+}) {
+  const field = (name: string) => `${intent}-${name}`;
+  return (
+    <Form method="post" className="mt-4 grid gap-4 md:grid-cols-3">
+      <input type="hidden" name="intent" value={intent} />
+      {[
+        { name: "email", label: "Email", type: "email", autoComplete: "off" },
+        ...(intent === "add"
+          ? [
+              {
+                name: "password",
+                label: "Password",
+                type: "password",
+                autoComplete: "new-password",
+              },
+            ]
+          : []),
+      ].map(({ name, ...props }) => (
+        <TextField
+          key={name}
+          id={field(name)}
+          name={name}
+          required
+          minLength={name === "password" ? MIN_PASSWORD_LENGTH : undefined}
+          maxLength={254}
+          {...props}
+        />
+      ))}
+      <RoleSelect id={field("role")} />
+      <div className="md:col-span-3">
+        <ProductChecks tenants={tenants} granted={{}} idPrefix={field("product")} />
+      </div>
+      <div>
+        <SubmitButton disabled={busy}>
+          {intent === "invite" ? "Send invitation" : "Add user"}
+        </SubmitButton>
+      </div>
+    </Form>
   );
 }
 
