@@ -46,6 +46,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   "/newsletter/rss.xml": "public",
   "/newsletter/:id": "public",
   "/newsletter/subscribe": "public",
+  "/newsletters": "public",
   "/sitemap.xml": "public",
   "/robots.txt": "public",
   "/uploads/*": "public",

@@ -19,6 +19,7 @@ export default [
     route(":id", "routes/newsletter/detail.tsx"),
   ]),
   route("newsletter/subscribe", "routes/newsletter/subscribe.tsx"),
+  route("newsletters", "routes/newsletter/archive-redirect.ts"),
 
   // Subscription management (SPEC §2 Subscription); the links in mail lead here.
   ...prefix("subscription", [

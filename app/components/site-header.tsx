@@ -5,6 +5,7 @@ const NAV_ITEMS = [
   { to: "/about", label: "About" },
   { to: "/services", label: "Services" },
   { to: "/products", label: "Products" },
+  { to: "/newsletter", label: "Newsletter" },
   { to: "/contact", label: "Contact" },
 ] as const;
 

@@ -80,6 +80,7 @@ export async function createUser(
     totp_enabled_at: null,
     totp_last_step: null,
     recovery_codes: null,
+    display_name: null,
   };
   try {
     await db.insertInto("users").values(row).execute();
@@ -213,4 +214,22 @@ export async function disableTotp(db: Db, userId: string): Promise<void> {
 
 export async function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
   return db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** The byline: the name a staff member signs what they write with (blank: none). */
+export async function setDisplayName(db: Db, userId: string, name: string): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({ display_name: name.trim() || null, updated_at: new Date().toISOString() })
+    .where("id", "=", userId)
+    .execute();
+}
+
+export async function displayNameOf(db: Db, userId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("users")
+    .select("display_name")
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  return row?.display_name ?? null;
 }

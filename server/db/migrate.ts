@@ -16,6 +16,7 @@ import * as m0013 from "./migrations/0013_api_token_scopes";
 import * as m0016 from "./migrations/0016_feedback_once";
 import * as m0017 from "./migrations/0017_staff_accounts";
 import * as m0018 from "./migrations/0018_stored_files";
+import * as m0019 from "./migrations/0019_display_names";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
 const migrations: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   "0016_feedback_once": m0016,
   "0017_staff_accounts": m0017,
   "0018_stored_files": m0018,
+  "0019_display_names": m0019,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -40,6 +40,8 @@ export interface UsersTable {
   totp_last_step: number | null;
   /** JSON array of the sha-256 hashes of the unused recovery codes */
   recovery_codes: string | null;
+  /** the name newsletters this member writes are signed with (their byline) */
+  display_name: string | null;
 }
 
 /** Uploaded files' bytes, when the database is where files live (PostgreSQL without S3). */

@@ -100,12 +100,15 @@ export function limitBodySize(req: Request, res: Response, next: NextFunction) {
       chunks.push(chunk);
       return;
     }
-    // The rest is discarded, for a few seconds at most; then the connection is cut.
+    // The rest is read and discarded, for a few seconds at most, and the 413 sent once the client
+    // has finished sending: answering (and closing) mid-upload makes clients fail with EPIPE
+    // before they read the answer. A client still sending after that is cut off.
     req.off("data", onData).off("end", onEnd).resume();
     const cut = setTimeout(() => req.socket.destroy(), 5_000).unref();
-    req.once("end", () => clearTimeout(cut));
-    res.set("connection", "close");
-    refuseTooLarge(res);
+    req.once("end", () => {
+      clearTimeout(cut);
+      refuseTooLarge(res);
+    });
   };
   const onEnd = () => {
     res.locals.body = Buffer.concat(chunks);

@@ -30,12 +30,24 @@ export const newsletterInputSchema = z.object({
         message: "Content is required",
       },
     ),
+  // Blank: counted from the text (issue 15); a number overrides the count.
   readTime: z.coerce
-    .number({ error: "Read time is required" })
+    .number({ error: "Read time must be a number of minutes" })
     .int("Read time must be a whole number of minutes")
     .min(1, "Read time must be at least 1 minute")
-    .max(600, "Read time must be at most 600 minutes"),
+    .max(600, "Read time must be at most 600 minutes")
+    .optional(),
 });
+
+/** Words a minute a reader gets through: the usual estimate for reading on screen. */
+export const WORDS_PER_MINUTE = 230;
+
+/** Minutes to read sanitised newsletter HTML: its words ÷ 230, at least 1. */
+export function estimateReadTime(html: string): number {
+  const text = html.replace(/<[^>]*>/g, " ").replace(/&[a-z#0-9]+;/gi, " ");
+  const words = text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
+  return Math.max(1, Math.round(words / WORDS_PER_MINUTE));
+}
 
 export type NewsletterInput = z.infer<typeof newsletterInputSchema>;
 
@@ -63,6 +75,8 @@ export interface Newsletter {
   sentAt: string | null;
   campaignId: string | null;
   sendStatus: string | null;
+  /** the staff member who wrote it, when known */
+  authorId: string | null;
 }
 
 export function toNewsletter(row: NewsletterRow): Newsletter {
@@ -82,6 +96,7 @@ export function toNewsletter(row: NewsletterRow): Newsletter {
     sentAt: row.sent_at,
     campaignId: row.campaign_id,
     sendStatus: row.send_status,
+    authorId: row.author_id,
   };
 }
 
@@ -91,13 +106,14 @@ export async function createNewsletter(
   input: NewsletterInput,
 ): Promise<Newsletter> {
   const now = new Date().toISOString();
+  const content = sanitizeNewsletterHtml(input.content);
   const row = {
     id: randomUUID(),
     tenant_id: ctx.tenantId,
     title: input.title,
     excerpt: input.excerpt,
-    content: sanitizeNewsletterHtml(input.content),
-    read_time: input.readTime,
+    content,
+    read_time: input.readTime ?? estimateReadTime(content),
     status: "draft" as const,
     author_id: ctx.authorId,
     created_at: now,
@@ -141,11 +157,12 @@ export async function getPublishedNewsletter(
 
 /** The columns a form save writes; content is sanitised on the way in. */
 function editableFields(input: NewsletterInput) {
+  const content = sanitizeNewsletterHtml(input.content);
   return {
     title: input.title,
     excerpt: input.excerpt,
-    content: sanitizeNewsletterHtml(input.content),
-    read_time: input.readTime,
+    content,
+    read_time: input.readTime ?? estimateReadTime(content),
     updated_at: new Date().toISOString(),
   };
 }

@@ -1,3 +1,4 @@
+import { displayNameOf } from "../auth/users";
 import { findImagesByUrl, imageSources, withResponsiveImages } from "../files/stored-images";
 import type { TenantScope } from "../scope";
 import { type Comment, listComments } from "./comments";
@@ -14,6 +15,8 @@ export interface NewsletterReading {
   /** sanitised content, safe for dangerouslySetInnerHTML */
   html: string;
   comments: Comment[];
+  /** the writer's byline name, when they set one */
+  author: string | null;
 }
 
 /** Comments shown on the page; a newsletter with more shows its newest. */
@@ -26,15 +29,17 @@ export async function readNewsletter(
 ): Promise<NewsletterReading | null> {
   const newsletter = await getPublishedNewsletter(ctx, id);
   if (!newsletter) return null;
-  const [, comments] = await Promise.all([
+  const [, comments, author] = await Promise.all([
     options.countView ? recordNewsletterView(ctx, id) : undefined,
     listComments(ctx, id, { includeHidden: options.includeHidden, limit: COMMENTS_SHOWN }),
+    newsletter.authorId ? displayNameOf(ctx.db, newsletter.authorId) : null,
   ]);
   const views = newsletter.metrics.views + (options.countView ? 1 : 0);
   return {
     newsletter: { ...newsletter, metrics: { ...newsletter.metrics, views } },
     html: await safeNewsletterHtml(ctx, newsletter),
     comments,
+    author,
   };
 }
 

@@ -11,7 +11,7 @@ import {
   turnOffTwoFactor,
   twoFactorRequired,
 } from "../../../server/auth/two-factor";
-import { findUserById } from "../../../server/auth/users";
+import { findUserById, setDisplayName } from "../../../server/auth/users";
 import { scopeOf } from "../../../server/http/context";
 import type { Route } from "./+types/account";
 
@@ -20,6 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { db, tenant } = scopeOf(context);
   return {
     email: user.email,
+    displayName: (await findUserById(db, user.id))?.display_name ?? "",
     isSuperAdmin: user.isSuperAdmin,
     twoFactor: user.twoFactor,
     pending: user.twoFactor ? null : await pendingEnrolment(db, user, tenant.branding.companyName),
@@ -66,6 +67,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     await turnOffTwoFactor(db, user.id);
     logger.info({ userId: user.id }, "two-factor sign-in turned off");
     return data<AccountAnswer>({ kind: "ok", message: "Two-factor sign-in is off." });
+  }
+  if (intent === "name") {
+    const name = String(form.get("displayName") ?? "").trim();
+    if (name.length > 100) return refuse("Your name must be at most 100 characters.");
+    await setDisplayName(db, user.id, name);
+    return data<AccountAnswer>({
+      kind: "ok",
+      message: name ? `Newsletters you write are signed "${name}".` : "Your byline is removed.",
+    });
   }
   if (intent === "require") {
     requireSuperAdmin(context, request);

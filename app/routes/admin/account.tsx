@@ -30,6 +30,23 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         </p>
       ) : null}
 
+      <AdminSection id="byline" title="Your byline">
+        <Form method="post" className="mt-3 space-y-3">
+          <input type="hidden" name="intent" value="name" />
+          <FormAlert errors={error("name")} />
+          <TextField
+            id="display-name"
+            name="displayName"
+            label="Name shown on newsletters you write"
+            hint="For example “Jane Doe, Head of eDiscovery”. Leave it blank for no byline."
+            defaultValue={loaderData.displayName}
+            maxLength={100}
+            autoComplete="name"
+          />
+          <SubmitButton pending={busy}>Save name</SubmitButton>
+        </Form>
+      </AdminSection>
+
       <AdminSection id="two-factor" title="Two-factor sign-in">
         {actionData?.kind === "recovery-codes" ? (
           <div className="mt-3 space-y-3" data-testid="recovery-codes">

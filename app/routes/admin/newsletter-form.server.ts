@@ -7,6 +7,7 @@ import {
   autosaveNewsletterDraft,
   createNewsletter,
   deleteNewsletter,
+  estimateReadTime,
   getNewsletter,
   NewsletterNotFoundError,
   newsletterInputSchema,
@@ -48,7 +49,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       title: newsletter.title,
       excerpt: newsletter.excerpt,
       content: newsletter.content,
-      readTime: newsletter.readTime,
+      // Blank in the form unless the writer set it: a counted read time follows the text.
+      readTime:
+        newsletter.readTime === estimateReadTime(newsletter.content) ? null : newsletter.readTime,
       status: newsletter.status,
     },
     notice: notice && notice in NOTICES ? NOTICES[notice as Notice] : null,

@@ -64,9 +64,9 @@ function NewsletterForm({ loaderData, actionData }: Route.ComponentProps) {
           title: newsletter.title,
           excerpt: newsletter.excerpt,
           content: newsletter.content,
-          readTime: String(newsletter.readTime),
+          readTime: newsletter.readTime === null ? "" : String(newsletter.readTime),
         }
-      : { readTime: "5" },
+      : {},
     shouldValidate: "onSubmit",
   });
 
@@ -131,6 +131,8 @@ function NewsletterForm({ loaderData, actionData }: Route.ComponentProps) {
             <InputField
               field={fields.readTime}
               label="Read Time (minutes)"
+              hint="Leave it blank to count it from the text: 230 words a minute."
+              optional
               type="number"
               step={1}
               inputMode="numeric"

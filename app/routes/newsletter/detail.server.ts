@@ -11,6 +11,7 @@ import {
   getCommentThread,
 } from "../../../server/newsletters/comments";
 import { COMMENTS_SHOWN, readNewsletter } from "../../../server/newsletters/reading";
+import { signupFormData } from "../../../server/subscribers/signup-form-data";
 import { NEWSLETTER_NOT_FOUND as NOT_FOUND } from "../../../shared/newsletters";
 import { commentFormSchema } from "../../../shared/schemas/comment";
 import type { Route } from "./+types/detail";
@@ -58,7 +59,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       views: newsletter.metrics.views,
       comments: newsletter.metrics.comments,
       html: reading.html,
+      author: reading.author,
     },
+    signup: await signupFormData(context),
     comments: reading.comments,
     canModerate,
     commentsShown: COMMENTS_SHOWN,

@@ -10,6 +10,7 @@ import { formatDate, plural } from "../../../shared/format";
 import { NEWSLETTER_NOT_FOUND as NOT_FOUND } from "../../../shared/newsletters";
 import { ErrorPage } from "../../components/error-page";
 import { CommentsSection } from "../../components/newsletter-comments";
+import { SubscribeBox } from "../../components/subscribe-box";
 import { pageMeta } from "../../lib/meta";
 import type { Route } from "./+types/detail";
 import type { action } from "./detail.server";
@@ -125,7 +126,13 @@ export default function NewsletterDetail({ loaderData }: Route.ComponentProps) {
             </h1>
             <p className="mt-5 text-lg leading-relaxed sm:text-xl">{newsletter.excerpt}</p>
             <div className="mt-6 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm font-medium">
-              <p className="flex gap-x-3">
+              <p className="flex flex-wrap gap-x-3">
+                {newsletter.author ? (
+                  <>
+                    <span data-testid="byline">{`By ${newsletter.author}`}</span>
+                    <span aria-hidden="true">·</span>
+                  </>
+                ) : null}
                 <time dateTime={newsletter.date}>{formatDate(newsletter.date)}</time>
                 <span aria-hidden="true">·</span>
                 <span>{newsletter.readTime} min read</span>
@@ -150,6 +157,10 @@ export default function NewsletterDetail({ loaderData }: Route.ComponentProps) {
           />
         </div>
       </article>
+
+      <div className="mx-auto max-w-3xl px-4 pb-4 sm:px-6">
+        <SubscribeBox signup={loaderData.signup} title="Get the next issue by email" />
+      </div>
 
       <CommentsSection
         newsletterId={newsletter.id}

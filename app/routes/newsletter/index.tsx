@@ -1,6 +1,6 @@
 import { Link, type MetaDescriptor, useNavigation } from "react-router";
 import { formatDate } from "../../../shared/format";
-import { SignupForm } from "../../components/signup-form";
+import { SubscribeBox } from "../../components/subscribe-box";
 import { Container, PageHero, TextCards } from "../../components/ui/layout";
 import { pageMeta } from "../../lib/meta";
 import type { Route } from "./+types/index";
@@ -163,18 +163,9 @@ export default function NewsletterIndex({ loaderData }: Route.ComponentProps) {
             ) : null}
           </section>
 
-          <aside aria-labelledby="subscribe-heading" className="lg:pt-1">
-            <div className="rounded-brand border-t-4 border-accent bg-surface p-6 shadow-sm ring-1 ring-black/5">
-              <h2 id="subscribe-heading" className="text-xl font-bold">
-                Subscribe
-              </h2>
-              <p className="mt-3 mb-5 leading-relaxed">
-                Get each issue in your inbox. Pick the newsletters you want; you can change or
-                cancel from any email.
-              </p>
-              <SignupForm {...signup} />
-            </div>
-          </aside>
+          <div className="lg:pt-1">
+            <SubscribeBox signup={signup} />
+          </div>
         </div>
       </Container>
     </main>
