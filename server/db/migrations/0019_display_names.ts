@@ -1,4 +1,4 @@
-import * as def from "./columns";
+import type * as def from "./columns";
 
 /** Issue 15, part 6: the name a staff member signs newsletters with (the byline); optional. */
 export async function up(db: def.MigrationDb): Promise<void> {
