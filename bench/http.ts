@@ -171,7 +171,7 @@ async function seedNewsletterPage(server: ServerHandle): Promise<PreparedScenari
     if (outcome.status !== "added") throw new Error(`seeding comment ${i}: ${outcome.status}`);
   }
   return {
-    path: `/newsletter/${newsletter.id}`,
+    path: `/newsletter/${newsletter.slug}`,
     async check(answered) {
       const row = await db
         .selectFrom("newsletters")

@@ -144,6 +144,7 @@ const TABLE_WRITERS: Record<string, string> = {
   settings: "server/settings.ts",
   staff_tokens: "server/auth/account-links.ts",
   newsletters: "server/newsletters/newsletters.ts",
+  newsletter_slugs: "server/newsletters/newsletters.ts",
   comments: "server/newsletters/comments.ts",
   contact_messages: "server/contact/messages.ts",
   images: "server/files/images.ts",
@@ -163,7 +164,9 @@ const TABLE_WRITERS: Record<string, string> = {
 
 describe("table ownership", () => {
   const writes = new Map<string, Set<string>>();
-  for (const file of sourceFiles()) {
+  // Migrations shape and backfill the schema itself: they are history, not owners of rows.
+  const migrations = path.join("server", "db", "migrations");
+  for (const file of sourceFiles().filter((file) => !file.startsWith(migrations))) {
     const source = readFileSync(path.join(root, file), "utf8");
     const builder = /\b(?:insertInto|updateTable|deleteFrom)\(\s*"([a-z_]+)/g;
     const raw = /\b(?:insert\s+into|update|delete\s+from)\s+([a-z_]+)\b/gi;

@@ -18,7 +18,7 @@ type Comments = Extract<CommentReply, { ok: true }>["comments"];
  * form posts the page and the answer comes back as `reply` all the same.
  */
 export function CommentsSection({
-  newsletterId,
+  newsletterSlug,
   comments,
   commentCount,
   commentsShown,
@@ -27,7 +27,8 @@ export function CommentsSection({
   reply,
   posted,
 }: {
-  newsletterId: string;
+  /** the article's current slug: comments post to its page */
+  newsletterSlug: string;
   comments: Comments;
   commentCount: number;
   commentsShown: number;
@@ -76,7 +77,7 @@ export function CommentsSection({
               <CommentItem
                 key={comment.id}
                 comment={comment}
-                moderation={canModerate ? `/newsletter/${newsletterId}#comments` : null}
+                moderation={canModerate ? `/newsletter/${newsletterSlug}#comments` : null}
               />
             ))}
           </ol>
@@ -87,7 +88,7 @@ export function CommentsSection({
 
         <fetcher.Form
           method="post"
-          action={`/newsletter/${newsletterId}`}
+          action={`/newsletter/${newsletterSlug}`}
           className="relative mt-10 rounded-brand border border-black/10 bg-surface p-5 shadow-sm sm:p-6"
           {...formProps}
           onSubmit={onSubmit}

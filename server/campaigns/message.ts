@@ -63,7 +63,7 @@ export async function prepareCampaignMessage(
     source.newsletterId
       ? ctx.db
           .selectFrom("newsletters")
-          .select(["title", "excerpt"])
+          .select(["title", "excerpt", "slug"])
           .where("id", "=", source.newsletterId)
           .where("tenant_id", "=", ctx.tenant.id)
           .executeTakeFirst()
@@ -84,7 +84,7 @@ export async function prepareCampaignMessage(
     preheader: newsletter?.excerpt || plainPreviewOf(source.content),
     contentHtml,
     viewInBrowserUrl: source.newsletterId
-      ? tenantLink(ctx, `/newsletter/${source.newsletterId}`)
+      ? tenantLink(ctx, `/newsletter/${newsletter?.slug ?? source.newsletterId}`)
       : null,
     why: whyYouGetThis(
       lists.map((list) => list.name),

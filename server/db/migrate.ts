@@ -17,6 +17,7 @@ import * as m0016 from "./migrations/0016_feedback_once";
 import * as m0017 from "./migrations/0017_staff_accounts";
 import * as m0018 from "./migrations/0018_stored_files";
 import * as m0019 from "./migrations/0019_display_names";
+import * as m0020 from "./migrations/0020_newsletter_slugs";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
 const migrations: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   "0017_staff_accounts": m0017,
   "0018_stored_files": m0018,
   "0019_display_names": m0019,
+  "0020_newsletter_slugs": m0020,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -53,6 +53,14 @@ export interface StoredFilesTable {
   created_at: string;
 }
 
+/** Every slug a newsletter has had: old links answer 301 to the current one. */
+export interface NewsletterSlugsTable {
+  tenant_id: string;
+  slug: string;
+  newsletter_id: string;
+  created_at: string;
+}
+
 export type StaffTokenPurpose = "reset" | "invite";
 
 /** Emailed single-use links for staff: password resets and invitations (only their hashes). */
@@ -108,6 +116,8 @@ export interface NewslettersTable {
   send_status: string | null;
   mailerlite_campaign_id: string | null;
   mailerlite_campaign_status: string | null;
+  /** the current readable URL part, unique per tenant (older ones: newsletter_slugs) */
+  slug: string | null;
 }
 
 export interface CommentsTable {
@@ -350,6 +360,7 @@ export interface Database {
   stored_files: StoredFilesTable;
   settings: SettingsTable;
   newsletters: NewslettersTable;
+  newsletter_slugs: NewsletterSlugsTable;
   comments: CommentsTable;
   lists: ListsTable;
   subscribers: SubscribersTable;

@@ -36,6 +36,7 @@ export const TENANT_TABLES: ReadonlySet<string> = new Set([
   "subscribers",
   "unsubscribe_feedback",
   "stored_files",
+  "newsletter_slugs",
   "mail_log",
   "campaigns",
   "tenant_changes",

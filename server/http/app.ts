@@ -8,7 +8,7 @@ import { readCookieHeader, SESSION_COOKIE } from "../auth/sessions";
 import { getEnv, trustProxySetting } from "../env";
 import {
   countNewsletterView,
-  newsletterIdFromPath,
+  newsletterSlugFromPath,
   VIEW_MARKERS,
   VIEW_SENTINEL,
   viewCountValues,
@@ -94,9 +94,9 @@ app.use(async (req, res, next) => {
     let version: string = res.locals.tenantVersion;
     // A newsletter page counts its view here, before the cache, so cached loads count too.
     let views: number | null = null;
-    const newsletterId = cacheable ? newsletterIdFromPath(req.path) : null;
-    if (newsletterId) {
-      const counted = await countNewsletterView(scope.db, scope.tenantId, newsletterId);
+    const newsletterSlug = cacheable ? newsletterSlugFromPath(req.path) : null;
+    if (newsletterSlug) {
+      const counted = await countNewsletterView(scope.db, scope.tenantId, newsletterSlug);
       if (counted) {
         views = counted.views;
         version = `${version}|${counted.version}`;

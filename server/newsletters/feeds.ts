@@ -47,12 +47,15 @@ export async function renderNewsletterFeed(
   const home = `${ctx.origin}/newsletter`;
   const newest = items[0];
   const entries = items.map((newsletter) => {
-    const link = `${home}/${encodeURIComponent(newsletter.id)}`;
+    const link = `${home}/${encodeURIComponent(newsletter.slug)}`;
+    // The guid stays what it was before slugs (the id's address, which still leads to the
+    // article), so feed readers do not see every issue again.
+    const guid = `${home}/${encodeURIComponent(newsletter.id)}`;
     return [
       "    <item>",
       `      <title>${escapeXml(newsletter.title)}</title>`,
       `      <link>${escapeXml(link)}</link>`,
-      `      <guid isPermaLink="true">${escapeXml(link)}</guid>`,
+      `      <guid isPermaLink="true">${escapeXml(guid)}</guid>`,
       `      <pubDate>${rfc822(newsletter.date)}</pubDate>`,
       `      <description>${escapeXml(newsletter.excerpt)}</description>`,
       "    </item>",
@@ -80,7 +83,7 @@ export async function renderSitemap(ctx: SiteScope): Promise<string> {
   // A sitemap holds at most 50,000 URLs; a weekly newsletter will not get near that.
   const newsletters = await ctx.db
     .selectFrom("newsletters")
-    .select(["id", "updated_at"])
+    .select(["id", "slug", "updated_at"])
     .where("tenant_id", "=", ctx.tenantId)
     .where("status", "=", "published")
     .orderBy("published_at", "desc")
@@ -99,7 +102,10 @@ export async function renderSitemap(ctx: SiteScope): Promise<string> {
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
     ...PUBLIC_PAGES.map((path) => url(path)),
     ...newsletters.map((row) =>
-      url(`/newsletter/${encodeURIComponent(row.id)}`, new Date(row.updated_at).toISOString()),
+      url(
+        `/newsletter/${encodeURIComponent(row.slug ?? row.id)}`,
+        new Date(row.updated_at).toISOString(),
+      ),
     ),
     "</urlset>",
     "",

@@ -5,6 +5,7 @@ import type { Db } from "../db";
 import type { NewsletterRow, NewsletterStatus } from "../db/schema";
 import type { TenantScope } from "../scope";
 import { sanitizeNewsletterHtml } from "./sanitize";
+import { firstFreeSlug, isUsableSlug, MAX_SLUG_LENGTH, slugFor } from "./slugs";
 
 /** The newsletter form (SPEC §2, §5): all four fields required, read time at least 1 minute. */
 export const newsletterInputSchema = z.object({
@@ -30,6 +31,16 @@ export const newsletterInputSchema = z.object({
         message: "Content is required",
       },
     ),
+  // Blank: made from the title (new), or kept (existing). Issue 15, part 1.
+  slug: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(MAX_SLUG_LENGTH, `The URL must be at most ${MAX_SLUG_LENGTH} characters`)
+    .refine((slug) => slug === "" || isUsableSlug(slug), {
+      message: "The URL may use lower-case letters, digits and single hyphens only",
+    })
+    .optional(),
   // Blank: counted from the text (issue 15); a number overrides the count.
   readTime: z.coerce
     .number({ error: "Read time must be a number of minutes" })
@@ -50,6 +61,15 @@ export function estimateReadTime(html: string): number {
 }
 
 export type NewsletterInput = z.infer<typeof newsletterInputSchema>;
+
+export const SLUG_TAKEN = "Another newsletter has, or had, this URL. Choose another one.";
+
+/** A slug the writer chose that another newsletter of the tenant holds (now or before). */
+export class NewsletterSlugTakenError extends Error {
+  constructor() {
+    super(SLUG_TAKEN);
+  }
+}
 
 export class NewsletterNotFoundError extends Error {
   constructor(id: string) {
@@ -75,6 +95,8 @@ export interface Newsletter {
   sentAt: string | null;
   campaignId: string | null;
   sendStatus: string | null;
+  /** its readable URL: /newsletter/{slug} */
+  slug: string;
   /** the staff member who wrote it, when known */
   authorId: string | null;
 }
@@ -96,6 +118,7 @@ export function toNewsletter(row: NewsletterRow): Newsletter {
     sentAt: row.sent_at,
     campaignId: row.campaign_id,
     sendStatus: row.send_status,
+    slug: row.slug ?? row.id,
     authorId: row.author_id,
   };
 }
@@ -107,8 +130,9 @@ export async function createNewsletter(
 ): Promise<Newsletter> {
   const now = new Date().toISOString();
   const content = sanitizeNewsletterHtml(input.content);
+  const id = randomUUID();
   const row = {
-    id: randomUUID(),
+    id,
     tenant_id: ctx.tenantId,
     title: input.title,
     excerpt: input.excerpt,
@@ -125,8 +149,90 @@ export async function createNewsletter(
     mailerlite_campaign_id: null,
     mailerlite_campaign_status: null,
   };
-  await ctx.db.insertInto("newsletters").values(row).execute();
-  return toNewsletter({ ...row, views: 0, comments: 0, render_version: 0 });
+  const slug = await ctx.db.transaction().execute(async (trx) => {
+    const chosen = await claimSlug(trx, ctx.tenantId, id, input.slug || slugFor(input.title), {
+      exact: Boolean(input.slug),
+    });
+    await trx
+      .insertInto("newsletters")
+      .values({ ...row, slug: chosen })
+      .execute();
+    await recordSlug(trx, ctx.tenantId, id, chosen, now);
+    return chosen;
+  });
+  return toNewsletter({ ...row, slug, views: 0, comments: 0, render_version: 0 });
+}
+
+/**
+ * The slug a newsletter gets: `wanted` when free (or already its own, now or before); else, for a
+ * suggested slug, the first free `wanted-2`, `-3`…, and for one the writer typed, an error.
+ */
+async function claimSlug(
+  db: Db,
+  tenantId: string,
+  newsletterId: string,
+  wanted: string,
+  options: { exact: boolean },
+): Promise<string> {
+  const holders = await db
+    .selectFrom("newsletter_slugs")
+    .select(["slug", "newsletter_id"])
+    .where("tenant_id", "=", tenantId)
+    .where("slug", "like", `${wanted}%`)
+    .execute();
+  const taken = new Map(holders.map((holder) => [holder.slug, holder.newsletter_id]));
+  const free = (slug: string) => !taken.has(slug) || taken.get(slug) === newsletterId;
+  if (options.exact) {
+    if (!free(wanted)) throw new NewsletterSlugTakenError();
+    return wanted;
+  }
+  return firstFreeSlug(wanted, (slug) => !free(slug));
+}
+
+/** Remembers a slug the newsletter has had (a second time changes nothing). */
+async function recordSlug(
+  db: Db,
+  tenantId: string,
+  newsletterId: string,
+  slug: string,
+  at: string,
+) {
+  await db
+    .insertInto("newsletter_slugs")
+    .values({ tenant_id: tenantId, slug, newsletter_id: newsletterId, created_at: at })
+    .onConflict((conflict) => conflict.columns(["tenant_id", "slug"]).doNothing())
+    .execute();
+}
+
+/**
+ * Where an old address of a published newsletter now lives: its current slug, for a slug it had
+ * before or for its id (the URLs before slugs). Null when neither names a published newsletter.
+ */
+export async function currentSlugFor(
+  ctx: TenantScope,
+  idOrOldSlug: string,
+): Promise<string | null> {
+  const row = await ctx.db
+    .selectFrom("newsletters")
+    .select("newsletters.slug")
+    .where("newsletters.tenant_id", "=", ctx.tenantId)
+    .where("newsletters.status", "=", "published")
+    .where((eb) =>
+      eb.or([
+        eb("newsletters.id", "=", idOrOldSlug),
+        eb(
+          "newsletters.id",
+          "in",
+          eb
+            .selectFrom("newsletter_slugs")
+            .select("newsletter_id")
+            .where("newsletter_slugs.tenant_id", "=", ctx.tenantId)
+            .where("newsletter_slugs.slug", "=", idOrOldSlug),
+        ),
+      ]),
+    )
+    .executeTakeFirst();
+  return row?.slug ?? null;
 }
 
 /** Any newsletter of the tenant, draft or published (staff view). */
@@ -145,10 +251,26 @@ export async function getPublishedNewsletter(
   ctx: TenantScope,
   id: string,
 ): Promise<Newsletter | null> {
+  return publishedWhere(ctx, "id", id);
+}
+
+/** The published newsletter at /newsletter/{slug}, or null. */
+export async function getPublishedNewsletterBySlug(
+  ctx: TenantScope,
+  slug: string,
+): Promise<Newsletter | null> {
+  return publishedWhere(ctx, "slug", slug);
+}
+
+async function publishedWhere(
+  ctx: TenantScope,
+  column: "id" | "slug",
+  value: string,
+): Promise<Newsletter | null> {
   const row = await ctx.db
     .selectFrom("newsletters")
     .selectAll()
-    .where("id", "=", id)
+    .where(column, "=", value)
     .where("tenant_id", "=", ctx.tenantId)
     .where("status", "=", "published")
     .executeTakeFirst();
@@ -172,13 +294,21 @@ export async function updateNewsletter(
   id: string,
   input: NewsletterInput,
 ): Promise<Newsletter> {
-  const result = await ctx.db
-    .updateTable("newsletters")
-    .set(editableFields(input))
-    .where("id", "=", id)
-    .where("tenant_id", "=", ctx.tenantId)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw new NewsletterNotFoundError(id);
+  await ctx.db.transaction().execute(async (trx) => {
+    const fields = editableFields(input);
+    const slug = input.slug
+      ? await claimSlug(trx, ctx.tenantId, id, input.slug, { exact: true })
+      : undefined;
+    const result = await trx
+      .updateTable("newsletters")
+      .set(slug ? { ...fields, slug } : fields)
+      .where("id", "=", id)
+      .where("tenant_id", "=", ctx.tenantId)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw new NewsletterNotFoundError(id);
+    // The old slug stays in newsletter_slugs: links to it answer 301 to the new one.
+    if (slug) await recordSlug(trx, ctx.tenantId, id, slug, fields.updated_at);
+  });
   return (await getNewsletter(ctx, id)) as Newsletter;
 }
 
@@ -325,12 +455,12 @@ export async function recordProviderCampaign(
 export async function countNewsletterView(
   db: Db,
   tenantId: string,
-  id: string,
+  slug: string,
 ): Promise<{ views: number; version: string } | null> {
   const row = await db
     .updateTable("newsletters")
     .set({ views: sql<number>`views + 1` })
-    .where("id", "=", id)
+    .where("slug", "=", slug)
     .where("tenant_id", "=", tenantId)
     .where("status", "=", "published")
     .returning(["views", "updated_at", "render_version"])

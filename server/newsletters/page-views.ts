@@ -1,4 +1,5 @@
 import { plural } from "../../shared/format";
+import { isUsableSlug } from "./slugs";
 
 /**
  * Serving the newsletter page from the host's page cache while still counting every view
@@ -8,11 +9,15 @@ import { plural } from "../../shared/format";
  */
 export const VIEW_SENTINEL = 987_654_321;
 
-const NEWSLETTER_PATH =
-  /^\/newsletter\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+const NEWSLETTER_PATH = /^\/newsletter\/([a-z0-9]+(?:-[a-z0-9]+)*)$/;
 
-export function newsletterIdFromPath(path: string): string | null {
-  return NEWSLETTER_PATH.exec(path)?.[1] ?? null;
+/**
+ * The slug of a newsletter page's path. A path that is not a current slug (an old slug, an id)
+ * counts nothing here: the page answers 301 to the current one, which counts.
+ */
+export function newsletterSlugFromPath(path: string): string | null {
+  const slug = NEWSLETTER_PATH.exec(path)?.[1] ?? null;
+  return slug && isUsableSlug(slug) ? slug : null;
 }
 
 export { countNewsletterView } from "./newsletters";

@@ -2,7 +2,7 @@ import { displayNameOf } from "../auth/users";
 import { findImagesByUrl, imageSources, withResponsiveImages } from "../files/stored-images";
 import type { TenantScope } from "../scope";
 import { type Comment, listComments } from "./comments";
-import { getPublishedNewsletter, type Newsletter, recordNewsletterView } from "./newsletters";
+import { getPublishedNewsletterBySlug, type Newsletter, recordNewsletterView } from "./newsletters";
 import { sanitizeNewsletterHtml } from "./sanitize";
 
 /**
@@ -24,11 +24,12 @@ export const COMMENTS_SHOWN = 200;
 
 export async function readNewsletter(
   ctx: TenantScope,
-  id: string,
+  slug: string,
   options: { countView: boolean; includeHidden: boolean },
 ): Promise<NewsletterReading | null> {
-  const newsletter = await getPublishedNewsletter(ctx, id);
+  const newsletter = await getPublishedNewsletterBySlug(ctx, slug);
   if (!newsletter) return null;
+  const { id } = newsletter;
   const [, comments, author] = await Promise.all([
     options.countView ? recordNewsletterView(ctx, id) : undefined,
     listComments(ctx, id, { includeHidden: options.includeHidden, limit: COMMENTS_SHOWN }),

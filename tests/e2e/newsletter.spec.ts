@@ -61,15 +61,17 @@ test("staff write a newsletter in the rich-text editor, publish it, and readers 
 
   await page.getByRole("button", { name: "Publish" }).click();
   await expect(page.getByTestId("newsletter-status")).toHaveText("Published");
-  await expect(page.getByRole("link", { name: "View" })).toHaveAttribute(
-    "href",
-    `/newsletter/${id}`,
-  );
+  // The readable address: made from the title.
+  const view = page.getByRole("link", { name: "View" });
+  await expect(view).toHaveAttribute("href", /^\/newsletter\/[a-z0-9-]+$/);
+  const articlePath = (await view.getAttribute("href")) ?? "";
+  expect(articlePath).not.toContain(id);
 
-  // A visitor, in a browser with no staff cookies.
+  // A visitor, in a browser with no staff cookies; the id's old address leads there too.
   const visitorContext = await browser.newContext({ extraHTTPHeaders });
   const visitor = await visitorContext.newPage();
   await visitor.goto(`/newsletter/${id}`);
+  await expect(visitor).toHaveURL(new RegExp(`${articlePath}$`));
   await expect(visitor.getByRole("heading", { level: 1, name: title })).toBeVisible();
   await expect(visitor.locator("strong", { hasText: "proportionality" })).toBeVisible();
   await expect(visitor.getByRole("heading", { level: 2, name: "What to watch" })).toBeVisible();

@@ -167,7 +167,7 @@ describe.each(testDialects())("the email in the inbox on %s", (dialect) => {
     }
   });
 
-  it("is laid out as a newsletter: viewport, light scheme, headline, preheader, and a footer that says why", () => {
+  it("is laid out as a newsletter: viewport, light scheme, headline, preheader, and a footer that says why", async () => {
     const { html } = campaignMail;
     expect(html).toMatch(/<meta[^>]*name="viewport"[^>]*content="width=device-width/);
     expect(html).toMatch(/<meta[^>]*name="color-scheme"[^>]*content="light"/);
@@ -177,7 +177,14 @@ describe.each(testDialects())("the email in the inbox on %s", (dialect) => {
       /<div[^>]*display:none[^>]*>What courts expect from discovery requests this year\./,
     );
     expect(html).toContain("View in browser");
-    expect(html).toContain(`${server.url}/newsletter/${newsletterId}`);
+    const slug = (
+      await crossTenant(database.db)
+        .selectFrom("newsletters")
+        .select("slug")
+        .where("id", "=", newsletterId)
+        .executeTakeFirstOrThrow()
+    ).slug;
+    expect(html).toContain(`${server.url}/newsletter/${slug}`);
     expect(html).toContain(
       "You receive this because you subscribed to KeyDiscovery Newsletter on localhost:",
     );
@@ -202,7 +209,14 @@ describe.each(testDialects())("the email in the inbox on %s", (dialect) => {
   });
 
   it("shows the same image on the web page as AVIF and WebP by width, with its size", async () => {
-    const page = await (await fetch(`${server.url}/newsletter/${newsletterId}`)).text();
+    const slug = (
+      await crossTenant(database.db)
+        .selectFrom("newsletters")
+        .select("slug")
+        .where("id", "=", newsletterId)
+        .executeTakeFirstOrThrow()
+    ).slug;
+    const page = await (await fetch(`${server.url}/newsletter/${slug}`)).text();
     const picture = /<picture>[\s\S]*?<\/picture>/.exec(page)?.[0] ?? "";
     const stem = imageUrl.replace(/\.jpg$/, "");
     expect(picture).toContain(

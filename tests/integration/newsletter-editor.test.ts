@@ -173,7 +173,7 @@ describe.each(testDialects())("the newsletter editor on %s", (dialect) => {
       expect(text).toContain("Newsletter saved");
       expect(text).toContain("Update Newsletter");
       expect(text).toContain("Draft");
-      expect(html).not.toContain(`href="/newsletter/${id}"`);
+      expect(html).not.toContain(`href="/newsletter/${(await newsletter(id))?.slug}"`);
       // Without JavaScript the content is a plain 20-row HTML textarea.
       expect(html).toMatch(/<textarea[^>]*name="content"[^>]*rows="20"/);
     });
@@ -204,7 +204,9 @@ describe.each(testDialects())("the newsletter editor on %s", (dialect) => {
       const page = textOf(await (await get(path, cookies[who])).text());
       expect(page).toContain("Published");
       expect(page).toContain("Unpublish");
-      expect(await (await get(path, cookies[who])).text()).toContain(`href="/newsletter/${id}"`);
+      expect(await (await get(path, cookies[who])).text()).toContain(
+        `href="/newsletter/${(await newsletter(id))?.slug}"`,
+      );
 
       const unpublish = await post(path, { intent: "unpublish" }, cookies[who]);
       expect(unpublish.status).toBe(302);

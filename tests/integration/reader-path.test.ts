@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setDisplayName } from "../../server/auth/users";
 import { migrateToLatest } from "../../server/db/migrate";
-import { createNewsletter, publishNewsletter } from "../../server/newsletters/newsletters";
+import {
+  createNewsletter,
+  publishNewsletter,
+  SLUG_TAKEN,
+  updateNewsletter,
+} from "../../server/newsletters/newsletters";
 import { seedTenants } from "../../server/tenants/seed";
 import { createStaffUser } from "../support/auth";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
@@ -78,6 +83,50 @@ describe.each(testDialects())("the reader's path on %s", (dialect) => {
     const signed = await html(`/newsletter/${ids.signed}`);
     expect(signed).toMatch(/data-testid="byline"[^>]*>By Dana Whitfield, Head of eDiscovery</);
     expect(await html(`/newsletter/${ids.unsigned}`)).not.toContain('data-testid="byline"');
+  });
+
+  it("gives every article a readable address; its id and its old addresses answer 301", async () => {
+    const slug = "the-signed-issue";
+    expect(await html(`/newsletter/${slug}`)).toContain("The signed issue");
+    const byId = await fetch(`${server.url}/newsletter/${ids.signed}`, { redirect: "manual" });
+    expect(byId.status).toBe(301);
+    expect(byId.headers.get("location")).toBe(`/newsletter/${slug}`);
+    // A newsletter titled the same gets the next free address.
+    const scope = { db: database.db, tenantId: "main", authorId: null };
+    const twin = await createNewsletter(scope, {
+      title: "The signed issue",
+      excerpt: "Again.",
+      content: "<p>Again.</p>",
+    });
+    expect(twin.slug).toBe("the-signed-issue-2");
+    // The writer renames the address: the old one keeps working, and nobody else can take it.
+    await updateNewsletter(scope, ids.signed, {
+      title: "The signed issue",
+      excerpt: "Defensible review in practice.",
+      content: "<p>Practical notes.</p>",
+      slug: "defensible-review",
+    });
+    const old = await fetch(`${server.url}/newsletter/${slug}`, { redirect: "manual" });
+    expect(old.status).toBe(301);
+    expect(old.headers.get("location")).toBe("/newsletter/defensible-review");
+    await expect(
+      updateNewsletter(scope, twin.id, {
+        title: "x",
+        excerpt: "x",
+        content: "<p>x</p>",
+        slug,
+      }),
+    ).rejects.toThrow(SLUG_TAKEN);
+    const sitemap = await html("/sitemap.xml");
+    expect(sitemap).toContain("/newsletter/defensible-review</loc>");
+    expect(sitemap).not.toContain(ids.signed);
+    const rss = await html("/newsletter/rss.xml");
+    expect(rss).toContain("/newsletter/defensible-review</link>");
+    const page = await html("/newsletter/defensible-review");
+    expect(page).toContain('<link rel="canonical" href="http://localhost');
+    expect(page).toContain('/newsletter/defensible-review"/>');
+    // Unknown addresses are still 404; reserved words are never a newsletter's.
+    expect((await fetch(`${server.url}/newsletter/no-such-issue`)).status).toBe(404);
   });
 
   it("counts the read time of a newsletter given none", async () => {

@@ -18,6 +18,9 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
   let server: RunningServer;
   /** Published newsletters of `main`, oldest first. */
   const published: { id: string; title: string; date: string }[] = [];
+  /** each newsletter's address: /newsletter/{slug} */
+  const slugs = new Map<string, string>();
+  const at = (id: string) => `/newsletter/${slugs.get(id) ?? id}`;
   let draftId: string;
   let otherTenantId: string;
   let articleId: string;
@@ -74,6 +77,7 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
           .execute();
       }
     }
+    slugs.set(newsletter.id, newsletter.slug);
     return newsletter.id;
   }
 
@@ -95,7 +99,7 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
       .execute();
 
   const postComment = (id: string, fields: Record<string, string>, headers = {}) =>
-    post(`/newsletter/${id}`, fields, headers);
+    post(`${at(id)}`, fields, headers);
 
   describe("the newsletter index", () => {
     it("says so when nothing is published yet", async () => {
@@ -131,11 +135,11 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
           .reverse()
           .map((newsletter) => newsletter.title),
       );
-      expect(titles.map((match) => match[1])).toEqual(
+      expect(titles.map((match) => `/newsletter/${match[1]}`)).toEqual(
         published
           .slice(2)
           .reverse()
-          .map((newsletter) => newsletter.id),
+          .map((newsletter) => at(newsletter.id)),
       );
       const text = textOf(html);
       expect(text).not.toContain("Unpublished draft issue");
@@ -189,7 +193,7 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
   describe("a newsletter's page", () => {
     it("shows title, date, views, comments, read time, content and the comment form", async () => {
       articleId = published[11]?.id as string;
-      const response = await get(`/newsletter/${articleId}`);
+      const response = await get(`${at(articleId)}`);
       expect(response.status).toBe(200);
       // Browsers and proxies must not keep it; the host's page cache may, and still counts views.
       expect(response.headers.get("cache-control")).toContain("no-cache");
@@ -213,8 +217,8 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
     });
 
     it("carries Open Graph, Twitter and canonical tags for the article", async () => {
-      const html = await (await get(`/newsletter/${articleId}`)).text();
-      const url = `http://localhost:${server.port}/newsletter/${articleId}`;
+      const html = await (await get(`${at(articleId)}`)).text();
+      const url = `http://localhost:${server.port}${at(articleId)}`;
       expect(titleOf(html)).toBe("Issue 12: notes on defensible review | KeyDiscovery");
       expect(metaContent(html, "name", "description")).toBe(
         "Excerpt of Issue 12: notes on defensible review: what changed this week in eDiscovery.",
@@ -246,7 +250,7 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
         .selectFrom("newsletters")
         .select((eb) => eb.fn.sum<number>("views").as("views"))
         .executeTakeFirst();
-      const response = await get(`/newsletter/${id()}`, headers);
+      const response = await get(`${at(id())}`, headers);
       expect(response.status).toBe(404);
       const html = await response.text();
       expect(textOf(html)).toContain("Newsletter not found");
@@ -259,7 +263,7 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
     });
 
     it("shows another tenant's newsletter on that tenant's site", async () => {
-      const response = await get(`/newsletter/${otherTenantId}`, KEYDISCOVERY);
+      const response = await get(`${at(otherTenantId)}`, KEYDISCOVERY);
       expect(response.status).toBe(200);
       expect(textOf(await response.text())).toContain("KeyDiscovery Legal only");
     });
@@ -267,11 +271,11 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
     it("counts one view per load, and every one of 20 concurrent loads", async () => {
       const id = published[5]?.id as string;
       const start = (await metrics(id)).views;
-      const page = await get(`/newsletter/${id}`);
+      const page = await get(`${at(id)}`);
       expect(textOf(await page.text())).toContain(`${start + 1} view`);
       expect((await metrics(id)).views).toBe(start + 1);
       // A client-side navigation loads the page's data once: one more view.
-      const data = await get(`/newsletter/${id}.data`);
+      const data = await get(`${at(id)}.data`);
       expect(data.status).toBe(200);
       await data.arrayBuffer();
       expect((await metrics(id)).views).toBe(start + 2);
@@ -279,9 +283,7 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
       await fetch(`${server.url}/newsletter/${id}`, { method: "HEAD" });
       expect((await metrics(id)).views).toBe(start + 2);
 
-      const responses = await Promise.all(
-        Array.from({ length: 20 }, () => get(`/newsletter/${id}`)),
-      );
+      const responses = await Promise.all(Array.from({ length: 20 }, () => get(`${at(id)}`)));
       for (const response of responses) {
         expect(response.status).toBe(200);
         await response.arrayBuffer();
@@ -289,7 +291,7 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
       expect((await metrics(id)).views).toBe(start + 22);
 
       // Served from the host's page cache, a load still counts and shows its own count.
-      const cached = await get(`/newsletter/${id}`);
+      const cached = await get(`${at(id)}`);
       expect(cached.headers.get("x-page-cache")).toBe("hit");
       const cachedHtml = await cached.text();
       expect(textOf(cachedHtml)).toContain(`${start + 23} views`);
@@ -303,7 +305,7 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
       const id = published[10]?.id as string;
       const first = await postComment(id, { text: "  First thoughts.\nSecond line.  " });
       expect(first.status).toBe(302);
-      expect(first.headers.get("location")).toBe(`/newsletter/${id}#comments`);
+      expect(first.headers.get("location")).toBe(`${at(id)}#comments`);
       const second = await postComment(id, { text: "A later reply" });
       expect(second.status).toBe(302);
 
@@ -317,7 +319,7 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
       expect(Number(stored[0]?.hidden)).toBe(0);
       expect((await metrics(id)).comments).toBe(2);
 
-      const html = await (await get(`/newsletter/${id}`)).text();
+      const html = await (await get(`${at(id)}`)).text();
       const text = textOf(html);
       expect(text).toContain("2 comments");
       expect(text.indexOf("A later reply")).toBeLessThan(text.indexOf("First thoughts."));
@@ -329,7 +331,7 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
     it("answers the page's own script with the new list instead of a redirect, without a view", async () => {
       const id = published[9]?.id as string;
       const before = await metrics(id);
-      const response = await post(`/newsletter/${id}.data`, {
+      const response = await post(`${at(id)}.data`, {
         text: "Posted with JavaScript",
         enhanced: "1",
       });
@@ -347,9 +349,9 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
       for (const text of ["", "   ", "\n\t "]) {
         const response = await postComment(id, { text });
         expect(response.status).toBe(302);
-        expect(response.headers.get("location")).toBe(`/newsletter/${id}#comments`);
+        expect(response.headers.get("location")).toBe(`${at(id)}#comments`);
       }
-      const missing = await post(`/newsletter/${id}`, {});
+      const missing = await post(`${at(id)}`, {});
       expect(missing.status).toBe(302);
       expect(await commentsOf(id)).toHaveLength(rows);
       expect(await metrics(id)).toEqual(before);
@@ -456,7 +458,7 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
         })
         .where("id", "=", id)
         .execute();
-      const html = await (await get(`/newsletter/${id}`)).text();
+      const html = await (await get(`${at(id)}`)).text();
       expect(html).toContain("<p>Safe text</p>");
       expect(html).toContain('<img src="https://example.com/a.png" />');
       expect(html).not.toContain('alert("script")');
@@ -470,7 +472,7 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
       const payload = "<img src=x onerror=alert(1)>";
       expect((await postComment(id, { text: payload })).status).toBe(302);
       expect((await commentsOf(id))[0]?.text).toBe(payload);
-      const html = await (await get(`/newsletter/${id}`)).text();
+      const html = await (await get(`${at(id)}`)).text();
       expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;");
       expect(html).not.toContain(payload);
     });
@@ -529,17 +531,17 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
     });
 
     it("shows staff every comment with moderation buttons", async () => {
-      const html = await (await get(`/newsletter/${id}`, { cookie: adminCookie })).text();
+      const html = await (await get(`${at(id)}`, { cookie: adminCookie })).text();
       expect(html).toContain(`action="/admin/comments/${commentIds[1]}"`);
       expect(html).toMatch(/<button[^>]*value="hide"[^>]*>Hide/);
       expect(html).toMatch(/<button[^>]*value="delete"[^>]*>Confirm delete<\/button>/);
-      const anonymous = await (await get(`/newsletter/${id}`)).text();
+      const anonymous = await (await get(`${at(id)}`)).text();
       expect(anonymous).not.toContain("/admin/comments/");
     });
 
     it("lets staff hide and unhide a comment, adjusting the public count once", async () => {
       const target = commentIds[1] as number;
-      const back = `/newsletter/${id}#comments`;
+      const back = `${at(id)}#comments`;
       const hidden = await moderate(target, "hide", adminCookie, back);
       expect(hidden.status).toBe(302);
       expect(hidden.headers.get("location")).toBe(back);
@@ -549,12 +551,10 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
       expect((await moderate(target, "hide", adminCookie, back)).status).toBe(302);
       expect((await metrics(id)).comments).toBe(2);
 
-      const publicPage = textOf(await (await get(`/newsletter/${id}`)).text());
+      const publicPage = textOf(await (await get(`${at(id)}`)).text());
       expect(publicPage).not.toContain("Hide me");
       expect(publicPage).toContain("2 comments");
-      const staffPage = textOf(
-        await (await get(`/newsletter/${id}`, { cookie: adminCookie })).text(),
-      );
+      const staffPage = textOf(await (await get(`${at(id)}`, { cookie: adminCookie })).text());
       expect(staffPage).toContain("Hide me");
       expect(staffPage).toContain("Hidden");
       expect(staffPage).toContain("Unhide");
@@ -562,7 +562,7 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
       expect((await moderate(target, "unhide", adminCookie, back)).status).toBe(302);
       expect(await hiddenOf(target)).toBe(0);
       expect((await metrics(id)).comments).toBe(3);
-      expect(textOf(await (await get(`/newsletter/${id}`)).text())).toContain("Hide me");
+      expect(textOf(await (await get(`${at(id)}`)).text())).toContain("Hide me");
     });
 
     it("lets staff delete comments; a hidden one was already off the count", async () => {
@@ -637,7 +637,9 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
       expect(items[0]).toContain(
         "<title>Q&amp;A: &lt;privilege&gt; logs &amp; &quot;quotes&quot;</title>",
       );
-      expect(items[0]).toContain(`<link>${origin}/newsletter/${special}</link>`);
+      // The link is the readable one; the guid stays the id's address it always was.
+      expect(items[0]).toContain(`<link>${origin}${at(special)}</link>`);
+      expect(at(special)).toBe("/newsletter/qanda-lessprivilegegreater-logs-and-quotes");
       expect(items[0]).toContain(`<guid isPermaLink="true">${origin}/newsletter/${special}</guid>`);
       expect(items[0]).toContain("<pubDate>Wed, 01 Apr 2026 12:30:00 GMT</pubDate>");
       expect(items[0]).toContain("<description>Excerpt of Q&amp;A:");
@@ -677,10 +679,10 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
           .executeTakeFirstOrThrow()
       ).updated_at;
       expect(xml).toContain(
-        `<loc>${origin}/newsletter/${published[0]?.id}</loc>\n    <lastmod>${updatedAt}</lastmod>`,
+        `<loc>${origin}${at(published[0]?.id as string)}</loc>\n    <lastmod>${updatedAt}</lastmod>`,
       );
-      expect(xml).not.toContain(draftId);
-      expect(xml).not.toContain(otherTenantId);
+      expect(xml).not.toContain(at(draftId));
+      expect(xml).not.toContain(at(otherTenantId));
       expect(xml).not.toContain("/admin");
     });
 

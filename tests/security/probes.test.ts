@@ -661,7 +661,7 @@ describe("security probes", () => {
     it("script written into any text field never runs, for readers or for staff", async () => {
       // Written the ways an attacker can: the public forms and functions, and as staff.
       const scope = { db: database.db, tenantId: "main", authorId: null };
-      const { id } = await createNewsletter(scope, {
+      const { id, slug } = await createNewsletter(scope, {
         title: XSS_SHORT,
         excerpt: XSS_SHORT,
         content: `<p>${XSS_LONG}</p>${XSS_LONG}`,
@@ -669,7 +669,7 @@ describe("security probes", () => {
       });
       await publishNewsletter(scope, id);
       expect(
-        (await post(`/newsletter/${id}`, { text: XSS_LONG }, { origin: server.url })).status,
+        (await post(`/newsletter/${slug}`, { text: XSS_LONG }, { origin: server.url })).status,
       ).toBe(302);
       expect(
         (
@@ -725,7 +725,7 @@ describe("security probes", () => {
       for (const path of [
         "/",
         "/newsletter",
-        `/newsletter/${id}`,
+        `/newsletter/${slug}`,
         "/newsletter/rss.xml",
         "/admin/dashboard",
         "/admin/cms",

@@ -47,7 +47,7 @@ export function PublishingPanel({
   busyIntent,
   onDelete,
 }: {
-  newsletter: { id: string; status: string } | null;
+  newsletter: { id: string; slug: string; status: string } | null;
   actionUrl: string;
   /** the intent being submitted, if any: its button says so */
   busyIntent: FormDataEntryValue | null;
@@ -77,7 +77,7 @@ export function PublishingPanel({
           {published ? (
             <div className="flex flex-col gap-2">
               <Link
-                to={`/newsletter/${newsletter.id}`}
+                to={`/newsletter/${newsletter.slug}`}
                 className="rounded-brand border-2 border-brand-strong px-4 py-2 text-center font-semibold text-brand-strong no-underline hover:bg-brand/10"
               >
                 View

@@ -43,7 +43,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           newsletters: newsletters.map(({ content: _content, ...card }) => ({
             ...card,
             editHref: `${base}/admin/newsletter/edit/${card.id}${query}`,
-            viewHref: card.status === "published" ? `${base}/newsletter/${card.id}${query}` : null,
+            viewHref:
+              card.status === "published" ? `${base}/newsletter/${card.slug}${query}` : null,
           })),
         };
       }),

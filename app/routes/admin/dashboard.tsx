@@ -95,7 +95,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
               key={newsletter.id}
               newsletter={newsletter}
               editHref={`/admin/newsletter/edit/${newsletter.id}`}
-              viewHref={newsletter.status === "published" ? `/newsletter/${newsletter.id}` : null}
+              viewHref={newsletter.status === "published" ? `/newsletter/${newsletter.slug}` : null}
               sendHref={`/admin/newsletter/send/${newsletter.id}`}
             />
           ))}

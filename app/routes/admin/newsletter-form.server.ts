@@ -10,6 +10,7 @@ import {
   estimateReadTime,
   getNewsletter,
   NewsletterNotFoundError,
+  NewsletterSlugTakenError,
   newsletterInputSchema,
   publishNewsletter,
   unpublishNewsletter,
@@ -46,6 +47,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     constraint: getZodConstraint(newsletterInputSchema),
     newsletter: newsletter && {
       id: newsletter.id,
+      slug: newsletter.slug,
       title: newsletter.title,
       excerpt: newsletter.excerpt,
       content: newsletter.content,
@@ -108,6 +110,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     );
   } catch (error) {
     if (error instanceof NewsletterNotFoundError) throw notFound();
+    if (error instanceof NewsletterSlugTakenError && submission.status === "success") {
+      return data(
+        { result: submission.reply({ fieldErrors: { slug: [error.message] } }) },
+        { status: 400 },
+      );
+    }
     scope.logger.error({ err: error, newsletterId: id, intent }, "saving a newsletter failed");
     if (intent === "autosave") {
       return data({ autosave: { status: "error" as const } }, { status: 500 });

@@ -64,6 +64,7 @@ function NewsletterForm({ loaderData, actionData }: Route.ComponentProps) {
           title: newsletter.title,
           excerpt: newsletter.excerpt,
           content: newsletter.content,
+          slug: newsletter.slug,
           readTime: newsletter.readTime === null ? "" : String(newsletter.readTime),
         }
       : {},
@@ -121,6 +122,14 @@ function NewsletterForm({ loaderData, actionData }: Route.ComponentProps) {
           <div className="space-y-6 p-5 sm:p-6">
             <FormAlert id={form.errorId} errors={formErrors} className="p-4" />
             <InputField field={fields.title} label="Title" className="text-lg font-semibold" />
+            <InputField
+              field={fields.slug}
+              label="URL"
+              hint="The end of /newsletter/…: lower-case letters, digits and hyphens. Leave it blank to make it from the title. Old addresses keep working when you change it."
+              optional
+              spellCheck={false}
+              autoCapitalize="off"
+            />
             <TextAreaField
               field={fields.excerpt}
               label="Excerpt"

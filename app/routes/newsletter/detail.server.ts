@@ -10,14 +10,18 @@ import {
   commentRateLimit,
   getCommentThread,
 } from "../../../server/newsletters/comments";
+import {
+  currentSlugFor,
+  getPublishedNewsletterBySlug,
+} from "../../../server/newsletters/newsletters";
 import { COMMENTS_SHOWN, readNewsletter } from "../../../server/newsletters/reading";
 import { signupFormData } from "../../../server/subscribers/signup-form-data";
 import { NEWSLETTER_NOT_FOUND as NOT_FOUND } from "../../../shared/newsletters";
 import { commentFormSchema } from "../../../shared/schemas/comment";
 import type { Route } from "./+types/detail";
 
-/** Newsletter ids are UUIDs; anything that does not look like an id is not found, unqueried. */
-const newsletterIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+/** A slug (or an old id); anything else is not found, unqueried. */
+const newsletterParamSchema = z.string().regex(/^[A-Za-z0-9_-]{1,120}$/);
 
 function notFound() {
   return data({ message: NOT_FOUND }, { status: 404 });
@@ -30,18 +34,24 @@ function notFound() {
  */
 const commentActionRan = createContext<boolean>(false);
 
+/** An old address (an earlier slug, or the id URLs had before slugs) moves for good. */
+async function notFoundOrMoved(scope: Parameters<typeof currentSlugFor>[0], param: string) {
+  const current = await currentSlugFor(scope, param);
+  return current && current !== param ? redirect(`/newsletter/${current}`, 301) : notFound();
+}
+
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const id = newsletterIdSchema.safeParse(params.id);
-  if (!id.success) throw notFound();
+  const slug = newsletterParamSchema.safeParse(params.id);
+  if (!slug.success) throw notFound();
   const scope = scopeOf(context);
   const canModerate = canManageTenant(context.get(userContext), scope.tenantId);
   // SPEC §4: each load of the page is one view. HEAD requests and renders after an action are not.
   // The host may have counted this view already, to serve the page from its cache (page-views.ts).
-  const reading = await readNewsletter(scope, id.data, {
+  const reading = await readNewsletter(scope, slug.data, {
     countView: request.method === "GET" && !context.get(commentActionRan) && !scope.countedView,
     includeHidden: canModerate,
   });
-  if (!reading) throw notFound();
+  if (!reading) throw await notFoundOrMoved(scope, slug.data);
   const newsletter = scope.countedView
     ? {
         ...reading.newsletter,
@@ -51,6 +61,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   return {
     newsletter: {
       id: newsletter.id,
+      slug: newsletter.slug,
       title: newsletter.title,
       excerpt: newsletter.excerpt,
       date: newsletter.date,
@@ -76,9 +87,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 
 export async function action({ params, request, context }: Route.ActionArgs) {
   context.set(commentActionRan, true);
-  const id = newsletterIdSchema.safeParse(params.id);
-  if (!id.success) throw notFound();
+  const slug = newsletterParamSchema.safeParse(params.id);
+  if (!slug.success) throw notFound();
   const scope = scopeOf(context);
+  const found = await getPublishedNewsletterBySlug(scope, slug.data);
+  if (!found) throw await notFoundOrMoved(scope, slug.data);
+  const id = { data: found.id };
   const submission = parseWithZod(await request.formData(), { schema: commentFormSchema });
   if (submission.status !== "success") {
     return data({ ok: false as const, result: submission.reply() }, { status: 400 });
@@ -105,7 +119,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   if (outcome?.status === "added") {
     scope.logger.info({ commentId: outcome.comment.id, newsletterId: id.data }, "comment added");
   }
-  if (!enhanced) return redirect(`/newsletter/${id.data}#comments`);
+  if (!enhanced) return redirect(`/newsletter/${found.slug}#comments`);
   const canModerate = canManageTenant(context.get(userContext), scope.tenantId);
   const thread = await getCommentThread(scope, id.data, {
     includeHidden: canModerate,

@@ -163,7 +163,7 @@ export default function NewsletterDetail({ loaderData }: Route.ComponentProps) {
       </div>
 
       <CommentsSection
-        newsletterId={newsletter.id}
+        newsletterSlug={newsletter.slug}
         comments={comments}
         commentCount={commentCount}
         commentsShown={commentsShown}

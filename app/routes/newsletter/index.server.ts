@@ -24,6 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       newsletters: items.map((newsletter) => ({
         id: newsletter.id,
         title: newsletter.title,
+        slug: newsletter.slug,
         excerpt: newsletter.excerpt,
         date: newsletter.date,
         readTime: newsletter.readTime,

@@ -117,7 +117,7 @@ export default function NewsletterIndex({ loaderData }: Route.ComponentProps) {
                         className="text-xl font-semibold leading-snug"
                       >
                         <Link
-                          to={`/newsletter/${newsletter.id}`}
+                          to={`/newsletter/${newsletter.slug}`}
                           className="text-ink no-underline hover:text-brand-strong hover:underline"
                         >
                           {newsletter.title}
