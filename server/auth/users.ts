@@ -226,10 +226,5 @@ export async function setDisplayName(db: Db, userId: string, name: string): Prom
 }
 
 export async function displayNameOf(db: Db, userId: string): Promise<string | null> {
-  const row = await db
-    .selectFrom("users")
-    .select("display_name")
-    .where("id", "=", userId)
-    .executeTakeFirst();
-  return row?.display_name ?? null;
+  return (await findUserById(db, userId))?.display_name ?? null;
 }

@@ -172,3 +172,22 @@ export function TextCards({
     </div>
   );
 }
+
+/** A paragraph that is one link onward ("Back to sign-in", "Ask for a new link"…). */
+export function LinkLine({
+  to,
+  children,
+  className = "mt-5",
+}: {
+  to: string;
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <p className={className}>
+      <Link to={to} className="font-semibold">
+        {children}
+      </Link>
+    </p>
+  );
+}

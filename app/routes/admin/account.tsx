@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import type { ComponentProps, ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
 import { AdminPage, AdminSection } from "../../components/admin-header";
 import { FormAlert, SubmitButton, TextField } from "../../components/ui/form";
@@ -31,20 +31,21 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       ) : null}
 
       <AdminSection id="byline" title="Your byline">
-        <Form method="post" className="mt-3 space-y-3">
-          <input type="hidden" name="intent" value="name" />
-          <FormAlert errors={error("name")} />
-          <TextField
-            id="display-name"
-            name="displayName"
-            label="Name shown on newsletters you write"
-            hint="For example “Jane Doe, Head of eDiscovery”. Leave it blank for no byline."
-            defaultValue={loaderData.displayName}
-            maxLength={100}
-            autoComplete="name"
-          />
-          <SubmitButton pending={busy}>Save name</SubmitButton>
-        </Form>
+        <OneFieldForm
+          intent="name"
+          errors={error("name")}
+          field={{
+            id: "display-name",
+            name: "displayName",
+            label: "Name shown on newsletters you write",
+            hint: "For example “Jane Doe, Head of eDiscovery”. Leave it blank for no byline.",
+            defaultValue: loaderData.displayName,
+            maxLength: 100,
+            required: false,
+            autoComplete: "name",
+          }}
+          submit={<SubmitButton pending={busy}>Save name</SubmitButton>}
+        />
       </AdminSection>
 
       <AdminSection id="two-factor" title="Two-factor sign-in">
@@ -167,11 +168,11 @@ function OneFieldForm({
 }: {
   intent: string;
   errors: string[];
-  field: { id: string; name: string; label: string; type?: string; autoComplete: string };
+  field: ComponentProps<typeof TextField>;
   submit: ReactNode;
 }) {
   return (
-    <Form method="post" className="space-y-3">
+    <Form method="post" className="mt-3 space-y-3">
       <input type="hidden" name="intent" value={intent} />
       <FormAlert errors={errors} />
       <TextField required maxLength={200} {...field} />

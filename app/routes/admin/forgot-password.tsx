@@ -1,6 +1,7 @@
-import { Form, Link, useNavigation, useSearchParams } from "react-router";
+import { Form, useNavigation, useSearchParams } from "react-router";
 import { AuthCard, AuthMessage } from "../../components/auth-card";
 import { SubmitButton, TextField } from "../../components/ui/form";
+import { LinkLine } from "../../components/ui/layout";
 import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/forgot-password";
 
@@ -38,11 +39,9 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
           </Form>
         </>
       )}
-      <p className="mt-5 text-sm">
-        <Link to="/admin/login" className="font-semibold">
-          Back to sign-in
-        </Link>
-      </p>
+      <LinkLine to="/admin/login" className="mt-5 text-sm">
+        Back to sign-in
+      </LinkLine>
     </AuthCard>
   );
 }

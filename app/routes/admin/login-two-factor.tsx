@@ -1,6 +1,7 @@
-import { Form, Link, useNavigation, useSearchParams } from "react-router";
+import { Form, useNavigation, useSearchParams } from "react-router";
 import { AuthCard, AuthMessage } from "../../components/auth-card";
 import { SubmitButton, TextField } from "../../components/ui/form";
+import { LinkLine } from "../../components/ui/layout";
 import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/login-two-factor";
 
@@ -29,11 +30,9 @@ export default function TwoFactorSignIn({ actionData }: Route.ComponentProps) {
         />
         <SubmitButton pending={busy}>{busy ? "Checking…" : "Verify"}</SubmitButton>
       </Form>
-      <p className="mt-5 text-sm">
-        <Link to="/admin/login" className="font-semibold">
-          Start again
-        </Link>
-      </p>
+      <LinkLine to="/admin/login" className="mt-5 text-sm">
+        Start again
+      </LinkLine>
     </AuthCard>
   );
 }

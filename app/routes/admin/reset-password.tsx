@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { AuthCard, AuthMessage } from "../../components/auth-card";
 import { PasswordLinkPage } from "../../components/choose-password-form";
+import { LinkLine } from "../../components/ui/layout";
 import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/reset-password";
 
@@ -36,11 +37,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           <AuthMessage tone="error">
             This link is not valid any more: it works once, for one hour.
           </AuthMessage>
-          <p className="mt-5">
-            <Link to="/admin/forgot-password" className="font-semibold">
-              Ask for a new link
-            </Link>
-          </p>
+          <LinkLine to="/admin/forgot-password">Ask for a new link</LinkLine>
         </>
       }
     />

@@ -1,7 +1,7 @@
 import { Link, type MetaDescriptor, useNavigation } from "react-router";
 import { formatDate } from "../../../shared/format";
 import { SubscribeBox } from "../../components/subscribe-box";
-import { Container, PageHero, TextCards } from "../../components/ui/layout";
+import { Container, LinkLine, PageHero, TextCards } from "../../components/ui/layout";
 import { pageMeta } from "../../lib/meta";
 import type { Route } from "./+types/index";
 
@@ -101,11 +101,9 @@ export default function NewsletterIndex({ loaderData }: Route.ComponentProps) {
                   There is no page {page}: the newsletter has {pageCount}{" "}
                   {pageCount === 1 ? "page" : "pages"} of issues.
                 </p>
-                <p className="mt-3">
-                  <Link to="/newsletter" className="font-semibold">
-                    Go to the latest issues
-                  </Link>
-                </p>
+                <LinkLine to="/newsletter" className="mt-3">
+                  Go to the latest issues
+                </LinkLine>
               </div>
             ) : (
               <ol className="mt-6 divide-y divide-black/10 border-y border-black/10">
