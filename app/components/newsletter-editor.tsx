@@ -4,6 +4,7 @@ import { type Editor, EditorContent, useEditor, useEditorState } from "@tiptap/r
 import StarterKit from "@tiptap/starter-kit";
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { safeLinkUrl } from "../lib/safe-url";
+import { EditorDialog } from "./editor-dialog";
 import { SyncDomSelection } from "./sync-dom-selection";
 
 export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
@@ -75,6 +76,9 @@ function RichTextEditor({
   const [sourceView, setSourceView] = useState(false);
   const [notice, setNotice] = useState("");
   const [uploading, setUploading] = useState(false);
+  const [question, setQuestion] = useState<
+    { kind: "link"; initial: string } | { kind: "alt"; file: File } | null
+  >(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
@@ -89,6 +93,9 @@ function RichTextEditor({
     "aria-invalid": invalid ? "true" : "false",
     class: `newsletter-editor-content min-h-[24rem] px-4 py-3 focus:outline-none ${CONTENT_STYLES}`,
   };
+
+  // Images pasted or dropped into the text go through the same upload as the Image button.
+  const insertImageRef = useRef<(file: File) => void>(() => undefined);
 
   const editor = useEditor({
     // The server rendered the textarea; the editor exists only in the browser.
@@ -109,7 +116,7 @@ function RichTextEditor({
       SyncDomSelection,
     ],
     content: initialHtml,
-    editorProps: { attributes },
+    editorProps: editorPropsFor(attributes, insertImageRef),
     onUpdate: ({ editor: current }) => {
       setHtml(current.getHTML());
       onChangeRef.current?.();
@@ -120,7 +127,7 @@ function RichTextEditor({
   const attributesKey = JSON.stringify(attributes);
   useEffect(() => {
     if (editor && !editor.isDestroyed) {
-      editor.setOptions({ editorProps: { attributes: JSON.parse(attributesKey) } });
+      editor.setOptions({ editorProps: editorPropsFor(JSON.parse(attributesKey), insertImageRef) });
     }
   }, [editor, attributesKey]);
 
@@ -159,11 +166,16 @@ function RichTextEditor({
 
   function editLink(current: Editor) {
     const previous = current.getAttributes("link").href as string | undefined;
-    const input = window.prompt(
-      "Link URL (leave empty to remove the link)",
-      previous ?? "https://",
-    );
-    if (input === null) return;
+    setQuestion({ kind: "link", initial: previous ?? "https://" });
+  }
+
+  function closeQuestion() {
+    setQuestion(null);
+    editor?.commands.focus();
+  }
+
+  function applyLink(current: Editor, input: string) {
+    setQuestion(null);
     if (input.trim() === "" || input.trim() === "https://") {
       current.chain().focus().extendMarkRange("link").unsetLink().run();
       setNotice("Link removed.");
@@ -195,7 +207,8 @@ function RichTextEditor({
     setNotice("");
   }
 
-  async function insertImage(file: File) {
+  /** An image chosen, pasted or dropped: checked here, then its alt text is asked for. */
+  function insertImage(file: File) {
     if (!editor) return;
     if (!IMAGE_TYPES.includes(file.type)) {
       setNotice("Only PNG, JPEG, GIF and WebP images can be uploaded.");
@@ -205,8 +218,14 @@ function RichTextEditor({
       setNotice("Images must be 5 MB or smaller.");
       return;
     }
-    const alt = window.prompt("Describe the image for readers who cannot see it (alt text)", "");
-    if (alt === null) return;
+    setQuestion({ kind: "alt", file });
+  }
+
+  insertImageRef.current = insertImage;
+
+  async function uploadImage(file: File, alt: string) {
+    if (!editor) return;
+    setQuestion(null);
     setUploading(true);
     setNotice("Uploading image…");
     try {
@@ -398,6 +417,34 @@ function RichTextEditor({
       >
         {notice}
       </p>
+      {question?.kind === "link" && editor ? (
+        <EditorDialog
+          title="Link"
+          label="Web address"
+          hint="https://…, mailto:… or a path on this site (/newsletter/…)."
+          inputType="url"
+          initialValue={question.initial}
+          confirmLabel="Apply link"
+          extra={
+            editor.isActive("link")
+              ? { label: "Remove link", onClick: () => applyLink(editor, "") }
+              : undefined
+          }
+          onConfirm={(value) => applyLink(editor, value)}
+          onCancel={closeQuestion}
+        />
+      ) : null}
+      {question?.kind === "alt" ? (
+        <EditorDialog
+          title="Describe the image"
+          label="Alt text"
+          hint="What the image shows, for readers who cannot see it. Leave it blank only for a purely decorative image."
+          initialValue=""
+          confirmLabel="Upload image"
+          onConfirm={(value) => void uploadImage(question.file, value)}
+          onCancel={closeQuestion}
+        />
+      ) : null}
     </div>
   );
 }
@@ -530,3 +577,25 @@ const CONTENT_STYLES = [
   "[&_pre]:my-4 [&_pre]:overflow-x-auto [&_pre]:rounded-brand [&_pre]:bg-black/5 [&_pre]:p-3 [&_code]:font-mono [&_code]:text-sm",
   "[&_hr]:my-6 [&_hr]:border-black/20",
 ].join(" ");
+
+/** The editable area's attributes, and images pasted or dropped into it handed to `insertImage`. */
+function editorPropsFor(
+  attributes: Record<string, string>,
+  insertImage: { current: (file: File) => void },
+) {
+  return {
+    attributes,
+    handlePaste: (_view: unknown, event: ClipboardEvent) =>
+      takeImage(event.clipboardData?.files, insertImage.current),
+    handleDrop: (_view: unknown, event: DragEvent) =>
+      takeImage(event.dataTransfer?.files, insertImage.current),
+  };
+}
+
+/** Hands the first image among pasted or dropped files to `insert`; true when it took one. */
+function takeImage(files: FileList | undefined, insert: (file: File) => void): boolean {
+  const image = [...(files ?? [])].find((file) => file.type.startsWith("image/"));
+  if (!image) return false;
+  insert(image);
+  return true;
+}

@@ -62,6 +62,14 @@ describe("the file store", () => {
     expect(await readFile(disk, key)).toBeNull();
   });
 
+  it("takes the variants of any width, one pixel to 9,999 (an image under 10 px wide was refused)", () => {
+    for (const width of [1, 9, 10, 1200, 9999]) {
+      expect(isValidFileKey(`main/0123456789abcdef0123456789abcdef-${width}.avif`)).toBe(true);
+    }
+    expect(isValidFileKey("main/0123456789abcdef0123456789abcdef-0.avif")).toBe(false);
+    expect(isValidFileKey("main/0123456789abcdef0123456789abcdef-10000.avif")).toBe(false);
+  });
+
   it("answers null for a valid key with nothing stored, and reads .jpeg as JPEG", async () => {
     expect(await readFile(disk, "main/0123456789abcdef0123456789abcdef.webp")).toBeNull();
     const key = "main/fedcba9876543210fedcba9876543210.jpeg";

@@ -27,7 +27,7 @@ export type StoredExtension = keyof typeof CONTENT_TYPES;
  * The only keys the store reads or writes: no dots, slashes or anything else a path could abuse.
  * `-{width}` names a variant of the same image (issue 12: WebP and AVIF for the web page).
  */
-const KEY_PATTERN = /^[a-z0-9-]+\/[a-f0-9]{32}(?:-[1-9][0-9]{1,3})?\.(png|jpe?g|gif|webp|avif)$/;
+const KEY_PATTERN = /^[a-z0-9-]+\/[a-f0-9]{32}(?:-[1-9][0-9]{0,3})?\.(png|jpe?g|gif|webp|avif)$/;
 const TENANT_PATTERN = /^[a-z0-9-]+$/;
 
 export function isValidFileKey(key: string): boolean {

@@ -1,3 +1,4 @@
+import { testPng } from "../support/images";
 import { type CDPSession, expect, type Locator, type Page, test } from "./fixtures";
 import { createSuperAdmin, signIn } from "./staff";
 
@@ -115,8 +116,12 @@ test("after a link is added, typing goes on after it instead of replacing it", a
   const tail = " today";
   await page.keyboard.type(`Read the ruling${tail}`);
   await selectWordBefore(page, tail.length);
-  page.once("dialog", (dialog) => dialog.accept("https://example.com/ruling"));
   await clickTool(page, "Link");
+  // The address is asked in the page (no prompt() window), then the caret is back in the text.
+  const dialog = page.getByRole("dialog", { name: "Link" });
+  await dialog.getByLabel("Web address").fill("https://example.com/ruling");
+  await dialog.getByRole("button", { name: "Apply link" }).click();
+  await expect(dialog).toBeHidden();
   await page.keyboard.type(" in full");
   const editor = editorOf(page);
   await expect(editor.locator("p")).toHaveText("Read the ruling in full today");
@@ -156,4 +161,42 @@ test("keys that arrive before the browser reports the caret's move still act at 
   await expect(postedContent(page)).toHaveValue(
     "<p>Courts now expect <strong>proportionality</strong> in every request.</p><p></p><p>Next.</p>",
   );
+});
+
+test("an image pasted into the text asks for its alt text in the page, then is uploaded", async ({
+  page,
+}) => {
+  await page.keyboard.type("Before the chart.");
+  const png = testPng(320, 160);
+  // A real paste event carrying the file, as a browser delivers one from the clipboard.
+  await editorOf(page).evaluate(
+    (element, bytes) => {
+      const data = new DataTransfer();
+      data.items.add(new File([new Uint8Array(bytes)], "chart.png", { type: "image/png" }));
+      element.dispatchEvent(
+        new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }),
+      );
+    },
+    [...png],
+  );
+  const dialog = page.getByRole("dialog", { name: "Describe the image" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel("Alt text").fill("A small chart");
+  await dialog.getByRole("button", { name: "Upload image" }).click();
+  await expect(editorOf(page).getByRole("img", { name: "A small chart" })).toBeVisible();
+  await expect(postedContent(page)).toHaveValue(
+    /<img src="\/uploads\/main\/[0-9a-f]{32}\.(png|jpg)" alt="A small chart"/,
+  );
+});
+
+test("Escape closes the link question and leaves the text as it was", async ({ page }) => {
+  await page.keyboard.type("Plain words");
+  await selectWordBefore(page, 0);
+  await clickTool(page, "Link");
+  const dialog = page.getByRole("dialog", { name: "Link" });
+  await expect(dialog.getByLabel("Web address")).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(editorOf(page).getByRole("link")).toHaveCount(0);
+  await expect(postedContent(page)).toHaveValue("<p>Plain words</p>");
 });
