@@ -105,18 +105,43 @@ const envSchema = z.object({
   /** Where uploaded files are kept without S3 or PostgreSQL, relative to the working directory. */
   UPLOADS_DIR: z.string().min(1).default("data/uploads"),
   /** Rate limits shared by every instance through Redis (else PostgreSQL, else this process). */
-  REDIS_URL: z
-    .string()
-    .regex(/^rediss?:\/\//, "must be redis://… or rediss://…")
-    .optional(),
+  REDIS_URL: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .string()
+      .regex(/^rediss?:\/\/\S+$/, "must be redis://… or rediss://…")
+      .optional(),
+  ),
+  /** Put before every rate-limit key in Redis, so deployments (or test runs) can share one Redis. */
+  REDIS_KEY_PREFIX: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .string()
+      .regex(/^[\w.:-]{1,64}$/, "must be up to 64 letters, digits, _ . : or -")
+      .default("herald:"),
+  ),
   /** Uploads in S3-compatible storage: the bucket turns it on; the rest as the provider needs. */
-  S3_BUCKET: z.string().min(3).max(63).optional(),
-  S3_REGION: z.string().min(1).default("us-east-1"),
-  S3_ENDPOINT: z.url().optional(),
-  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
-  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_BUCKET: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+        "must be an S3 bucket name: 3–63 lower-case letters, digits, dots and hyphens",
+      )
+      .optional(),
+  ),
+  S3_REGION: z.preprocess(unsetWhenEmpty, z.string().min(1).default("us-east-1")),
+  /** The store's address when it is not AWS (MinIO, R2, s3rver…): http(s)://host[:port] */
+  S3_ENDPOINT: z.preprocess(
+    unsetWhenEmpty,
+    z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
+  ),
+  /** Both or neither: without them the AWS SDK's own chain (instance role, ~/.aws…) is used. */
+  S3_ACCESS_KEY_ID: z.preprocess(unsetWhenEmpty, z.string().optional()),
+  S3_SECRET_ACCESS_KEY: z.preprocess(unsetWhenEmpty, z.string().optional()),
   /** "true" for stores that want bucket-in-path URLs (MinIO, s3rver, most non-AWS services) */
-  S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).default("false"),
+  S3_FORCE_PATH_STYLE: z.preprocess(unsetWhenEmpty, z.enum(["true", "false"]).default("false")),
   /** Set by the test and bench harnesses: the anonymous page cache can be turned off to measure raw rendering. */
   PAGE_CACHE: z.enum(["on", "off"]).default("on"),
 });
@@ -124,6 +149,23 @@ const envSchema = z.object({
 export type Env = z.infer<typeof envSchema> & { APP_URL: string; BOUNCE_DOMAIN: string };
 
 let cached: Env | undefined;
+
+/** Settings that only mean something together: a half-given S3 setup is refused, not ignored. */
+function crossFieldProblems(env: z.infer<typeof envSchema>): string[] {
+  const problems: string[] = [];
+  const s3Given = (["S3_ENDPOINT", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const).filter(
+    (name) => env[name] !== undefined,
+  );
+  if (!env.S3_BUCKET && s3Given.length > 0) {
+    problems.push(
+      `S3_BUCKET: must be set when ${s3Given.join(", ")} ${s3Given.length > 1 ? "are" : "is"}`,
+    );
+  }
+  if ((env.S3_ACCESS_KEY_ID === undefined) !== (env.S3_SECRET_ACCESS_KEY === undefined)) {
+    problems.push("S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: give both or neither");
+  }
+  return problems;
+}
 
 /** Validates a set of variables and fills the defaults that depend on others; the problems otherwise. */
 export function parseEnv(
@@ -136,6 +178,8 @@ export function parseEnv(
       problems: parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`),
     };
   }
+  const problems = crossFieldProblems(parsed.data);
+  if (problems.length > 0) return { ok: false, problems };
   const appUrl = parsed.data.APP_URL ?? `http://localhost:${parsed.data.PORT}`;
   return {
     ok: true,

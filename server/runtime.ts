@@ -4,6 +4,7 @@ import { CampaignWorker } from "./campaigns/worker";
 import { createDb, type Db } from "./db";
 import { migrateToLatest } from "./db/migrate";
 import { type Env, getEnv } from "./env";
+import { closeFileStore } from "./files/store";
 import { closeRateLimitStores } from "./http/rate-limit";
 import { getLogger, type Logger } from "./logger";
 import { retryFailedMail } from "./mail/send";
@@ -76,4 +77,5 @@ export async function stopRuntime(): Promise<void> {
   if (!runtime) return;
   await Promise.all([runtime.bounceListener?.close(), runtime.worker?.stop()]);
   await closeRateLimitStores();
+  closeFileStore();
 }

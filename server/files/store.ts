@@ -95,12 +95,20 @@ export function databaseBackend(db: Db): FileBackend {
   };
 }
 
-let s3Client: S3Client | undefined;
+/** Where the S3-compatible store is and how to sign in to it (S3_* in the environment). */
+export interface S3Settings {
+  bucket: string;
+  region: string;
+  endpoint?: string;
+  forcePathStyle: boolean;
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+}
 
-export function s3Backend(): FileBackend {
+export function s3SettingsFromEnv(): S3Settings | null {
   const env = getEnv();
-  const bucket = env.S3_BUCKET ?? "";
-  s3Client ??= new S3Client({
+  if (!env.S3_BUCKET) return null;
+  return {
+    bucket: env.S3_BUCKET,
     region: env.S3_REGION,
     endpoint: env.S3_ENDPOINT,
     forcePathStyle: env.S3_FORCE_PATH_STYLE === "true",
@@ -108,21 +116,39 @@ export function s3Backend(): FileBackend {
       env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
         ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
         : undefined,
+  };
+}
+
+/** One client per process (it keeps its connections open), made on first use. */
+let s3Client: S3Client | undefined;
+
+function sharedS3Client(settings: S3Settings): S3Client {
+  s3Client ??= new S3Client({
+    region: settings.region,
+    endpoint: settings.endpoint,
+    forcePathStyle: settings.forcePathStyle,
+    credentials: settings.credentials,
     // Checksums only where S3 requires them: S3-compatible stores do not all know the newer ones.
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
   });
-  const client = s3Client;
+  return s3Client;
+}
+
+/** S3-compatible storage; `client` is for tests, which bring their own. */
+export function s3Backend(settings: S3Settings, client?: S3Client): FileBackend {
+  const s3 = client ?? sharedS3Client(settings);
+  const bucket = settings.bucket;
   return {
     kind: "s3",
     async write(key, bytes, contentType) {
-      await client.send(
+      await s3.send(
         new PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes, ContentType: contentType }),
       );
     },
     async read(key) {
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
         return object.Body ? Buffer.from(await object.Body.transformToByteArray()) : null;
       } catch (error) {
         if (error instanceof NoSuchKey) return null;
@@ -132,9 +158,16 @@ export function s3Backend(): FileBackend {
   };
 }
 
+/** Closes the S3 client's connections (the server's shutdown). */
+export function closeFileStore(): void {
+  s3Client?.destroy();
+  s3Client = undefined;
+}
+
 /** The store of this process: S3 when configured, else PostgreSQL, else local disk. */
 export function fileStoreFor(db: Db): FileBackend {
-  if (getEnv().S3_BUCKET) return s3Backend();
+  const s3 = s3SettingsFromEnv();
+  if (s3) return s3Backend(s3);
   return isPostgres(db) ? databaseBackend(db) : diskBackend();
 }
 

@@ -7,6 +7,7 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
 } from "rate-limiter-flexible";
+import { getEnv } from "../env";
 import { getLogger } from "../logger";
 
 export interface RateLimit {
@@ -30,7 +31,7 @@ let sharedRedis: Redis | null | undefined;
 /** With REDIS_URL, the limits live in Redis: fastest of the shared stores, and first choice. */
 function redisStore(): Redis | null {
   if (sharedRedis === undefined) {
-    const url = process.env.REDIS_URL;
+    const url = getEnv().REDIS_URL;
     // No offline queue: a Redis that is away fails the request at once instead of queueing it.
     sharedRedis = url
       ? new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 })
@@ -97,10 +98,24 @@ export function createRateLimit(options: {
           redis.status === "ready"
             ? Promise.resolve()
             : new Promise<void>((done, fail) => {
-                redis.once("ready", () => done());
-                redis.once("error", fail);
+                // Each listener takes the other away, so failed tries leave none behind.
+                const onReady = () => {
+                  redis.off("error", onError);
+                  done();
+                };
+                const onError = (error: Error) => {
+                  redis.off("ready", onReady);
+                  fail(error);
+                };
+                redis.once("ready", onReady);
+                redis.once("error", onError);
               });
-        ready.then(() => resolve(new RateLimiterRedis({ ...common, storeClient: redis })), reject);
+        // The prefix keeps deployments (and test runs) that share one Redis apart.
+        const keyPrefix = `${getEnv().REDIS_KEY_PREFIX}${options.name}`;
+        ready.then(
+          () => resolve(new RateLimiterRedis({ ...common, keyPrefix, storeClient: redis })),
+          reject,
+        );
         return;
       }
       const pool = postgresStore();

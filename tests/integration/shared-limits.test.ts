@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest } from "../../server/db/migrate";
@@ -12,6 +13,15 @@ import { type RunningServer, startServer } from "../support/server";
  * set (here on two instances of one SQLite file, so only Redis can join their counts): an attacker
  * does not get twice the budget. Redis runs when TEST_REDIS_URL names one (.ci/run does).
  */
+async function withRedis<T>(use: (redis: Redis) => Promise<T>): Promise<T> {
+  const redis = new Redis(process.env.TEST_REDIS_URL ?? "");
+  try {
+    return await use(redis);
+  } finally {
+    redis.disconnect();
+  }
+}
+
 const STORES = [
   { store: "PostgreSQL", runs: Boolean(process.env.TEST_DATABASE_URL) },
   { store: "Redis", runs: Boolean(process.env.TEST_REDIS_URL) },
@@ -22,6 +32,8 @@ describe.each(STORES.filter(({ runs }) => runs))(
   ({ store }) => {
     let database: TestDatabase;
     const servers: RunningServer[] = [];
+    // A prefix of this run's own: runs sharing the machine's Redis never see each other's counts.
+    const redisPrefix = `herald-test-${randomBytes(6).toString("hex")}:`;
 
     beforeAll(async () => {
       database = await createTestDatabase(store === "PostgreSQL" ? "postgres" : "sqlite");
@@ -30,13 +42,8 @@ describe.each(STORES.filter(({ runs }) => runs))(
       await createStaffUser(database.db, { email: "owner@example.com", role: "super_admin" });
       const env: Record<string, string> = {};
       if (store === "Redis") {
-        // A database of its own on that Redis (1–15), emptied first: runs do not share counts.
-        const url = new URL(process.env.TEST_REDIS_URL ?? "");
-        url.pathname = `/${1 + Math.floor(Math.random() * 15)}`;
-        const redis = new Redis(url.toString());
-        await redis.flushdb();
-        redis.disconnect();
-        env.REDIS_URL = url.toString();
+        env.REDIS_URL = process.env.TEST_REDIS_URL ?? "";
+        env.REDIS_KEY_PREFIX = redisPrefix;
       }
       for (let i = 0; i < 2; i++)
         servers.push(await startServer({ databaseUrl: database.url, env }));
@@ -45,6 +52,12 @@ describe.each(STORES.filter(({ runs }) => runs))(
     afterAll(async () => {
       await Promise.all(servers.map((server) => server.stop()));
       await database?.drop();
+      if (store === "Redis") {
+        await withRedis(async (redis) => {
+          const keys = await redis.keys(`${redisPrefix}*`);
+          if (keys.length > 0) await redis.del(...keys);
+        });
+      }
     });
 
     const signIn = (server: RunningServer, password: string, address: string) =>
@@ -68,6 +81,11 @@ describe.each(STORES.filter(({ runs }) => runs))(
       expect((await signIn(a, TEST_PASSWORD, "10.6.0.1")).status).toBe(429);
       // The owner elsewhere is not held up, on either instance.
       expect((await signIn(b, TEST_PASSWORD, "10.6.0.2")).status).toBe(302);
+      if (store === "Redis") {
+        // The count is in Redis, under this run's prefix (and not in either process).
+        const keys = await withRedis((redis) => redis.keys(`${redisPrefix}*10.6.0.1*`));
+        expect(keys.length).toBeGreaterThan(0);
+      }
     });
 
     it("counts contact messages from one address on both instances together", async () => {

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { parseEnv } from "./env";
+
+/** The shared-state settings (issue 14, part 6): refused with a line that says why. */
+describe("REDIS_* and S3_* settings", () => {
+  const problemsOf = (variables: Record<string, string>) => {
+    const result = parseEnv(variables);
+    return result.ok ? [] : result.problems;
+  };
+
+  it("take a full S3 setup and Redis, with the defaults filled in", () => {
+    const result = parseEnv({
+      REDIS_URL: "redis://127.0.0.1:6379/2",
+      S3_BUCKET: "herald-uploads",
+      S3_ENDPOINT: "http://127.0.0.1:9000",
+      S3_ACCESS_KEY_ID: "key",
+      S3_SECRET_ACCESS_KEY: "secret",
+    });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.env.REDIS_KEY_PREFIX).toBe("herald:");
+    expect(result.env.S3_REGION).toBe("us-east-1");
+    expect(result.env.S3_FORCE_PATH_STYLE).toBe("false");
+  });
+
+  it("count empty values as unset", () => {
+    const result = parseEnv({ REDIS_URL: "", S3_BUCKET: "", S3_ENDPOINT: "" });
+    expect(result.ok && [result.env.REDIS_URL, result.env.S3_BUCKET]).toEqual([
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it.each([
+    [{ REDIS_URL: "http://127.0.0.1:6379" }, "REDIS_URL"],
+    [{ REDIS_KEY_PREFIX: "has space" }, "REDIS_KEY_PREFIX"],
+    [{ S3_BUCKET: "Upper_Case" }, "S3_BUCKET"],
+    [{ S3_BUCKET: "ok-bucket", S3_ENDPOINT: "ftp://store" }, "S3_ENDPOINT"],
+    [{ S3_BUCKET: "ok-bucket", S3_FORCE_PATH_STYLE: "yes" }, "S3_FORCE_PATH_STYLE"],
+    // Settings without the bucket would be silently unused: uploads would go elsewhere.
+    [{ S3_ENDPOINT: "http://127.0.0.1:9000" }, "S3_BUCKET: must be set when S3_ENDPOINT is"],
+    [{ S3_BUCKET: "ok-bucket", S3_ACCESS_KEY_ID: "key" }, "give both or neither"],
+  ])("refuse %j", (variables, expected) => {
+    const problems = problemsOf(variables);
+    expect(problems.join("\n")).toContain(expected);
+  });
+});
