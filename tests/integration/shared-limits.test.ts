@@ -27,9 +27,9 @@ const STORES = [
   { store: "Redis", runs: Boolean(process.env.TEST_REDIS_URL) },
 ];
 
-describe.each(STORES.filter(({ runs }) => runs))(
-  "rate limits across two instances in $store",
-  ({ store }) => {
+// A store that is not here is a skipped suite (never "no test found" on a machine without it).
+for (const { store, runs } of STORES) {
+  describe.runIf(runs)(`rate limits across two instances in ${store}`, () => {
     let database: TestDatabase;
     const servers: RunningServer[] = [];
     // A prefix of this run's own: runs sharing the machine's Redis never see each other's counts.
@@ -108,5 +108,5 @@ describe.each(STORES.filter(({ runs }) => runs))(
       expect((await post(a, 10)).status).toBe(429);
       expect((await post(b, 11)).status).toBe(429);
     });
-  },
-);
+  });
+}
