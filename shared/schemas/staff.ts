@@ -87,3 +87,12 @@ export const secondFactorCodeSchema = z.object({
     .max(20, "That code is too long."),
   redirectTo: z.string().max(2000).optional(),
 });
+
+/** Turning two-factor sign-in off: the password, a code from the app or a recovery code. */
+export const turnOffTwoFactorSchema = z.object({
+  intent: z.literal("disable"),
+  proof: z
+    .string({ error: "Enter your password or a code from your app." })
+    .min(1, "Enter your password or a code from your app.")
+    .max(200, "That is too long."),
+});

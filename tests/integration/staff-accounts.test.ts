@@ -342,9 +342,9 @@ describe.each(testDialects())("staff accounts on %s", (dialect) => {
       expect(textOf(await limited.text())).toContain("Too many codes tried.");
     });
 
-    it("turning it off needs the password", async () => {
+    it("turning it off needs the password or a code", async () => {
       const cookie = await signIn(server.url, "forgetful@example.com", NEW_PASSWORD);
-      const { secret } = await enrol(cookie);
+      const { secret, recovery } = await enrol(cookie);
       const signedIn = await codeStep(
         await passwordStep("forgetful@example.com", NEW_PASSWORD),
         codeFor(secret, 1),
@@ -352,15 +352,39 @@ describe.each(testDialects())("staff accounts on %s", (dialect) => {
       const session = cookieOf(signedIn, "herald_session");
       const wrong = await request("/admin/account", {
         cookie: session,
-        form: { intent: "disable", password: "not my password" },
+        form: { intent: "disable", proof: "not my password" },
       });
       expect(wrong.status).toBe(401);
-      const off = await request("/admin/account", {
+      expect(textOf(await wrong.text())).toContain("neither your password nor a valid code");
+      // A recovery code (or a code from the app) will do instead of the password.
+      const byCode = await request("/admin/account", {
         cookie: session,
-        form: { intent: "disable", password: NEW_PASSWORD },
+        form: { intent: "disable", proof: recovery[0] ?? "" },
       });
-      expect(textOf(await off.text())).toContain("Two-factor sign-in is off.");
+      expect(textOf(await byCode.text())).toContain("Two-factor sign-in is off.");
       await signIn(server.url, "forgetful@example.com", NEW_PASSWORD);
+
+      const again = await enrol(session);
+      expect(again.recovery).toHaveLength(10);
+      const byPassword = await request("/admin/account", {
+        cookie: session,
+        form: { intent: "disable", proof: NEW_PASSWORD },
+      });
+      expect(textOf(await byPassword.text())).toContain("Two-factor sign-in is off.");
+      // Guessing is limited: after five wrong tries even the password waits.
+      await enrol(session);
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const guess = await request("/admin/account", {
+          cookie: session,
+          form: { intent: "disable", proof: `guess ${attempt}` },
+        });
+        expect(guess.status).toBe(401);
+      }
+      const limited = await request("/admin/account", {
+        cookie: session,
+        form: { intent: "disable", proof: NEW_PASSWORD },
+      });
+      expect(limited.status).toBe(429);
     });
 
     it("a super admin can require it: staff without it set it up before anything else", async () => {
@@ -390,7 +414,7 @@ describe.each(testDialects())("staff accounts on %s", (dialect) => {
         // While it is required, nobody turns it off.
         const off = await request("/admin/account", {
           cookie: late,
-          form: { intent: "disable", password: TEST_PASSWORD },
+          form: { intent: "disable", proof: TEST_PASSWORD },
         });
         expect(textOf(await off.text())).toContain("cannot be turned off");
       } finally {
