@@ -16,12 +16,19 @@ test("a staff member turns on two-factor sign-in and signs in with a code", asyn
   await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
   await expect(page.getByRole("img", { name: "QR code for your authenticator app" })).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("enrol.png"), fullPage: true });
+  const desktop = page.viewportSize() ?? { width: 1280, height: 720 };
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.screenshot({ path: testInfo.outputPath("enrol-phone.png"), fullPage: true });
+  await page.setViewportSize(desktop);
   const secret = (await page.getByTestId("totp-secret").textContent()) ?? "";
   await page.getByLabel("Code from the app").fill(codeFor(secret));
   await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
   const codes = page.getByTestId("recovery-codes").getByRole("listitem");
   await expect(codes).toHaveCount(10);
   await page.screenshot({ path: testInfo.outputPath("recovery-codes.png"), fullPage: true });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.screenshot({ path: testInfo.outputPath("recovery-codes-phone.png"), fullPage: true });
+  await page.setViewportSize(desktop);
 
   await page.getByRole("button", { name: "Sign Out" }).first().click();
   await page.goto("/admin/login");

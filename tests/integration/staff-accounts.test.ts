@@ -140,7 +140,14 @@ describe.each(testDialects())("staff accounts on %s", (dialect) => {
     it("refuses an expired or forged link", async () => {
       const before = sink.messages.length;
       await request("/admin/forgot-password", { form: { email: "careful@example.com" } });
-      const link = linkIn(await mailTo("careful@example.com", before), "/admin/reset-password/");
+      const first = linkIn(await mailTo("careful@example.com", before), "/admin/reset-password/");
+      // Asking again sends a new link; the earlier one stops working.
+      const again = sink.messages.length;
+      await request("/admin/forgot-password", { form: { email: "careful@example.com" } });
+      const link = linkIn(await mailTo("careful@example.com", again), "/admin/reset-password/");
+      expect(link).not.toBe(first);
+      expect((await page(first)).text).toContain("This link is not valid any more");
+      expect((await page(link)).status).toBe(200);
       await crossTenant(database.db)
         .updateTable("staff_tokens")
         .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
@@ -246,13 +253,23 @@ describe.each(testDialects())("staff accounts on %s", (dialect) => {
       expect(secondLink).not.toBe(firstLink);
       expect((await page(firstLink)).text).toContain("This invitation is not valid any more");
       expect((await page(secondLink)).status).toBe(200);
+      // Inviting the same address again replaces the invitation rather than adding one.
+      before = sink.messages.length;
+      await invite("resent@example.com");
+      const thirdLink = linkIn(
+        await mailTo("resent@example.com", before),
+        "/admin/accept-invitation/",
+      );
+      expect((await page(secondLink)).text).toContain("This invitation is not valid any more");
+      const waiting = (await page("/admin/users", rootCookie)).text;
+      expect(waiting.split("resent@example.com").length - 1).toBe(1);
 
       await crossTenant(database.db)
         .updateTable("staff_tokens")
         .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
         .where("email", "=", "resent@example.com")
         .execute();
-      const expired = await request(secondLink, {
+      const expired = await request(thirdLink, {
         form: { password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
       });
       expect(expired.status).toBe(400);
