@@ -221,11 +221,11 @@ export async function invitationFor(
   return row ? { email: row.email, role: row.role ?? "", invitedBy: row.created_by } : null;
 }
 
-/** Creates the invited account with the password its owner chose, and spends the link. */
+/** Creates the invited account with the name and password its owner chose; spends the link. */
 export async function acceptInvitation(
   db: Db,
   token: string,
-  password: string,
+  chosen: { password: string; displayName?: string },
 ): Promise<StaffUser> {
   const row = await openToken(db, token, "invite");
   if (!row) throw new UserError(INVALID_STAFF_LINK);
@@ -233,7 +233,8 @@ export async function acceptInvitation(
     if (!(await spend(trx, row.id))) throw new UserError(INVALID_STAFF_LINK);
     return createUser(trx, {
       email: row.email,
-      password,
+      password: chosen.password,
+      displayName: chosen.displayName,
       role: row.role ?? "",
       products: parseProducts(row.products ?? "{}"),
     });

@@ -59,7 +59,13 @@ export async function listUsers(db: Db): Promise<StaffUser[]> {
 
 export async function createUser(
   db: Db,
-  input: { email: string; password: string; role: string; products?: Products },
+  input: {
+    email: string;
+    password: string;
+    role: string;
+    products?: Products;
+    displayName?: string;
+  },
 ): Promise<StaffUser> {
   const email = normaliseEmail(input.email);
   const role = input.role.trim();
@@ -80,7 +86,7 @@ export async function createUser(
     totp_enabled_at: null,
     totp_last_step: null,
     recovery_codes: null,
-    display_name: null,
+    display_name: input.displayName?.trim() || null,
   };
   try {
     await db.insertInto("users").values(row).execute();

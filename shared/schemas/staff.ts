@@ -70,6 +70,8 @@ export const forgotPasswordSchema = z.object({ email: emailField() });
 /** Choosing a password from an emailed link (a reset or an invitation). */
 export const choosePasswordSchema = z
   .object({
+    /** an invitee's name (their byline), optional; a reset has no such field */
+    displayName: z.string().trim().max(100, "Your name must be at most 100 characters.").optional(),
     password: newPasswordField,
     confirmPassword: z.string({ error: "Please repeat the password." }),
   })

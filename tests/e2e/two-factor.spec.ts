@@ -1,6 +1,7 @@
 import { Secret, TOTP } from "otpauth";
+import { crossTenant } from "../../server/db/tenant-guard";
 import { expect, test } from "./fixtures";
-import { createSuperAdmin, PASSWORD, signIn } from "./staff";
+import { createSuperAdmin, PASSWORD, signIn, withE2eDatabase } from "./staff";
 
 const codeFor = (secret: string, stepsAhead = 0) =>
   new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
@@ -56,4 +57,46 @@ test("Forgot password? answers the same for any address", async ({ page }, testI
     page.getByText("If an account exists for that address, we have sent it a link"),
   ).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("forgot.png"), fullPage: true });
+});
+
+test("a super admin invites a staff member, who chooses a name and password", async ({
+  page,
+  browser,
+}, testInfo) => {
+  const email = await createSuperAdmin("inviter");
+  const invitee = `invitee-${Date.now()}@example.com`;
+  await signIn(page, email);
+  await page.goto("/admin/users");
+  await page.locator("#invite-email").fill(invitee);
+  await page.locator("#invite-role").selectOption("super_admin");
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page.getByText(`Invitation sent to ${invitee}.`)).toBeVisible();
+  const waiting = page.getByRole("listitem").filter({ hasText: invitee });
+  await expect(waiting.getByRole("button", { name: "Withdraw" })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("users.png"), fullPage: true });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.screenshot({ path: testInfo.outputPath("users-phone.png"), fullPage: true });
+
+  // Without SMTP_URL the mail waits in the outbox: the link is read from there.
+  const text = await withE2eDatabase(async (db) => {
+    const row = await crossTenant(db)
+      .selectFrom("mail_log")
+      .select("text")
+      .where("to_address", "=", invitee)
+      .executeTakeFirstOrThrow();
+    return row.text;
+  });
+  const link = text.match(/https?:\/\/\S+?(\/admin\/accept-invitation\/[\w-]+)/)?.[1] ?? "";
+  expect(link).not.toBe("");
+
+  const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
+  const phone = await context.newPage();
+  await phone.goto(link);
+  await phone.getByLabel("Your name").fill("Ina Invitee");
+  await phone.getByLabel("New password").fill(PASSWORD);
+  await phone.getByLabel("Repeat the password").fill(PASSWORD);
+  await phone.screenshot({ path: testInfo.outputPath("accept-phone.png"), fullPage: true });
+  await phone.getByRole("button", { name: "Create my account" }).click();
+  await expect(phone).toHaveURL(/\/admin\/dashboard$/);
+  await context.close();
 });

@@ -185,17 +185,26 @@ describe.each(testDialects())("staff accounts on %s", (dialect) => {
       const link = linkIn(mail, "/admin/accept-invitation/");
       const form = await page(link);
       expect(form.text).toContain("invited newcomer@example.com as an editor");
+      expect(form.text).toContain("Your name");
       const accepted = await request(link, {
-        form: { password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
+        form: {
+          displayName: "  Nina Newcomer ",
+          password: NEW_PASSWORD,
+          confirmPassword: NEW_PASSWORD,
+        },
       });
       expect(accepted.status).toBe(302);
       expect(accepted.headers.get("location")).toBe("/admin/cms");
       const user = await crossTenant(database.db)
         .selectFrom("users")
-        .select(["role", "products"])
+        .select(["role", "products", "display_name"])
         .where("email", "=", "newcomer@example.com")
         .executeTakeFirstOrThrow();
-      expect(user).toEqual({ role: "editor", products: '{"keydiscovery":true}' });
+      expect(user).toEqual({
+        role: "editor",
+        products: '{"keydiscovery":true}',
+        display_name: "Nina Newcomer",
+      });
       const cookie = cookieOf(accepted, "herald_session");
       expect((await request("/admin/cms?subdomain=keydiscovery", { cookie })).status).toBe(200);
       // Used once; gone from the waiting list.

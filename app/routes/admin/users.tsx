@@ -34,7 +34,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
           Invite a staff member
         </h2>
         <p className="mt-1 text-sm">
-          We email them a link (valid seven days) to choose their own password.
+          We email them a link (valid seven days) to choose their own name and password.
         </p>
         <NewStaffForm intent="invite" tenants={loaderData.tenants} busy={busy} />
         <details className="mt-6">
