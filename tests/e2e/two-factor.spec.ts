@@ -51,6 +51,9 @@ test("a staff member turns on two-factor sign-in and signs in with a code", asyn
 test("Forgot password? answers the same for any address", async ({ page }, testInfo) => {
   await page.goto("/admin/login");
   await page.getByRole("link", { name: "Forgot password?" }).click();
+  // (the sign-in page has an Email field too: wait for the new page before filling one in)
+  await expect(page).toHaveURL(/\/admin\/forgot-password$/);
+  await expect(page.getByRole("heading", { name: "Forgot password?" })).toBeVisible();
   await page.getByLabel("Email").fill("someone@example.com");
   await page.getByRole("button", { name: "Send reset link" }).click();
   await expect(
@@ -71,6 +74,7 @@ test("a super admin invites a staff member, who chooses a name and password", as
   await page.locator("#invite-role").selectOption("super_admin");
   await page.getByRole("button", { name: "Send invitation" }).click();
   await expect(page.getByText(`Invitation sent to ${invitee}.`)).toBeVisible();
+  await expect(page.locator("#invite-email")).toHaveValue("");
   const waiting = page.getByRole("listitem").filter({ hasText: invitee });
   await expect(waiting.getByRole("button", { name: "Withdraw" })).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("users.png"), fullPage: true });
