@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID, timingSafeEqual } from "node:crypto";
 import type { Db } from "../db";
 import type { UserRow } from "../db/schema";
 import { COMMON_PASSWORD_MESSAGE, hashPassword, isCommonPassword } from "./password";
@@ -192,7 +192,12 @@ export async function spendRecoveryCode(db: Db, userId: string, hash: string): P
       .where("id", "=", userId)
       .executeTakeFirst();
     const codes = JSON.parse(row?.recovery_codes ?? "[]") as string[];
-    if (!codes.includes(hash)) return false;
+    // Compared in constant time, each against every stored hash.
+    const given = Buffer.from(hash);
+    const found = codes.filter(
+      (code) => code.length === hash.length && timingSafeEqual(Buffer.from(code), given),
+    );
+    if (found.length === 0) return false;
     const left = JSON.stringify(codes.filter((code) => code !== hash));
     const result = await trx
       .updateTable("users")
