@@ -15,8 +15,11 @@ export function PasswordLinkPage({
   intro,
   answer,
   submitLabel,
+  askName = false,
 }: {
   title: string;
+  /** ask for the account's name too (an invitation) */
+  askName?: boolean;
   /** the account or invitee the link is for; null when the link is not valid */
   email: string | null;
   invalid: ReactNode;
@@ -38,6 +41,7 @@ export function PasswordLinkPage({
             email={email}
             fields={refused.fields ?? {}}
             submitLabel={submitLabel}
+            askName={askName}
           />
         </>
       )}
@@ -45,21 +49,33 @@ export function PasswordLinkPage({
   );
 }
 
-/** A new password, twice. */
+/** A new password, twice (and, for an invitation, the name). */
 function ChoosePasswordForm({
   email,
   fields,
   submitLabel,
+  askName,
 }: {
   email: string;
   fields: Record<string, string[]>;
   submitLabel: string;
+  askName: boolean;
 }) {
   const busy = useNavigation().state === "submitting";
   return (
     <Form method="post" className="mt-6 space-y-5">
       {/* Password managers file the new password under the right account. */}
       <input type="email" name="username" value={email} autoComplete="username" readOnly hidden />
+      {askName ? (
+        <TextField
+          id="displayName"
+          label="Your name"
+          hint="Optional. Shown as the byline on newsletters you write; you can change it later."
+          autoComplete="name"
+          maxLength={100}
+          errors={fields.displayName}
+        />
+      ) : null}
       <TextField
         id="password"
         label="New password"

@@ -22,22 +22,37 @@ type MailScope = Pick<Scope, "db" | "logger" | "transport" | "tenant" | "origin"
 
 const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");
 
+/**
+ * Issues a new link, revoking — in the same transaction — every earlier unspent link of the same
+ * purpose for the same address: one working reset link per account, one invitation per address.
+ */
 async function issueToken(
   db: Db,
   row: Omit<StaffTokensTable, "id" | "token_hash" | "created_at" | "used_at" | "revoked_at">,
 ): Promise<string> {
   const token = randomBytes(32).toString("base64url");
-  await db
-    .insertInto("staff_tokens")
-    .values({
-      ...row,
-      id: randomUUID(),
-      token_hash: hashOf(token),
-      created_at: new Date().toISOString(),
-      used_at: null,
-      revoked_at: null,
-    })
-    .execute();
+  const now = new Date().toISOString();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("staff_tokens")
+      .set({ revoked_at: now })
+      .where("purpose", "=", row.purpose)
+      .where("email", "=", row.email)
+      .where("used_at", "is", null)
+      .where("revoked_at", "is", null)
+      .execute();
+    await trx
+      .insertInto("staff_tokens")
+      .values({
+        ...row,
+        id: randomUUID(),
+        token_hash: hashOf(token),
+        created_at: now,
+        used_at: null,
+        revoked_at: null,
+      })
+      .execute();
+  });
   return token;
 }
 
@@ -87,14 +102,6 @@ export async function requestPasswordReset(scope: MailScope, email: string): Pro
   const user = await findUserByEmail(scope.db, email);
   if (!user) return false;
   const now = new Date();
-  await scope.db
-    .updateTable("staff_tokens")
-    .set({ revoked_at: now.toISOString() })
-    .where("purpose", "=", "reset")
-    .where("user_id", "=", user.id)
-    .where("used_at", "is", null)
-    .where("revoked_at", "is", null)
-    .execute();
   const token = await issueToken(scope.db, {
     purpose: "reset",
     user_id: user.id,
@@ -201,7 +208,7 @@ export async function revokeInvitation(db: Db, id: string): Promise<void> {
 export async function resendInvitation(scope: MailScope, actor: StaffUser, id: string) {
   const invitation = (await listInvitations(scope.db)).find((row) => row.id === id);
   if (!invitation) throw new UserError("Invitation not found.");
-  await revokeInvitation(scope.db, id);
+  // A new link for the same address revokes the old one (issueToken).
   await inviteStaff(scope, actor, invitation);
 }
 
@@ -214,11 +221,11 @@ export async function invitationFor(
   return row ? { email: row.email, role: row.role ?? "", invitedBy: row.created_by } : null;
 }
 
-/** Creates the invited account with the password its owner chose, and spends the link. */
+/** Creates the invited account with the name and password its owner chose; spends the link. */
 export async function acceptInvitation(
   db: Db,
   token: string,
-  password: string,
+  chosen: { password: string; displayName?: string },
 ): Promise<StaffUser> {
   const row = await openToken(db, token, "invite");
   if (!row) throw new UserError(INVALID_STAFF_LINK);
@@ -226,7 +233,8 @@ export async function acceptInvitation(
     if (!(await spend(trx, row.id))) throw new UserError(INVALID_STAFF_LINK);
     return createUser(trx, {
       email: row.email,
-      password,
+      password: chosen.password,
+      displayName: chosen.displayName,
       role: row.role ?? "",
       products: parseProducts(row.products ?? "{}"),
     });

@@ -3,6 +3,7 @@ import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
 import type { Db } from "../db";
 import { readSetting, writeSetting } from "../settings";
+import { verifyPassword } from "./password";
 import {
   acceptTotpStep,
   disableTotp,
@@ -113,8 +114,18 @@ export async function verifySecondFactor(db: Db, userId: string, code: string): 
   return false;
 }
 
-export async function turnOffTwoFactor(db: Db, userId: string): Promise<void> {
-  await disableTotp(db, userId);
+/**
+ * Turns two-factor sign-in off when `proof` is the account's password, a current code from the
+ * app or an unused recovery code (which it spends); false, changing nothing, otherwise.
+ */
+export async function turnOffTwoFactor(db: Db, userId: string, proof: string): Promise<boolean> {
+  const row = await findUserById(db, userId);
+  if (!row?.totp_enabled_at) return false;
+  const proven =
+    (await verifyPassword(proof, row.password_hash)) ||
+    (await verifySecondFactor(db, userId, proof));
+  if (proven) await disableTotp(db, userId);
+  return proven;
 }
 
 /** The unused recovery codes left (how many). */

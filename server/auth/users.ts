@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID, timingSafeEqual } from "node:crypto";
 import type { Db } from "../db";
 import type { UserRow } from "../db/schema";
 import { COMMON_PASSWORD_MESSAGE, hashPassword, isCommonPassword } from "./password";
@@ -59,7 +59,13 @@ export async function listUsers(db: Db): Promise<StaffUser[]> {
 
 export async function createUser(
   db: Db,
-  input: { email: string; password: string; role: string; products?: Products },
+  input: {
+    email: string;
+    password: string;
+    role: string;
+    products?: Products;
+    displayName?: string;
+  },
 ): Promise<StaffUser> {
   const email = normaliseEmail(input.email);
   const role = input.role.trim();
@@ -80,7 +86,7 @@ export async function createUser(
     totp_enabled_at: null,
     totp_last_step: null,
     recovery_codes: null,
-    display_name: null,
+    display_name: input.displayName?.trim() || null,
   };
   try {
     await db.insertInto("users").values(row).execute();
@@ -186,7 +192,12 @@ export async function spendRecoveryCode(db: Db, userId: string, hash: string): P
       .where("id", "=", userId)
       .executeTakeFirst();
     const codes = JSON.parse(row?.recovery_codes ?? "[]") as string[];
-    if (!codes.includes(hash)) return false;
+    // Compared in constant time, each against every stored hash.
+    const given = Buffer.from(hash);
+    const found = codes.filter(
+      (code) => code.length === hash.length && timingSafeEqual(Buffer.from(code), given),
+    );
+    if (found.length === 0) return false;
     const left = JSON.stringify(codes.filter((code) => code !== hash));
     const result = await trx
       .updateTable("users")

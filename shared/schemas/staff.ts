@@ -70,6 +70,8 @@ export const forgotPasswordSchema = z.object({ email: emailField() });
 /** Choosing a password from an emailed link (a reset or an invitation). */
 export const choosePasswordSchema = z
   .object({
+    /** an invitee's name (their byline), optional; a reset has no such field */
+    displayName: z.string().trim().max(100, "Your name must be at most 100 characters.").optional(),
     password: newPasswordField,
     confirmPassword: z.string({ error: "Please repeat the password." }),
   })
@@ -86,4 +88,13 @@ export const secondFactorCodeSchema = z.object({
     .min(6, "Enter the code from your app.")
     .max(20, "That code is too long."),
   redirectTo: z.string().max(2000).optional(),
+});
+
+/** Turning two-factor sign-in off: the password, a code from the app or a recovery code. */
+export const turnOffTwoFactorSchema = z.object({
+  intent: z.literal("disable"),
+  proof: z
+    .string({ error: "Enter your password or a code from your app." })
+    .min(1, "Enter your password or a code from your app.")
+    .max(200, "That is too long."),
 });

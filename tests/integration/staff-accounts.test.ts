@@ -140,7 +140,14 @@ describe.each(testDialects())("staff accounts on %s", (dialect) => {
     it("refuses an expired or forged link", async () => {
       const before = sink.messages.length;
       await request("/admin/forgot-password", { form: { email: "careful@example.com" } });
-      const link = linkIn(await mailTo("careful@example.com", before), "/admin/reset-password/");
+      const first = linkIn(await mailTo("careful@example.com", before), "/admin/reset-password/");
+      // Asking again sends a new link; the earlier one stops working.
+      const again = sink.messages.length;
+      await request("/admin/forgot-password", { form: { email: "careful@example.com" } });
+      const link = linkIn(await mailTo("careful@example.com", again), "/admin/reset-password/");
+      expect(link).not.toBe(first);
+      expect((await page(first)).text).toContain("This link is not valid any more");
+      expect((await page(link)).status).toBe(200);
       await crossTenant(database.db)
         .updateTable("staff_tokens")
         .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
@@ -178,17 +185,26 @@ describe.each(testDialects())("staff accounts on %s", (dialect) => {
       const link = linkIn(mail, "/admin/accept-invitation/");
       const form = await page(link);
       expect(form.text).toContain("invited newcomer@example.com as an editor");
+      expect(form.text).toContain("Your name");
       const accepted = await request(link, {
-        form: { password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
+        form: {
+          displayName: "  Nina Newcomer ",
+          password: NEW_PASSWORD,
+          confirmPassword: NEW_PASSWORD,
+        },
       });
       expect(accepted.status).toBe(302);
       expect(accepted.headers.get("location")).toBe("/admin/cms");
       const user = await crossTenant(database.db)
         .selectFrom("users")
-        .select(["role", "products"])
+        .select(["role", "products", "display_name"])
         .where("email", "=", "newcomer@example.com")
         .executeTakeFirstOrThrow();
-      expect(user).toEqual({ role: "editor", products: '{"keydiscovery":true}' });
+      expect(user).toEqual({
+        role: "editor",
+        products: '{"keydiscovery":true}',
+        display_name: "Nina Newcomer",
+      });
       const cookie = cookieOf(accepted, "herald_session");
       expect((await request("/admin/cms?subdomain=keydiscovery", { cookie })).status).toBe(200);
       // Used once; gone from the waiting list.
@@ -246,13 +262,23 @@ describe.each(testDialects())("staff accounts on %s", (dialect) => {
       expect(secondLink).not.toBe(firstLink);
       expect((await page(firstLink)).text).toContain("This invitation is not valid any more");
       expect((await page(secondLink)).status).toBe(200);
+      // Inviting the same address again replaces the invitation rather than adding one.
+      before = sink.messages.length;
+      await invite("resent@example.com");
+      const thirdLink = linkIn(
+        await mailTo("resent@example.com", before),
+        "/admin/accept-invitation/",
+      );
+      expect((await page(secondLink)).text).toContain("This invitation is not valid any more");
+      const waiting = (await page("/admin/users", rootCookie)).text;
+      expect(waiting.split("resent@example.com").length - 1).toBe(1);
 
       await crossTenant(database.db)
         .updateTable("staff_tokens")
         .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
         .where("email", "=", "resent@example.com")
         .execute();
-      const expired = await request(secondLink, {
+      const expired = await request(thirdLink, {
         form: { password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
       });
       expect(expired.status).toBe(400);
@@ -342,9 +368,9 @@ describe.each(testDialects())("staff accounts on %s", (dialect) => {
       expect(textOf(await limited.text())).toContain("Too many codes tried.");
     });
 
-    it("turning it off needs the password", async () => {
+    it("turning it off needs the password or a code", async () => {
       const cookie = await signIn(server.url, "forgetful@example.com", NEW_PASSWORD);
-      const { secret } = await enrol(cookie);
+      const { secret, recovery } = await enrol(cookie);
       const signedIn = await codeStep(
         await passwordStep("forgetful@example.com", NEW_PASSWORD),
         codeFor(secret, 1),
@@ -352,15 +378,39 @@ describe.each(testDialects())("staff accounts on %s", (dialect) => {
       const session = cookieOf(signedIn, "herald_session");
       const wrong = await request("/admin/account", {
         cookie: session,
-        form: { intent: "disable", password: "not my password" },
+        form: { intent: "disable", proof: "not my password" },
       });
       expect(wrong.status).toBe(401);
-      const off = await request("/admin/account", {
+      expect(textOf(await wrong.text())).toContain("neither your password nor a valid code");
+      // A recovery code (or a code from the app) will do instead of the password.
+      const byCode = await request("/admin/account", {
         cookie: session,
-        form: { intent: "disable", password: NEW_PASSWORD },
+        form: { intent: "disable", proof: recovery[0] ?? "" },
       });
-      expect(textOf(await off.text())).toContain("Two-factor sign-in is off.");
+      expect(textOf(await byCode.text())).toContain("Two-factor sign-in is off.");
       await signIn(server.url, "forgetful@example.com", NEW_PASSWORD);
+
+      const again = await enrol(session);
+      expect(again.recovery).toHaveLength(10);
+      const byPassword = await request("/admin/account", {
+        cookie: session,
+        form: { intent: "disable", proof: NEW_PASSWORD },
+      });
+      expect(textOf(await byPassword.text())).toContain("Two-factor sign-in is off.");
+      // Guessing is limited: after five wrong tries even the password waits.
+      await enrol(session);
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const guess = await request("/admin/account", {
+          cookie: session,
+          form: { intent: "disable", proof: `guess ${attempt}` },
+        });
+        expect(guess.status).toBe(401);
+      }
+      const limited = await request("/admin/account", {
+        cookie: session,
+        form: { intent: "disable", proof: NEW_PASSWORD },
+      });
+      expect(limited.status).toBe(429);
     });
 
     it("a super admin can require it: staff without it set it up before anything else", async () => {
@@ -390,7 +440,7 @@ describe.each(testDialects())("staff accounts on %s", (dialect) => {
         // While it is required, nobody turns it off.
         const off = await request("/admin/account", {
           cookie: late,
-          form: { intent: "disable", password: TEST_PASSWORD },
+          form: { intent: "disable", proof: TEST_PASSWORD },
         });
         expect(textOf(await off.text())).toContain("cannot be turned off");
       } finally {

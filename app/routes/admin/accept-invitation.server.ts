@@ -10,8 +10,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 export function action({ params, request, context }: Route.ActionArgs) {
   const scope = scopeOf(context);
-  return choosePasswordAction(request, async (password) => {
-    const user = await acceptInvitation(scope.db, params.token, password);
+  return choosePasswordAction(request, async (chosen) => {
+    const user = await acceptInvitation(scope.db, params.token, chosen);
     scope.logger.info({ userId: user.id }, "staff invitation accepted");
     return signInAs(scope, request, user);
   });

@@ -15,11 +15,12 @@ export default function AcceptInvitation({ loaderData, actionData }: Route.Compo
       email={invitation?.email ?? null}
       answer={actionData}
       submitLabel="Create my account"
+      askName
       intro={
         <>
           {invitation?.invitedBy ?? "A super admin"} invited <strong>{invitation?.email}</strong> as{" "}
-          {invitation?.role === "super_admin" ? "a super admin" : "an editor"}. Choose your password
-          to create your account.
+          {invitation?.role === "super_admin" ? "a super admin" : "an editor"}. Choose your name and
+          password to create your account.
         </>
       }
       invalid={

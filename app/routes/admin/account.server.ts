@@ -1,7 +1,6 @@
 // The loader and action of account.tsx: a staff member's own sign-in settings.
 import { data, redirect } from "react-router";
 import { requireStaff, requireSuperAdmin } from "../../../server/auth/guards";
-import { verifyPassword } from "../../../server/auth/password";
 import {
   confirmEnrolment,
   pendingEnrolment,
@@ -13,7 +12,16 @@ import {
 } from "../../../server/auth/two-factor";
 import { findUserById, setDisplayName } from "../../../server/auth/users";
 import { scopeOf } from "../../../server/http/context";
+import { createRateLimit } from "../../../server/http/rate-limit";
+import { turnOffTwoFactorSchema } from "../../../shared/schemas/staff";
 import type { Route } from "./+types/account";
+
+/** Tries at turning two-factor sign-in off, per account. */
+const turnOffAttempts = createRateLimit({
+  name: "two-factor-off",
+  points: 5,
+  windowSeconds: 15 * 60,
+});
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireStaff(context, request);
@@ -59,12 +67,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (await twoFactorRequired(db)) {
       return refuse("Two-factor sign-in is required for all staff: it cannot be turned off.");
     }
-    const row = await findUserById(db, user.id);
-    const password = String(form.get("password") ?? "").slice(0, 200);
-    if (!row || !(await verifyPassword(password, row.password_hash))) {
-      return refuse("That password is not right.", 401);
+    const input = turnOffTwoFactorSchema.safeParse(Object.fromEntries(form));
+    if (!input.success) return refuse(input.error.issues[0]?.message ?? "Enter your password.");
+    // A stolen session must not guess its way through: a few tries, then a wait.
+    if (!(await turnOffAttempts.take(user.id))) {
+      return refuse("Too many tries. Please wait a few minutes and try again.", 429);
     }
-    await turnOffTwoFactor(db, user.id);
+    if (!(await turnOffTwoFactor(db, user.id, input.data.proof))) {
+      return refuse("That is neither your password nor a valid code.", 401);
+    }
+    await turnOffAttempts.reset(user.id);
     logger.info({ userId: user.id }, "two-factor sign-in turned off");
     return data<AccountAnswer>({ kind: "ok", message: "Two-factor sign-in is off." });
   }

@@ -74,9 +74,9 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
               intent="disable"
               errors={error("disable")}
               field={{
-                id: "disable-password",
-                name: "password",
-                label: "Your password, to turn it off",
+                id: "disable-proof",
+                name: "proof",
+                label: "Your password or a code from your app, to turn it off",
                 type: "password",
                 autoComplete: "current-password",
               }}

@@ -11,7 +11,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 export function action({ params, request, context }: Route.ActionArgs) {
   const scope = scopeOf(context);
-  return choosePasswordAction(request, async (password) => {
+  return choosePasswordAction(request, async ({ password }) => {
     const userId = await resetPassword(scope.db, params.token, password);
     scope.logger.info({ userId }, "password reset from an emailed link; every session ended");
     const user = await getUser(scope.db, userId);

@@ -15,12 +15,12 @@ export type ChoosePasswordAnswer = { fields: Record<string, string[]>; error: st
  */
 export async function choosePasswordAction(
   request: Request,
-  apply: (password: string) => Promise<Response | { done: true }>,
+  apply: (chosen: { password: string; displayName?: string }) => Promise<Response | { done: true }>,
 ) {
   const chosen = await chosenPassword(request);
   if ("refused" in chosen) return chosen.refused;
   try {
-    return await apply(chosen.password);
+    return await apply(chosen.chosen);
   } catch (error) {
     return refusedBy(error);
   }
@@ -29,7 +29,9 @@ export async function choosePasswordAction(
 /** The chosen password, or the answer that says what is wrong with it. */
 async function chosenPassword(request: Request) {
   const input = choosePasswordSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (input.success) return { password: input.data.password };
+  if (input.success) {
+    return { chosen: { password: input.data.password, displayName: input.data.displayName } };
+  }
   const fields: Record<string, string[]> = {};
   for (const issue of input.error.issues) {
     const name = String(issue.path[0] ?? "password");

@@ -34,7 +34,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export type ActionResult =
-  | { ok: true; message: string }
+  /** `created`: which new-staff form did its work (the page empties it) */
+  | { ok: true; message: string; created?: "add" | "invite" }
   | { ok: false; message: string; userId?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -63,7 +64,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       );
       const user = await createUser(db, { ...submission.value, products });
       logger.info({ actor: actor.id, userId: user.id }, "staff user added");
-      return data<ActionResult>({ ok: true, message: `Added ${user.email}.` });
+      return data<ActionResult>({ ok: true, message: `Added ${user.email}.`, created: "add" });
     }
     if (intent === "invite") {
       const submission = parseWithZod(formData, { schema: inviteUserSchema });
@@ -76,6 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return data<ActionResult>({
         ok: true,
         message: `Invitation sent to ${submission.value.email}.`,
+        created: "invite",
       });
     }
     if (intent === "revoke-invitation" || intent === "resend-invitation") {

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Form, useActionData, useNavigation } from "react-router";
 import { formatDateTime } from "../../../shared/format";
 import { MIN_PASSWORD_LENGTH, STAFF_ROLES } from "../../../shared/schemas/staff";
@@ -34,7 +34,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
           Invite a staff member
         </h2>
         <p className="mt-1 text-sm">
-          We email them a link (valid seven days) to choose their own password.
+          We email them a link (valid seven days) to choose their own name and password.
         </p>
         <NewStaffForm intent="invite" tenants={loaderData.tenants} busy={busy} />
         <details className="mt-6">
@@ -50,7 +50,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
           <ul className="mt-3 divide-y divide-black/10 rounded-brand border border-black/10">
             {loaderData.invitations.map((invitation) => (
               <li key={invitation.id} className="flex flex-wrap items-center gap-3 p-3">
-                <span className="min-w-0 flex-1 break-words">
+                <span className="min-w-0 flex-[1_1_16rem] break-words">
                   <strong>{invitation.email}</strong>{" "}
                   <span className="text-sm">
                     {invitation.role === "super_admin" ? "super admin" : "editor"} · invited by{" "}
@@ -121,8 +121,14 @@ function NewStaffForm({
   busy: boolean;
 }) {
   const field = (name: string) => `${intent}-${name}`;
+  // Once the person is added or invited, the form is empty again for the next one.
+  const result = useActionData<typeof action>();
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (result?.ok && result.created === intent) form.current?.reset();
+  }, [result, intent]);
   return (
-    <Form method="post" className="mt-4 grid gap-4 md:grid-cols-3">
+    <Form ref={form} method="post" className="mt-4 grid gap-4 md:grid-cols-3">
       <input type="hidden" name="intent" value={intent} />
       {[
         { name: "email", label: "Email", type: "email", autoComplete: "off" },
