@@ -49,16 +49,19 @@ export function normaliseSubscriberEmail(email: string): string {
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest();
 
+/** How a subscriber is named: by address (normalised here) or by id. */
+type SubscriberKey = { email: string } | { subscriberId: number };
+
 async function findRow(
   ctx: SubscriptionContext,
-  email: string,
+  who: SubscriberKey,
 ): Promise<SubscriberRow | undefined> {
-  return ctx.db
-    .selectFrom("subscribers")
-    .selectAll()
-    .where("tenant_id", "=", ctx.tenant.id)
-    .where("email", "=", normaliseSubscriberEmail(email))
-    .executeTakeFirst();
+  const query = ctx.db.selectFrom("subscribers").selectAll().where("tenant_id", "=", ctx.tenant.id);
+  return (
+    "email" in who
+      ? query.where("email", "=", normaliseSubscriberEmail(who.email))
+      : query.where("id", "=", who.subscriberId)
+  ).executeTakeFirst();
 }
 
 async function listKeysOf(ctx: SubscriptionContext, subscriberId: number): Promise<string[]> {
@@ -90,7 +93,7 @@ export async function findSubscriber(
   email: string,
 ): Promise<SubscriberView | null> {
   await pullSubscriber(ctx, email, MESSAGES.loadFailed);
-  const row = await findRow(ctx, email);
+  const row = await findRow(ctx, { email });
   return row ? toView(row, await listKeysOf(ctx, row.id)) : null;
 }
 
@@ -98,12 +101,7 @@ export async function getSubscriberById(
   ctx: SubscriptionContext,
   id: number,
 ): Promise<SubscriberView | null> {
-  const row = await ctx.db
-    .selectFrom("subscribers")
-    .selectAll()
-    .where("tenant_id", "=", ctx.tenant.id)
-    .where("id", "=", id)
-    .executeTakeFirst();
+  const row = await findRow(ctx, { subscriberId: id });
   return row ? toView(row, await listKeysOf(ctx, row.id)) : null;
 }
 
@@ -225,7 +223,7 @@ async function mailTo(
   options: { retryLater?: boolean } = {},
 ): Promise<void> {
   if (content.kind !== "confirm-signup") {
-    const row = await findRow(ctx, to);
+    const row = await findRow(ctx, { email: to });
     if (row && isSuppressed(row.status)) {
       ctx.logger.info(
         { subscriberId: row.id, status: row.status, kind: content.kind },
@@ -266,7 +264,7 @@ export async function signUp(
   const lists = resolveLists(all, requested);
   if (lists.length === 0) throw new SubscriptionError(MESSAGES.noGroups);
   const now = new Date().toISOString();
-  const known = await findRow(ctx, email);
+  const known = await findRow(ctx, { email });
   // A suppressed address (bounced, complained) comes back only through the emailed confirmation.
   const doubleOptIn =
     ctx.tenant.features.doubleOptIn || (known ? isSuppressed(known.status) : false);
@@ -363,12 +361,7 @@ export async function confirmSignup(
   ctx: SubscriptionContext,
   subscriberId: number,
 ): Promise<SubscriberView> {
-  const row = await ctx.db
-    .selectFrom("subscribers")
-    .selectAll()
-    .where("tenant_id", "=", ctx.tenant.id)
-    .where("id", "=", subscriberId)
-    .executeTakeFirst();
+  const row = await findRow(ctx, { subscriberId });
   if (!row) throw new SubscriptionError(MESSAGES.invalidLink, 404);
   if (row.status === "unconfirmed" || isSuppressed(row.status)) {
     await pushMembership(
@@ -480,7 +473,7 @@ export async function applyPreferenceChange(
   input: { email: string; token: string },
   now = new Date(),
 ): Promise<SubscriberView> {
-  const subscriber = await findRow(ctx, input.email);
+  const subscriber = await findRow(ctx, { email: input.email });
   if (!subscriber) throw new SubscriptionError(MESSAGES.invalidLink);
   const refuse = (reason: string) => {
     ctx.logger.info({ subscriberId: subscriber.id, reason }, "preference link refused");
@@ -545,17 +538,9 @@ export async function applyPreferenceChange(
 /** SPEC §5: the subscriber must exist and be active; afterwards they are on no list. */
 export async function unsubscribe(
   ctx: SubscriptionContext,
-  who: { email: string } | { subscriberId: number },
+  who: SubscriberKey,
 ): Promise<SubscriberView> {
-  const row =
-    "email" in who
-      ? await findRow(ctx, who.email)
-      : await ctx.db
-          .selectFrom("subscribers")
-          .selectAll()
-          .where("tenant_id", "=", ctx.tenant.id)
-          .where("id", "=", who.subscriberId)
-          .executeTakeFirst();
+  const row = await findRow(ctx, who);
   if (!row) throw new SubscriptionError(MESSAGES.notFound, 404);
   if (row.status !== "active") throw new SubscriptionError(MESSAGES.notActive, 409);
   await pushUnsubscribe(ctx, row.email, MESSAGES.unsubscribeFailed);
