@@ -56,7 +56,7 @@ export function EditorDialog({
         event.preventDefault();
         onCancel();
       }}
-      className="w-[min(32rem,calc(100vw-2rem))] rounded-brand border border-black/20 bg-surface p-0 text-ink shadow-xl backdrop:bg-black/40"
+      className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-brand border border-black/20 bg-surface p-0 text-ink shadow-xl backdrop:bg-black/40"
     >
       {/* Its own form: Enter confirms; the newsletter form is not submitted. */}
       <form
