@@ -41,7 +41,7 @@ interface Target {
   text: string;
 }
 
-const NEWSLETTER_SCENARIO = "GET /newsletter/{id}";
+const NEWSLETTER_SCENARIO = "GET /newsletter/{slug}";
 const TARGETS: Target[] = [
   {
     scenario: "GET /",
@@ -53,7 +53,7 @@ const TARGETS: Target[] = [
     scenario: NEWSLETTER_SCENARIO,
     minReqPerSec: 800,
     maxP99Ms: 80,
-    text: "target: GET /newsletter/{id} ≥ 800 req/s, p99 ≤ 80 ms",
+    text: "target: GET /newsletter/{slug} ≥ 800 req/s, p99 ≤ 80 ms",
   },
 ];
 
