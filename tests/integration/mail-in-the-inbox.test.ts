@@ -167,6 +167,16 @@ describe.each(testDialects())("the email in the inbox on %s", (dialect) => {
     }
   });
 
+  /** The address of the newsletter the campaign sends: /newsletter/{slug}. */
+  const newsletterSlug = async () =>
+    (
+      await crossTenant(database.db)
+        .selectFrom("newsletters")
+        .select("slug")
+        .where("id", "=", newsletterId)
+        .executeTakeFirstOrThrow()
+    ).slug;
+
   it("is laid out as a newsletter: viewport, light scheme, headline, preheader, and a footer that says why", async () => {
     const { html } = campaignMail;
     expect(html).toMatch(/<meta[^>]*name="viewport"[^>]*content="width=device-width/);
@@ -177,13 +187,7 @@ describe.each(testDialects())("the email in the inbox on %s", (dialect) => {
       /<div[^>]*display:none[^>]*>What courts expect from discovery requests this year\./,
     );
     expect(html).toContain("View in browser");
-    const slug = (
-      await crossTenant(database.db)
-        .selectFrom("newsletters")
-        .select("slug")
-        .where("id", "=", newsletterId)
-        .executeTakeFirstOrThrow()
-    ).slug;
+    const slug = await newsletterSlug();
     expect(html).toContain(`${server.url}/newsletter/${slug}`);
     expect(html).toContain(
       "You receive this because you subscribed to KeyDiscovery Newsletter on localhost:",
@@ -209,13 +213,7 @@ describe.each(testDialects())("the email in the inbox on %s", (dialect) => {
   });
 
   it("shows the same image on the web page as AVIF and WebP by width, with its size", async () => {
-    const slug = (
-      await crossTenant(database.db)
-        .selectFrom("newsletters")
-        .select("slug")
-        .where("id", "=", newsletterId)
-        .executeTakeFirstOrThrow()
-    ).slug;
+    const slug = await newsletterSlug();
     const page = await (await fetch(`${server.url}/newsletter/${slug}`)).text();
     const picture = /<picture>[\s\S]*?<\/picture>/.exec(page)?.[0] ?? "";
     const stem = imageUrl.replace(/\.jpg$/, "");

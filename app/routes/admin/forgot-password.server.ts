@@ -1,6 +1,7 @@
 // The action of forgot-password.tsx.
 import { data, redirect } from "react-router";
 import { requestPasswordReset } from "../../../server/auth/account-links";
+import { afterAnswer } from "../../../server/http/after-answer";
 import { scopeOf } from "../../../server/http/context";
 import { createRateLimit } from "../../../server/http/rate-limit";
 import { forgotPasswordSchema } from "../../../shared/schemas/staff";
@@ -28,12 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const email = input.data.email;
   // The same answer, at the same speed, whether or not the address has an account.
   if (await perAccount.take(email.toLowerCase())) {
-    setImmediate(() => {
-      requestPasswordReset(scope, email).then(
-        (sent) => scope.logger.info({ sent }, "password reset requested"),
-        (error) => scope.logger.error({ err: error }, "password reset mail not sent"),
-      );
-    });
+    afterAnswer(scope.logger, "password reset requested", () => requestPasswordReset(scope, email));
   }
   return redirect("/admin/forgot-password?sent=1");
 }

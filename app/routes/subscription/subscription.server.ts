@@ -1,3 +1,4 @@
+import { afterAnswer } from "../../../server/http/after-answer";
 import { createRateLimit } from "../../../server/http/rate-limit";
 import { MESSAGES, SubscriptionError } from "../../../server/subscribers/errors";
 import { listTenantLists } from "../../../server/subscribers/lists";
@@ -45,12 +46,12 @@ export async function sendLinkQuietly(
 ): Promise<void> {
   const address = email.trim().toLowerCase();
   if (!(await linkMailRateLimit.take(`${ctx.tenant.id}:${purpose}:${address}`))) return;
-  setImmediate(() => {
-    mailSubscriberLink(ctx, { email: address, purpose }).then(
-      (sent) => ctx.logger.info({ purpose, sent }, "subscriber link requested"),
-      (error) => ctx.logger.error({ err: error, purpose }, "subscriber link not sent"),
-    );
-  });
+  afterAnswer(
+    ctx.logger,
+    "subscriber link requested",
+    () => mailSubscriberLink(ctx, { email: address, purpose }),
+    { purpose },
+  );
 }
 
 export const RATE_LIMITED =
