@@ -11,12 +11,15 @@ export default [
     route("privacy", "routes/marketing/legal.tsx", { id: "privacy" }),
     route("terms", "routes/marketing/legal.tsx", { id: "terms" }),
     route("newsletter", "routes/newsletter/index.tsx"),
+    route("newsletter/tag/:tag", "routes/newsletter/tag.tsx"),
+    route("newsletter/archive/:year", "routes/newsletter/year.tsx"),
   ]),
 
   // The reading room: every load counts a view, so nothing here is cached.
   ...prefix("newsletter", [
     route("rss.xml", "routes/newsletter/rss.ts"),
     route(":id", "routes/newsletter/detail.tsx"),
+    route(":id/share-card", "routes/newsletter/share-card.ts"),
   ]),
   route("newsletter/subscribe", "routes/newsletter/subscribe.tsx"),
   route("newsletters", "routes/newsletter/archive-redirect.ts"),
@@ -71,7 +74,10 @@ export default [
     route("comments/:id", "routes/admin/comment-moderation.ts"),
   ]),
 
-  ...prefix("brand", [route("favicon.svg", "routes/api/favicon.ts")]),
+  ...prefix("brand", [
+    route("favicon.svg", "routes/api/favicon.ts"),
+    route("share-card", "routes/api/share-card.ts"),
+  ]),
   // Campaign tracking: the open pixel and click redirects in campaign mail.
   route("t/o/:token", "routes/api/track-open.ts"),
   route("t/c/:token", "routes/api/track-click.ts"),

@@ -145,6 +145,8 @@ const TABLE_WRITERS: Record<string, string> = {
   staff_tokens: "server/auth/account-links.ts",
   newsletters: "server/newsletters/newsletters.ts",
   newsletter_slugs: "server/newsletters/newsletters.ts",
+  tags: "server/newsletters/tags.ts",
+  newsletter_tags: "server/newsletters/tags.ts",
   comments: "server/newsletters/comments.ts",
   contact_messages: "server/contact/messages.ts",
   images: "server/files/images.ts",

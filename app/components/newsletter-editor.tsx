@@ -3,12 +3,10 @@ import { TextSelection } from "@tiptap/pm/state";
 import { type Editor, EditorContent, useEditor, useEditorState } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { IMAGE_TYPES, refuseImage, uploadImageFile } from "../lib/image-upload";
 import { safeLinkUrl } from "../lib/safe-url";
 import { EditorDialog } from "./editor-dialog";
 import { SyncDomSelection } from "./sync-dom-selection";
-
-export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 interface NewsletterEditorProps {
   /** id of the control the "Content" label points at */
@@ -210,12 +208,9 @@ function RichTextEditor({
   /** An image chosen, pasted or dropped: checked here, then its alt text is asked for. */
   function insertImage(file: File) {
     if (!editor) return;
-    if (!IMAGE_TYPES.includes(file.type)) {
-      setNotice("Only PNG, JPEG, GIF and WebP images can be uploaded.");
-      return;
-    }
-    if (file.size > MAX_IMAGE_BYTES) {
-      setNotice("Images must be 5 MB or smaller.");
+    const refused = refuseImage(file);
+    if (refused) {
+      setNotice(refused);
       return;
     }
     setQuestion({ kind: "alt", file });
@@ -229,31 +224,19 @@ function RichTextEditor({
     setUploading(true);
     setNotice("Uploading image…");
     try {
-      const body = new FormData();
-      body.set("file", file);
-      const response = await fetch(uploadUrl, {
-        method: "POST",
-        body,
-        headers: { Accept: "application/json" },
-        redirect: "manual",
-      });
-      const answer: unknown = await response.json().catch(() => null);
-      const url = readField(answer, "url");
-      if (!response.ok || !url) {
-        setNotice(readField(answer, "error") ?? uploadFailure(response.status));
+      const uploaded = await uploadImageFile(uploadUrl, file);
+      if (!uploaded.ok) {
+        setNotice(uploaded.error);
         return;
       }
       // The stored size goes with the image, so pages and mail reserve its room before it loads.
-      const width = readNumber(answer, "width");
-      const height = readNumber(answer, "height");
+      const { url, width, height } = uploaded;
       editor
         .chain()
         .focus()
         .setImage({ src: url, alt: alt.trim(), ...(width && height ? { width, height } : {}) })
         .run();
       setNotice("Image added.");
-    } catch {
-      setNotice("The image could not be uploaded. Check your connection and try again.");
     } finally {
       setUploading(false);
     }
@@ -538,26 +521,6 @@ export function readableHtml(html: string): string {
     )
     .replace(/(<(?:ul|ol|blockquote)\b[^>]*>)(?!\n)/g, "$1\n")
     .trimEnd();
-}
-
-function readField(value: unknown, field: "url" | "error"): string | null {
-  if (typeof value !== "object" || value === null || !(field in value)) return null;
-  const found = (value as Record<string, unknown>)[field];
-  return typeof found === "string" && found ? found : null;
-}
-
-function readNumber(value: unknown, field: "width" | "height"): number | null {
-  if (typeof value !== "object" || value === null || !(field in value)) return null;
-  const found = (value as Record<string, unknown>)[field];
-  return typeof found === "number" && Number.isInteger(found) && found > 0 ? found : null;
-}
-
-function uploadFailure(status: number): string {
-  if (status === 413) return "Images must be 5 MB or smaller.";
-  if (status === 0 || status === 401 || status === 403) {
-    return "The image could not be uploaded: your session may have ended. Sign in again.";
-  }
-  return "The image could not be uploaded. Please try again.";
 }
 
 /** How the editable content looks: close to the published page, without a typography plugin. */

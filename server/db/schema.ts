@@ -118,6 +118,31 @@ export interface NewslettersTable {
   mailerlite_campaign_status: string | null;
   /** the current readable URL part, unique per tenant (older ones: newsletter_slugs) */
   slug: string | null;
+  /** an uploaded image (/uploads/… URL) shown above the article and on share cards */
+  cover_image: string | null;
+  cover_alt: string | null;
+  /** when a draft publishes itself (UTC ISO); null when not scheduled */
+  scheduled_at: string | null;
+  /** 1: the scheduled publication also sends the newsletter as a campaign */
+  scheduled_send: Generated<number>;
+  /** signs the draft's shareable preview links; a new key revokes the old links */
+  preview_key: string | null;
+}
+
+/** A tenant's tags; `slug` is the URL part of /newsletter/tag/{slug}. */
+export interface TagsTable {
+  tenant_id: string;
+  slug: string;
+  name: string;
+  created_at: string;
+}
+
+/** A newsletter's tags, in the order the writer gave them. */
+export interface NewsletterTagsTable {
+  tenant_id: string;
+  newsletter_id: string;
+  tag_slug: string;
+  position: number;
 }
 
 export interface CommentsTable {
@@ -361,6 +386,8 @@ export interface Database {
   settings: SettingsTable;
   newsletters: NewslettersTable;
   newsletter_slugs: NewsletterSlugsTable;
+  tags: TagsTable;
+  newsletter_tags: NewsletterTagsTable;
   comments: CommentsTable;
   lists: ListsTable;
   subscribers: SubscribersTable;

@@ -37,6 +37,8 @@ export const TENANT_TABLES: ReadonlySet<string> = new Set([
   "unsubscribe_feedback",
   "stored_files",
   "newsletter_slugs",
+  "tags",
+  "newsletter_tags",
   "mail_log",
   "campaigns",
   "tenant_changes",

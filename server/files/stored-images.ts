@@ -65,6 +65,25 @@ export function imageSources(html: string): string[] {
 /** The newsletter column: 48rem. Phones show images at the screen's width. */
 const PAGE_IMAGE_SIZES = "(min-width: 48rem) 48rem, 100vw";
 
+/** An uploaded image as a page renders it: the fallback file, its size, and its AVIF/WebP sources. */
+export interface Picture {
+  src: string;
+  width: number;
+  height: number;
+  sources: { type: string; srcset: string }[];
+}
+
+export function pictureOf(image: StoredImage): Picture {
+  const sources = (["avif", "webp"] as const).flatMap((format) => {
+    const srcset = image.variants
+      .filter((variant) => variant.format === format)
+      .map((variant) => `${fileUrl(variant.key)} ${variant.width}w`)
+      .join(", ");
+    return srcset ? [{ type: `image/${format}`, srcset }] : [];
+  });
+  return { src: image.url, width: image.width, height: image.height, sources };
+}
+
 /**
  * Uploaded images on the web page as <picture>: AVIF and WebP variants by width, and the
  * email-safe file as the fallback, with width and height so nothing shifts as they load.
@@ -78,16 +97,11 @@ export function withResponsiveImages(html: string, images: Map<string, StoredIma
     if (!image) return whole;
     const kept = attributes.replace(/\s(?:width|height|loading|decoding)="[^"]*"/gi, "");
     const img = `<img${kept} width="${image.width}" height="${image.height}" loading="lazy" decoding="async">`;
-    const sources = (["avif", "webp"] as const)
-      .map((format) => {
-        const srcset = image.variants
-          .filter((variant) => variant.format === format)
-          .map((variant) => `${fileUrl(variant.key)} ${variant.width}w`)
-          .join(", ");
-        return srcset
-          ? `<source type="image/${format}" srcset="${srcset}" sizes="${PAGE_IMAGE_SIZES}">`
-          : "";
-      })
+    const sources = pictureOf(image)
+      .sources.map(
+        (source) =>
+          `<source type="${source.type}" srcset="${source.srcset}" sizes="${PAGE_IMAGE_SIZES}">`,
+      )
       .join("");
     return sources ? `<picture>${sources}${img}</picture>` : img;
   });

@@ -90,7 +90,8 @@ app.use(async (req, res, next) => {
 app.use(async (req, res, next) => {
   const scope: RequestScope = res.locals.scope;
   try {
-    const cacheable = isCacheableRequest(req) && scope.env.PAGE_CACHE === "on";
+    const cacheKey = scope.env.PAGE_CACHE === "on" ? pageCacheKey(req) : null;
+    const cacheable = cacheKey !== null;
     let version: string = res.locals.tenantVersion;
     // A newsletter page counts its view here, before the cache, so cached loads count too.
     let views: number | null = null;
@@ -119,7 +120,7 @@ app.use(async (req, res, next) => {
     };
 
     if (cacheable) {
-      const hit = pageCache.get(scope.tenantId, req.path, version);
+      const hit = pageCache.get(scope.tenantId, cacheKey, version);
       if (hit) {
         sendPage(hit, "hit");
         return;
@@ -144,7 +145,7 @@ app.use(async (req, res, next) => {
         tenantVersion: version,
         storedAt: Date.now(),
       };
-      pageCache.set(scope.tenantId, req.path, page);
+      pageCache.set(scope.tenantId, cacheKey as string, page);
       sendPage(page, "miss");
       return;
     }
@@ -180,11 +181,21 @@ function copyHeaders(res: Response, headers: Iterable<[string, string]>): void {
   }
 }
 
-function isCacheableRequest(req: Request): boolean {
-  if (req.method !== "GET") return false;
-  if (readCookie(req, SESSION_COOKIE)) return false;
-  const queryKeys = Object.keys(req.query);
-  return queryKeys.every((key) => key === "subdomain");
+/**
+ * Where an anonymous GET's page is kept: its path, and ?page=N for the pages of a list (the
+ * archive's later pages are read as often as its first). Null: not cacheable (signed in, another
+ * query, another method).
+ */
+function pageCacheKey(req: Request): string | null {
+  if (req.method !== "GET") return null;
+  if (readCookie(req, SESSION_COOKIE)) return null;
+  let page = "";
+  for (const [key, value] of Object.entries(req.query)) {
+    if (key === "subdomain") continue;
+    if (key !== "page" || typeof value !== "string" || !/^[1-9]\d{0,5}$/.test(value)) return null;
+    page = `?page=${value}`;
+  }
+  return `${req.path}${page}`;
 }
 
 function readCookie(req: Request, name: string): string | null {

@@ -1,5 +1,6 @@
 import type { Scope } from "../scope";
 import { listPublishedNewsletters } from "./newsletters";
+import { listPublishedTags, tagsOfNewsletters } from "./tags";
 
 /** Machine-readable views of a tenant's public site: the RSS feed, the sitemap and robots.txt. */
 type SiteScope = Pick<Scope, "db" | "tenantId" | "origin">;
@@ -44,6 +45,10 @@ export async function renderNewsletterFeed(
   channel: { title: string; description: string },
 ): Promise<string> {
   const { items } = await listPublishedNewsletters(ctx, { page: 1, pageSize: FEED_SIZE });
+  const tags = await tagsOfNewsletters(
+    ctx,
+    items.map((item) => item.id),
+  );
   const home = `${ctx.origin}/newsletter`;
   const newest = items[0];
   const entries = items.map((newsletter) => {
@@ -58,6 +63,9 @@ export async function renderNewsletterFeed(
       `      <guid isPermaLink="true">${escapeXml(guid)}</guid>`,
       `      <pubDate>${rfc822(newsletter.date)}</pubDate>`,
       `      <description>${escapeXml(newsletter.excerpt)}</description>`,
+      ...(tags.get(newsletter.id) ?? []).map(
+        (tag) => `      <category>${escapeXml(tag.name)}</category>`,
+      ),
       "    </item>",
     ].join("\n");
   });
@@ -80,7 +88,8 @@ export async function renderNewsletterFeed(
 
 /** The public pages and every published newsletter of the tenant (sitemaps.org protocol). */
 export async function renderSitemap(ctx: SiteScope): Promise<string> {
-  // A sitemap holds at most 50,000 URLs; a weekly newsletter will not get near that.
+  // A sitemap holds at most 50,000 URLs: newsletters and tags share them (a weekly newsletter
+  // will not get near that).
   const newsletters = await ctx.db
     .selectFrom("newsletters")
     .select(["id", "slug", "updated_at"])
@@ -88,8 +97,9 @@ export async function renderSitemap(ctx: SiteScope): Promise<string> {
     .where("status", "=", "published")
     .orderBy("published_at", "desc")
     .orderBy("id", "desc")
-    .limit(50_000 - PUBLIC_PAGES.length)
+    .limit(45_000)
     .execute();
+  const tags = await listPublishedTags(ctx);
   const url = (path: string, lastmod?: string) =>
     [
       "  <url>",
@@ -101,6 +111,7 @@ export async function renderSitemap(ctx: SiteScope): Promise<string> {
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
     ...PUBLIC_PAGES.map((path) => url(path)),
+    ...tags.slice(0, 5_000 - PUBLIC_PAGES.length).map((tag) => url(`/newsletter/tag/${tag.slug}`)),
     ...newsletters.map((row) =>
       url(
         `/newsletter/${encodeURIComponent(row.slug ?? row.id)}`,

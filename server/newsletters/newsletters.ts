@@ -3,52 +3,87 @@ import { sql } from "kysely";
 import { z } from "zod";
 import type { Db } from "../db";
 import type { NewsletterRow, NewsletterStatus } from "../db/schema";
+import { findImagesByUrl } from "../files/stored-images";
 import type { TenantScope } from "../scope";
 import { sanitizeNewsletterHtml } from "./sanitize";
 import { firstFreeSlug, isUsableSlug, MAX_SLUG_LENGTH, slugFor } from "./slugs";
+import { removeUnusedTags, setNewsletterTags, tagsFieldSchema } from "./tags";
 
 /** The newsletter form (SPEC §2, §5): all four fields required, read time at least 1 minute. */
-export const newsletterInputSchema = z.object({
-  title: z
-    .string({ error: "Title is required" })
-    .trim()
-    .min(1, "Title is required")
-    .max(200, "Title must be at most 200 characters"),
-  excerpt: z
-    .string({ error: "Excerpt is required" })
-    .trim()
-    .min(1, "Excerpt is required")
-    .max(500, "Excerpt must be at most 500 characters"),
-  content: z
-    .string({ error: "Content is required" })
-    .max(500_000, "Content is too long")
-    .refine(
-      (html) =>
-        sanitizeNewsletterHtml(html)
-          .replace(/<[^>]*>/g, "")
-          .trim().length > 0 || /<img\s/i.test(html),
-      {
-        message: "Content is required",
-      },
-    ),
-  // Blank: made from the title (new), or kept (existing). Issue 15, part 1.
-  slug: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .max(MAX_SLUG_LENGTH, `The URL must be at most ${MAX_SLUG_LENGTH} characters`)
-    .refine((slug) => slug === "" || isUsableSlug(slug), {
-      message: "The URL may use lower-case letters, digits and single hyphens only",
-    })
-    .optional(),
-  // Blank: counted from the text (issue 15); a number overrides the count.
-  readTime: z.coerce
-    .number({ error: "Read time must be a number of minutes" })
-    .int("Read time must be a whole number of minutes")
-    .min(1, "Read time must be at least 1 minute")
-    .max(600, "Read time must be at most 600 minutes")
-    .optional(),
-});
+export const newsletterInputSchema = z
+  .object({
+    title: z
+      .string({ error: "Title is required" })
+      .trim()
+      .min(1, "Title is required")
+      .max(200, "Title must be at most 200 characters"),
+    excerpt: z
+      .string({ error: "Excerpt is required" })
+      .trim()
+      .min(1, "Excerpt is required")
+      .max(500, "Excerpt must be at most 500 characters"),
+    content: z
+      .string({ error: "Content is required" })
+      .max(500_000, "Content is too long")
+      .refine(
+        (html) =>
+          sanitizeNewsletterHtml(html)
+            .replace(/<[^>]*>/g, "")
+            .trim().length > 0 || /<img\s/i.test(html),
+        {
+          message: "Content is required",
+        },
+      ),
+    // Blank: made from the title (new), or kept (existing). Issue 15, part 1.
+    slug: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .max(MAX_SLUG_LENGTH, `The URL must be at most ${MAX_SLUG_LENGTH} characters`)
+      .refine((slug) => slug === "" || isUsableSlug(slug), {
+        message: "The URL may use lower-case letters, digits and single hyphens only",
+      })
+      .optional(),
+    // Blank: counted from the text (issue 15); a number overrides the count.
+    readTime: z.coerce
+      .number({ error: "Read time must be a number of minutes" })
+      .int("Read time must be a whole number of minutes")
+      .min(1, "Read time must be at least 1 minute")
+      .max(600, "Read time must be at most 600 minutes")
+      .optional(),
+    // Comma-separated names (issue 15, part 2); absent: the tags stay as they are.
+    tags: tagsFieldSchema.optional(),
+    // An image uploaded to this tenant (/uploads/…), checked on save; blank: no cover. Part 4.
+    coverImage: z
+      .string()
+      .trim()
+      .max(300, "Choose the cover image again")
+      .refine((url) => url === "" || COVER_URL.test(url), {
+        message: "Choose the cover image again",
+      })
+      .optional(),
+    coverAlt: z
+      .string()
+      .trim()
+      .max(300, "The cover's description must be at most 300 characters")
+      .optional(),
+  })
+  .refine((input) => !input.coverImage || Boolean(input.coverAlt), {
+    path: ["coverAlt"],
+    message: "Describe the cover image for readers who cannot see it",
+  });
+
+const COVER_URL = /^\/uploads\/[a-z0-9-]+\/[a-f0-9]{32}\.(?:png|jpe?g|gif|webp)$/;
+
+export const COVER_NOT_FOUND =
+  "That cover image is not among this site's uploads. Upload it again.";
+
+/** A cover image that is not one of the tenant's uploads. */
+export class CoverImageNotFoundError extends Error {
+  constructor() {
+    super(COVER_NOT_FOUND);
+  }
+}
 
 /** Words a minute a reader gets through: the usual estimate for reading on screen. */
 export const WORDS_PER_MINUTE = 230;
@@ -99,6 +134,12 @@ export interface Newsletter {
   slug: string;
   /** the staff member who wrote it, when known */
   authorId: string | null;
+  /** the cover image's /uploads/… URL and its description, when it has one */
+  coverImage: string | null;
+  coverAlt: string | null;
+  /** when this draft publishes itself (UTC), and whether it is sent as email then */
+  scheduledAt: string | null;
+  scheduledSend: boolean;
 }
 
 export function toNewsletter(row: NewsletterRow): Newsletter {
@@ -120,6 +161,10 @@ export function toNewsletter(row: NewsletterRow): Newsletter {
     sendStatus: row.send_status,
     slug: row.slug ?? row.id,
     authorId: row.author_id,
+    coverImage: row.cover_image,
+    coverAlt: row.cover_image ? (row.cover_alt ?? "") : null,
+    scheduledAt: row.scheduled_at,
+    scheduledSend: Number(row.scheduled_send) === 1,
   };
 }
 
@@ -131,6 +176,7 @@ export async function createNewsletter(
   const now = new Date().toISOString();
   const content = sanitizeNewsletterHtml(input.content);
   const id = randomUUID();
+  await checkCover(ctx, input);
   const row = {
     id,
     tenant_id: ctx.tenantId,
@@ -148,6 +194,10 @@ export async function createNewsletter(
     send_status: null,
     mailerlite_campaign_id: null,
     mailerlite_campaign_status: null,
+    cover_image: input.coverImage || null,
+    cover_alt: input.coverImage ? input.coverAlt || null : null,
+    scheduled_at: null,
+    preview_key: null,
   };
   const slug = await ctx.db.transaction().execute(async (trx) => {
     const chosen = await claimSlug(trx, ctx.tenantId, id, input.slug || slugFor(input.title), {
@@ -158,9 +208,24 @@ export async function createNewsletter(
       .values({ ...row, slug: chosen })
       .execute();
     await recordSlug(trx, ctx.tenantId, id, chosen, now);
+    if (input.tags) await setNewsletterTags(trx, ctx.tenantId, id, input.tags);
     return chosen;
   });
-  return toNewsletter({ ...row, slug, views: 0, comments: 0, render_version: 0 });
+  return toNewsletter({
+    ...row,
+    slug,
+    views: 0,
+    comments: 0,
+    render_version: 0,
+    scheduled_send: 0,
+  });
+}
+
+/** The cover must be one of the tenant's own uploads (checked, not trusted from the form). */
+async function checkCover(ctx: TenantScope, input: NewsletterInput): Promise<void> {
+  if (!input.coverImage) return;
+  const found = await findImagesByUrl(ctx.db, ctx.tenantId, [input.coverImage]);
+  if (!found.has(input.coverImage)) throw new CoverImageNotFoundError();
 }
 
 /**
@@ -286,6 +351,13 @@ function editableFields(input: NewsletterInput) {
     content,
     read_time: input.readTime ?? estimateReadTime(content),
     updated_at: new Date().toISOString(),
+    // A form without the cover fields (the API) leaves the cover as it is.
+    ...(input.coverImage === undefined
+      ? {}
+      : {
+          cover_image: input.coverImage || null,
+          cover_alt: input.coverImage ? input.coverAlt || null : null,
+        }),
   };
 }
 
@@ -294,6 +366,7 @@ export async function updateNewsletter(
   id: string,
   input: NewsletterInput,
 ): Promise<Newsletter> {
+  await checkCover(ctx, input);
   await ctx.db.transaction().execute(async (trx) => {
     const fields = editableFields(input);
     const slug = input.slug
@@ -308,6 +381,7 @@ export async function updateNewsletter(
     if (Number(result.numUpdatedRows) === 0) throw new NewsletterNotFoundError(id);
     // The old slug stays in newsletter_slugs: links to it answer 301 to the new one.
     if (slug) await recordSlug(trx, ctx.tenantId, id, slug, fields.updated_at);
+    if (input.tags) await setNewsletterTags(trx, ctx.tenantId, id, input.tags);
   });
   return (await getNewsletter(ctx, id)) as Newsletter;
 }
@@ -321,14 +395,20 @@ export async function autosaveNewsletterDraft(
   id: string,
   input: NewsletterInput,
 ): Promise<"saved" | "not-draft"> {
-  const result = await ctx.db
-    .updateTable("newsletters")
-    .set(editableFields(input))
-    .where("id", "=", id)
-    .where("tenant_id", "=", ctx.tenantId)
-    .where("status", "=", "draft")
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) > 0) return "saved";
+  await checkCover(ctx, input);
+  const saved = await ctx.db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable("newsletters")
+      .set(editableFields(input))
+      .where("id", "=", id)
+      .where("tenant_id", "=", ctx.tenantId)
+      .where("status", "=", "draft")
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    if (input.tags) await setNewsletterTags(trx, ctx.tenantId, id, input.tags);
+    return true;
+  });
+  if (saved) return "saved";
   if (await getNewsletter(ctx, id)) return "not-draft";
   throw new NewsletterNotFoundError(id);
 }
@@ -360,12 +440,16 @@ export async function unpublishNewsletter(ctx: TenantScope, id: string): Promise
 }
 
 export async function deleteNewsletter(ctx: TenantScope, id: string): Promise<void> {
-  const result = await ctx.db
-    .deleteFrom("newsletters")
-    .where("id", "=", id)
-    .where("tenant_id", "=", ctx.tenantId)
-    .executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw new NewsletterNotFoundError(id);
+  await ctx.db.transaction().execute(async (trx) => {
+    const result = await trx
+      .deleteFrom("newsletters")
+      .where("id", "=", id)
+      .where("tenant_id", "=", ctx.tenantId)
+      .executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) throw new NewsletterNotFoundError(id);
+    // Its tag links went with it (cascade); a tag only it carried goes too.
+    await removeUnusedTags(trx, ctx.tenantId);
+  });
 }
 
 export interface NewsletterFilter {
@@ -391,15 +475,31 @@ export async function listNewsletters(
   return rows.map(toNewsletter);
 }
 
-/** Published newsletters, newest first, one page at a time. */
+/** Published newsletters, newest first, one page at a time: all, or those of a tag or a year. */
 export async function listPublishedNewsletters(
   ctx: TenantScope,
-  page: { page: number; pageSize: number },
+  page: { page: number; pageSize: number; tag?: string; year?: number },
 ): Promise<{ items: Newsletter[]; total: number }> {
-  const base = ctx.db
+  let base = ctx.db
     .selectFrom("newsletters")
     .where("tenant_id", "=", ctx.tenantId)
     .where("status", "=", "published");
+  if (page.tag !== undefined) {
+    const tag = page.tag;
+    base = base.where("id", "in", (eb) =>
+      eb
+        .selectFrom("newsletter_tags")
+        .select("newsletter_id")
+        .where("newsletter_tags.tenant_id", "=", ctx.tenantId)
+        .where("newsletter_tags.tag_slug", "=", tag),
+    );
+  }
+  if (page.year !== undefined) {
+    // ISO strings order as times do: the year is a range, so the index on published_at serves it.
+    base = base
+      .where("published_at", ">=", `${String(page.year).padStart(4, "0")}-01-01`)
+      .where("published_at", "<", `${String(page.year + 1).padStart(4, "0")}-01-01`);
+  }
   const [rows, count] = await Promise.all([
     base
       .selectAll()
@@ -411,6 +511,22 @@ export async function listPublishedNewsletters(
     base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirst(),
   ]);
   return { items: rows.map(toNewsletter), total: Number(count?.count ?? 0) };
+}
+
+/** The years with published newsletters, newest first, with how many each has. */
+export async function listPublishedYears(
+  ctx: TenantScope,
+): Promise<{ year: number; count: number }[]> {
+  const year = sql<string>`substr(published_at, 1, 4)`;
+  const rows = await ctx.db
+    .selectFrom("newsletters")
+    .select([year.as("year"), (eb) => eb.fn.countAll<number>().as("count")])
+    .where("tenant_id", "=", ctx.tenantId)
+    .where("status", "=", "published")
+    .groupBy(year)
+    .orderBy(year, "desc")
+    .execute();
+  return rows.map((row) => ({ year: Number(row.year), count: Number(row.count) }));
 }
 
 /** One page view: a single atomic increment, so concurrent views are all counted. */

@@ -1,9 +1,16 @@
 import { displayNameOf } from "../auth/users";
-import { findImagesByUrl, imageSources, withResponsiveImages } from "../files/stored-images";
+import {
+  findImagesByUrl,
+  imageSources,
+  type Picture,
+  pictureOf,
+  withResponsiveImages,
+} from "../files/stored-images";
 import type { TenantScope } from "../scope";
 import { type Comment, listComments } from "./comments";
 import { getPublishedNewsletterBySlug, type Newsletter, recordNewsletterView } from "./newsletters";
 import { sanitizeNewsletterHtml } from "./sanitize";
+import { type Tag, tagsOfNewsletters } from "./tags";
 
 /**
  * The public reading of a newsletter (SPEC §2 Newsletter detail): the published newsletter, its
@@ -17,6 +24,8 @@ export interface NewsletterReading {
   comments: Comment[];
   /** the writer's byline name, when they set one */
   author: string | null;
+  tags: Tag[];
+  cover: (Picture & { alt: string }) | null;
 }
 
 /** Comments shown on the page; a newsletter with more shows its newest. */
@@ -30,17 +39,38 @@ export async function readNewsletter(
   const newsletter = await getPublishedNewsletterBySlug(ctx, slug);
   if (!newsletter) return null;
   const { id } = newsletter;
-  const [, comments, author] = await Promise.all([
+  const [, comments, article] = await Promise.all([
     options.countView ? recordNewsletterView(ctx, id) : undefined,
     listComments(ctx, id, { includeHidden: options.includeHidden, limit: COMMENTS_SHOWN }),
-    newsletter.authorId ? displayNameOf(ctx.db, newsletter.authorId) : null,
+    readArticle(ctx, newsletter),
   ]);
   const views = newsletter.metrics.views + (options.countView ? 1 : 0);
   return {
+    ...article,
     newsletter: { ...newsletter, metrics: { ...newsletter.metrics, views } },
-    html: await safeNewsletterHtml(ctx, newsletter),
     comments,
+  };
+}
+
+/** What the article shows besides comments: safe HTML, byline, tags and cover (also for previews). */
+export async function readArticle(
+  ctx: TenantScope,
+  newsletter: Newsletter,
+): Promise<Pick<NewsletterReading, "html" | "author" | "tags" | "cover">> {
+  const [html, author, tags, covers] = await Promise.all([
+    safeNewsletterHtml(ctx, newsletter),
+    newsletter.authorId ? displayNameOf(ctx.db, newsletter.authorId) : null,
+    tagsOfNewsletters(ctx, [newsletter.id]),
+    newsletter.coverImage
+      ? findImagesByUrl(ctx.db, ctx.tenantId, [newsletter.coverImage])
+      : new Map<string, never>(),
+  ]);
+  const cover = newsletter.coverImage ? covers.get(newsletter.coverImage) : undefined;
+  return {
+    html,
     author,
+    tags: tags.get(newsletter.id) ?? [],
+    cover: cover ? { ...pictureOf(cover), alt: newsletter.coverAlt ?? "" } : null,
   };
 }
 

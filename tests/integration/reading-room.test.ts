@@ -233,7 +233,8 @@ describe.each(testDialects())("the reading room on %s", (dialect) => {
       expect(metaContent(html, "property", "article:published_time")).toBe(
         "2026-03-12T09:00:00.000Z",
       );
-      expect(metaContent(html, "name", "twitter:card")).toBe("summary");
+      expect(metaContent(html, "name", "twitter:card")).toBe("summary_large_image");
+      expect(metaContent(html, "property", "og:image")).toMatch(/\/share-card\?v=/);
       expect(metaContent(html, "name", "twitter:title")).toBe(
         "Issue 12: notes on defensible review",
       );

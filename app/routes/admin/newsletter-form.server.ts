@@ -5,6 +5,7 @@ import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import {
   autosaveNewsletterDraft,
+  CoverImageNotFoundError,
   createNewsletter,
   deleteNewsletter,
   estimateReadTime,
@@ -16,6 +17,7 @@ import {
   unpublishNewsletter,
   updateNewsletter,
 } from "../../../server/newsletters/newsletters";
+import { listTags, type Tag, tagsOfNewsletters } from "../../../server/newsletters/tags";
 import { NEWSLETTER_NOT_FOUND as NOT_FOUND } from "../../../shared/newsletters";
 import type { Route } from "./+types/newsletter-form";
 
@@ -41,6 +43,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const id = "id" in params ? params.id : null;
   const newsletter = id ? await getNewsletter(scope, id) : null;
   if (id && !newsletter) throw notFound();
+  const [tags, suggestions] = await Promise.all([
+    newsletter ? tagsOfNewsletters(scope, [newsletter.id]) : new Map<string, Tag[]>(),
+    listTags(scope),
+  ]);
   const notice = search.get("notice");
   return {
     // The schema lives on the server; the browser gets its constraints (required, min, max…).
@@ -55,7 +61,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       readTime:
         newsletter.readTime === estimateReadTime(newsletter.content) ? null : newsletter.readTime,
       status: newsletter.status,
+      tags: (tags.get(newsletter.id) ?? []).map((tag) => tag.name).join(", "),
+      coverImage: newsletter.coverImage ?? "",
+      coverAlt: newsletter.coverAlt ?? "",
     },
+    tagSuggestions: suggestions.map((tag) => tag.name),
     notice: notice && notice in NOTICES ? NOTICES[notice as Notice] : null,
     confirmDelete: Boolean(newsletter) && search.get("confirmDelete") === "1",
   };
@@ -113,6 +123,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (error instanceof NewsletterSlugTakenError && submission.status === "success") {
       return data(
         { result: submission.reply({ fieldErrors: { slug: [error.message] } }) },
+        { status: 400 },
+      );
+    }
+    if (error instanceof CoverImageNotFoundError && submission.status === "success") {
+      if (intent === "autosave") {
+        return data(
+          { autosave: { status: "invalid" as const, errors: [error.message] } },
+          { status: 400 },
+        );
+      }
+      return data(
+        { result: submission.reply({ fieldErrors: { coverImage: [error.message] } }) },
         { status: 400 },
       );
     }

@@ -12,6 +12,7 @@ export { action, loader } from "./newsletter-form.server";
 
 import { useAutosave } from "../../components/admin/newsletter-autosave";
 import { ContentField, FormFooter } from "../../components/admin/newsletter-fields";
+import { CoverField, TagsField } from "../../components/admin/newsletter-meta-fields";
 import { ConfirmDelete, PublishingPanel } from "../../components/admin/newsletter-publishing";
 import { ErrorPage } from "../../components/error-page";
 
@@ -46,7 +47,7 @@ export default function NewsletterFormPage(props: Route.ComponentProps) {
 }
 
 function NewsletterForm({ loaderData, actionData }: Route.ComponentProps) {
-  const { newsletter, constraint, notice, confirmDelete } = loaderData;
+  const { newsletter, constraint, notice, confirmDelete, tagSuggestions } = loaderData;
   const navigation = useNavigation();
   const submit = useSubmit();
   const formRef = useRef<HTMLFormElement>(null);
@@ -66,6 +67,9 @@ function NewsletterForm({ loaderData, actionData }: Route.ComponentProps) {
           content: newsletter.content,
           slug: newsletter.slug,
           readTime: newsletter.readTime === null ? "" : String(newsletter.readTime),
+          tags: newsletter.tags,
+          coverImage: newsletter.coverImage,
+          coverAlt: newsletter.coverAlt,
         }
       : {},
     shouldValidate: "onSubmit",
@@ -136,7 +140,18 @@ function NewsletterForm({ loaderData, actionData }: Route.ComponentProps) {
               hint="One or two sentences shown in newsletter lists and link previews."
               rows={3}
             />
+            <CoverField
+              image={fields.coverImage}
+              alt={fields.coverAlt}
+              uploadUrl="/admin/uploads"
+              onChange={autosave.schedule}
+            />
             <ContentField field={fields.content} onChange={autosave.schedule} />
+            <TagsField
+              field={fields.tags}
+              suggestions={tagSuggestions}
+              onChange={autosave.schedule}
+            />
             <InputField
               field={fields.readTime}
               label="Read Time (minutes)"

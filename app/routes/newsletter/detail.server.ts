@@ -15,6 +15,7 @@ import {
   getPublishedNewsletterBySlug,
 } from "../../../server/newsletters/newsletters";
 import { COMMENTS_SHOWN, readNewsletter } from "../../../server/newsletters/reading";
+import { shareCardUrl } from "../../../server/newsletters/share-card";
 import { signupFormData } from "../../../server/subscribers/signup-form-data";
 import { NEWSLETTER_NOT_FOUND as NOT_FOUND } from "../../../shared/newsletters";
 import { commentFormSchema } from "../../../shared/schemas/comment";
@@ -71,6 +72,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       comments: newsletter.metrics.comments,
       html: reading.html,
       author: reading.author,
+      tags: reading.tags,
+      cover: reading.cover,
+      shareCard: shareCardUrl(scope.origin, newsletter, scope.tenant.branding),
     },
     signup: await signupFormData(context),
     comments: reading.comments,
