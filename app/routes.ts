@@ -18,6 +18,7 @@ export default [
   // The reading room: every load counts a view, so nothing here is cached.
   ...prefix("newsletter", [
     route("rss.xml", "routes/newsletter/rss.ts"),
+    route("preview/:token", "routes/newsletter/preview.tsx"),
     route(":id", "routes/newsletter/detail.tsx"),
     route(":id/share-card", "routes/newsletter/share-card.ts"),
   ]),
@@ -68,6 +69,7 @@ export default [
       id: "admin-newsletter-edit",
     }),
     route("newsletter/send/:id", "routes/admin/newsletter-send.tsx"),
+    route("newsletter/preview/:id", "routes/admin/newsletter-preview.tsx"),
     route("campaigns", "routes/admin/campaigns.tsx"),
     route("campaigns/:id", "routes/admin/campaign.tsx"),
     route("uploads", "routes/admin/uploads.ts"),

@@ -10,6 +10,7 @@ import type { Logger } from "../logger";
 import { type DkimSigningKey, dkimSigningKey } from "../mail/dkim";
 import { sendMail } from "../mail/send";
 import { DeliveryError, type Transport } from "../mail/transport";
+import { runSchedule } from "../newsletters/scheduler";
 import type { SubscriptionContext } from "../subscribers/subscribers";
 import { getTenant } from "../tenants/store";
 import { recordFeedbackIn, withBounceAddress } from "./bounces";
@@ -143,9 +144,11 @@ export class CampaignWorker {
     }
   }
 
-  /** One round: start due campaigns, free stale claims, send one batch, close finished campaigns. */
+  /** One round: publish due newsletters, start due campaigns, free stale claims, send one batch, close finished campaigns. */
   async tick(): Promise<boolean> {
     const { db } = this.options;
+    // Scheduled newsletters first: a "publish and send" makes the campaign this round then starts.
+    await runSchedule(this.options);
     const now = new Date().toISOString();
     // The sender serves every tenant: it finds due campaigns across them, then acts within each.
     const due = await crossTenant(db)

@@ -15,7 +15,13 @@ export function securityHeaders(production: boolean) {
             fontSrc: ["'self'", "data:"],
             connectSrc: ["'self'"],
             formAction: ["'self'"],
-            frameAncestors: ["'none'"],
+            // Only the staff preview frames a page, its own (the phone-width view).
+            frameAncestors: [
+              (req) =>
+                (req as Request).path.startsWith("/admin/newsletter/preview/")
+                  ? "'self'"
+                  : "'none'",
+            ],
             objectSrc: ["'none'"],
             baseUri: ["'self'"],
             upgradeInsecureRequests: null,

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { z } from "zod";
 import type { Db } from "../db";
@@ -140,6 +140,8 @@ export interface Newsletter {
   /** when this draft publishes itself (UTC), and whether it is sent as email then */
   scheduledAt: string | null;
   scheduledSend: boolean;
+  /** whether preview links may be live (they are signed with this key) */
+  sharing: boolean;
 }
 
 export function toNewsletter(row: NewsletterRow): Newsletter {
@@ -165,6 +167,7 @@ export function toNewsletter(row: NewsletterRow): Newsletter {
     coverAlt: row.cover_image ? (row.cover_alt ?? "") : null,
     scheduledAt: row.scheduled_at,
     scheduledSend: Number(row.scheduled_send) === 1,
+    sharing: row.preview_key !== null,
   };
 }
 
@@ -422,7 +425,148 @@ export async function publishNewsletter(ctx: TenantScope, id: string): Promise<v
       status: "published",
       published_at: sql<string>`coalesce(published_at, ${now})`,
       updated_at: now,
+      // Published by hand: a schedule it had is done with.
+      scheduled_at: null,
+      scheduled_send: 0,
     })
+    .where("id", "=", id)
+    .where("tenant_id", "=", ctx.tenantId)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw new NewsletterNotFoundError(id);
+}
+
+export const SCHEDULE_MESSAGES = {
+  past: "Choose a time in the future",
+  tooFar: "Choose a time within the next year",
+  notDraft: "Only a draft can be scheduled: this newsletter is already published",
+} as const;
+
+/** A schedule that cannot be kept (a time gone by, a newsletter already out). */
+export class ScheduleError extends Error {}
+
+/**
+ * Part 5: the draft publishes itself at `at` (UTC), and is then sent as email too when `send` is
+ * set. Checked against the row in the same statement, so a published newsletter is never scheduled.
+ */
+export async function scheduleNewsletter(
+  ctx: TenantScope,
+  id: string,
+  schedule: { at: string; send: boolean },
+  now = new Date(),
+): Promise<void> {
+  const at = new Date(schedule.at);
+  if (Number.isNaN(at.getTime()) || at.getTime() <= now.getTime()) {
+    throw new ScheduleError(SCHEDULE_MESSAGES.past);
+  }
+  if (at.getTime() > now.getTime() + 366 * 86_400_000) {
+    throw new ScheduleError(SCHEDULE_MESSAGES.tooFar);
+  }
+  const result = await ctx.db
+    .updateTable("newsletters")
+    .set({ scheduled_at: at.toISOString(), scheduled_send: schedule.send ? 1 : 0 })
+    .where("id", "=", id)
+    .where("tenant_id", "=", ctx.tenantId)
+    .where("status", "=", "draft")
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) > 0) return;
+  if (await getNewsletter(ctx, id)) throw new ScheduleError(SCHEDULE_MESSAGES.notDraft);
+  throw new NewsletterNotFoundError(id);
+}
+
+export async function unscheduleNewsletter(ctx: TenantScope, id: string): Promise<void> {
+  const result = await ctx.db
+    .updateTable("newsletters")
+    .set({ scheduled_at: null, scheduled_send: 0 })
+    .where("id", "=", id)
+    .where("tenant_id", "=", ctx.tenantId)
+    .where("status", "=", "draft")
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0 && !(await getNewsletter(ctx, id))) {
+    throw new NewsletterNotFoundError(id);
+  }
+}
+
+/**
+ * The scheduler's publication of a due draft: one statement claims and publishes it, so of several
+ * workers exactly one does. True when this call published it. A newsletter to be sent keeps
+ * scheduled_send = 1 until its campaign exists (claimScheduledSend).
+ */
+export async function publishScheduledNewsletter(
+  db: Db,
+  tenantId: string,
+  id: string,
+  now: string,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable("newsletters")
+      .set({
+        status: "published",
+        published_at: sql<string>`coalesce(published_at, scheduled_at)`,
+        scheduled_at: null,
+        updated_at: now,
+      })
+      .where("id", "=", id)
+      .where("tenant_id", "=", tenantId)
+      .where("status", "=", "draft")
+      .where("scheduled_at", "<=", now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  });
+}
+
+/**
+ * Claims a published newsletter's scheduled send, inside the transaction that creates its campaign:
+ * the claim and the campaign commit together or not at all.
+ */
+export async function claimScheduledSend(db: Db, tenantId: string, id: string): Promise<boolean> {
+  const result = await db
+    .updateTable("newsletters")
+    .set({ scheduled_send: 0 })
+    .where("id", "=", id)
+    .where("tenant_id", "=", tenantId)
+    .where("status", "=", "published")
+    .where("scheduled_send", "=", 1)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** A scheduled send that cannot be made (no list, a bad sender): recorded, not retried forever. */
+export async function failScheduledSend(db: Db, tenantId: string, id: string): Promise<void> {
+  await db
+    .updateTable("newsletters")
+    .set({ scheduled_send: 0, send_status: "failed" })
+    .where("id", "=", id)
+    .where("tenant_id", "=", tenantId)
+    .execute();
+}
+
+/**
+ * The key that signs the newsletter's shareable preview links (previews.ts), made on first use;
+ * null when there is no such newsletter.
+ */
+export async function previewKeyFor(ctx: TenantScope, id: string): Promise<string | null> {
+  await ctx.db
+    .updateTable("newsletters")
+    .set({ preview_key: randomBytes(24).toString("base64url") })
+    .where("id", "=", id)
+    .where("tenant_id", "=", ctx.tenantId)
+    .where("preview_key", "is", null)
+    .execute();
+  const row = await ctx.db
+    .selectFrom("newsletters")
+    .select("preview_key")
+    .where("id", "=", id)
+    .where("tenant_id", "=", ctx.tenantId)
+    .executeTakeFirst();
+  return row?.preview_key ?? null;
+}
+
+/** Every preview link given out for the newsletter stops working (the next one gets a new key). */
+export async function revokePreviewKey(ctx: TenantScope, id: string): Promise<void> {
+  const result = await ctx.db
+    .updateTable("newsletters")
+    .set({ preview_key: null })
     .where("id", "=", id)
     .where("tenant_id", "=", ctx.tenantId)
     .executeTakeFirst();
@@ -432,7 +576,7 @@ export async function publishNewsletter(ctx: TenantScope, id: string): Promise<v
 export async function unpublishNewsletter(ctx: TenantScope, id: string): Promise<void> {
   const result = await ctx.db
     .updateTable("newsletters")
-    .set({ status: "draft", updated_at: new Date().toISOString() })
+    .set({ status: "draft", updated_at: new Date().toISOString(), scheduled_send: 0 })
     .where("id", "=", id)
     .where("tenant_id", "=", ctx.tenantId)
     .executeTakeFirst();

@@ -98,3 +98,21 @@ async function safeNewsletterHtml(ctx: TenantScope, newsletter: Newsletter): Pro
   }
   return html;
 }
+
+/**
+ * A newsletter as its public page would show it, whatever its status (the staff preview and the
+ * shared preview link): a draft is dated when it is scheduled to appear, else today.
+ */
+export async function previewArticle(ctx: TenantScope, newsletter: Newsletter, now = new Date()) {
+  const article = await readArticle(ctx, newsletter);
+  return {
+    title: newsletter.title,
+    excerpt: newsletter.excerpt,
+    date:
+      newsletter.status === "published"
+        ? newsletter.date
+        : (newsletter.scheduledAt ?? now.toISOString()),
+    readTime: newsletter.readTime,
+    ...article,
+  };
+}

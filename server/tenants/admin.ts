@@ -76,6 +76,7 @@ export function settingsOf(config: TenantConfig): TenantSettings {
     emailGroups: config.emailGroups,
     mailProvider: config.mailProvider,
     mailerLiteGroups: config.mailerLiteGroups,
+    timeZone: config.timeZone,
   };
 }
 
@@ -128,6 +129,7 @@ function overridesOf(settings: TenantSettings): TenantOverrides {
     mailerLiteGroups: Object.fromEntries(
       Object.entries(settings.mailerLiteGroups).filter(([, id]) => id !== ""),
     ),
+    ...(settings.timeZone === d.timeZone ? {} : { timeZone: settings.timeZone }),
   };
 }
 

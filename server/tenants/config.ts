@@ -55,6 +55,8 @@ export interface TenantConfig {
   mailProvider: "" | "builtin" | "mailerlite";
   /** list key → MailerLite group id, for lists other than the default (whose id is mailerLiteGroupId) */
   mailerLiteGroups: Record<string, string>;
+  /** IANA time zone staff schedule and read times in (issue 15); times are stored in UTC */
+  timeZone: string;
 }
 
 /** Sender of last resort (SPEC §7: "a fixed company name and newsletter address"). */
@@ -119,6 +121,7 @@ export const DEFAULT_TENANT_CONFIG: Omit<TenantConfig, "id"> = {
   email: { senderName: FIXED_SENDER.name, senderEmail: FIXED_SENDER.email, replyTo: "" },
   mailProvider: "",
   mailerLiteGroups: {},
+  timeZone: "UTC",
 };
 
 /** What may be stored as a tenant's overrides: every part optional, unknown keys dropped. */
@@ -173,6 +176,7 @@ export const tenantOverridesSchema = z
       .partial(),
     mailProvider: z.enum(["", "builtin", "mailerlite"]),
     mailerLiteGroups: z.record(z.string(), z.string()),
+    timeZone: z.string(),
   })
   .partial();
 
@@ -216,6 +220,7 @@ export function mergeTenantConfig(record: TenantRecord): TenantConfig {
     email: { ...d.email, ...withoutBlanks(o.email ?? {}) },
     mailProvider: o.mailProvider ?? d.mailProvider,
     mailerLiteGroups: withoutBlanks(o.mailerLiteGroups ?? {}) as Record<string, string>,
+    timeZone: o.timeZone || d.timeZone,
   };
 }
 

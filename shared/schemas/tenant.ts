@@ -1,6 +1,7 @@
 import { colord, extend } from "colord";
 import namesPlugin from "colord/plugins/names";
 import { z } from "zod";
+import { isTimeZone } from "../time-zone";
 import { isValidEmail } from "./email";
 
 /**
@@ -243,6 +244,11 @@ export const tenantSettingsSchema = z.object({
     .enum(MAIL_PROVIDER_CHOICES, { error: "Mail provider must be builtin, mailerlite or blank" })
     .default(""),
   mailerLiteGroups: mailerLiteGroupsSchema.default({}),
+  timeZone: z
+    .string()
+    .trim()
+    .refine(isTimeZone, "Choose a time zone from the list, e.g. Europe/London")
+    .default("UTC"),
 });
 
 export type TenantSettings = z.infer<typeof tenantSettingsSchema>;
@@ -305,5 +311,6 @@ export function settingsFromForm(form: FormData, current: TenantSettings): Tenan
         value(`mailerLiteGroups.${key}`, current.mailerLiteGroups[key] ?? ""),
       ]),
     ),
+    timeZone: value("timeZone", current.timeZone),
   };
 }

@@ -1,5 +1,6 @@
 import type { MouseEvent } from "react";
 import { Form, Link } from "react-router";
+import { formatDate } from "../../../shared/format";
 
 /**
  * The newsletter editor's side panel and its delete confirmation (app/routes/admin/newsletter-form.tsx):
@@ -41,19 +42,42 @@ export function ConfirmDelete({ title, actionUrl }: { title: string; actionUrl: 
   );
 }
 
+export interface ScheduleView {
+  timeZone: string;
+  /** the scheduled time (UTC), null when not scheduled */
+  at: string | null;
+  atText: string | null;
+  /** the datetime-local field's value */
+  local: string;
+  send: boolean;
+  /** the list a scheduled send goes to */
+  list: string;
+}
+
 export function PublishingPanel({
   newsletter,
   actionUrl,
   busyIntent,
   onDelete,
+  schedule,
+  scheduleError,
+  sharing,
+  share,
 }: {
   newsletter: { id: string; slug: string; status: string } | null;
   actionUrl: string;
   /** the intent being submitted, if any: its button says so */
   busyIntent: FormDataEntryValue | null;
   onDelete(event: MouseEvent): void;
+  schedule: ScheduleView;
+  scheduleError: string | null;
+  /** share links may be live */
+  sharing: boolean;
+  /** the share link just made */
+  share: { url: string; expiresAt: string } | null;
 }) {
   const published = newsletter?.status === "published";
+  const scheduled = !published && schedule.at !== null;
   return (
     <aside aria-label="Publishing" className="lg:sticky lg:top-6 lg:self-start">
       {newsletter ? (
@@ -66,7 +90,7 @@ export function PublishingPanel({
               }`}
               data-testid="newsletter-status"
             >
-              {published ? "Published" : "Draft"}
+              {published ? "Published" : scheduled ? "Scheduled" : "Draft"}
             </span>
           </div>
           <p className="text-sm opacity-80">
@@ -74,6 +98,31 @@ export function PublishingPanel({
               ? "Readers can see this newsletter. Changes go live when you press Update Newsletter."
               : "Only staff can see this draft. Changes are saved automatically."}
           </p>
+          {scheduled ? (
+            <div className="rounded-brand border-2 border-secondary p-3 text-sm">
+              <p className="font-semibold" data-testid="scheduled-for">
+                {`Publishes ${schedule.atText}${schedule.send ? `, then is sent by email to the “${schedule.list}” list` : ""}.`}
+              </p>
+              <Form method="post" action={actionUrl} className="mt-2">
+                <button
+                  type="submit"
+                  name="intent"
+                  value="unschedule"
+                  className="font-semibold text-danger underline"
+                >
+                  Cancel schedule
+                </button>
+              </Form>
+            </div>
+          ) : null}
+          <Link
+            to={`/admin/newsletter/preview/${newsletter.id}`}
+            target="_blank"
+            rel="noopener"
+            className="block rounded-brand border-2 border-black/30 px-4 py-2 text-center font-semibold text-ink no-underline hover:bg-black/5"
+          >
+            Preview
+          </Link>
           {published ? (
             <div className="flex flex-col gap-2">
               <Link
@@ -104,6 +153,10 @@ export function PublishingPanel({
               {busyIntent === "publish" ? "Publishing…" : "Publish"}
             </button>
           )}
+          {published ? null : (
+            <SchedulePicker schedule={schedule} error={scheduleError} busyIntent={busyIntent} />
+          )}
+          <SharePreview actionUrl={actionUrl} sharing={sharing} share={share} />
           <div className="border-t border-black/10 pt-4">
             <Link
               to={`${actionUrl}?confirmDelete=1`}
@@ -124,5 +177,110 @@ export function PublishingPanel({
         </div>
       )}
     </aside>
+  );
+}
+
+/** Publish later: a time in the tenant's zone, and "send as email" as part of the same action. */
+function SchedulePicker({
+  schedule,
+  error,
+  busyIntent,
+}: {
+  schedule: ScheduleView;
+  error: string | null;
+  busyIntent: FormDataEntryValue | null;
+}) {
+  return (
+    <fieldset className="space-y-2 border-t border-black/10 pt-4">
+      <legend className="sr-only">Schedule</legend>
+      <label htmlFor="publishAt" className="block font-semibold">
+        Publish at{" "}
+        <span className="font-normal opacity-80">({schedule.timeZone.replaceAll("_", " ")})</span>
+      </label>
+      <input
+        id="publishAt"
+        name="publishAt"
+        form="newsletter-form"
+        type="datetime-local"
+        defaultValue={schedule.local}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? "publishAt-error" : undefined}
+        className="block w-full rounded-brand border border-black/30 bg-surface px-3 py-2"
+      />
+      {error ? (
+        <p id="publishAt-error" className="text-sm font-medium text-danger">
+          {error}
+        </p>
+      ) : null}
+      <label className="flex items-start gap-2 text-sm">
+        <input
+          type="checkbox"
+          name="sendEmail"
+          form="newsletter-form"
+          defaultChecked={schedule.send}
+          className="mt-0.5 h-4 w-4"
+        />
+        <span>Also send it by email to the “{schedule.list}” list when it is published</span>
+      </label>
+      <button
+        type="submit"
+        form="newsletter-form"
+        name="intent"
+        value="schedule"
+        className="w-full rounded-brand border-2 border-ok px-4 py-2 font-semibold text-ok hover:bg-ok/10"
+      >
+        {busyIntent === "schedule" ? "Scheduling…" : schedule.at ? "Reschedule" : "Schedule"}
+      </button>
+    </fieldset>
+  );
+}
+
+/** A signed link for reviewers without an account: 7 days, revocable. */
+function SharePreview({
+  actionUrl,
+  sharing,
+  share,
+}: {
+  actionUrl: string;
+  sharing: boolean;
+  share: { url: string; expiresAt: string } | null;
+}) {
+  return (
+    <div className="space-y-2 border-t border-black/10 pt-4 text-sm">
+      <h3 className="font-semibold">Share a preview</h3>
+      <p className="opacity-80">
+        Anyone with the link can read this newsletter, as it is now, for 7 days.
+      </p>
+      {share ? (
+        <div className="space-y-1">
+          <label htmlFor="share-url" className="block font-semibold">
+            Share link
+          </label>
+          <input
+            id="share-url"
+            readOnly
+            value={share.url}
+            onFocus={(event) => event.currentTarget.select()}
+            className="block w-full rounded-brand border border-black/30 bg-black/5 px-2 py-1 font-mono text-xs"
+          />
+          <p>Works until {formatDate(share.expiresAt)}.</p>
+        </div>
+      ) : null}
+      <Form method="post" action={actionUrl} className="flex flex-wrap gap-x-4 gap-y-1">
+        <button type="submit" name="intent" value="share" className="font-semibold underline">
+          {share ? "Create another link" : "Create a share link"}
+        </button>
+        {sharing || share ? (
+          <button
+            type="submit"
+            name="intent"
+            value="revoke-share"
+            className="font-semibold text-danger underline"
+          >
+            Revoke share links
+          </button>
+        ) : null}
+      </Form>
+    </div>
   );
 }

@@ -143,6 +143,7 @@ export function ViewMode({
           <Definition term="Sender name">{settings.email.senderName}</Definition>
           <Definition term="Sender email">{settings.email.senderEmail}</Definition>
           <Definition term="Reply-to email">{settings.email.replyTo || "The sender"}</Definition>
+          <Definition term="Time zone">{settings.timeZone.replaceAll("_", " ")}</Definition>
           <Definition term="Lists">
             {settings.emailGroups.groups.join(", ")} (default {settings.emailGroups.default})
           </Definition>
@@ -224,6 +225,7 @@ export function EditForm({
   saving,
   preview,
   deploymentProvider,
+  timeZones,
 }: {
   tenant: { id: string; domain: string | null };
   values: TenantSettings;
@@ -231,6 +233,8 @@ export function EditForm({
   saving: boolean;
   preview: Extract<ActionResult, { intent: "preview" }> | null;
   deploymentProvider: keyof typeof PROVIDER_LABELS;
+  /** the IANA zones the server knows, for the time-zone choice */
+  timeZones: string[];
 }) {
   const [branding, setBranding] = useState(values.branding);
   const setBrand = (key: keyof TenantSettings["branding"], value: string) =>
@@ -293,6 +297,24 @@ export function EditForm({
           {text("mailerLiteGroupId", "Mail-list group id", values.mailerLiteGroupId, {
             maxLength: 100,
           })}
+          <FieldShell
+            {...fieldProps("timeZone", errors).shell}
+            label="Time zone"
+            hint="Scheduled publications and sends are entered and shown in this time zone."
+          >
+            <select
+              {...fieldProps("timeZone", errors).input}
+              aria-describedby="f-timeZone-hint f-timeZone-error"
+              defaultValue={values.timeZone}
+              className="block w-full rounded-brand border border-black/30 bg-surface px-3 py-2"
+            >
+              {timeZones.map((zone) => (
+                <option key={zone} value={zone}>
+                  {zone.replaceAll("_", " ")}
+                </option>
+              ))}
+            </select>
+          </FieldShell>
         </div>
       </Section>
 

@@ -14,11 +14,18 @@ import {
   NewsletterSlugTakenError,
   newsletterInputSchema,
   publishNewsletter,
+  revokePreviewKey,
+  SCHEDULE_MESSAGES,
+  ScheduleError,
+  scheduleNewsletter,
   unpublishNewsletter,
+  unscheduleNewsletter,
   updateNewsletter,
 } from "../../../server/newsletters/newsletters";
+import { createPreviewLink } from "../../../server/newsletters/previews";
 import { listTags, type Tag, tagsOfNewsletters } from "../../../server/newsletters/tags";
 import { NEWSLETTER_NOT_FOUND as NOT_FOUND } from "../../../shared/newsletters";
+import { formatInZone, utcToZonedLocal, zonedLocalToUtc } from "../../../shared/time-zone";
 import type { Route } from "./+types/newsletter-form";
 
 const SAVE_FAILED = "Failed to save newsletter";
@@ -27,10 +34,34 @@ const NOTICES = {
   saved: "Newsletter saved",
   published: "Newsletter saved and published",
   unpublished: "Newsletter unpublished: it is a draft again",
+  scheduled: "Newsletter saved and scheduled",
+  unscheduled: "Schedule cancelled: the newsletter stays a draft",
+  revoked: "Every share link of this newsletter stopped working",
 } as const;
 type Notice = keyof typeof NOTICES;
 
-const intentSchema = z.enum(["save", "publish", "unpublish", "delete", "autosave"]).catch("save");
+const intentSchema = z
+  .enum([
+    "save",
+    "publish",
+    "unpublish",
+    "delete",
+    "autosave",
+    "schedule",
+    "unschedule",
+    "share",
+    "revoke-share",
+  ])
+  .catch("save");
+
+/** The panel's schedule: a wall-clock time in the tenant's time zone, and whether to send too. */
+const scheduleSchema = z.object({
+  publishAt: z
+    .string({ error: "Choose when to publish it" })
+    .trim()
+    .min(1, "Choose when to publish it"),
+  sendEmail: z.literal("on").optional(),
+});
 type Intent = z.infer<typeof intentSchema>;
 
 const editPath = (id: string) => `/admin/newsletter/edit/${id}`;
@@ -67,6 +98,22 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     },
     tagSuggestions: suggestions.map((tag) => tag.name),
     notice: notice && notice in NOTICES ? NOTICES[notice as Notice] : null,
+    schedule: {
+      timeZone: scope.tenant.timeZone,
+      at: newsletter?.scheduledAt ?? null,
+      atText: newsletter?.scheduledAt
+        ? formatInZone(newsletter.scheduledAt, scope.tenant.timeZone)
+        : null,
+      // The field's value: the scheduled time, else the next full hour, as the tenant's clock reads.
+      local: utcToZonedLocal(
+        newsletter?.scheduledAt ??
+          new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000).toISOString(),
+        scope.tenant.timeZone,
+      ),
+      send: newsletter?.scheduledSend ?? false,
+      list: scope.tenant.emailGroups.default,
+    },
+    sharing: newsletter?.sharing ?? false,
     confirmDelete: Boolean(newsletter) && search.get("confirmDelete") === "1",
   };
 }
@@ -81,7 +128,23 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
   try {
     // Every query below is scoped to this site's tenant: another tenant's id is "not found".
-    if (id && !(await getNewsletter(scope, id))) throw new NewsletterNotFoundError(id);
+    const existing = id ? await getNewsletter(scope, id) : null;
+    if (id && !existing) throw new NewsletterNotFoundError(id);
+
+    if (intent === "share" || intent === "revoke-share" || intent === "unschedule") {
+      if (!id) return data({ error: "Save the newsletter first." }, { status: 400 });
+      if (intent === "unschedule") {
+        await unscheduleNewsletter(scope, id);
+        return redirect(`${editPath(id)}?notice=unscheduled`);
+      }
+      if (intent === "revoke-share") {
+        await revokePreviewKey(scope, id);
+        return redirect(`${editPath(id)}?notice=revoked`);
+      }
+      const link = await createPreviewLink(scope, id);
+      if (!link) throw new NewsletterNotFoundError(id);
+      return { share: { url: `${scope.origin}${link.path}`, expiresAt: link.expiresAt } };
+    }
 
     if (intent === "unpublish" || intent === "delete") {
       if (!id) return data({ error: "Save the newsletter first." }, { status: 400 });
@@ -107,6 +170,33 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (submission.status !== "success") {
       return data({ result: submission.reply() }, { status: 400 });
     }
+    // A schedule is checked before anything is saved: a refused one changes nothing.
+    let schedule: { at: string; send: boolean } | null = null;
+    if (intent === "schedule") {
+      const parsed = scheduleSchema.safeParse(Object.fromEntries(formData));
+      const at = parsed.success
+        ? zonedLocalToUtc(parsed.data.publishAt, scope.tenant.timeZone)
+        : null;
+      if (!parsed.success || !at) {
+        return data(
+          { result: submission.reply(), scheduleError: "Choose a date and a time to publish it" },
+          { status: 400 },
+        );
+      }
+      if (Date.parse(at) <= Date.now()) {
+        return data(
+          { result: submission.reply(), scheduleError: SCHEDULE_MESSAGES.past },
+          { status: 400 },
+        );
+      }
+      if (existing?.status === "published") {
+        return data(
+          { result: submission.reply(), scheduleError: SCHEDULE_MESSAGES.notDraft },
+          { status: 400 },
+        );
+      }
+      schedule = { at, send: parsed.data.sendEmail === "on" };
+    }
     let newsletterId = id;
     if (newsletterId) {
       await updateNewsletter(scope, newsletterId, submission.value);
@@ -115,9 +205,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       scope.logger.info({ newsletterId }, "newsletter created");
     }
     if (intent === "publish") await publishNewsletter(scope, newsletterId);
-    return redirect(
-      `${editPath(newsletterId)}?notice=${intent === "publish" ? "published" : "saved"}`,
-    );
+    if (schedule) await scheduleNewsletter(scope, newsletterId, schedule);
+    const done = intent === "publish" ? "published" : schedule ? "scheduled" : "saved";
+    return redirect(`${editPath(newsletterId)}?notice=${done}`);
   } catch (error) {
     if (error instanceof NewsletterNotFoundError) throw notFound();
     if (error instanceof NewsletterSlugTakenError && submission.status === "success") {
@@ -125,6 +215,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         { result: submission.reply({ fieldErrors: { slug: [error.message] } }) },
         { status: 400 },
       );
+    }
+    if (error instanceof ScheduleError) {
+      return data({ result: submission.reply(), scheduleError: error.message }, { status: 400 });
     }
     if (error instanceof CoverImageNotFoundError && submission.status === "success") {
       if (intent === "autosave") {

@@ -176,6 +176,16 @@ function NewsletterForm({ loaderData, actionData }: Route.ComponentProps) {
           actionUrl={actionUrl}
           busyIntent={busyIntent}
           onDelete={confirmAndDelete}
+          schedule={loaderData.schedule}
+          scheduleError={
+            actionData &&
+            "scheduleError" in actionData &&
+            typeof actionData.scheduleError === "string"
+              ? actionData.scheduleError
+              : null
+          }
+          sharing={loaderData.sharing}
+          share={(actionData && "share" in actionData ? actionData.share : null) ?? null}
         />
       </div>
     </AdminPage>

@@ -27,6 +27,7 @@ import {
   type TenantSettings,
   tenantSettingsSchema,
 } from "../../../shared/schemas/tenant";
+import { timeZoneChoices } from "../../../shared/time-zone";
 import type { DkimFormValues } from "../../components/dkim-settings";
 import type { Route } from "./+types/tenant";
 import { dkimAction } from "./tenant-dkim.server";
@@ -66,6 +67,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     settings: settingsOf(tenant),
     provider: providerNameFor(tenant),
     deploymentProvider: scopeOf(context).env.MAIL_PROVIDER,
+    timeZones: timeZoneChoices(),
     history: await tenantHistory(db, tenant.id),
     webhook: {
       url: `${scopeOf(context).env.APP_URL}/api/webhooks/mailerlite/${encodeURIComponent(tenant.id)}`,

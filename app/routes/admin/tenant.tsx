@@ -15,7 +15,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
   noindexMeta(loaderData ? `${loaderData.tenant.name} · Tenant manager` : "Tenant manager");
 
 export default function TenantPage({ loaderData }: Route.ComponentProps) {
-  const { tenant, settings, history, provider, deploymentProvider, dkim, dkimDefaults } =
+  const { tenant, settings, history, provider, deploymentProvider, dkim, dkimDefaults, timeZones } =
     loaderData;
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const [searchParams] = useSearchParams();
@@ -84,6 +84,7 @@ export default function TenantPage({ loaderData }: Route.ComponentProps) {
           saving={saving}
           preview={preview}
           deploymentProvider={deploymentProvider}
+          timeZones={timeZones}
         />
       ) : (
         <ViewMode tenant={tenant} settings={settings} preview={preview} provider={provider} />

@@ -1,0 +1,81 @@
+import { useState } from "react";
+import { Link } from "react-router";
+import { NewsletterArticle } from "../../components/newsletter-article";
+import { PreviewBar } from "../../components/preview-bar";
+import { SubscribeBox } from "../../components/subscribe-box";
+import { noindexMeta } from "../../lib/meta";
+import type { Route } from "./+types/newsletter-preview";
+
+export { loader } from "./newsletter-preview.server";
+
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  noindexMeta(loaderData ? `Preview: ${loaderData.article.title}` : "Preview");
+
+export function headers() {
+  return { "Cache-Control": "private, no-store" };
+}
+
+/** The public page's parts, as the public page puts them together. */
+function PublicPage({ loaderData }: Pick<Route.ComponentProps, "loaderData">) {
+  return (
+    <main>
+      <NewsletterArticle article={loaderData.article} />
+      <div className="mx-auto max-w-3xl px-4 pb-12 sm:px-6">
+        <SubscribeBox signup={loaderData.signup} title="Get the next issue by email" />
+      </div>
+    </main>
+  );
+}
+
+/**
+ * Staff preview of a newsletter, draft or published: the article as readers will see it, at desktop
+ * width or in a phone-sized frame (a real 390 px viewport, so the page's own phone layout applies).
+ */
+export default function NewsletterPreview({ loaderData }: Route.ComponentProps) {
+  const [width, setWidth] = useState<"desktop" | "phone">("desktop");
+  if (loaderData.framed) return <PublicPage loaderData={loaderData} />;
+  const editUrl = `/admin/newsletter/edit/${loaderData.id}`;
+  const toggle = (value: "desktop" | "phone", label: string) => (
+    <button
+      type="button"
+      aria-pressed={width === value}
+      onClick={() => setWidth(value)}
+      className={`rounded-brand px-3 py-1 font-semibold ${
+        width === value ? "bg-surface text-ink" : "text-surface underline"
+      }`}
+    >
+      {label}
+    </button>
+  );
+  return (
+    <>
+      <PreviewBar>
+        <p className="font-semibold">
+          {loaderData.status === "published"
+            ? "Preview of a published newsletter"
+            : "Preview of a draft: readers cannot see it yet"}
+        </p>
+        <div role="group" aria-label="Preview width" className="flex gap-1">
+          {toggle("desktop", "Desktop")}
+          {toggle("phone", "Phone")}
+        </div>
+        <Link to={editUrl} className="ml-auto font-semibold text-surface">
+          Back to the editor
+        </Link>
+      </PreviewBar>
+      {width === "phone" ? (
+        <div className="flex justify-center bg-black/5 py-8">
+          <iframe
+            title="The newsletter at phone width"
+            src={`/admin/newsletter/preview/${loaderData.id}?frame=1`}
+            width={390}
+            height={780}
+            className="rounded-[2rem] border-[10px] border-ink bg-surface shadow-xl"
+          />
+        </div>
+      ) : (
+        <PublicPage loaderData={loaderData} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,68 @@
+import { isRouteErrorResponse, Link } from "react-router";
+import { formatDate } from "../../../shared/format";
+import { PREVIEW_GONE } from "../../../shared/newsletters";
+import { ErrorPage } from "../../components/error-page";
+import { NewsletterArticle } from "../../components/newsletter-article";
+import { PreviewBar } from "../../components/preview-bar";
+import { SubscribeBox } from "../../components/subscribe-box";
+import { noindexMeta } from "../../lib/meta";
+import type { Route } from "./+types/preview";
+
+export { loader } from "./preview.server";
+
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  noindexMeta(loaderData ? `Preview: ${loaderData.article.title}` : PREVIEW_GONE);
+
+export function headers() {
+  // The link is the key: never kept by a shared cache, never sent on as a referrer.
+  return { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
+}
+
+export default function SharedPreview({ loaderData }: Route.ComponentProps) {
+  const { published } = loaderData;
+  return (
+    <>
+      <PreviewBar>
+        <p>
+          <span className="font-semibold">
+            {published ? "Preview of a published newsletter. " : "Preview of a draft. "}
+          </span>
+          {published ? (
+            <Link to={`/newsletter/${published}`} className="font-semibold text-surface">
+              Read it on its page
+            </Link>
+          ) : (
+            `It is not published yet; this link works until ${formatDate(loaderData.expiresAt)}.`
+          )}
+        </p>
+      </PreviewBar>
+      <main>
+        <NewsletterArticle article={loaderData.article} />
+        <div className="mx-auto max-w-3xl px-4 pb-12 sm:px-6">
+          <SubscribeBox signup={loaderData.signup} title="Get the next issue by email" />
+        </div>
+      </main>
+    </>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const gone = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <ErrorPage
+      eyebrow={gone ? "404" : "Error"}
+      title={gone ? PREVIEW_GONE : "Something went wrong"}
+      text={
+        gone
+          ? "Preview links work for 7 days. Ask whoever sent it for a new one."
+          : "The preview could not be loaded. Please try again later."
+      }
+      back={
+        <Link to="/newsletter" className="font-semibold">
+          Read the published newsletters
+        </Link>
+      }
+      documentTitle={false}
+    />
+  );
+}
