@@ -249,7 +249,7 @@ function RichTextEditor({
 
   return (
     <div
-      className={`overflow-hidden rounded-brand border bg-surface shadow-sm ${
+      className={`rounded-brand border bg-surface shadow-sm ${
         invalid ? "border-danger ring-1 ring-danger" : "border-black/30"
       }`}
     >
@@ -258,7 +258,7 @@ function RichTextEditor({
         aria-label="Formatting"
         aria-controls={id}
         onKeyDown={moveFocusWithArrows}
-        className="flex flex-wrap items-center gap-1 border-b border-black/15 bg-black/[0.03] p-1.5"
+        className="sticky top-[var(--save-bar-height,0px)] z-10 flex flex-wrap items-center gap-1 rounded-t-brand border-b border-black/15 bg-surface p-1.5 shadow-[inset_0_0_0_100vmax_rgb(0_0_0/0.03)]"
       >
         <ToolButton
           label="Heading 2"

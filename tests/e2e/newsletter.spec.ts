@@ -62,7 +62,7 @@ test("staff write a newsletter in the rich-text editor, publish it, and readers 
   await page.getByRole("button", { name: "Publish" }).click();
   await expect(page.getByTestId("newsletter-status")).toHaveText("Published");
   // The readable address: made from the title.
-  const view = page.getByRole("link", { name: "View" });
+  const view = page.getByRole("link", { name: "View", exact: true });
   await expect(view).toHaveAttribute("href", /^\/newsletter\/[a-z0-9-]+$/);
   const articlePath = (await view.getAttribute("href")) ?? "";
   expect(articlePath).not.toContain(id);

@@ -1,4 +1,5 @@
 import type { FieldMetadata } from "@conform-to/react";
+import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { NewsletterEditor } from "../newsletter-editor";
 import { FieldErrors } from "../ui/form";
@@ -40,8 +41,12 @@ export function ContentField({
   );
 }
 
-/** The form's sticky footer: the autosave state, Cancel and the save button. */
-export function FormFooter({
+/**
+ * The form's save bar: the autosave state, Cancel and the save button. It sits at the top of the
+ * form and, on wider screens, stays at the top of the window as the writer scrolls; the editor's
+ * toolbar stops just below it (the --save-bar-height it sets), so neither ever covers the other.
+ */
+export function SaveBar({
   autosave,
   showAutosave,
   saveLabel,
@@ -51,8 +56,29 @@ export function FormFooter({
   showAutosave: boolean;
   saveLabel: string;
 }) {
+  const barRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const bar = barRef.current;
+    const form = bar?.closest("form");
+    if (!bar || !form) return;
+    const measure = () => {
+      const sticky = getComputedStyle(bar).position === "sticky";
+      form.style.setProperty("--save-bar-height", sticky ? `${bar.offsetHeight}px` : "0px");
+    };
+    const observer = new ResizeObserver(measure);
+    observer.observe(bar);
+    window.addEventListener("resize", measure);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener("resize", measure);
+    };
+  }, []);
   return (
-    <div className="flex flex-col gap-3 rounded-b-brand border-t border-black/10 bg-surface/95 px-5 py-3 backdrop-blur sm:sticky sm:bottom-0 sm:flex-row sm:items-center sm:px-6">
+    <div
+      ref={barRef}
+      data-testid="save-bar"
+      className="z-20 flex flex-col gap-3 rounded-t-brand border-b border-black/10 bg-surface/95 px-5 py-3 backdrop-blur sm:sticky sm:top-0 sm:flex-row sm:items-center sm:px-6"
+    >
       <AutosaveStatus view={autosave.view} errors={autosave.errors} show={showAutosave} />
       <div className="flex gap-3 sm:ml-auto">
         <Link

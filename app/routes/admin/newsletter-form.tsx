@@ -11,7 +11,7 @@ export { action, loader } from "./newsletter-form.server";
 /** SPEC §2 /admin/newsletter/new and /admin/newsletter/edit/{id}; one action, told apart by `intent`. */
 
 import { useAutosave } from "../../components/admin/newsletter-autosave";
-import { ContentField, FormFooter } from "../../components/admin/newsletter-fields";
+import { ContentField, SaveBar } from "../../components/admin/newsletter-fields";
 import { CoverField, TagsField } from "../../components/admin/newsletter-meta-fields";
 import { ConfirmDelete, PublishingPanel } from "../../components/admin/newsletter-publishing";
 import { ErrorPage } from "../../components/error-page";
@@ -123,6 +123,11 @@ function NewsletterForm({ loaderData, actionData }: Route.ComponentProps) {
           }}
           className="min-w-0 rounded-brand border border-black/10 bg-surface shadow-sm"
         >
+          <SaveBar
+            autosave={autosave}
+            showAutosave={Boolean(newsletter)}
+            saveLabel={newsletter ? "Update Newsletter" : "Create Newsletter"}
+          />
           <div className="space-y-6 p-5 sm:p-6">
             <FormAlert id={form.errorId} errors={formErrors} className="p-4" />
             <InputField field={fields.title} label="Title" className="text-lg font-semibold" />
@@ -164,11 +169,6 @@ function NewsletterForm({ loaderData, actionData }: Route.ComponentProps) {
             />
           </div>
 
-          <FormFooter
-            autosave={autosave}
-            showAutosave={Boolean(newsletter)}
-            saveLabel={newsletter ? "Update Newsletter" : "Create Newsletter"}
-          />
         </Form>
 
         <PublishingPanel
