@@ -168,7 +168,6 @@ function NewsletterForm({ loaderData, actionData }: Route.ComponentProps) {
               className="max-w-32"
             />
           </div>
-
         </Form>
 
         <PublishingPanel

@@ -55,10 +55,11 @@ export default function NewsletterPreview({ loaderData }: Route.ComponentProps) 
             ? "Preview of a published newsletter"
             : "Preview of a draft: readers cannot see it yet"}
         </p>
-        <div role="group" aria-label="Preview width" className="flex gap-1">
+        <fieldset className="flex gap-1">
+          <legend className="sr-only">Preview width</legend>
           {toggle("desktop", "Desktop")}
           {toggle("phone", "Phone")}
-        </div>
+        </fieldset>
         <Link to={editUrl} className="ml-auto font-semibold text-surface">
           Back to the editor
         </Link>
