@@ -42,6 +42,8 @@ interface Target {
 }
 
 const NEWSLETTER_SCENARIO = "GET /newsletter/{slug}";
+const ARCHIVE_SCENARIO = "GET /newsletter (1,000 published)";
+const TAG_SCENARIO = "GET /newsletter/tag/{tag} (1,000 published)";
 const TARGETS: Target[] = [
   {
     scenario: "GET /",
@@ -54,6 +56,18 @@ const TARGETS: Target[] = [
     minReqPerSec: 800,
     maxP99Ms: 80,
     text: "target: GET /newsletter/{slug} ≥ 800 req/s, p99 ≤ 80 ms",
+  },
+  {
+    scenario: ARCHIVE_SCENARIO,
+    minReqPerSec: 1500,
+    maxP99Ms: 50,
+    text: "target: the archive, 1,000 newsletters in the tenant, ≥ 1500 req/s cached",
+  },
+  {
+    scenario: TAG_SCENARIO,
+    minReqPerSec: 1500,
+    maxP99Ms: 50,
+    text: "target: a tag page, 1,000 newsletters in the tenant, ≥ 1500 req/s cached",
   },
 ];
 
@@ -104,6 +118,8 @@ interface Scenario {
 const scenarios: Scenario[] = [
   { label: "GET /", profile: "default", path: "/" },
   { label: "GET /about", profile: "default", path: "/about" },
+  { label: ARCHIVE_SCENARIO, profile: "default", path: seedArchive("/newsletter") },
+  { label: TAG_SCENARIO, profile: "default", path: seedArchive("/newsletter/tag/ediscovery") },
   { label: NEWSLETTER_SCENARIO, profile: "default", path: seedNewsletterPage },
   { label: "GET / (page cache off)", profile: "pageCacheOff", path: "/" },
 ];
@@ -146,6 +162,48 @@ function benchArticle(words: number): string {
     index += 1;
   }
   return parts.join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The archive and a tag page with 1,000 published newsletters (issue 15)
+
+const ARCHIVE_TAGS = [
+  { slug: "ediscovery", name: "eDiscovery" },
+  { slug: "ai-review", name: "AI review" },
+  { slug: "privilege", name: "Privilege" },
+  { slug: "governance", name: "Governance" },
+  { slug: "case-law", name: "Case law" },
+];
+let archiveSeeded: Promise<void> | null = null;
+
+/** 1,000 published newsletters of ~300 words, two tags each, over three years (seeded once). */
+function seedArchive(path: string) {
+  return async (server: ServerHandle): Promise<PreparedScenario> => {
+    archiveSeeded ??= (async () => {
+      const db = createDb(server.databaseUrl);
+      const ctx = { db, tenantId: "main" };
+      try {
+        for (let i = 0; i < 1_000; i++) {
+          const newsletter = await createNewsletter(
+            { ...ctx, authorId: null },
+            {
+              title: `Archive issue ${i + 1}: what changed in review this week`,
+              excerpt: "Three developments worth your attention and one practical takeaway.",
+              content: benchArticle(300),
+              tags: [ARCHIVE_TAGS[i % 5], ARCHIVE_TAGS[(i + 2) % 5]].filter(
+                (tag) => tag !== undefined,
+              ),
+            },
+          );
+          await publishNewsletter(ctx, newsletter.id);
+        }
+      } finally {
+        await db.destroy();
+      }
+    })();
+    await archiveSeeded;
+    return { path };
+  };
 }
 
 /** Seeds the newsletter through the server's own functions, straight into the bench database. */

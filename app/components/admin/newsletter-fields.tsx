@@ -77,7 +77,7 @@ export function SaveBar({
     <div
       ref={barRef}
       data-testid="save-bar"
-      className="z-20 flex flex-col gap-3 rounded-t-brand border-b border-black/10 bg-surface/95 px-5 py-3 backdrop-blur sm:sticky sm:top-0 sm:flex-row sm:items-center sm:px-6"
+      className="z-20 flex flex-col gap-3 rounded-t-brand border-b border-black/10 bg-surface px-5 py-3 shadow-[0_1px_3px_rgb(0_0_0/0.06)] sm:sticky sm:top-0 sm:flex-row sm:items-center sm:px-6"
     >
       <AutosaveStatus view={autosave.view} errors={autosave.errors} show={showAutosave} />
       <div className="flex gap-3 sm:ml-auto">

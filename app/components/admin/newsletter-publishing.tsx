@@ -191,7 +191,7 @@ function SchedulePicker({
   busyIntent: FormDataEntryValue | null;
 }) {
   return (
-    <fieldset className="space-y-2 border-t border-black/10 pt-4">
+    <fieldset className="min-w-0 space-y-2 border-t border-black/10 pt-4">
       <legend className="sr-only">Schedule</legend>
       <label htmlFor="publishAt" className="block font-semibold">
         Publish at{" "}
