@@ -47,6 +47,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   "/newsletter/:id": "public",
   "/newsletter/tag/:tag": "public",
   "/newsletter/preview/:token": "public",
+  "/newsletter/search": "public",
   "/newsletter/:id/share-card": "public",
   "/newsletter/archive/:year": "public",
   "/newsletter/subscribe": "public",

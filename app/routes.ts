@@ -19,6 +19,7 @@ export default [
   ...prefix("newsletter", [
     route("rss.xml", "routes/newsletter/rss.ts"),
     route("preview/:token", "routes/newsletter/preview.tsx"),
+    route("search", "routes/newsletter/search.tsx"),
     route(":id", "routes/newsletter/detail.tsx"),
     route(":id/share-card", "routes/newsletter/share-card.ts"),
   ]),

@@ -147,6 +147,7 @@ const TABLE_WRITERS: Record<string, string> = {
   newsletter_slugs: "server/newsletters/newsletters.ts",
   tags: "server/newsletters/tags.ts",
   newsletter_tags: "server/newsletters/tags.ts",
+  newsletter_search: "server/newsletters/search.ts",
   comments: "server/newsletters/comments.ts",
   contact_messages: "server/contact/messages.ts",
   images: "server/files/images.ts",

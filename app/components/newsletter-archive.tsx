@@ -4,13 +4,15 @@ import type { Picture } from "../../server/files/stored-images";
 import type { ArchivePage, IssueSummary } from "../../server/newsletters/archive";
 import type { Tag, TagCount } from "../../server/newsletters/tags";
 import { formatDate } from "../../shared/format";
+import { NewsletterSearchBox } from "./newsletter-search-box";
 import { LinkLine } from "./ui/layout";
 
 /** The pieces the archive, a tag's page and a year's page share (issue 15, part 2). */
 
 export const tagPath = (slug: string) => `/newsletter/tag/${slug}`;
 export const yearPath = (year: number) => `/newsletter/archive/${year}`;
-export const withPage = (path: string, page: number) => (page <= 1 ? path : `${path}?page=${page}`);
+export const withPage = (path: string, page: number) =>
+  page <= 1 ? path : `${path}${path.includes("?") ? "&" : "?"}page=${page}`;
 
 /** An uploaded image with its AVIF/WebP sources; `sizes` says how wide it is shown. */
 export function ResponsivePicture({
@@ -245,6 +247,9 @@ export function ArchiveSection({
           <a href="/newsletter/rss.xml" className="text-sm font-semibold">
             RSS feed
           </a>
+        </div>
+        <div className="mt-4">
+          <NewsletterSearchBox />
         </div>
         <TagFilter tags={archive.tags} current={currentTag} />
 

@@ -137,6 +137,20 @@ export interface TagsTable {
   created_at: string;
 }
 
+/**
+ * The searchable text of each published newsletter (search.ts). SQLite indexes it in the FTS5
+ * table newsletter_search_fts; PostgreSQL adds generated tsvector columns, read only in raw SQL.
+ */
+export interface NewsletterSearchTable {
+  id: Generated<number>;
+  tenant_id: string;
+  newsletter_id: string;
+  title: string;
+  excerpt: string;
+  body: string;
+  published_at: string;
+}
+
 /** A newsletter's tags, in the order the writer gave them. */
 export interface NewsletterTagsTable {
   tenant_id: string;
@@ -388,6 +402,7 @@ export interface Database {
   newsletter_slugs: NewsletterSlugsTable;
   tags: TagsTable;
   newsletter_tags: NewsletterTagsTable;
+  newsletter_search: NewsletterSearchTable;
   comments: CommentsTable;
   lists: ListsTable;
   subscribers: SubscribersTable;

@@ -39,6 +39,7 @@ export const TENANT_TABLES: ReadonlySet<string> = new Set([
   "newsletter_slugs",
   "tags",
   "newsletter_tags",
+  "newsletter_search",
   "mail_log",
   "campaigns",
   "tenant_changes",

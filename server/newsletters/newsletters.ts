@@ -6,6 +6,7 @@ import type { NewsletterRow, NewsletterStatus } from "../db/schema";
 import { findImagesByUrl } from "../files/stored-images";
 import type { TenantScope } from "../scope";
 import { sanitizeNewsletterHtml } from "./sanitize";
+import { syncSearchIndex } from "./search";
 import { firstFreeSlug, isUsableSlug, MAX_SLUG_LENGTH, slugFor } from "./slugs";
 import { removeUnusedTags, setNewsletterTags, tagsFieldSchema } from "./tags";
 
@@ -385,6 +386,7 @@ export async function updateNewsletter(
     // The old slug stays in newsletter_slugs: links to it answer 301 to the new one.
     if (slug) await recordSlug(trx, ctx.tenantId, id, slug, fields.updated_at);
     if (input.tags) await setNewsletterTags(trx, ctx.tenantId, id, input.tags);
+    await syncSearchIndex(trx, ctx.tenantId, id);
   });
   return (await getNewsletter(ctx, id)) as Newsletter;
 }
@@ -419,20 +421,23 @@ export async function autosaveNewsletterDraft(
 /** SPEC §4: publishing sets status published and publishedAt (kept from the first publication). */
 export async function publishNewsletter(ctx: TenantScope, id: string): Promise<void> {
   const now = new Date().toISOString();
-  const result = await ctx.db
-    .updateTable("newsletters")
-    .set({
-      status: "published",
-      published_at: sql<string>`coalesce(published_at, ${now})`,
-      updated_at: now,
-      // Published by hand: a schedule it had is done with.
-      scheduled_at: null,
-      scheduled_send: 0,
-    })
-    .where("id", "=", id)
-    .where("tenant_id", "=", ctx.tenantId)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw new NewsletterNotFoundError(id);
+  await ctx.db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable("newsletters")
+      .set({
+        status: "published",
+        published_at: sql<string>`coalesce(published_at, ${now})`,
+        updated_at: now,
+        // Published by hand: a schedule it had is done with.
+        scheduled_at: null,
+        scheduled_send: 0,
+      })
+      .where("id", "=", id)
+      .where("tenant_id", "=", ctx.tenantId)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw new NewsletterNotFoundError(id);
+    await syncSearchIndex(trx, ctx.tenantId, id);
+  });
 }
 
 export const SCHEDULE_MESSAGES = {
@@ -511,7 +516,9 @@ export async function publishScheduledNewsletter(
       .where("status", "=", "draft")
       .where("scheduled_at", "<=", now)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    if (Number(result.numUpdatedRows) === 0) return false;
+    await syncSearchIndex(trx, tenantId, id);
+    return true;
   });
 }
 
@@ -574,13 +581,16 @@ export async function revokePreviewKey(ctx: TenantScope, id: string): Promise<vo
 }
 
 export async function unpublishNewsletter(ctx: TenantScope, id: string): Promise<void> {
-  const result = await ctx.db
-    .updateTable("newsletters")
-    .set({ status: "draft", updated_at: new Date().toISOString(), scheduled_send: 0 })
-    .where("id", "=", id)
-    .where("tenant_id", "=", ctx.tenantId)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw new NewsletterNotFoundError(id);
+  await ctx.db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable("newsletters")
+      .set({ status: "draft", updated_at: new Date().toISOString(), scheduled_send: 0 })
+      .where("id", "=", id)
+      .where("tenant_id", "=", ctx.tenantId)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw new NewsletterNotFoundError(id);
+    await syncSearchIndex(trx, ctx.tenantId, id);
+  });
 }
 
 export async function deleteNewsletter(ctx: TenantScope, id: string): Promise<void> {

@@ -68,3 +68,26 @@ export const NEWSLETTER_HTML_OPTIONS: sanitizeHtml.IOptions = {
 export function sanitizeNewsletterHtml(html: string): string {
   return sanitizeHtml(html, NEWSLETTER_HTML_OPTIONS);
 }
+
+const ENTITIES: Record<string, string> = {
+  nbsp: " ",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  amp: "&",
+};
+
+/** The words of sanitised newsletter HTML as plain text (for search): tags become spaces. */
+export function textOfHtml(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, (entity, name: string) => {
+      if (!name.startsWith("#")) return ENTITIES[name.toLowerCase()] ?? entity;
+      const hex = name[1] === "x" || name[1] === "X";
+      const code = hex ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : " ";
+    })
+    .replace(/\s+/g, " ")
+    .trim();
+}
