@@ -138,16 +138,14 @@ export interface TagsTable {
 }
 
 /**
- * The searchable text of each published newsletter (search.ts). SQLite indexes it in the FTS5
- * table newsletter_search_fts; PostgreSQL adds generated tsvector columns, read only in raw SQL.
+ * A row per published newsletter, for search (search.ts); `id` grows with the publication time.
+ * The words are in the FTS5 table newsletter_search_fts (SQLite) or in tsvector columns of this
+ * table (PostgreSQL), both written and read in raw SQL only.
  */
 export interface NewsletterSearchTable {
-  id: Generated<number>;
+  id: number;
   tenant_id: string;
   newsletter_id: string;
-  title: string;
-  excerpt: string;
-  body: string;
   published_at: string;
 }
 

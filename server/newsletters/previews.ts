@@ -55,8 +55,10 @@ export async function newsletterOfPreviewLink(
     .where("tenant_id", "=", ctx.tenantId)
     .executeTakeFirst();
   if (!row?.preview_key) return null;
-  const expected = signature(ctx, id, expires, row.preview_key);
-  const given = Buffer.from(mac, "base64url");
+  // Compared as text: decoding would let other spellings of the last character (whose low bits
+  // base64 ignores) pass for the signature.
+  const expected = Buffer.from(signature(ctx, id, expires, row.preview_key).toString("base64url"));
+  const given = Buffer.from(mac);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   const newsletter = await getNewsletter(ctx, id);
   return newsletter ? { newsletter, expiresAt: new Date(expiresAt).toISOString() } : null;

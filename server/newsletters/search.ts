@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import { z } from "zod";
 import type { Db } from "../db";
 import { isPostgres } from "../db/portable";
@@ -7,17 +7,25 @@ import { textOfHtml } from "./sanitize";
 
 /*
  * Full-text search of a tenant's published newsletters (issue 15, part 3). One interface, two
- * engines: SQLite's FTS5 (porter stemming) and PostgreSQL's full-text search (english stemming,
- * GIN index), both over `newsletter_search`, which holds the text of each published newsletter and
- * is rewritten in the same transaction as every publish, update, unpublish (deletes cascade).
+ * engines: SQLite's FTS5 (porter stemming) and PostgreSQL's full-text search (english stemming, GIN
+ * indexes), over `newsletter_search`, which has a row per published newsletter and is rewritten in
+ * the same transaction as every publish, update and unpublish (a delete cascades).
  *
- * The contract, the same on both: every word of the query must appear (stemmed: "reviews" finds
- * "review"); matches in the title come first, then in the excerpt, then in the text only, newest
- * first within each; a snippet of the text with the matched words marked.
+ * The contract, the same on both: every word of the query must appear in the title, excerpt or
+ * text (stemmed: "reviews" finds "review"; common words such as "the" are ignored); newsletters
+ * with every word in their title come first, then the rest, newest first within each; each result
+ * has a passage of its text with the matched words marked. Both engines answer from their indexes
+ * alone, in the index's own order (the row id grows with the publication time): a common word in
+ * 10,000 newsletters costs about what a rare one does (bench/search.ts).
  */
 
 export const MAX_QUERY_LENGTH = 200;
 const MAX_TERMS = 8;
+/**
+ * Matches are counted up to here ("more than 1,000 results"): an exact count of every match of a
+ * common word would cost more than the search itself, and nobody reads page 101.
+ */
+export const MAX_COUNTED = 1_000;
 
 /** ?q= as typed; too long is cut rather than refused, since it comes from a search box. */
 export const searchQuerySchema = z
@@ -25,10 +33,17 @@ export const searchQuerySchema = z
   .catch("")
   .transform((query) => query.trim().slice(0, MAX_QUERY_LENGTH));
 
+// Words too common to search by (PostgreSQL's english configuration drops them itself).
+const STOP_WORDS = new Set(
+  "a an and are as at be but by for from has have i in is it its of on or that the this to was were will with".split(
+    " ",
+  ),
+);
+
 /** The words searched for: letters and digits only, so no query can be FTS or tsquery syntax. */
 export function searchTerms(query: string): string[] {
   const words = query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return [...new Set(words)].slice(0, MAX_TERMS);
+  return [...new Set(words.filter((word) => !STOP_WORDS.has(word)))].slice(0, MAX_TERMS);
 }
 
 /** A piece of a snippet: matched words are `highlighted` (the page wraps them in <mark>). */
@@ -47,34 +62,98 @@ export interface SearchHit {
   snippet: SnippetPart[];
 }
 
-// The engines mark matches with control characters, which newsletter text never contains.
-const START = "\u0002";
-const STOP = "\u0003";
-
-/** Splits a marked snippet into parts; nothing from the database is ever rendered as HTML. */
-export function snippetParts(marked: string): SnippetPart[] {
-  const parts: SnippetPart[] = [];
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the markers are control characters
-  for (const piece of marked.split(/(\u0002[^\u0003]*\u0003)/)) {
-    if (!piece) continue;
-    const highlighted = piece.startsWith(START);
-    const text = highlighted ? piece.slice(1, -1) : piece;
-    const last = parts.at(-1);
-    if (last && last.highlighted === highlighted) last.text += text;
-    else parts.push({ text, highlighted });
-  }
-  return parts;
+/** A word's root for highlighting: lower case, a plural or -ing/-ed ending taken off. */
+function root(word: string): string {
+  const lower = word.toLowerCase();
+  const cut = /(?:ings|ing|edly|ed|es|s|ly)$/.exec(lower);
+  return cut && lower.length - cut[0].length >= 3 ? lower.slice(0, -cut[0].length) : lower;
 }
 
 /**
- * Brings the index in step with the newsletter, inside the caller's transaction: its text when it is
- * published, nothing when it is not (a draft, unpublished, or gone).
+ * One test for "is this word a form of a searched word": it starts with a term's root (roots of 4
+ * letters or more), or is the root with a common ending. Terms are letters and digits only.
+ */
+function matcher(terms: string[]): RegExp {
+  const alternatives = [...new Set(terms.map(root))].map((term) =>
+    term.length >= 4 ? term : `${term}(?:s|es|ed|ing)?(?![\\p{L}\\p{N}])`,
+  );
+  return new RegExp(`^[^\\p{L}\\p{N}]*(?:${alternatives.join("|")})`, "iu");
+}
+
+const SNIPPET_WORDS = 30;
+
+/**
+ * The passage of `text` (about 30 words) with the most matched words, the matches marked. Made
+ * here, not by the engines, so both give the same passage, and so that nothing from the database
+ * is ever rendered as HTML: the page puts each part in a text node or a <mark>.
+ */
+export function makeSnippet(text: string, terms: string[]): SnippetPart[] {
+  if (terms.length === 0) return text ? [{ text, highlighted: false }] : [];
+  const isMatch = matcher(terms);
+  const tokens = text.split(/\s+/).filter(Boolean);
+  const matches = tokens.map((token) => isMatch.test(token));
+  let best = 0;
+  let bestCount = -1;
+  let count = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    if (matches[i]) count++;
+    if (i >= SNIPPET_WORDS && matches[i - SNIPPET_WORDS]) count--;
+    const start = Math.max(0, i - SNIPPET_WORDS + 1);
+    if (count > bestCount) {
+      bestCount = count;
+      best = start;
+    }
+  }
+  // Start a little before the first match, so it does not open the passage cold.
+  const firstMatch = matches.indexOf(true, best);
+  const start = firstMatch > best + 3 ? Math.max(best, firstMatch - 3) : best;
+  const end = Math.min(tokens.length, start + SNIPPET_WORDS);
+  const parts: SnippetPart[] = [];
+  const push = (piece: string, highlighted: boolean) => {
+    const last = parts.at(-1);
+    if (last && last.highlighted === highlighted) last.text += piece;
+    else parts.push({ text: piece, highlighted });
+  };
+  if (start > 0) push("… ", false);
+  for (let i = start; i < end; i++) {
+    if (i > start) push(" ", false);
+    push(tokens[i] ?? "", Boolean(matches[i]));
+  }
+  if (end < tokens.length) push(" …", false);
+  return parts;
+}
+
+/** What the index holds of a newsletter: its title, and the excerpt and text as plain words. */
+function searchableText(row: { excerpt: string; content: string }): string {
+  return `${row.excerpt} ${textOfHtml(row.content)}`;
+}
+
+/** Row ids grow with publication time (microseconds), so the index's order is newest last. */
+async function searchRowId(db: Db, tenantId: string, publishedAt: string): Promise<number> {
+  const base = Date.parse(publishedAt) * 1000;
+  const taken = await db
+    .selectFrom("newsletter_search")
+    .select((eb) => eb.fn.max("id").as("id"))
+    .where("tenant_id", "=", tenantId)
+    .where("id", ">=", base)
+    .where("id", "<", base + 1000)
+    .executeTakeFirst();
+  return taken?.id === null || taken?.id === undefined ? base : Number(taken.id) + 1;
+}
+
+/** The tenant as one FTS5 token (letters and digits only), to filter inside the index. */
+const tenantKey = (tenantId: string) => `t${Buffer.from(tenantId).toString("hex")}`;
+
+/**
+ * Brings the index in step with the newsletter, inside the caller's transaction: its words when
+ * it is published, nothing when it is not (a draft, unpublished, or gone).
  */
 export async function syncSearchIndex(
   db: Db,
   tenantId: string,
   newsletterId: string,
 ): Promise<void> {
+  // Deleting the row removes its words too (a trigger on SQLite; the same row on PostgreSQL).
   await db
     .deleteFrom("newsletter_search")
     .where("tenant_id", "=", tenantId)
@@ -82,155 +161,173 @@ export async function syncSearchIndex(
     .execute();
   const row = await db
     .selectFrom("newsletters")
-    .select(["title", "excerpt", "content", "published_at"])
+    .select(["title", "excerpt", "content", "published_at", "created_at"])
     .where("tenant_id", "=", tenantId)
     .where("id", "=", newsletterId)
     .where("status", "=", "published")
     .executeTakeFirst();
   if (!row) return;
-  await db
-    .insertInto("newsletter_search")
-    .values({
-      tenant_id: tenantId,
-      newsletter_id: newsletterId,
-      title: row.title,
-      excerpt: row.excerpt,
-      body: textOfHtml(row.content),
-      published_at: row.published_at ?? new Date().toISOString(),
-    })
-    .execute();
+  const publishedAt = row.published_at ?? row.created_at;
+  const id = await searchRowId(db, tenantId, publishedAt);
+  const text = searchableText(row);
+  if (isPostgres(db)) {
+    await sql`INSERT INTO newsletter_search (id, tenant_id, newsletter_id, published_at, title_words, all_words)
+      VALUES (${id}, ${tenantId}, ${newsletterId}, ${publishedAt},
+        strip(to_tsvector('english', ${row.title})),
+        strip(to_tsvector('english', ${`${row.title} ${text}`})))`.execute(db);
+    return;
+  }
+  await sql`INSERT INTO newsletter_search (id, tenant_id, newsletter_id, published_at)
+    VALUES (${id}, ${tenantId}, ${newsletterId}, ${publishedAt})`.execute(db);
+  await sql`INSERT INTO newsletter_search_fts (rowid, tenant_key, title, text)
+    VALUES (${id}, ${tenantKey(tenantId)}, ${row.title}, ${text})`.execute(db);
 }
 
-interface RankedRow {
-  newsletter_id: string;
-}
-
-/** The tenant's published newsletters matching `query`, best first, one page at a time. */
+/** The tenant's published newsletters matching `query`: title matches first, newest first. */
 export async function searchNewsletters(
   ctx: TenantScope,
   query: string,
   page: { page: number; pageSize: number },
-): Promise<{ items: SearchHit[]; total: number }> {
+): Promise<{ items: SearchHit[]; total: number; more: boolean }> {
   const terms = searchTerms(query);
-  if (terms.length === 0) return { items: [], total: 0 };
-  const engine = isPostgres(ctx.db) ? postgres : sqlite;
+  if (terms.length === 0) return { items: [], total: 0, more: false };
+  const engine = isPostgres(ctx.db) ? postgres(terms) : sqlite(ctx.tenantId, terms);
+  const run = async <T>(query: RawBuilder<T>) => (await query.execute(ctx.db)).rows;
+  const idsOf = async (group: Exclude<Group, "all">, limit: number, offset: number) =>
+    limit > 0
+      ? (await run(engine.ids(ctx.tenantId, group, limit, offset))).map((row) => Number(row.id))
+      : [];
+  const counts = async () => {
+    const [row] = await run(engine.counts(ctx.tenantId));
+    return { all: Number(row?.all_count ?? 0), inTitle: Number(row?.title_count ?? 0) };
+  };
+
+  // The page spans the title matches, then the rest. The first page (nearly every search) asks for
+  // both at once, beside the counts; later pages need the count of title matches first.
   const offset = (page.page - 1) * page.pageSize;
-  const [ranked, total] = await Promise.all([
-    engine.page(ctx, terms, page.pageSize, offset),
-    engine.count(ctx, terms),
+  if (offset >= MAX_COUNTED) return { items: [], total: (await counts()).all, more: false };
+  const first = offset === 0;
+  const [{ all, inTitle }, firstTitles, firstRest] = await Promise.all([
+    counts(),
+    first ? idsOf("title", page.pageSize, 0) : null,
+    first ? idsOf("rest", page.pageSize, 0) : null,
   ]);
-  if (ranked.length === 0) return { items: [], total };
-  const ids = ranked.map((row) => row.newsletter_id);
-  const [snippets, rows] = await Promise.all([
-    engine.snippets(ctx, terms, ids),
-    ctx.db
-      .selectFrom("newsletters")
-      .select(["id", "slug", "title", "excerpt", "published_at", "created_at", "read_time"])
-      .where("tenant_id", "=", ctx.tenantId)
-      .where("id", "in", ids)
-      .where("status", "=", "published")
-      .execute(),
-  ]);
-  const byId = new Map(rows.map((row) => [row.id, row]));
+  const total = Math.min(all, MAX_COUNTED);
+  const more = all > MAX_COUNTED;
+  const fromTitle = Math.max(0, Math.min(page.pageSize, inTitle - offset));
+  const ids =
+    firstTitles && firstRest
+      ? [...firstTitles, ...firstRest].slice(0, page.pageSize)
+      : [
+          ...(await idsOf("title", fromTitle, offset)),
+          ...(await idsOf("rest", page.pageSize - fromTitle, Math.max(0, offset - inTitle))),
+        ];
+  if (ids.length === 0) return { items: [], total, more };
+
+  const rows = await ctx.db
+    .selectFrom("newsletter_search")
+    .innerJoin("newsletters", (join) =>
+      join
+        .onRef("newsletters.id", "=", "newsletter_search.newsletter_id")
+        .on("newsletters.tenant_id", "=", ctx.tenantId),
+    )
+    .select([
+      "newsletter_search.id as searchId",
+      "newsletters.id",
+      "newsletters.slug",
+      "newsletters.title",
+      "newsletters.excerpt",
+      "newsletters.content",
+      "newsletters.published_at",
+      "newsletters.created_at",
+      "newsletters.read_time",
+    ])
+    .where("newsletter_search.tenant_id", "=", ctx.tenantId)
+    .where("newsletter_search.id", "in", ids)
+    .where("newsletters.status", "=", "published")
+    .execute();
+  const bySearchId = new Map(rows.map((row) => [Number(row.searchId), row]));
   const items = ids.flatMap((id) => {
-    const row = byId.get(id);
+    const row = bySearchId.get(id);
     if (!row) return [];
     return [
       {
-        id,
-        slug: row.slug ?? id,
+        id: row.id,
+        slug: row.slug ?? row.id,
         title: row.title,
         excerpt: row.excerpt,
         date: row.published_at ?? row.created_at,
         readTime: Number(row.read_time),
-        snippet: snippetParts(snippets.get(id) ?? ""),
+        snippet: makeSnippet(textOfHtml(row.content), terms),
       },
     ];
   });
-  return { items, total };
+  return { items, total, more };
 }
 
+/** "all" matches; "title": every word in the title; "rest": all but those. */
+type Group = "all" | "title" | "rest";
+
 interface Engine {
-  page(ctx: TenantScope, terms: string[], limit: number, offset: number): Promise<RankedRow[]>;
-  count(ctx: TenantScope, terms: string[]): Promise<number>;
-  /** newsletter id → its text's best passage, matches between START and STOP */
-  snippets(ctx: TenantScope, terms: string[], ids: string[]): Promise<Map<string, string>>;
+  /** matches, and matches with every word in the title, each counted up to MAX_COUNTED + 1 */
+  counts(
+    tenantId: string,
+  ): RawBuilder<{ all_count: number | string; title_count: number | string }>;
+  ids(tenantId: string, group: Group, limit: number, offset: number): RawBuilder<{ id: number }>;
 }
 
 // Raw SQL is not seen by the tenant guard: every query below names the tenant itself.
 
-/** FTS5: each term a quoted string (never an operator), all of them required. */
-const ftsAll = (terms: string[], column?: string) =>
-  terms.map((term) => `${column ? `${column} : ` : ""}"${term}"`).join(" AND ");
-
-const sqlite: Engine = {
-  async page(ctx, terms, limit, offset) {
-    const { rows } = await sql<RankedRow>`
-      SELECT s.newsletter_id,
-        CASE
-          WHEN s.id IN (SELECT rowid FROM newsletter_search_fts
-                        WHERE newsletter_search_fts MATCH ${ftsAll(terms, "title")}) THEN 0
-          WHEN s.id IN (SELECT rowid FROM newsletter_search_fts
-                        WHERE newsletter_search_fts MATCH ${ftsAll(terms, "excerpt")}) THEN 1
-          ELSE 2
-        END AS tier
-      FROM newsletter_search_fts
-      JOIN newsletter_search s ON s.id = newsletter_search_fts.rowid
-      WHERE newsletter_search_fts MATCH ${ftsAll(terms)} AND s.tenant_id = ${ctx.tenantId}
-      ORDER BY tier, s.published_at DESC, s.newsletter_id DESC
-      LIMIT ${limit} OFFSET ${offset}`.execute(ctx.db);
-    return rows;
-  },
-  async count(ctx, terms) {
-    const { rows } = await sql<{ total: number }>`
-      SELECT count(*) AS total FROM newsletter_search_fts
-      JOIN newsletter_search s ON s.id = newsletter_search_fts.rowid
-      WHERE newsletter_search_fts MATCH ${ftsAll(terms)} AND s.tenant_id = ${ctx.tenantId}`.execute(
-      ctx.db,
-    );
-    return Number(rows[0]?.total ?? 0);
-  },
-  async snippets(ctx, terms, ids) {
-    const { rows } = await sql<{ newsletter_id: string; snippet: string }>`
-      SELECT s.newsletter_id,
-        snippet(newsletter_search_fts, 2, ${START}, ${STOP}, '…', 32) AS snippet
-      FROM newsletter_search_fts
-      JOIN newsletter_search s ON s.id = newsletter_search_fts.rowid
-      WHERE newsletter_search_fts MATCH ${ftsAll(terms)} AND s.tenant_id = ${ctx.tenantId}
-        AND s.newsletter_id IN (${sql.join(ids)})`.execute(ctx.db);
-    return new Map(rows.map((row) => [row.newsletter_id, row.snippet]));
-  },
-};
+/**
+ * FTS5: the tenant's token, and each word as a quoted string (never an operator) in the title or
+ * text; "title" has every word in the title, "rest" the others.
+ */
+function sqlite(tenantId: string, terms: string[]): Engine {
+  const quoted = terms.map((term) => `"${term}"`);
+  const everyWord = quoted.map((term) => `{title text} : ${term}`).join(" AND ");
+  const everyWordInTitle = quoted.map((term) => `title : ${term}`).join(" AND ");
+  const tenant = `tenant_key : "${tenantKey(tenantId)}"`;
+  const match = (group: Group) =>
+    group === "all"
+      ? `${tenant} AND ${everyWord}`
+      : group === "title"
+        ? `${tenant} AND ${everyWordInTitle}`
+        : `(${tenant} AND ${everyWord}) NOT (${everyWordInTitle})`;
+  const capped = (group: Group) =>
+    sql`(SELECT count(*) FROM (SELECT 1 FROM newsletter_search_fts
+      WHERE newsletter_search_fts MATCH ${match(group)} LIMIT ${MAX_COUNTED + 1}))`;
+  return {
+    counts: () =>
+      sql<{ all_count: number; title_count: number }>`SELECT ${capped("all")} AS all_count,
+        ${capped("title")} AS title_count`,
+    ids: (_tenantId, group, limit, offset) =>
+      sql<{ id: number }>`SELECT rowid AS id FROM newsletter_search_fts
+        WHERE newsletter_search_fts MATCH ${match(group)}
+        ORDER BY rowid DESC LIMIT ${limit} OFFSET ${offset}`,
+  };
+}
 
 /** PostgreSQL: the words as one plainto_tsquery (every word required, stemmed, no operators). */
-const tsquery = (terms: string[]) => sql`plainto_tsquery('english', ${terms.join(" ")})`;
-
-const postgres: Engine = {
-  async page(ctx, terms, limit, offset) {
-    const { rows } = await sql<RankedRow>`
-      SELECT s.newsletter_id,
-        CASE WHEN s.title_tsv @@ q.query THEN 0 WHEN s.excerpt_tsv @@ q.query THEN 1 ELSE 2 END
-          AS tier
-      FROM newsletter_search s, (SELECT ${tsquery(terms)} AS query) q
-      WHERE s.tenant_id = ${ctx.tenantId} AND s.document @@ q.query
-      ORDER BY tier, s.published_at DESC, s.newsletter_id DESC
-      LIMIT ${limit} OFFSET ${offset}`.execute(ctx.db);
-    return rows;
-  },
-  async count(ctx, terms) {
-    const { rows } = await sql<{ total: string }>`
-      SELECT count(*) AS total FROM newsletter_search s
-      WHERE s.tenant_id = ${ctx.tenantId} AND s.document @@ ${tsquery(terms)}`.execute(ctx.db);
-    return Number(rows[0]?.total ?? 0);
-  },
-  async snippets(ctx, terms, ids) {
-    const options = `StartSel=${START}, StopSel=${STOP}, MaxWords=32, MinWords=16, MaxFragments=1, FragmentDelimiter=" … "`;
-    const { rows } = await sql<{ newsletter_id: string; snippet: string }>`
-      SELECT s.newsletter_id, ts_headline('english', s.body, ${tsquery(terms)}, ${options}) AS snippet
-      FROM newsletter_search s
-      WHERE s.tenant_id = ${ctx.tenantId} AND s.newsletter_id IN (${sql.join(ids)})`.execute(
-      ctx.db,
-    );
-    return new Map(rows.map((row) => [row.newsletter_id, row.snippet]));
-  },
-};
+function postgres(terms: string[]): Engine {
+  const query = sql`plainto_tsquery('english', ${terms.join(" ")})`;
+  const where = (tenantId: string, group: Group) =>
+    group === "all"
+      ? sql`tenant_id = ${tenantId} AND all_words @@ ${query}`
+      : group === "title"
+        ? sql`tenant_id = ${tenantId} AND title_words @@ ${query}`
+        : sql`tenant_id = ${tenantId} AND all_words @@ ${query} AND NOT (title_words @@ ${query})`;
+  const capped = (tenantId: string, group: Group) =>
+    sql`(SELECT count(*) FROM (SELECT 1 FROM newsletter_search WHERE ${where(tenantId, group)}
+      LIMIT ${MAX_COUNTED + 1}) AS found)`;
+  return {
+    counts: (tenantId) =>
+      sql<{
+        all_count: string;
+        title_count: string;
+      }>`SELECT ${capped(tenantId, "all")} AS all_count,
+        ${capped(tenantId, "title")} AS title_count`,
+    ids: (tenantId, group, limit, offset) =>
+      sql<{ id: number }>`SELECT id FROM newsletter_search WHERE ${where(tenantId, group)}
+        ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}`,
+  };
+}

@@ -10,14 +10,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const query = searchQuerySchema.parse(url.searchParams.get("q") ?? "");
   const page = pageOf(request);
-  const { items, total } = query
+  const { items, total, more } = query
     ? await searchNewsletters(scopeOf(context), query, { page, pageSize: SEARCH_PAGE_SIZE })
-    : { items: [], total: 0 };
+    : { items: [], total: 0, more: false };
   return {
     query,
     page,
     pageCount: Math.max(1, Math.ceil(total / SEARCH_PAGE_SIZE)),
     total,
+    more,
     results: items,
   };
 }

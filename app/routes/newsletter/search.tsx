@@ -12,7 +12,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
   noindexMeta(loaderData?.query ? `Search: ${loaderData.query}` : "Search the newsletter");
 
 export default function NewsletterSearch({ loaderData }: Route.ComponentProps) {
-  const { query, results, total, page, pageCount } = loaderData;
+  const { query, results, total, more, page, pageCount } = loaderData;
   return (
     <main>
       <PageHero
@@ -27,7 +27,9 @@ export default function NewsletterSearch({ loaderData }: Route.ComponentProps) {
             <h2 id="results-heading" className="text-xl font-bold" aria-live="polite">
               {total === 0
                 ? `No newsletters match “${query}”.`
-                : `${total} ${total === 1 ? "result" : "results"} for “${query}”`}
+                : more
+                  ? `More than ${total.toLocaleString("en-US")} results for “${query}”`
+                  : `${total} ${total === 1 ? "result" : "results"} for “${query}”`}
             </h2>
             {results.length > 0 ? (
               <ol className="mt-4 divide-y divide-black/10 border-y border-black/10">
