@@ -236,7 +236,7 @@ export function ArchiveSection({
   const navigation = useNavigation();
   const opening =
     navigation.state === "loading" &&
-    /^\/newsletter\/(?!rss\.xml)[^/]+$/.test(navigation.location.pathname);
+    /^\/newsletter\/(?!rss\.xml$|search$)[^/]+$/.test(navigation.location.pathname);
   return (
     <div className="grid gap-10 lg:grid-cols-[2fr_1fr]">
       <section aria-labelledby="issues-heading" className="min-w-0">
