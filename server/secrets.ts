@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Env } from "./env";
@@ -28,4 +28,14 @@ export function loadSessionSecret(env: Env, logger: Logger, file = SECRET_FILE):
     );
   }
   return secret;
+}
+
+/**
+ * Whether a base64url signature from a link is `expected`, compared as text in constant time.
+ * Decoding first would accept other spellings of the last character (base64 ignores its low bits).
+ */
+export function signatureMatches(given: string, expected: Buffer): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected.toString("base64url"));
+  return a.length === b.length && timingSafeEqual(a, b);
 }

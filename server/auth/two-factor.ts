@@ -1,7 +1,8 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
 import type { Db } from "../db";
+import { signatureMatches } from "../secrets";
 import { readSetting, writeSetting } from "../settings";
 import { verifyPassword } from "./password";
 import {
@@ -162,8 +163,7 @@ export function readChallenge(secret: string, value: string | null, now = Date.n
   const [body = "", signature = ""] = (value ?? "").split(".");
   if (!body || !signature || body.length > 500) return null;
   const expected = createHmac("sha256", secret).update(`2fa.${body}`).digest();
-  const actual = Buffer.from(signature, "base64url");
-  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return null;
+  if (!signatureMatches(signature, expected)) return null;
   try {
     const payload = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as {
       userId: string;

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { signatureMatches } from "../secrets";
 
 /**
  * Per-recipient tracking links: the open pixel and click redirects carry the delivery id, the link's
@@ -37,9 +38,7 @@ export function verifyTrackingToken(
   if (!match) return null;
   const deliveryId = Number(match[1]);
   const link = Number(match[2]);
-  const actual = Buffer.from(match[3] ?? "", "base64url");
-  const expected = signature(secret, kind, deliveryId, link);
-  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return null;
+  if (!signatureMatches(match[3] ?? "", signature(secret, kind, deliveryId, link))) return null;
   return { deliveryId, link };
 }
 
