@@ -11,7 +11,7 @@ import { listTenantLists, type MailingList, resolveLists } from "../subscribers/
 import { type SubscriptionContext, tenantLink } from "../subscribers/subscribers";
 import { FIXED_SENDER } from "../tenants/config";
 import { cleanCampaignContent } from "./clean-content";
-import { cancelPendingDeliveries, queueDeliveries } from "./deliveries";
+import { cancelPendingDeliveries, countRecipients, queueDeliveries } from "./deliveries";
 import { type CampaignMessageSource, personalise, prepareCampaignMessage } from "./message";
 import { extractLinks } from "./tracking-links";
 
@@ -558,6 +558,43 @@ export async function previewCampaign(
       `href="${tenantLink(ctx, "/subscription/preferences")}"`,
     ),
     text: message.text,
+  };
+}
+
+/** The review before sending (issue 16, point 7): the real email, its audience and how many get it. */
+export async function reviewCampaign(
+  ctx: SubscriptionContext,
+  input: CampaignInput,
+): Promise<{
+  subject: string;
+  from: string;
+  replyTo: string | null;
+  html: string;
+  lists: string[];
+  /** the lists' ids, in order: what a confirmation must name to send to this audience */
+  audience: string;
+  recipients: number;
+}> {
+  const valid = await validateCampaign(ctx, input);
+  const [preview, recipients] = await Promise.all([
+    previewCampaign(ctx, input),
+    countRecipients(
+      ctx.db,
+      ctx.tenant.id,
+      valid.lists.map((list) => list.id),
+    ),
+  ]);
+  return {
+    subject: preview.subject,
+    from: preview.from,
+    replyTo: valid.replyTo || ctx.tenant.email.replyTo || null,
+    html: preview.html,
+    lists: valid.lists.map((list) => list.name),
+    audience: valid.lists
+      .map((list) => list.id)
+      .sort((a, b) => a - b)
+      .join(","),
+    recipients,
   };
 }
 

@@ -11,6 +11,40 @@ import { crossTenant } from "../db/tenant-guard";
  * handling all write through these functions. Pass a transaction as `db` to join one.
  */
 
+/**
+ * A campaign's recipients: the tenant's active subscribers on any of `listIds`. Unsubscribed,
+ * bounced and complained addresses are not active, so they are never among them.
+ */
+function recipientsOf(db: Db, tenantId: string, listIds: readonly number[]) {
+  return db
+    .selectFrom("subscribers")
+    .where("subscribers.tenant_id", "=", tenantId)
+    .where("subscribers.status", "=", "active")
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("subscriptions")
+          .select(sql`1`.as("one"))
+          .where("subscriptions.tenant_id", "=", tenantId)
+          .whereRef("subscriptions.subscriber_id", "=", "subscribers.id")
+          .where("subscriptions.list_id", "in", listIds),
+      ),
+    );
+}
+
+/** How many would receive a campaign to `listIds` now (the review step's "Send to N"). */
+export async function countRecipients(
+  db: Db,
+  tenantId: string,
+  listIds: readonly number[],
+): Promise<number> {
+  if (listIds.length === 0) return 0;
+  const { total } = await recipientsOf(db, tenantId, listIds)
+    .select((eb) => eb.fn.countAll<number>().as("total"))
+    .executeTakeFirstOrThrow();
+  return Number(total);
+}
+
 /** Queues one pending delivery per active subscriber on any of `listIds`; answers the total. */
 export async function queueDeliveries(
   db: Db,
@@ -31,8 +65,7 @@ export async function queueDeliveries(
         "next_attempt_at",
       ])
       .expression(
-        db
-          .selectFrom("subscribers")
+        recipientsOf(db, tenantId, listIds)
           .select((eb) => [
             "subscribers.tenant_id",
             eb.val(id).as("campaign_id"),
@@ -42,18 +75,6 @@ export async function queueDeliveries(
             eb.val(0).as("attempts"),
             eb.val(now).as("next_attempt_at"),
           ])
-          .where("subscribers.tenant_id", "=", tenantId)
-          .where("subscribers.status", "=", "active")
-          .where((eb) =>
-            eb.exists(
-              eb
-                .selectFrom("subscriptions")
-                .select(sql`1`.as("one"))
-                .where("subscriptions.tenant_id", "=", tenantId)
-                .whereRef("subscriptions.subscriber_id", "=", "subscribers.id")
-                .where("subscriptions.list_id", "in", listIds),
-            ),
-          )
           .orderBy("subscribers.id"),
       )
       .onConflict((oc) => oc.columns(["campaign_id", "subscriber_id"]).doNothing())

@@ -29,7 +29,11 @@ const checkbox = z
  */
 export const campaignFormSchema = z
   .object({
-    intent: z.enum(["preview", "test", "create"]).default("create"),
+    intent: z.enum(["preview", "test", "review", "create"]).default("create"),
+    /** the recipient count the review showed: "Send to N recipients" sends only while it holds */
+    confirmedRecipients: z.coerce.number().int().min(0).optional(),
+    /** the lists that review showed, as reviewCampaign names them (`audience`) */
+    confirmedAudience: z.string().max(2_000).optional(),
     subject: z
       .string({ error: CAMPAIGN_TEXT.required })
       .trim()

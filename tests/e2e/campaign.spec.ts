@@ -58,7 +58,13 @@ test("staff send a newsletter by email and watch the progress bar reach 100%", a
   const preview = page.frameLocator('iframe[title="Email preview"]');
   await expect(preview.getByText("the guide")).toBeVisible();
 
-  await page.getByRole("button", { name: "Send campaign" }).click();
+  // The review: how many get it, the email at desktop and phone width, then "Send to N recipients".
+  await page.getByRole("button", { name: "Review and send" }).click();
+  await expect(page.getByTestId("recipient-count")).toContainText(`${recipients} recipients`);
+  await expect(
+    page.frameLocator('iframe[title="Email preview, phone width"]').getByText("the guide"),
+  ).toBeVisible();
+  await page.getByRole("button", { name: `Send to ${recipients} recipients` }).click();
   await expect(page).toHaveURL(/\/admin\/campaigns\/[0-9a-f-]{36}$/);
   const bar = page.getByRole("progressbar", { name: "Sending progress" });
   // 120 and more messages at the default 50 a second: the page follows the campaign without a reload.

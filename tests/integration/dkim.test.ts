@@ -17,7 +17,7 @@ import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
 import { createStaffUser, signIn } from "../support/auth";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
-import { postForm } from "../support/forms";
+import { postForm, sendAsEmail } from "../support/forms";
 import { textOf } from "../support/html";
 import { type RunningServer, startServer } from "../support/server";
 import { type ReceivedMail, type SmtpSink, startSmtpSink } from "../support/smtp-sink";
@@ -275,16 +275,20 @@ describe.each(testDialects())("DKIM per tenant on %s", (dialect) => {
       readTime: 1,
     });
     await publishNewsletter(scope, id);
-    const sent = await post(`/admin/newsletter/send/${id}`, {
-      subject: "Signed and sealed",
-      senderName: "Herald Editors",
-      senderEmail: "newsletter@keydiscovery.com",
-      lists: ["newsletter"],
-      trackOpens: "on",
-      trackClicks: "on",
-      mode: "now",
-      intent: "create",
-    });
+    const sent = await sendAsEmail(
+      server.url,
+      `/admin/newsletter/send/${id}`,
+      {
+        subject: "Signed and sealed",
+        senderName: "Herald Editors",
+        senderEmail: "newsletter@keydiscovery.com",
+        lists: ["newsletter"],
+        trackOpens: "on",
+        trackClicks: "on",
+        mode: "now",
+      },
+      chief,
+    );
     expect(sent.status).toBe(303);
     const mail = await sink.waitFor(
       (each) => each.to.includes("reader@example.com") && each.subject === "Signed and sealed",

@@ -12,7 +12,7 @@ import {
   type TestDatabase,
   testDialects,
 } from "../support/database";
-import { postForm } from "../support/forms";
+import { postForm, sendAsEmail } from "../support/forms";
 import { testPng } from "../support/images";
 import { relativeUrlsIn } from "../support/mail-urls";
 import { type RunningServer, startServer } from "../support/server";
@@ -114,17 +114,21 @@ describe.each(testDialects())("the email in the inbox on %s", (dialect) => {
     ).id;
     await publishNewsletter(scope, newsletterId);
 
-    const sent = await post(`/admin/newsletter/send/${newsletterId}`, {
-      subject: "Proportionality, quarter by quarter",
-      senderName: "Herald Editors",
-      senderEmail: "editors@news.herald.example",
-      replyTo: "desk@herald.example",
-      lists: ["newsletter"],
-      trackOpens: "on",
-      trackClicks: "on",
-      mode: "now",
-      intent: "create",
-    });
+    const sent = await sendAsEmail(
+      server.url,
+      `/admin/newsletter/send/${newsletterId}`,
+      {
+        subject: "Proportionality, quarter by quarter",
+        senderName: "Herald Editors",
+        senderEmail: "editors@news.herald.example",
+        replyTo: "desk@herald.example",
+        lists: ["newsletter"],
+        trackOpens: "on",
+        trackClicks: "on",
+        mode: "now",
+      },
+      cookie,
+    );
     expect(sent.status).toBe(303);
     campaignMail = await sink.waitFor((mail) => mail.to.includes("reader0@example.com"), 20_000);
   });

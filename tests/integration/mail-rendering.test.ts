@@ -14,6 +14,7 @@ import { getTenant } from "../../server/tenants/store";
 import { createStaffUser, signIn } from "../support/auth";
 import { CHROMIUM_ARGS, requireChromium } from "../support/chromium";
 import { createTestDatabase, type TestDatabase } from "../support/database";
+import { sendAsEmail } from "../support/forms";
 import { testPng } from "../support/images";
 import { type RunningServer, startServer } from "../support/server";
 import { type ReceivedMail, type SmtpSink, startSmtpSink } from "../support/smtp-sink";
@@ -127,19 +128,18 @@ describe("mail as a reader sees it", () => {
       readTime: 3,
     });
     await publishNewsletter(scope, newsletter.id);
-    const sent = await fetch(`${server.url}/admin/newsletter/send/${newsletter.id}`, {
-      method: "POST",
-      headers: { cookie, origin: server.url },
-      body: new URLSearchParams({
+    const sent = await sendAsEmail(
+      server.url,
+      `/admin/newsletter/send/${newsletter.id}`,
+      {
         subject: "Proportionality, quarter by quarter",
         lists: "newsletter",
         trackOpens: "on",
         trackClicks: "on",
         mode: "now",
-        intent: "create",
-      }),
-      redirect: "manual",
-    });
+      },
+      cookie,
+    );
     expect(sent.status).toBe(303);
     received.set(
       "campaign",

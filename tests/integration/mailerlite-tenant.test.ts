@@ -20,6 +20,7 @@ import { getTenant, invalidateTenant } from "../../server/tenants/store";
 import { createStaffUser, signIn } from "../support/auth";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 import { type FakeMailerLite, startFakeMailerLite } from "../support/fake-mailerlite";
+import { sendAsEmail } from "../support/forms";
 import { textOf } from "../support/html";
 import { type RunningServer, startServer } from "../support/server";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink";
@@ -224,11 +225,10 @@ describe("a tenant on MailerLite", () => {
     });
 
     it("sends a newsletter as a MailerLite campaign to the mapped groups and lists it", async () => {
-      const response = await fetch(`${server.url}/admin/newsletter/send/${newsletterId}`, {
-        method: "POST",
-        headers: { cookie, origin: server.url },
-        body: new URLSearchParams({
-          intent: "create",
+      const response = await sendAsEmail(
+        server.url,
+        `/admin/newsletter/send/${newsletterId}`,
+        {
           subject: "Sent through MailerLite",
           senderName: "KeyDiscovery Legal",
           senderEmail: "newsletter@keydiscovery.com",
@@ -236,9 +236,9 @@ describe("a tenant on MailerLite", () => {
           trackOpens: "on",
           trackClicks: "on",
           mode: "now",
-        }),
-        redirect: "manual",
-      });
+        },
+        cookie,
+      );
       expect(response.status).toBe(303);
       expect(response.headers.get("location")).toBe("/admin/campaigns");
       const campaign = [...fake.campaigns.values()].find(

@@ -6,6 +6,7 @@ import { requireTenantAccess } from "../../../server/auth/guards";
 import {
   CampaignError,
   previewCampaign,
+  reviewCampaign,
   sendCampaignTest,
 } from "../../../server/campaigns/campaigns";
 import { sendAsCampaign } from "../../../server/campaigns/send-as-campaign";
@@ -62,7 +63,20 @@ export type ActionAnswer =
       from: string;
       values: Record<string, unknown>;
     }
-  | { kind: "tested"; to: string; values: Record<string, unknown> };
+  | { kind: "tested"; to: string; values: Record<string, unknown> }
+  | {
+      kind: "review";
+      subject: string;
+      from: string;
+      replyTo: string | null;
+      html: string;
+      lists: string[];
+      audience: string;
+      recipients: number;
+      /** set when the audience changed between the review and "Send to N recipients" */
+      changed: boolean;
+      values: Record<string, unknown>;
+    };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = requireTenantAccess(context, request);
@@ -111,6 +125,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (form.intent === "test") {
       await sendCampaignTest(ctx, input, user.email);
       return data<ActionAnswer>({ kind: "tested", to: user.email, values });
+    }
+    // Nothing goes out unreviewed (issue 16, point 7): "Send to N recipients" sends while N still
+    // holds; before a review, or when the audience changed since, the review is shown (again).
+    if (form.mode !== "draft" || form.intent === "review") {
+      const review = await reviewCampaign(ctx, input);
+      const confirmed = form.intent === "create" ? form.confirmedRecipients : undefined;
+      if (confirmed !== review.recipients || form.confirmedAudience !== review.audience) {
+        return data<ActionAnswer>({
+          kind: "review",
+          ...review,
+          changed: confirmed !== undefined,
+          values,
+        });
+      }
     }
     const sent = await sendAsCampaign(ctx, input, {
       userId: context.get(userContext)?.id ?? null,

@@ -1,5 +1,6 @@
 import { Form, useNavigation } from "react-router";
 import { CampaignOptions } from "../../components/admin/campaign-options";
+import { CampaignReview } from "../../components/admin/campaign-review";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
 import { FormAlert, SubmitButton, TextField } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
@@ -49,7 +50,7 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
         </p>
       ) : null}
 
-      <Form method="post" className="space-y-6" noValidate>
+      <Form method="post" id="campaign-form" className="space-y-6" noValidate>
         <input type="hidden" name="timezoneOffset" value={String(new Date().getTimezoneOffset())} />
         <TextField
           id="subject"
@@ -88,9 +89,15 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
           errors={fields}
         />
         <div className="flex flex-wrap gap-3">
-          <SubmitButton name="intent" value="create" disabled={busy}>
-            {mode === "draft" ? "Save campaign" : "Send campaign"}
-          </SubmitButton>
+          {mode === "draft" ? (
+            <SubmitButton name="intent" value="create" disabled={busy}>
+              Save campaign
+            </SubmitButton>
+          ) : (
+            <SubmitButton name="intent" value="review" disabled={busy}>
+              Review and send
+            </SubmitButton>
+          )}
           {[
             { intent: "preview", label: "Preview" },
             { intent: "test", label: `Send a test to ${loaderData.me}` },
@@ -107,6 +114,15 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
           ))}
         </div>
       </Form>
+
+      {actionData?.kind === "review" ? (
+        <CampaignReview
+          review={actionData}
+          scheduled={mode === "schedule"}
+          busy={busy}
+          testLabel={`Send a test to ${loaderData.me}`}
+        />
+      ) : null}
 
       {actionData?.kind === "preview" ? (
         <AdminSection id="preview-heading" title="Preview">

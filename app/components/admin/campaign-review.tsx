@@ -1,0 +1,107 @@
+import { plural } from "../../../shared/format";
+import { AdminSection } from "../admin-header";
+import { SubmitButton } from "../ui/form";
+
+interface Review {
+  subject: string;
+  from: string;
+  replyTo: string | null;
+  html: string;
+  lists: string[];
+  audience: string;
+  recipients: number;
+  changed: boolean;
+}
+
+/**
+ * The review before a campaign goes out (issue 16, point 7): what the recipients will see and how
+ * many they are, at desktop and phone width, a test send, then "Send to N recipients". Its buttons
+ * submit the compose form above (`form="campaign-form"`), with the count this review showed.
+ */
+export function CampaignReview({
+  review,
+  scheduled,
+  busy,
+  testLabel,
+}: {
+  review: Review;
+  scheduled: boolean;
+  busy: boolean;
+  testLabel: string;
+}) {
+  const who = plural(review.recipients, "recipient");
+  return (
+    <AdminSection id="review-heading" title="Review">
+      {review.changed ? (
+        <p role="alert" className="mt-2 rounded-brand border-2 border-secondary p-3 font-medium">
+          {`The audience changed since you reviewed it: it is now ${who}. Check it, then send.`}
+        </p>
+      ) : null}
+      <dl className="mt-3 grid gap-x-6 gap-y-2 sm:grid-cols-[10rem_1fr]">
+        <dt className="font-semibold">Subject</dt>
+        <dd>{review.subject}</dd>
+        <dt className="font-semibold">From</dt>
+        <dd>{review.from}</dd>
+        <dt className="font-semibold">Replies go to</dt>
+        <dd>{review.replyTo ?? "The sender"}</dd>
+        <dt className="font-semibold">Lists</dt>
+        <dd>{review.lists.join(", ")}</dd>
+        <dt className="font-semibold">Recipients</dt>
+        <dd data-testid="recipient-count">
+          <span className="font-semibold">{who}</span>
+          <span className="block text-sm opacity-80">
+            Active subscribers of these lists; unsubscribed, bounced and complained addresses are
+            never included.
+          </span>
+        </dd>
+      </dl>
+      <div className="mt-5 grid gap-6 lg:grid-cols-[minmax(0,1fr)_auto]">
+        <figure className="min-w-0">
+          <figcaption className="text-sm font-semibold">Desktop</figcaption>
+          <iframe
+            sandbox=""
+            srcDoc={review.html}
+            title="Email preview, desktop width"
+            className="mt-2 h-[32rem] w-full rounded-brand border border-black/20 bg-white"
+          />
+        </figure>
+        <figure>
+          <figcaption className="text-sm font-semibold">Phone</figcaption>
+          <iframe
+            sandbox=""
+            srcDoc={review.html}
+            title="Email preview, phone width"
+            width={375}
+            className="mt-2 h-[32rem] max-w-full rounded-brand border border-black/20 bg-white"
+          />
+        </figure>
+      </div>
+      <div className="mt-5 flex flex-wrap items-center gap-3">
+        <input
+          type="hidden"
+          name="confirmedRecipients"
+          value={review.recipients}
+          form="campaign-form"
+        />
+        <input
+          type="hidden"
+          name="confirmedAudience"
+          value={review.audience}
+          form="campaign-form"
+        />
+        <SubmitButton name="intent" value="create" form="campaign-form" disabled={busy}>
+          {scheduled ? `Schedule for ${who}` : `Send to ${who}`}
+        </SubmitButton>
+        <button
+          type="submit"
+          name="intent"
+          value="test"
+          form="campaign-form"
+          className="rounded-brand border-2 border-brand-strong px-5 py-3 font-semibold text-brand-strong"
+        >
+          {testLabel}
+        </button>
+      </div>
+    </AdminSection>
+  );
+}
