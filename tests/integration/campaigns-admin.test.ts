@@ -308,13 +308,24 @@ describe.each(testDialects())("sending a newsletter from the admin pages on %s",
     expect(draft.status).toBe(303);
     const draftPage = draft.headers.get("location") ?? "";
     expect(textOf(await (await get(draftPage)).text())).toContain("Send now");
-    const cancelled = await post(draftPage, { action: "cancel" });
+    const status = async () =>
+      (
+        await crossTenant(database.db)
+          .selectFrom("campaigns")
+          .select("status")
+          .where("id", "=", draftPage.split("/").pop() ?? "")
+          .executeTakeFirstOrThrow()
+      ).status;
+    // "Send now" and "Cancel campaign" ask first, saying to how many; asking changes nothing.
+    const sendAsked = await post(draftPage, { action: "send" });
+    expect(sendAsked.status).toBe(200);
+    // (one of the three readers unsubscribed in an earlier test)
+    expect(textOf(await sendAsked.text())).toContain("Send to 2 recipients now?");
+    const cancelAsked = await post(draftPage, { action: "cancel" });
+    expect(textOf(await cancelAsked.text())).toContain("Cancel this campaign?");
+    expect(await status()).toBe("draft");
+    const cancelled = await post(draftPage, { action: "cancel", confirmed: "yes" });
     expect(cancelled.status).toBe(200);
-    const row = await crossTenant(database.db)
-      .selectFrom("campaigns")
-      .select("status")
-      .where("id", "=", draftPage.split("/").pop() ?? "")
-      .executeTakeFirstOrThrow();
-    expect(row.status).toBe("cancelled");
+    expect(await status()).toBe("cancelled");
   });
 });

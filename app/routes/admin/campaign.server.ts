@@ -9,6 +9,7 @@ import {
   changeCampaignState,
   getCampaignRow,
 } from "../../../server/campaigns/campaigns";
+import { countRecipients } from "../../../server/campaigns/deliveries";
 import { scopeOf } from "../../../server/http/context";
 import type { Route } from "./+types/campaign";
 
@@ -54,13 +55,37 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
-const actionSchema = z.object({ action: z.enum(["pause", "resume", "cancel", "send"]) });
+const actionSchema = z.object({
+  action: z.enum(["pause", "resume", "cancel", "send"]),
+  confirmed: z.literal("yes").optional(),
+});
+
+/** Sending and cancelling ask first (issue 16, point 7), in the states that allow them. */
+const ASKS_FIRST: Partial<Record<string, readonly string[]>> = {
+  send: ["draft", "scheduled"],
+  cancel: ["draft", "scheduled", "sending", "paused"],
+};
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   requireTenantAccess(context, request);
   const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data({ error: "Unknown action" }, { status: 400 });
   const scope = scopeOf(context);
+  const { action, confirmed } = parsed.data;
+  if (!confirmed && ASKS_FIRST[action]) {
+    const campaign = await load(context, params.id);
+    if (ASKS_FIRST[action]?.includes(campaign.status)) {
+      const recipients =
+        action === "send"
+          ? await countRecipients(
+              scope.db,
+              scope.tenantId,
+              JSON.parse(campaign.list_ids) as number[],
+            )
+          : (await campaignProgress(scope.db, campaign)).pending;
+      return { error: null, confirm: { action: action as "send" | "cancel", recipients } };
+    }
+  }
   try {
     await changeCampaignState(
       { db: scope.db, tenant: scopeOf(context).tenant },

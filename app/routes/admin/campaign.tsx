@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
 import type { CampaignReport } from "../../../server/campaigns/campaigns";
-import { formatDateTime } from "../../../shared/format";
+import { formatDateTime, plural } from "../../../shared/format";
 import { ActivityChart } from "../../components/admin/activity-chart";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
 import {
@@ -36,6 +36,53 @@ const FEEDBACK_COLUMNS: Column<CampaignReport["feedback"][number]>[] = [
   { header: "When", className: "sm:whitespace-nowrap", cell: (row) => formatDateTime(row.at) },
   { header: "Report", className: "break-words sm:max-w-[24rem]", cell: (row) => row.detail ?? "—" },
 ];
+
+/** "Send now" and "Cancel campaign" ask first, on the page (no JavaScript needed). */
+function ConfirmCampaignAction({
+  action,
+  recipients,
+}: {
+  action: "send" | "cancel";
+  recipients: number;
+}) {
+  const sending = action === "send";
+  return (
+    <section
+      aria-labelledby="confirm-heading"
+      className={`rounded-brand border-2 p-4 ${sending ? "border-ok" : "border-danger"}`}
+    >
+      <h3 id="confirm-heading" className="text-lg font-bold">
+        {sending ? `Send to ${plural(recipients, "recipient")} now?` : "Cancel this campaign?"}
+      </h3>
+      <p className="mt-1">
+        {sending
+          ? "Active subscribers of its lists; unsubscribed, bounced and complained addresses are never included."
+          : recipients > 0
+            ? `The ${plural(recipients, "message")} not yet sent will not be sent. This cannot be undone.`
+            : "Nothing has been sent yet, and nothing will be. This cannot be undone."}
+      </p>
+      <div className="mt-3 flex flex-wrap gap-3">
+        <Form method="post">
+          <input type="hidden" name="action" value={action} />
+          <input type="hidden" name="confirmed" value="yes" />
+          <button
+            type="submit"
+            className={`rounded-brand px-4 py-2 font-semibold text-white ${sending ? "bg-ok" : "bg-danger"}`}
+          >
+            {sending ? `Send to ${plural(recipients, "recipient")}` : "Yes, cancel the campaign"}
+          </button>
+        </Form>
+        <Link
+          to="."
+          relative="path"
+          className="rounded-brand border-2 border-black/30 px-4 py-2 font-semibold text-ink no-underline"
+        >
+          {sending ? "Not now" : "Keep it"}
+        </Link>
+      </div>
+    </section>
+  );
+}
 
 export default function Campaign({ loaderData, actionData }: Route.ComponentProps) {
   const { campaign, progress, report } = loaderData;
@@ -95,6 +142,12 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
           <p role="alert" className="font-medium text-danger">
             {actionData.error}
           </p>
+        ) : null}
+        {actionData && "confirm" in actionData && actionData.confirm ? (
+          <ConfirmCampaignAction
+            action={actionData.confirm.action}
+            recipients={actionData.confirm.recipients}
+          />
         ) : null}
         <div className="flex flex-wrap gap-3">
           {actions
