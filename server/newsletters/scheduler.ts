@@ -54,9 +54,9 @@ export async function runSchedule(deps: SchedulerDeps, now = new Date()): Promis
   const sends = await crossTenant(deps.db)
     .selectFrom("newsletters")
     .select(["tenant_id", "id"])
-    .where("status", "=", "published")
+    // (a published newsletter has no scheduled_at: publishing clears it)
     .where("scheduled_send", "=", 1)
-    .where("scheduled_at", "is", null)
+    .where("status", "=", "published")
     .limit(ROUND)
     .execute();
   for (const row of sends) {

@@ -39,11 +39,14 @@ export async function up(db: def.MigrationDb): Promise<void> {
     .alterTable("newsletters")
     .addColumn("scheduled_send", "integer", def.requiredWithDefault(0))
     .execute();
-  // The scheduler looks for due newsletters across tenants once a minute.
+  // The scheduler looks across tenants, every round of the sending worker, for due drafts and for
+  // published newsletters still to be sent: both found through an index, not a table scan.
   await def.createIndex(db, "newsletters_scheduled", "newsletters", ["scheduled_at"]);
+  await def.createIndex(db, "newsletters_scheduled_send", "newsletters", ["scheduled_send"]);
 }
 
 export async function down(db: def.MigrationDb): Promise<void> {
+  await db.schema.dropIndex("newsletters_scheduled_send").execute();
   await db.schema.dropIndex("newsletters_scheduled").execute();
   for (const column of [
     "scheduled_send",
