@@ -55,6 +55,8 @@ function rootData(context: Route.LoaderArgs["context"]) {
       favicon: tenant.branding.favicon || `/brand/favicon.svg?tenant=${tenant.id}`,
       cssVariables: brandingCssVariables(tenant.branding),
       primaryColor: tenant.branding.primaryColor,
+      /** staff read and enter times in it (issue 16, point 7) */
+      timeZone: tenant.timeZone,
     },
     origin: scope.origin,
     user: user ? { email: user.email, isSuperAdmin: user.isSuperAdmin } : null,

@@ -97,6 +97,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   "/admin/newsletter/preview/:id": "tenant-staff",
   "/admin/campaigns": "tenant-staff",
   "/admin/campaigns/:id": "tenant-staff",
+  "/admin/campaigns/:id/edit": "tenant-staff",
   "/admin/uploads": "tenant-staff",
   "/admin/comments/:id": "tenant-staff",
   "/test/functions": "tenant-staff",

@@ -73,6 +73,7 @@ export default [
     route("newsletter/preview/:id", "routes/admin/newsletter-preview.tsx"),
     route("campaigns", "routes/admin/campaigns.tsx"),
     route("campaigns/:id", "routes/admin/campaign.tsx"),
+    route("campaigns/:id/edit", "routes/admin/campaign-edit.tsx"),
     route("uploads", "routes/admin/uploads.ts"),
     route("comments/:id", "routes/admin/comment-moderation.ts"),
   ]),

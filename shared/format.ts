@@ -14,17 +14,29 @@ export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`;
 }
 
-const DATE_TIME = new Intl.DateTimeFormat("en-US", {
-  year: "numeric",
-  month: "short",
-  day: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-  timeZone: "UTC",
-});
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** "Nov 22, 2026, 14:05 UTC": for logs staff read (mail, messages), the same on server and browser. */
-export function formatDateTime(iso: string): string {
-  return `${DATE_TIME.format(new Date(iso))} UTC`;
+function dateTimeFormat(zone: string): Intl.DateTimeFormat {
+  let format = dateTimeFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      year: "numeric",
+      month: "short",
+      day: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+      timeZone: zone,
+    });
+    dateTimeFormats.set(zone, format);
+  }
+  return format;
+}
+
+/**
+ * "Nov 22, 2026, 14:05 UTC" or "Dec 1, 2026, 09:00 Europe/Berlin": a stored time as staff read it,
+ * in the tenant's time zone (app/lib/time-zone.ts), the same text on the server and the browser.
+ */
+export function formatDateTime(iso: string, zone = "UTC"): string {
+  return `${dateTimeFormat(zone).format(new Date(iso))} ${zone.replaceAll("_", " ")}`;
 }

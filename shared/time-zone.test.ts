@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatInZone, isTimeZone, utcToZonedLocal, zonedLocalToUtc } from "./time-zone";
+import { formatDateTime } from "./format";
+import { isTimeZone, utcToZonedLocal, zonedLocalToUtc } from "./time-zone";
 
 describe("times in a tenant's time zone", () => {
   it("reads a wall-clock time in the zone as UTC, summer and winter", () => {
@@ -16,9 +17,13 @@ describe("times in a tenant's time zone", () => {
       const utc = zonedLocalToUtc("2026-03-29T10:30", zone) ?? "";
       expect(utcToZonedLocal(utc, zone)).toBe("2026-03-29T10:30");
     }
-    expect(formatInZone("2026-12-01T08:00:00.000Z", "Europe/Berlin")).toBe(
-      "Dec 1, 2026, 09:00 (Europe/Berlin)",
+    expect(formatDateTime("2026-12-01T08:00:00.000Z", "Europe/Berlin")).toBe(
+      "Dec 1, 2026, 09:00 Europe/Berlin",
     );
+    expect(formatDateTime("2026-12-01T08:00:00.000Z", "America/New_York")).toBe(
+      "Dec 1, 2026, 03:00 America/New York",
+    );
+    expect(formatDateTime("2026-12-01T08:00:00.000Z")).toBe("Dec 1, 2026, 08:00 UTC");
   });
 
   it("refuses what is not a time or not a zone", () => {

@@ -50,17 +50,3 @@ export function utcToZonedLocal(iso: string, zone: string): string {
   const date = new TZDate(new Date(iso).getTime(), zone);
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
-
-/** "Dec 1, 2026, 09:00 (Europe/Berlin)": a stored time as staff of the tenant read it. */
-export function formatInZone(iso: string, zone: string): string {
-  const text = new Intl.DateTimeFormat("en-US", {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-    timeZone: zone,
-  }).format(new Date(iso));
-  return `${text} (${zone.replaceAll("_", " ")})`;
-}

@@ -1,11 +1,11 @@
 import { Form } from "react-router";
 import type { DkimRecord, TenantDkim } from "../../server/tenants/dkim";
-import { formatDateTime } from "../../shared/format";
 import {
   DKIM_ALGORITHM_LABELS,
   DKIM_ALGORITHMS,
   type DkimAlgorithm,
 } from "../../shared/schemas/dkim";
+import { StaffTime } from "../lib/time-zone";
 import {
   dangerSubmitClass,
   FieldShell,
@@ -190,8 +190,7 @@ function KeyRecord({ title, record }: { title: string; record: DkimRecord }) {
           <code className="break-all">{zoneFileLine(record)}</code>
         </Row>
         <Row term="Generated">
-          {record.createdBy} ·{" "}
-          <time dateTime={record.createdAt}>{formatDateTime(record.createdAt)}</time>
+          {record.createdBy} · <StaffTime iso={record.createdAt} />
         </Row>
       </dl>
     </div>

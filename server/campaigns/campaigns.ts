@@ -113,15 +113,8 @@ export async function createCampaign(
   const mode = input.mode ?? "now";
   const now = new Date();
   let scheduledAt: string | null = null;
-  if (mode === "schedule") {
-    const at = input.scheduledAt ? new Date(input.scheduledAt) : null;
-    if (!at || Number.isNaN(at.getTime())) throw new CampaignError("Choose when to send it");
-    if (at.getTime() < now.getTime() - 60_000)
-      throw new CampaignError("The send time must be in the future");
-    scheduledAt = at.toISOString();
-  } else if (mode === "now") {
-    scheduledAt = now.toISOString();
-  }
+  if (mode === "schedule") scheduledAt = futureSendTime(input.scheduledAt, now);
+  else if (mode === "now") scheduledAt = now.toISOString();
   if (input.newsletterId) {
     const newsletter = await ctx.db
       .selectFrom("newsletters")
@@ -159,6 +152,72 @@ export async function createCampaign(
     })
     .execute();
   if (mode === "now") await startCampaign(ctx.db, ctx.tenant.id, id);
+  return getCampaignRow(ctx.db, ctx.tenant.id, id);
+}
+
+/** A send time staff chose: a valid instant, not in the past (a minute's grace for the form). */
+function futureSendTime(iso: string | null | undefined, now: Date): string {
+  const at = iso ? new Date(iso) : null;
+  if (!at || Number.isNaN(at.getTime())) throw new CampaignError("Choose when to send it");
+  if (at.getTime() < now.getTime() - 60_000)
+    throw new CampaignError("The send time must be in the future");
+  return at.toISOString();
+}
+
+/**
+ * Edits a draft or scheduled campaign (issue 16, point 7): what it says, to whom, and when. It
+ * holds until the campaign starts: the update is conditional on the status, so an edit that loses
+ * the race with the worker changes nothing and says so.
+ */
+export async function updateCampaign(
+  ctx: SubscriptionContext,
+  id: string,
+  input: Omit<CampaignInput, "content" | "newsletterId" | "mode"> & {
+    mode: "schedule" | "draft";
+    /** take the newsletter's content as it is now */
+    refreshContent?: boolean;
+  },
+): Promise<CampaignRow> {
+  const campaign = await getCampaignRow(ctx.db, ctx.tenant.id, id);
+  const editable: CampaignStatus[] = ["draft", "scheduled"];
+  const started = () =>
+    new CampaignError("This campaign has started sending; it can no longer be edited.", 409);
+  if (!editable.includes(campaign.status)) throw started();
+  let content = campaign.content;
+  if (input.refreshContent && campaign.newsletter_id) {
+    const newsletter = await ctx.db
+      .selectFrom("newsletters")
+      .select("content")
+      .where("tenant_id", "=", ctx.tenant.id)
+      .where("id", "=", campaign.newsletter_id)
+      .executeTakeFirst();
+    if (newsletter) content = newsletter.content;
+  }
+  const valid = await validateCampaign(ctx, { ...input, content });
+  const now = new Date();
+  const scheduledAt = input.mode === "schedule" ? futureSendTime(input.scheduledAt, now) : null;
+  const result = await ctx.db
+    .updateTable("campaigns")
+    .set({
+      name: valid.subject,
+      subject: valid.subject,
+      from_name: valid.fromName,
+      from_email: valid.fromEmail,
+      reply_to: valid.replyTo,
+      content: valid.content,
+      list_ids: JSON.stringify(valid.lists.map((list) => list.id)),
+      track_opens: valid.trackOpens ? 1 : 0,
+      track_clicks: valid.trackClicks ? 1 : 0,
+      status: input.mode === "draft" ? "draft" : "scheduled",
+      scheduled_at: scheduledAt,
+      links: JSON.stringify(extractLinks(mailContentFor(ctx.tenant, valid.content, ctx.origin))),
+      updated_at: now.toISOString(),
+    })
+    .where("tenant_id", "=", ctx.tenant.id)
+    .where("id", "=", id)
+    .where("status", "in", editable)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) throw started();
   return getCampaignRow(ctx.db, ctx.tenant.id, id);
 }
 

@@ -5,6 +5,7 @@ import { createNewsletter, publishNewsletter } from "../../server/newsletters/ne
 import { listTenantLists } from "../../server/subscribers/lists";
 import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
+import { zonedLocalToUtc } from "../../shared/time-zone";
 import { createStaffUser, signIn } from "../support/auth";
 import {
   countRows,
@@ -327,5 +328,127 @@ describe.each(testDialects())("sending a newsletter from the admin pages on %s",
     const cancelled = await post(draftPage, { action: "cancel", confirmed: "yes" });
     expect(cancelled.status).toBe(200);
     expect(await status()).toBe("cancelled");
+  });
+
+  it("edits a scheduled campaign until it starts, with times in the tenant's time zone", async () => {
+    const zoneSaved = await post(
+      "/admin/tenants/main",
+      { intent: "save", name: "KeyDiscovery", timeZone: "America/New_York" },
+      cookies.superAdmin,
+    );
+    expect(zoneSaved.status).toBe(302);
+    const day = new Date(Date.now() + 4 * 86_400_000).toISOString().slice(0, 10);
+    // the form reads the time in the tenant's zone, whatever the browser's
+    const scheduled = await sendAsEmail(
+      server.url,
+      `/admin/newsletter/send/${newsletterId}`,
+      compose({ mode: "schedule", scheduledAt: `${day}T09:30`, subject: "Scheduled issue" }),
+      cookies.editor,
+    );
+    expect(scheduled.status).toBe(303);
+    const page = scheduled.headers.get("location") ?? "";
+    const id = page.split("/").pop() ?? "";
+    const stored = () =>
+      crossTenant(database.db)
+        .selectFrom("campaigns")
+        .selectAll()
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
+    expect((await stored()).scheduled_at).toBe(zonedLocalToUtc(`${day}T09:30`, "America/New_York"));
+    const shown = textOf(await (await get(page)).text());
+    expect(shown).toMatch(/sends \w{3} \d{1,2}, \d{4}, 09:30 America\/New York/);
+    expect(shown).toContain("2 recipients if it were sent now");
+    expect(shown).toContain("Edit campaign");
+
+    const form = await (await get(`${page}/edit`)).text();
+    expect(form).toContain(`value="${day}T09:30"`);
+    expect(form).toContain('value="Scheduled issue"');
+    expect(textOf(form)).toContain("America/New York time");
+
+    // bad input: the message, and nothing changes
+    const before = await stored();
+    for (const [fields, message] of [
+      [{ subject: "" }, "Subject and content are required"],
+      [{ lists: ["no-such-list"] }, "No valid groups specified"],
+      [{ scheduledAt: "" }, "Choose when to send it"],
+      [{ scheduledAt: "2020-01-01T09:00" }, "The send time must be in the future"],
+      [{ mode: "now" }, "Choose when to send it"],
+      [{ senderEmail: "<script>@x" }, "Invalid sender email format"],
+    ] as [Record<string, string | string[]>, string][]) {
+      const bad = await post(`${page}/edit`, {
+        ...compose({ mode: "schedule", scheduledAt: `${day}T09:30` }),
+        ...fields,
+      });
+      expect(bad.status, message).toBeGreaterThanOrEqual(400);
+      expect(textOf(await bad.text())).toContain(message);
+    }
+    expect(await stored()).toEqual(before);
+
+    // another tenant's staff cannot see or change it
+    expect((await get(`${page}/edit`, cookies.otherTenant)).status).toBe(403);
+    const foreign = await post(
+      `${page}/edit?subdomain=keydiscovery`,
+      compose({ mode: "schedule", scheduledAt: `${day}T10:00`, subject: "Hijacked" }),
+      cookies.superAdmin,
+    );
+    expect(foreign.status).toBe(404);
+
+    const edited = await post(`${page}/edit`, {
+      ...compose({ mode: "schedule", scheduledAt: `${day}T17:45`, subject: "Edited issue" }),
+      lists: ["newsletter", "product-updates"],
+      replyTo: "desk@keydiscovery.example",
+      trackClicks: "",
+    });
+    expect(edited.status).toBe(303);
+    expect(edited.headers.get("location")).toBe(`${page}?saved=1`);
+    const after = await stored();
+    expect(after).toMatchObject({
+      subject: "Edited issue",
+      name: "Edited issue",
+      reply_to: "desk@keydiscovery.example",
+      track_clicks: 0,
+      status: "scheduled",
+      scheduled_at: zonedLocalToUtc(`${day}T17:45`, "America/New_York"),
+    });
+    expect((JSON.parse(after.list_ids) as number[]).length).toBe(2);
+    expect(textOf(await (await get(`${page}?saved=1`)).text())).toContain("Changes saved.");
+
+    // the newsletter was edited since: its content is taken again only when asked
+    await crossTenant(database.db)
+      .updateTable("newsletters")
+      .set({ content: "<p>Corrected: the ESI protocol, second edition.</p>" })
+      .where("id", "=", newsletterId)
+      .execute();
+    const kept = await post(`${page}/edit`, compose({ mode: "draft", subject: "Edited issue" }));
+    expect(kept.status).toBe(303);
+    expect((await stored()).content).not.toContain("second edition");
+    const refreshed = await post(
+      `${page}/edit`,
+      compose({
+        mode: "schedule",
+        scheduledAt: `${day}T17:45`,
+        subject: "Edited issue",
+        refreshContent: "on",
+      }),
+    );
+    expect(refreshed.status).toBe(303);
+    expect((await stored()).content).toContain("second edition");
+
+    // back to a draft: no send time
+    const toDraft = await post(`${page}/edit`, compose({ mode: "draft", subject: "Edited issue" }));
+    expect(toDraft.status).toBe(303);
+    expect(await stored()).toMatchObject({ status: "draft", scheduled_at: null });
+
+    // once it has started, it can no longer be edited
+    expect((await post(page, { action: "send", confirmed: "yes" })).status).toBe(200);
+    const late = await post(`${page}/edit`, compose({ mode: "draft", subject: "Too late" }));
+    expect(late.status).toBe(409);
+    expect(textOf(await late.text())).toContain(
+      "This campaign has started sending; it can no longer be edited.",
+    );
+    expect((await stored()).subject).toBe("Edited issue");
+    expect(textOf(await (await get(`${page}/edit`)).text())).toContain(
+      "it can no longer be edited",
+    );
   });
 });

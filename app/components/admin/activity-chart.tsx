@@ -1,4 +1,6 @@
 import { formatDateTime } from "../../../shared/format";
+import { utcToZonedLocal } from "../../../shared/time-zone";
+import { useTimeZone } from "../../lib/time-zone";
 
 /** Opens and clicks per hour as grouped bars (inline SVG: no chart library for two series). */
 export function ActivityChart({
@@ -6,6 +8,7 @@ export function ActivityChart({
 }: {
   timeline: { hour: string; opens: number; clicks: number }[];
 }) {
+  const zone = useTimeZone();
   if (timeline.length === 0) return <p className="text-sm">No opens or clicks yet.</p>;
   const max = Math.max(1, ...timeline.flatMap((point) => [point.opens, point.clicks]));
   const slot = 28;
@@ -17,7 +20,7 @@ export function ActivityChart({
         viewBox={`0 0 ${width} ${height + 20}`}
         className="h-48 w-full max-w-3xl"
         role="img"
-        aria-label={`Opens and clicks per hour: ${timeline.map((p) => `${formatDateTime(p.hour)} ${p.opens} opens, ${p.clicks} clicks`).join("; ")}`}
+        aria-label={`Opens and clicks per hour: ${timeline.map((p) => `${formatDateTime(p.hour, zone)} ${p.opens} opens, ${p.clicks} clicks`).join("; ")}`}
       >
         {timeline.map((point, index) => {
           const x = index * slot + 4;
@@ -40,7 +43,7 @@ export function ActivityChart({
                 className="fill-secondary"
               />
               <text x={x} y={height + 14} fontSize="9" className="fill-ink">
-                {point.hour.slice(11, 13)}h
+                {utcToZonedLocal(point.hour, zone).slice(11, 13)}h
               </text>
             </g>
           );
@@ -55,7 +58,7 @@ export function ActivityChart({
           <span aria-hidden="true" className="mr-1 inline-block size-3 bg-secondary" />
           Clicks
         </span>
-        <span>per hour (UTC)</span>
+        <span>per hour ({zone.replaceAll("_", " ")})</span>
       </figcaption>
     </figure>
   );

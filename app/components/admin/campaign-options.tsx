@@ -1,4 +1,63 @@
-import { FieldErrors } from "../ui/form";
+import { useTimeZone } from "../../lib/time-zone";
+import { FieldErrors, TextField } from "../ui/form";
+
+const SENDER_ADDRESS_FIELDS = [
+  { id: "senderEmail", label: "Sender email" },
+  {
+    id: "replyTo",
+    label: "Reply-to email",
+    hint: "Where replies go; leave blank to send them to the sender.",
+  },
+] as const;
+
+type FieldErrorsOf = Partial<Record<string, string[]>>;
+
+/** Subject, sender and reply-to: what the send form and the edit form ask first. */
+export function CampaignMessageFields({
+  values,
+  errors,
+}: {
+  values: { subject: string; senderName: string; senderEmail: string; replyTo: string };
+  errors: FieldErrorsOf;
+}) {
+  return (
+    <>
+      <TextField
+        id="subject"
+        label="Subject"
+        errors={errors.subject}
+        required
+        maxLength={300}
+        defaultValue={values.subject}
+      />
+      <div className="grid gap-6 sm:grid-cols-2">
+        <TextField
+          id="senderName"
+          label="Sender name"
+          errors={errors.senderName}
+          maxLength={200}
+          defaultValue={values.senderName}
+        />
+        {SENDER_ADDRESS_FIELDS.map((field) => (
+          <TextField
+            key={field.id}
+            {...field}
+            errors={errors[field.id]}
+            type="email"
+            maxLength={254}
+            defaultValue={values[field.id]}
+          />
+        ))}
+      </div>
+    </>
+  );
+}
+
+const WHEN = [
+  ["now", "Send now"],
+  ["schedule", "Schedule for"],
+  ["draft", "Save as a draft campaign"],
+] as const;
 
 /** Who gets a campaign, what is tracked and when it goes (app/routes/admin/newsletter-send.tsx). */
 export function CampaignOptions({
@@ -9,6 +68,7 @@ export function CampaignOptions({
   mode,
   scheduledAt,
   errors,
+  modes = ["now", "schedule", "draft"],
 }: {
   lists: { key: string; name: string }[];
   chosenLists: string[];
@@ -16,8 +76,11 @@ export function CampaignOptions({
   trackClicks: boolean;
   mode: string;
   scheduledAt: string;
-  errors: Partial<Record<string, string[]>>;
+  errors: FieldErrorsOf;
+  /** the choices under "When"; a campaign being edited cannot be sent from its form */
+  modes?: readonly string[];
 }) {
+  const zone = useTimeZone().replaceAll("_", " ");
   return (
     <>
       <fieldset aria-describedby="lists-error">
@@ -61,11 +124,7 @@ export function CampaignOptions({
       </fieldset>
       <fieldset aria-describedby="scheduledAt-error">
         <legend className="font-semibold">When</legend>
-        {[
-          ["now", "Send now"],
-          ["schedule", "Schedule for"],
-          ["draft", "Save as a draft campaign"],
-        ].map(([key, label]) => (
+        {WHEN.filter(([key]) => modes.includes(key)).map(([key, label]) => (
           <label key={key} className="mt-2 flex flex-wrap items-center gap-3">
             <input
               type="radio"
@@ -79,14 +138,18 @@ export function CampaignOptions({
               <input
                 type="datetime-local"
                 name="scheduledAt"
-                aria-label="Send time"
+                aria-label={`Send time (${zone})`}
                 defaultValue={scheduledAt}
                 className="rounded-brand border border-black/30 px-2 py-1"
               />
             ) : null}
+            {key === "schedule" ? <span className="text-sm">{zone} time</span> : null}
           </label>
         ))}
-        <FieldErrors id="scheduledAt-error" errors={errors.scheduledAt} />
+        <FieldErrors
+          id="scheduledAt-error"
+          errors={[...(errors.mode ?? []), ...(errors.scheduledAt ?? [])]}
+        />
       </fieldset>
     </>
   );

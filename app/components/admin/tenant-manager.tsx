@@ -2,7 +2,6 @@
 import { colord } from "colord";
 import { type ReactNode, useState } from "react";
 import { Form, Link } from "react-router";
-import { formatDateTime } from "../../../shared/format";
 import {
   COLOR_FIELDS,
   COLOR_LABELS,
@@ -21,6 +20,7 @@ import {
   TextArea,
   TextInput,
 } from "../../components/ui/form";
+import { StaffTime } from "../../lib/time-zone";
 import type { ActionResult, loader } from "../../routes/admin/tenant.server";
 
 function Section({ title, children, id }: { title: string; children: ReactNode; id: string }) {
@@ -564,8 +564,8 @@ export function History({ history }: { history: Awaited<ReturnType<typeof loader
               <details>
                 <summary className="cursor-pointer">
                   <span className="font-semibold capitalize">{entry.action}</span> by {entry.actor}{" "}
-                  · <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time> ·{" "}
-                  {entry.changes.length} {entry.changes.length === 1 ? "field" : "fields"}
+                  · <StaffTime iso={entry.createdAt} /> · {entry.changes.length}{" "}
+                  {entry.changes.length === 1 ? "field" : "fields"}
                 </summary>
                 <ul className="mt-3 space-y-1 text-sm">
                   {entry.changes.map((change) => (

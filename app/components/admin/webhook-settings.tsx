@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { formatDateTime } from "../../../shared/format";
+import { StaffTime } from "../../lib/time-zone";
 import { SettingsPanel, SubmitButton, TextInput } from "../ui/form";
 
 /**
@@ -36,9 +36,13 @@ export function WebhookSettings({
             {url}
           </p>
           <p className="mt-3 text-sm font-medium" data-testid="webhook-secret-status">
-            {secret
-              ? `Signing secret set ${formatDateTime(secret.setAt)} by ${secret.setBy}.`
-              : "No signing secret yet: the webhook refuses every call."}
+            {secret ? (
+              <>
+                Signing secret set <StaffTime iso={secret.setAt} /> by {secret.setBy}.
+              </>
+            ) : (
+              "No signing secret yet: the webhook refuses every call."
+            )}
           </p>
         </>
       }

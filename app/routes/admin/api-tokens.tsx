@@ -2,7 +2,6 @@ import { data, Form, useActionData, useNavigation } from "react-router";
 import { createApiToken, listApiTokens, revokeApiToken } from "../../../server/auth/api-tokens";
 import { requireSuperAdmin } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
-import { formatDateTime } from "../../../shared/format";
 import {
   newApiTokenSchema,
   TOKEN_LIFETIMES,
@@ -12,6 +11,7 @@ import {
 import { AdminPage, AdminSection } from "../../components/admin-header";
 import { FieldShell, FilterSelect, SubmitButton, TextInput } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
+import { StaffTime } from "../../lib/time-zone";
 import type { Route } from "./+types/api-tokens";
 
 export const meta: Route.MetaFunction = () => noindexMeta("API tokens");
@@ -160,14 +160,23 @@ export default function ApiTokens({ loaderData }: Route.ComponentProps) {
                     ) : null}
                   </p>
                   <p className="text-sm opacity-80">
-                    By {token.ownerEmail} · created {formatDateTime(token.createdAt)} ·{" "}
-                    {token.lastUsedAt
-                      ? `last used ${formatDateTime(token.lastUsedAt)}`
-                      : "never used"}{" "}
+                    By {token.ownerEmail} · created <StaffTime iso={token.createdAt} /> ·{" "}
+                    {token.lastUsedAt ? (
+                      <>
+                        last used <StaffTime iso={token.lastUsedAt} />
+                      </>
+                    ) : (
+                      "never used"
+                    )}{" "}
                     ·{" "}
-                    {token.expiresAt
-                      ? `${token.expiresAt <= now ? "expired" : "expires"} ${formatDateTime(token.expiresAt)}`
-                      : "never expires"}
+                    {token.expiresAt ? (
+                      <>
+                        {token.expiresAt <= now ? "expired" : "expires"}{" "}
+                        <StaffTime iso={token.expiresAt} />
+                      </>
+                    ) : (
+                      "never expires"
+                    )}
                   </p>
                   <p className="text-sm">Scopes: {token.scopes.join(", ") || "none"}</p>
                 </div>

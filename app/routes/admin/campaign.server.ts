@@ -11,6 +11,7 @@ import {
 } from "../../../server/campaigns/campaigns";
 import { countRecipients } from "../../../server/campaigns/deliveries";
 import { scopeOf } from "../../../server/http/context";
+import { listTenantLists } from "../../../server/subscribers/lists";
 import type { Route } from "./+types/campaign";
 
 async function load(context: Route.LoaderArgs["context"], id: string) {
@@ -30,9 +31,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   requireTenantAccess(context, request);
   const { db } = scopeOf(context);
   const campaign = await load(context, params.id);
-  const [progress, report] = await Promise.all([
+  const waiting = campaign.status === "draft" || campaign.status === "scheduled";
+  const listIds = JSON.parse(campaign.list_ids) as number[];
+  const [progress, report, lists, recipients] = await Promise.all([
     campaignProgress(db, campaign),
     campaignReport(db, campaign),
+    listTenantLists(db, scopeOf(context).tenant),
+    waiting ? countRecipients(db, campaign.tenant_id, listIds) : null,
   ]);
   return {
     tenantName: scopeOf(context).tenant.branding.companyName,
@@ -49,7 +54,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       scheduledAt: campaign.scheduled_at,
       startedAt: campaign.started_at,
       finishedAt: campaign.finished_at,
+      lists: lists.filter((list) => listIds.includes(list.id)).map((list) => list.name),
+      /** before it starts: how many would get it now, after suppression */
+      recipients,
     },
+    saved: new URL(request.url).searchParams.get("saved") === "1",
     progress,
     report,
   };

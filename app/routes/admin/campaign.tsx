@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
 import type { CampaignReport } from "../../../server/campaigns/campaigns";
-import { formatDateTime, plural } from "../../../shared/format";
+import { plural } from "../../../shared/format";
 import { ActivityChart } from "../../components/admin/activity-chart";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
 import {
@@ -10,6 +10,7 @@ import {
 } from "../../components/campaign-progress";
 import { type Column, DataTable } from "../../components/ui/data-table";
 import { noindexMeta } from "../../lib/meta";
+import { StaffTime } from "../../lib/time-zone";
 import type { Route } from "./+types/campaign";
 
 export { action, loader } from "./campaign.server";
@@ -33,7 +34,7 @@ const FEEDBACK_COLUMNS: Column<CampaignReport["feedback"][number]>[] = [
     header: "What happened",
     cell: (row) => (row.kind === "complaint" ? "Complaint (marked as spam)" : "Hard bounce"),
   },
-  { header: "When", className: "sm:whitespace-nowrap", cell: (row) => formatDateTime(row.at) },
+  { header: "When", className: "sm:whitespace-nowrap", cell: (row) => <StaffTime iso={row.at} /> },
   { header: "Report", className: "break-words sm:max-w-[24rem]", cell: (row) => row.detail ?? "—" },
 ];
 
@@ -122,11 +123,19 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
           <CampaignStatusBadge status={campaign.status} />
         </div>
         <p className="text-sm">
-          From {campaign.from} · created {formatDateTime(campaign.createdAt)}
-          {campaign.scheduledAt
-            ? ` · ${campaign.status === "scheduled" ? "sends" : "scheduled"} ${formatDateTime(campaign.scheduledAt)}`
-            : ""}
-          {campaign.finishedAt ? ` · finished ${formatDateTime(campaign.finishedAt)}` : ""}
+          From {campaign.from} · created <StaffTime iso={campaign.createdAt} />
+          {campaign.scheduledAt ? (
+            <>
+              {campaign.status === "scheduled" ? " · sends " : " · scheduled "}
+              <StaffTime iso={campaign.scheduledAt} />
+            </>
+          ) : null}
+          {campaign.finishedAt ? (
+            <>
+              {" · finished "}
+              <StaffTime iso={campaign.finishedAt} />
+            </>
+          ) : null}
           {campaign.newsletterId ? (
             <>
               {" · "}
@@ -135,9 +144,20 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
           ) : null}
         </p>
         <p className="text-sm">
+          To {campaign.lists.join(", ") || "no list"}
+          {campaign.recipients !== null
+            ? ` · ${plural(campaign.recipients, "recipient")} if it were sent now (unsubscribed, bounced and complained addresses left out)`
+            : ""}
+        </p>
+        <p className="text-sm">
           Tracking: opens {campaign.trackOpens ? "on" : "off"}, clicks{" "}
           {campaign.trackClicks ? "on" : "off"}
         </p>
+        {loaderData.saved && !actionData ? (
+          <p role="status" className="rounded-brand border-2 border-ok p-3 font-medium">
+            Changes saved.
+          </p>
+        ) : null}
         {actionData?.error ? (
           <p role="alert" className="font-medium text-danger">
             {actionData.error}
@@ -160,6 +180,11 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
                 </button>
               </Form>
             ))}
+          {campaign.status === "draft" || campaign.status === "scheduled" ? (
+            <Link to={`/admin/campaigns/${campaign.id}/edit`} className={`${button} no-underline`}>
+              Edit campaign
+            </Link>
+          ) : null}
         </div>
         {progress.total > 0 || campaign.status === "sending" ? (
           <CampaignProgressBar progress={progress} status={campaign.status} />

@@ -1,5 +1,4 @@
 import { Link, NavLink } from "react-router";
-import { formatDateTime } from "../../../shared/format";
 import { CAMPAIGN_STATUSES } from "../../../shared/schemas/campaign";
 import { AdminPage, AdminSection } from "../../components/admin-header";
 import {
@@ -10,6 +9,7 @@ import {
 import { Pagination } from "../../components/pagination";
 import { type Column, DataTable } from "../../components/ui/data-table";
 import { noindexMeta } from "../../lib/meta";
+import { StaffTime } from "../../lib/time-zone";
 import type { Route } from "./+types/campaigns";
 
 export { loader } from "./campaigns.server";
@@ -104,11 +104,19 @@ export default function Campaigns({ loaderData }: Route.ComponentProps) {
                 <CampaignStatusBadge status={campaign.status} />
               </div>
               <p className="mt-1 text-sm opacity-90">
-                Created {formatDateTime(campaign.createdAt)}
-                {campaign.status === "scheduled" && campaign.scheduledAt
-                  ? ` · sends ${formatDateTime(campaign.scheduledAt)}`
-                  : ""}
-                {campaign.finishedAt ? ` · finished ${formatDateTime(campaign.finishedAt)}` : ""}
+                Created <StaffTime iso={campaign.createdAt} />
+                {campaign.status === "scheduled" && campaign.scheduledAt ? (
+                  <>
+                    {" · sends "}
+                    <StaffTime iso={campaign.scheduledAt} />
+                  </>
+                ) : null}
+                {campaign.finishedAt ? (
+                  <>
+                    {" · finished "}
+                    <StaffTime iso={campaign.finishedAt} />
+                  </>
+                ) : null}
               </p>
               {campaign.progress && campaign.progress.total > 0 ? (
                 <div className="mt-3">

@@ -24,8 +24,9 @@ import {
 } from "../../../server/newsletters/newsletters";
 import { createPreviewLink } from "../../../server/newsletters/previews";
 import { listTags, type Tag, tagsOfNewsletters } from "../../../server/newsletters/tags";
+import { formatDateTime } from "../../../shared/format";
 import { NEWSLETTER_NOT_FOUND as NOT_FOUND } from "../../../shared/newsletters";
-import { formatInZone, utcToZonedLocal, zonedLocalToUtc } from "../../../shared/time-zone";
+import { utcToZonedLocal, zonedLocalToUtc } from "../../../shared/time-zone";
 import type { Route } from "./+types/newsletter-form";
 
 const SAVE_FAILED = "Failed to save newsletter";
@@ -102,7 +103,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       timeZone: scope.tenant.timeZone,
       at: newsletter?.scheduledAt ?? null,
       atText: newsletter?.scheduledAt
-        ? formatInZone(newsletter.scheduledAt, scope.tenant.timeZone)
+        ? formatDateTime(newsletter.scheduledAt, scope.tenant.timeZone)
         : null,
       // The field's value: the scheduled time, else the next full hour, as the tenant's clock reads.
       local: utcToZonedLocal(

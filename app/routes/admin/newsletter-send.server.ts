@@ -16,7 +16,8 @@ import { getNewsletter } from "../../../server/newsletters/newsletters";
 import { ProviderError } from "../../../server/providers/types";
 import { listTenantLists } from "../../../server/subscribers/lists";
 import { FIXED_SENDER } from "../../../server/tenants/config";
-import { campaignFormSchema, localTimeToIso } from "../../../shared/schemas/campaign";
+import { campaignFormSchema } from "../../../shared/schemas/campaign";
+import { zonedLocalToUtc } from "../../../shared/time-zone";
 import type { Route } from "./+types/newsletter-send";
 
 async function publishedNewsletter(context: Route.LoaderArgs["context"], id: string) {
@@ -115,7 +116,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     trackOpens: form.trackOpens,
     trackClicks: form.trackClicks,
     mode: form.mode,
-    scheduledAt: form.scheduledAt ? localTimeToIso(form.scheduledAt, form.timezoneOffset) : null,
+    scheduledAt: form.scheduledAt ? zonedLocalToUtc(form.scheduledAt, ctx.tenant.timeZone) : null,
   };
   try {
     if (form.intent === "preview") {

@@ -1,8 +1,8 @@
 import { Form, useNavigation } from "react-router";
-import { CampaignOptions } from "../../components/admin/campaign-options";
+import { CampaignMessageFields, CampaignOptions } from "../../components/admin/campaign-options";
 import { CampaignReview } from "../../components/admin/campaign-review";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
-import { FormAlert, SubmitButton, TextField } from "../../components/ui/form";
+import { FormAlert, SubmitButton } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/newsletter-send";
 
@@ -10,15 +10,6 @@ export { action, loader } from "./newsletter-send.server";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   noindexMeta(loaderData ? `Send as email: ${loaderData.newsletter.title}` : "Send as email");
-
-const SENDER_ADDRESS_FIELDS = [
-  { id: "senderEmail", label: "Sender email" },
-  {
-    id: "replyTo",
-    label: "Reply-to email",
-    hint: "Where replies go; leave blank to send them to the sender.",
-  },
-] as const;
 
 export default function NewsletterSend({ loaderData, actionData }: Route.ComponentProps) {
   const { newsletter, lists, defaults } = loaderData;
@@ -51,34 +42,15 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
       ) : null}
 
       <Form method="post" id="campaign-form" className="space-y-6" noValidate>
-        <input type="hidden" name="timezoneOffset" value={String(new Date().getTimezoneOffset())} />
-        <TextField
-          id="subject"
-          label="Subject"
-          errors={fields.subject}
-          required
-          maxLength={300}
-          defaultValue={value("subject", defaults.subject)}
+        <CampaignMessageFields
+          values={{
+            subject: value("subject", defaults.subject),
+            senderName: value("senderName", defaults.senderName),
+            senderEmail: value("senderEmail", defaults.senderEmail),
+            replyTo: value("replyTo", defaults.replyTo),
+          }}
+          errors={fields}
         />
-        <div className="grid gap-6 sm:grid-cols-2">
-          <TextField
-            id="senderName"
-            label="Sender name"
-            errors={fields.senderName}
-            maxLength={200}
-            defaultValue={value("senderName", defaults.senderName)}
-          />
-          {SENDER_ADDRESS_FIELDS.map((field) => (
-            <TextField
-              key={field.id}
-              {...field}
-              errors={fields[field.id]}
-              type="email"
-              maxLength={254}
-              defaultValue={value(field.id, defaults[field.id])}
-            />
-          ))}
-        </div>
         <CampaignOptions
           lists={lists}
           chosenLists={chosenLists}

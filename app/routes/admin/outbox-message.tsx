@@ -3,10 +3,11 @@ import { data } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import { getOutboxMessage } from "../../../server/mail/outbox";
-import { formatDateTime, plural } from "../../../shared/format";
+import { plural } from "../../../shared/format";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
 import { MailStatusBadge } from "../../components/mail-status";
 import { noindexMeta } from "../../lib/meta";
+import { StaffTime } from "../../lib/time-zone";
 import type { Route } from "./+types/outbox-message";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
@@ -48,23 +49,29 @@ export default function OutboxMessage({ loaderData }: Route.ComponentProps) {
           <Row label="To">{message.to}</Row>
           <Row label="Subject">{message.subject}</Row>
           <Row label="Date">
-            <time dateTime={message.createdAt}>{formatDateTime(message.createdAt)}</time>
+            <StaffTime iso={message.createdAt} />
           </Row>
           <Row label="Status">
             <MailStatusBadge status={message.status} />{" "}
             <span className="ml-1">
-              {message.status === "outbox"
-                ? "kept in the outbox: no mail server is configured"
-                : message.sentAt
-                  ? `handed to the mail server ${formatDateTime(message.sentAt)}`
-                  : null}
+              {message.status === "outbox" ? (
+                "kept in the outbox: no mail server is configured"
+              ) : message.sentAt ? (
+                <>
+                  handed to the mail server <StaffTime iso={message.sentAt} />
+                </>
+              ) : null}
             </span>
             {message.status === "failed" ? (
               <span className="mt-1 block">
                 {plural(message.attempts, "attempt")}
-                {message.nextAttemptAt
-                  ? `; next try ${formatDateTime(message.nextAttemptAt)}`
-                  : "; no more tries"}
+                {message.nextAttemptAt ? (
+                  <>
+                    ; next try <StaffTime iso={message.nextAttemptAt} />
+                  </>
+                ) : (
+                  "; no more tries"
+                )}
                 {message.error ? <span className="block text-danger">{message.error}</span> : null}
               </span>
             ) : null}

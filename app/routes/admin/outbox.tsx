@@ -4,12 +4,13 @@ import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import type { OutboxEntry } from "../../../server/mail/outbox";
 import { listOutbox } from "../../../server/mail/outbox";
-import { formatDateTime, plural } from "../../../shared/format";
+import { plural } from "../../../shared/format";
 import { AdminPage } from "../../components/admin-header";
 import { MailStatusBadge } from "../../components/mail-status";
 import { Pagination } from "../../components/pagination";
 import { type Column, DataTable } from "../../components/ui/data-table";
 import { noindexMeta } from "../../lib/meta";
+import { StaffTime } from "../../lib/time-zone";
 import type { Route } from "./+types/outbox";
 
 export const meta: Route.MetaFunction = () => noindexMeta("Outbox");
@@ -31,9 +32,7 @@ const OUTBOX_COLUMNS: Column<OutboxEntry>[] = [
   {
     header: "Date",
     className: "sm:whitespace-nowrap",
-    cell: (message) => (
-      <time dateTime={message.createdAt}>{formatDateTime(message.createdAt)}</time>
-    ),
+    cell: (message) => <StaffTime iso={message.createdAt} />,
   },
   { header: "To", className: "break-all", cell: (message) => message.to },
   {

@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, useActionData, useNavigation } from "react-router";
-import { formatDateTime } from "../../../shared/format";
 import { MIN_PASSWORD_LENGTH, STAFF_ROLES } from "../../../shared/schemas/staff";
 import { ProductChecks, SELECT_CLASS, StaffUserCard } from "../../components/admin/staff-user-card";
 import { AdminPage, AdminSection } from "../../components/admin-header";
 import { SubmitButton, TextField } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
+import { StaffTime } from "../../lib/time-zone";
 import type { Route } from "./+types/users";
 import type { action } from "./users.server";
 
@@ -55,9 +55,13 @@ export default function Users({ loaderData }: Route.ComponentProps) {
                   <span className="text-sm">
                     {invitation.role === "super_admin" ? "super admin" : "editor"} · invited by{" "}
                     {invitation.invitedBy ?? "—"} ·{" "}
-                    {invitation.expired
-                      ? "expired"
-                      : `valid until ${formatDateTime(invitation.expiresAt)}`}
+                    {invitation.expired ? (
+                      "expired"
+                    ) : (
+                      <>
+                        valid until <StaffTime iso={invitation.expiresAt} />
+                      </>
+                    )}
                   </span>
                 </span>
                 <Form method="post" className="flex gap-2">

@@ -1,0 +1,102 @@
+// The loader and action of campaign-edit.tsx.
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect } from "react-router";
+import { requireTenantAccess } from "../../../server/auth/guards";
+import { CampaignError, getCampaignRow, updateCampaign } from "../../../server/campaigns/campaigns";
+import { scopeOf } from "../../../server/http/context";
+import { listTenantLists } from "../../../server/subscribers/lists";
+import { campaignEditSchema } from "../../../shared/schemas/campaign";
+import { utcToZonedLocal, zonedLocalToUtc } from "../../../shared/time-zone";
+import type { Route } from "./+types/campaign-edit";
+
+async function load(context: Route.LoaderArgs["context"], id: string) {
+  const { db, tenant } = scopeOf(context);
+  try {
+    return await getCampaignRow(db, tenant.id, id);
+  } catch (error) {
+    if (error instanceof CampaignError)
+      throw data({ message: error.message }, { status: error.status });
+    throw error;
+  }
+}
+
+/** /admin/campaigns/:id/edit — a draft or scheduled campaign, until it starts (issue 16, point 7). */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  requireTenantAccess(context, request);
+  const { db, tenant } = scopeOf(context);
+  const campaign = await load(context, params.id);
+  const lists = await listTenantLists(db, tenant);
+  const listIds = JSON.parse(campaign.list_ids) as number[];
+  return {
+    campaign: {
+      id: campaign.id,
+      name: campaign.name,
+      status: campaign.status,
+      editable: campaign.status === "draft" || campaign.status === "scheduled",
+      fromNewsletter: campaign.newsletter_id !== null,
+    },
+    lists: lists.map(({ key, name }) => ({ key, name })),
+    values: {
+      subject: campaign.subject,
+      senderName: campaign.from_name,
+      senderEmail: campaign.from_email,
+      replyTo: campaign.reply_to ?? "",
+      lists: lists.filter((list) => listIds.includes(list.id)).map((list) => list.key),
+      trackOpens: campaign.track_opens === 1,
+      trackClicks: campaign.track_clicks === 1,
+      mode: campaign.status === "scheduled" ? "schedule" : "draft",
+      scheduledAt:
+        campaign.status === "scheduled" && campaign.scheduled_at
+          ? utcToZonedLocal(campaign.scheduled_at, tenant.timeZone)
+          : "",
+    },
+  };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  requireTenantAccess(context, request);
+  const formData = await request.formData();
+  const values = {
+    ...Object.fromEntries(formData),
+    lists: formData.getAll("lists").map(String),
+    trackOpens: formData.get("trackOpens") === "on",
+    trackClicks: formData.get("trackClicks") === "on",
+  };
+  const fail = (fields: Record<string, string[]>, form: string[], status = 400) =>
+    data({ fields, form, values }, { status });
+  const submission = parseWithZod(formData, { schema: campaignEditSchema });
+  if (submission.status !== "success") {
+    const errors = submission.error ?? {};
+    return fail(
+      Object.fromEntries(
+        Object.entries(errors)
+          .filter(([key]) => key !== "")
+          .map(([key, messages]) => [key, messages ?? []]),
+      ),
+      errors[""] ?? [],
+    );
+  }
+  const form = submission.value;
+  const scope = scopeOf(context);
+  try {
+    await updateCampaign(scope, params.id, {
+      subject: form.subject,
+      senderName: form.senderName,
+      senderEmail: form.senderEmail,
+      replyTo: form.replyTo,
+      groups: form.lists,
+      trackOpens: form.trackOpens,
+      trackClicks: form.trackClicks,
+      mode: form.mode,
+      scheduledAt: form.scheduledAt
+        ? zonedLocalToUtc(form.scheduledAt, scope.tenant.timeZone)
+        : null,
+      refreshContent: form.refreshContent,
+    });
+  } catch (error) {
+    if (error instanceof CampaignError) return fail({}, [error.message], error.status);
+    throw error;
+  }
+  scope.worker?.poke();
+  throw redirect(`/admin/campaigns/${params.id}?saved=1`, 303);
+}
