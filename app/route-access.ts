@@ -95,6 +95,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   "/admin/newsletter/edit/:id": "tenant-staff",
   "/admin/newsletter/send/:id": "tenant-staff",
   "/admin/newsletter/preview/:id": "tenant-staff",
+  "/admin/lists": "tenant-staff",
+  "/admin/lists/:id": "tenant-staff",
   "/admin/campaigns": "tenant-staff",
   "/admin/campaigns/:id": "tenant-staff",
   "/admin/campaigns/:id/edit": "tenant-staff",

@@ -62,6 +62,8 @@ export default [
     route("api-tokens", "routes/admin/api-tokens.tsx"),
     route("messages", "routes/admin/messages.tsx"),
     route("subscribers", "routes/admin/subscribers.tsx"),
+    route("lists", "routes/admin/lists.tsx"),
+    route("lists/:id", "routes/admin/list.tsx"),
     route("subscribers/export.csv", "routes/admin/subscribers-export.ts"),
     route("outbox", "routes/admin/outbox.tsx"),
     route("outbox/:id", "routes/admin/outbox-message.tsx"),

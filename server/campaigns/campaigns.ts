@@ -7,7 +7,12 @@ import { mailContentFor } from "../emails/templates";
 import { replyToHeader } from "../mail/headers";
 import { sendMail } from "../mail/send";
 import { setNewsletterSendState } from "../newsletters/newsletters";
-import { listTenantLists, type MailingList, resolveLists } from "../subscribers/lists";
+import {
+  listTenantLists,
+  type MailingList,
+  resolveLists,
+  sendableLists,
+} from "../subscribers/lists";
 import { type SubscriptionContext, tenantLink } from "../subscribers/subscribers";
 import { FIXED_SENDER } from "../tenants/config";
 import { cleanCampaignContent } from "./clean-content";
@@ -84,7 +89,7 @@ export async function validateCampaign(
   ).slice(0, 200);
   const replyTo = input.replyTo?.trim() || null;
   if (replyTo && !isValidEmail(replyTo)) throw new CampaignError("Invalid reply-to email format");
-  const all = await listTenantLists(ctx.db, ctx.tenant);
+  const all = sendableLists(await listTenantLists(ctx.db, ctx.tenant));
   const requested = input.groups?.length ? input.groups : [ctx.tenant.emailGroups.default];
   const lists = resolveLists(all, requested);
   if (lists.length === 0) throw new CampaignError(CAMPAIGN_MESSAGES.noGroups);

@@ -20,6 +20,7 @@ import * as m0019 from "./migrations/0019_display_names";
 import * as m0020 from "./migrations/0020_newsletter_slugs";
 import * as m0021 from "./migrations/0021_newsletter_publishing";
 import * as m0022 from "./migrations/0022_newsletter_search";
+import * as m0023 from "./migrations/0023_list_admin";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
 const migrations: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   "0020_newsletter_slugs": m0020,
   "0021_newsletter_publishing": m0021,
   "0022_newsletter_search": m0022,
+  "0023_list_admin": m0023,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -175,7 +175,15 @@ export interface ListsTable {
   name: string;
   description: string;
   created_at: string;
+  /** public: offered on sign-up and in the preference centre; private: staff only (0023) */
+  visibility: Generated<ListVisibility>;
+  /** kept with its subscribers, offered nowhere */
+  archived_at: Generated<string | null>;
+  /** a tombstone: its subscriptions are gone, its name stays for campaign reports */
+  deleted_at: Generated<string | null>;
 }
+
+export type ListVisibility = "public" | "private";
 
 /** bounced and complained: suppressed (issue 12) — never mailed until they confirm again */
 export type SubscriberStatus = "active" | "unsubscribed" | "unconfirmed" | "bounced" | "complained";

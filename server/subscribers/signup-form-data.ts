@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import { scopeOf } from "../http/context";
-import { listTenantLists } from "./lists";
+import { listTenantLists, offeredLists } from "./lists";
 
 /** What the sign-up form (app/components/signup-form.tsx) needs: the lists it offers. */
 export interface SignupFormData {
@@ -17,7 +17,7 @@ export async function signupFormData(
   context: Readonly<RouterContextProvider>,
 ): Promise<SignupFormData> {
   const tenant = scopeOf(context).tenant;
-  const lists = await listTenantLists(scopeOf(context).db, tenant);
+  const lists = offeredLists(await listTenantLists(scopeOf(context).db, tenant));
   const configured = tenant.emailGroups.default;
   return {
     lists: lists.map(({ key, name, description }) => ({ key, name, description })),

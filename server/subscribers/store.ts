@@ -248,3 +248,12 @@ export async function markUnsubscribed(
     now,
   );
 }
+
+/** Takes everyone off one list (the list is being deleted). */
+export async function emptyList(db: Db, tenantId: string, listId: number): Promise<void> {
+  await db
+    .deleteFrom("subscriptions")
+    .where("tenant_id", "=", tenantId)
+    .where("list_id", "=", listId)
+    .execute();
+}

@@ -12,7 +12,7 @@ import { pullSubscriber, pushMembership, pushUnsubscribe } from "../providers/ma
 import type { Scope } from "../scope";
 import { DEFAULT_TENANT_ID } from "../tenants/resolve";
 import { MESSAGES, SubscriptionError } from "./errors";
-import { listTenantLists, resolveLists } from "./lists";
+import { listTenantLists, offeredLists, resolveLists } from "./lists";
 import {
   dropPendingChanges,
   findPendingChange,
@@ -259,7 +259,8 @@ export async function signUp(
   subscriberId: number;
 }> {
   const email = normaliseSubscriberEmail(input.email);
-  const all = await listTenantLists(ctx.db, ctx.tenant);
+  // Visitors join public lists only (issue 16, point 1); staff add people to private ones.
+  const all = offeredLists(await listTenantLists(ctx.db, ctx.tenant));
   const requested = input.lists?.length ? input.lists : [ctx.tenant.emailGroups.default];
   const lists = resolveLists(all, requested);
   if (lists.length === 0) throw new SubscriptionError(MESSAGES.noGroups);
@@ -406,8 +407,13 @@ export async function requestPreferenceChange(
 ): Promise<void> {
   const subscriber = await findSubscriber(ctx, input.email);
   if (!subscriber) throw new SubscriptionError(MESSAGES.notFound, 404);
+  // The centre offers public lists only: memberships of private or archived lists stay as they
+  // are, unless nothing is chosen, which unsubscribes from everything.
   const all = await listTenantLists(ctx.db, ctx.tenant);
-  const wanted = resolveLists(all, input.activeLists).map((list) => list.key);
+  const offered = offeredLists(all);
+  const chosen = resolveLists(offered, input.activeLists).map((list) => list.key);
+  const kept = subscriber.lists.filter((key) => !offered.some((list) => list.key === key));
+  const wanted = chosen.length > 0 ? [...chosen, ...kept] : [];
   const inactive = all.map((list) => list.key).filter((key) => !wanted.includes(key));
   const token = randomBytes(32).toString("base64url");
   const now = Date.now();

@@ -4,7 +4,7 @@ import { data, redirect } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { CampaignError, getCampaignRow, updateCampaign } from "../../../server/campaigns/campaigns";
 import { scopeOf } from "../../../server/http/context";
-import { listTenantLists } from "../../../server/subscribers/lists";
+import { listTenantLists, sendableLists } from "../../../server/subscribers/lists";
 import { campaignEditSchema } from "../../../shared/schemas/campaign";
 import { utcToZonedLocal, zonedLocalToUtc } from "../../../shared/time-zone";
 import type { Route } from "./+types/campaign-edit";
@@ -25,7 +25,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   requireTenantAccess(context, request);
   const { db, tenant } = scopeOf(context);
   const campaign = await load(context, params.id);
-  const lists = await listTenantLists(db, tenant);
+  const lists = sendableLists(await listTenantLists(db, tenant));
   const listIds = JSON.parse(campaign.list_ids) as number[];
   return {
     campaign: {

@@ -14,7 +14,7 @@ import { scopeOf, userContext } from "../../../server/http/context";
 import { MailNotSentError } from "../../../server/mail/send";
 import { getNewsletter } from "../../../server/newsletters/newsletters";
 import { ProviderError } from "../../../server/providers/types";
-import { listTenantLists } from "../../../server/subscribers/lists";
+import { listTenantLists, sendableLists } from "../../../server/subscribers/lists";
 import { FIXED_SENDER } from "../../../server/tenants/config";
 import { campaignFormSchema } from "../../../shared/schemas/campaign";
 import { zonedLocalToUtc } from "../../../shared/time-zone";
@@ -35,7 +35,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = requireTenantAccess(context, request);
   const tenant = scopeOf(context).tenant;
   const newsletter = await publishedNewsletter(context, params.id);
-  const lists = await listTenantLists(scopeOf(context).db, tenant);
+  const lists = sendableLists(await listTenantLists(scopeOf(context).db, tenant));
   return {
     newsletter: { id: newsletter.id, title: newsletter.title, sentAt: newsletter.sentAt },
     lists: lists.map(({ id, key, name }) => ({ id, key, name })),

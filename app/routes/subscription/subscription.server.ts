@@ -1,7 +1,7 @@
 import { afterAnswer } from "../../../server/http/after-answer";
 import { createRateLimit } from "../../../server/http/rate-limit";
 import { MESSAGES, SubscriptionError } from "../../../server/subscribers/errors";
-import { listTenantLists } from "../../../server/subscribers/lists";
+import { listTenantLists, offeredLists } from "../../../server/subscribers/lists";
 import {
   mailSubscriberLink,
   requestPreferenceChange,
@@ -83,7 +83,7 @@ export async function loadCentre(
   subscriber: SubscriberView,
   query: URLSearchParams,
 ): Promise<CentreData> {
-  const lists = await listTenantLists(ctx.db, ctx.tenant);
+  const lists = offeredLists(await listTenantLists(ctx.db, ctx.tenant));
   const keys = lists.map((list) => list.key);
   const intent = query.get("intent");
   const chosen = [...new Set(query.getAll("list"))].filter((key) => keys.includes(key));
@@ -105,7 +105,7 @@ export async function loadCentre(
     email: subscriber.email,
     status: subscriber.status,
     lists: lists.map(({ key, name, description }) => ({ key, name, description })),
-    current: subscriber.lists,
+    current: subscriber.lists.filter((key) => keys.includes(key)),
     selection: keys.filter((key) => selection.includes(key)),
     step,
   };

@@ -1,6 +1,6 @@
 import { answerApi, methodNotAllowed } from "../../../../server/api/route";
 import { scopeOf } from "../../../../server/http/context";
-import { listTenantLists } from "../../../../server/subscribers/lists";
+import { listTenantLists, offeredLists } from "../../../../server/subscribers/lists";
 import { getTenantView } from "../../../../server/tenants/admin";
 import type { Route } from "./+types/email-groups";
 
@@ -9,17 +9,16 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   return answerApi(context, async () => {
     const { db } = scopeOf(context);
     const tenant = await getTenantView(db, params.id);
-    const lists = await listTenantLists(db, tenant);
+    // Public lists not archived (issue 16, point 1): what sign-up offers.
+    const lists = offeredLists(await listTenantLists(db, tenant));
     return {
       default: tenant.emailGroups.default,
-      groups: lists
-        .filter((list) => tenant.emailGroups.groups.includes(list.key))
-        .map((list) => ({
-          id: String(list.id),
-          key: list.key,
-          name: list.name,
-          description: list.description,
-        })),
+      groups: lists.map((list) => ({
+        id: String(list.id),
+        key: list.key,
+        name: list.name,
+        description: list.description,
+      })),
     };
   });
 }

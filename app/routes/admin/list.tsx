@@ -1,0 +1,132 @@
+import { Form, Link, useNavigation } from "react-router";
+import { plural } from "../../../shared/format";
+import { ListFields } from "../../components/admin/list-fields";
+import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
+import {
+  dangerSubmitClass,
+  FormAlert,
+  outlineButtonClass,
+  SubmitButton,
+} from "../../components/ui/form";
+import { noindexMeta } from "../../lib/meta";
+import type { Route } from "./+types/list";
+
+export { action, loader } from "./list.server";
+
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  noindexMeta(loaderData ? `${loaderData.list.name} | Lists` : "List");
+
+function IntentButton({
+  intent,
+  className,
+  children,
+}: {
+  intent: string;
+  className: string;
+  children: string;
+}) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value={intent} />
+      <button type="submit" className={className}>
+        {children}
+      </button>
+    </Form>
+  );
+}
+
+export default function ListPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { list } = loaderData;
+  const busy = useNavigation().state === "submitting";
+  const sent = actionData?.values ?? {};
+  const editing = actionData && Object.keys(actionData.fields).length > 0;
+  const notice = actionData?.notice ?? loaderData.notice;
+  return (
+    <AdminPage title="List" width="narrow" className="space-y-8">
+      <BackLink to="/admin/lists">All lists</BackLink>
+      <div>
+        <h2 className="text-2xl font-bold break-words">{list.name}</h2>
+        <p className="mt-1 text-sm">
+          Key <code>{list.key}</code> · {plural(list.active, "active subscriber")} ·{" "}
+          {plural(list.members, "person", "people")} on the list
+          {list.archived ? " · archived" : ""}
+          {list.isDefault ? " · the default list for sign-ups" : ""}
+        </p>
+        <p className="mt-1 text-sm">
+          <Link to={`/admin/subscribers?list=${encodeURIComponent(list.key)}`}>
+            See its subscribers
+          </Link>
+        </p>
+      </div>
+      {notice ? (
+        <p role="status" className="rounded-brand border-2 border-ok p-3 font-medium">
+          {notice}
+        </p>
+      ) : null}
+      <FormAlert errors={actionData?.error ? [actionData.error] : []} />
+
+      <AdminSection id="details-heading" title="Details">
+        <Form method="post" className="mt-3 space-y-5" noValidate>
+          <input type="hidden" name="intent" value="save" />
+          <ListFields
+            values={{
+              name: editing ? (sent.name ?? "") : list.name,
+              description: editing ? (sent.description ?? "") : list.description,
+              visibility: editing ? (sent.visibility ?? "") : list.visibility,
+            }}
+            errors={(actionData?.fields ?? {}) as Record<string, string[]>}
+          />
+          <SubmitButton disabled={busy}>Save changes</SubmitButton>
+        </Form>
+      </AdminSection>
+
+      <AdminSection id="archive-heading" title={list.archived ? "Archived" : "Archive"}>
+        <p className="mt-2">
+          {list.archived
+            ? "This list keeps its subscribers but is offered nowhere and cannot be chosen for new campaigns."
+            : "Archiving keeps the subscribers but offers the list nowhere: not on sign-up, not in the preference centre, not for new campaigns."}
+        </p>
+        <div className="mt-3">
+          <IntentButton
+            intent={list.archived ? "restore" : "archive"}
+            className={outlineButtonClass}
+          >
+            {list.archived ? "Restore list" : "Archive list"}
+          </IntentButton>
+        </div>
+      </AdminSection>
+
+      <AdminSection id="delete-heading" title="Delete">
+        {actionData?.confirm ? (
+          <div className="mt-3 rounded-brand border-2 border-danger p-4">
+            <h3 className="text-lg font-bold">{`Delete “${list.name}”?`}</h3>
+            <p className="mt-1">
+              {`${plural(list.members, "person", "people")} will be taken off this list; their other lists and their history stay. This cannot be undone.`}
+            </p>
+            <div className="mt-3 flex flex-wrap gap-3">
+              <Form method="post">
+                <input type="hidden" name="intent" value="delete" />
+                <input type="hidden" name="confirmed" value="yes" />
+                <button type="submit" className={dangerSubmitClass}>
+                  Yes, delete the list
+                </button>
+              </Form>
+              <Link to="." relative="path" className={`${outlineButtonClass} no-underline`}>
+                Keep it
+              </Link>
+            </div>
+          </div>
+        ) : (
+          <>
+            <p className="mt-2">Deleting takes everyone off the list; it asks first.</p>
+            <div className="mt-3">
+              <IntentButton intent="delete" className={dangerSubmitClass}>
+                Delete list
+              </IntentButton>
+            </div>
+          </>
+        )}
+      </AdminSection>
+    </AdminPage>
+  );
+}
