@@ -7,7 +7,7 @@ import {
 } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
-import { Link, useFetcher } from "react-router";
+import { Link, useFetcher, useLocation } from "react-router";
 import { signupSchema } from "../../shared/schemas/signup";
 import { useHydrated } from "./subscription-page";
 import { FieldErrors, FieldShell, Honeypot, InputField, SubmitButton, TextInput } from "./ui/form";
@@ -47,6 +47,7 @@ export function SignupForm({
 }: SignupFormProps) {
   const fetcher = useFetcher<SignupAnswer>();
   const hydrated = useHydrated();
+  const { pathname } = useLocation();
   const [dismissed, setDismissed] = useState<SignupAnswer | null>(null);
   const latest = fetcher.data ?? answer;
   const current = latest === dismissed ? null : latest;
@@ -102,6 +103,8 @@ export function SignupForm({
     >
       {/* Tells the action a script is waiting for its answer (no redirect then). */}
       {hydrated ? <input type="hidden" name="js" value="1" /> : null}
+      {/* The page it was sent from: part of the consent record (issue 16, point 3). */}
+      <input type="hidden" name="page" value={pathname} />
       {compact ? (
         <div>
           <label htmlFor={fields.email.id} className="sr-only">

@@ -189,11 +189,16 @@ async function publicSignup(
   ctx: FunctionContext,
   input: { email: string; name?: string | null; groups?: readonly (string | number)[] | null },
 ): Promise<void> {
-  const outcome = await submitNewsletterSignup(ctx.subscription, ctx.clientAddress, {
-    email: input.email,
-    name: input.name ?? undefined,
-    lists: input.groups?.map(String),
-  });
+  const outcome = await submitNewsletterSignup(
+    ctx.subscription,
+    ctx.clientAddress,
+    {
+      email: input.email,
+      name: input.name ?? undefined,
+      lists: input.groups?.map(String),
+    },
+    "api",
+  );
   if (!outcome.ok) throw new ApiError(statusForHttp(outcome.status), outcome.message);
 }
 

@@ -274,3 +274,22 @@ export async function markDeliveryFailed(
     .executeTakeFirst();
   return Number(failed.numUpdatedRows) === 1;
 }
+
+/**
+ * An erased subscriber's deliveries (GDPR Art. 17): the address and the bounce report (which quotes
+ * it) go; the rows and their events stay, so the campaign's counts hold.
+ */
+export async function anonymiseDeliveries(
+  db: Db,
+  tenantId: string,
+  subscriberIds: readonly number[],
+): Promise<void> {
+  for (let start = 0; start < subscriberIds.length; start += 500) {
+    await db
+      .updateTable("deliveries")
+      .set({ email: "", feedback: null, error: null })
+      .where("tenant_id", "=", tenantId)
+      .where("subscriber_id", "in", subscriberIds.slice(start, start + 500))
+      .execute();
+  }
+}

@@ -198,6 +198,41 @@ export interface SubscribersTable {
   unsubscribed_at: string | null;
   created_at: string;
   updated_at: string;
+  /** erased (GDPR Art. 17): the row stays anonymous so campaign counts hold; never shown (0024) */
+  erased_at: Generated<string | null>;
+}
+
+export type SubscriberFieldType = "text" | "number" | "date" | "choice";
+
+/** A tenant's custom subscriber field (0024). */
+export interface SubscriberFieldsTable {
+  tenant_id: string;
+  key: string;
+  label: string;
+  type: SubscriberFieldType;
+  /** JSON array of the choices of a "choice" field */
+  choices: Generated<string>;
+  position: number;
+  created_at: string;
+}
+
+/** One subscriber's value of one custom field, as text (numbers and dates normalised). */
+export interface SubscriberValuesTable {
+  tenant_id: string;
+  subscriber_id: number;
+  field_key: string;
+  value: string;
+}
+
+/** A subscriber's timeline (server/subscribers/events.ts names the kinds). */
+export interface SubscriberEventsTable {
+  id: Generated<number>;
+  tenant_id: string;
+  subscriber_id: number;
+  kind: string;
+  /** JSON object: what the event says (lists, the consent evidence, the changes, the reason) */
+  detail: Generated<string>;
+  created_at: string;
 }
 
 export interface SubscriptionsTable {
@@ -413,6 +448,9 @@ export interface Database {
   lists: ListsTable;
   subscribers: SubscribersTable;
   subscriptions: SubscriptionsTable;
+  subscriber_fields: SubscriberFieldsTable;
+  subscriber_values: SubscriberValuesTable;
+  subscriber_events: SubscriberEventsTable;
   preference_changes: PreferenceChangesTable;
   unsubscribe_feedback: UnsubscribeFeedbackTable;
   mail_log: MailLogTable;

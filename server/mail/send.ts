@@ -1,3 +1,4 @@
+import type { Db } from "../db";
 import { crossTenant } from "../db/tenant-guard";
 import { getEnv } from "../env";
 import type { Scope } from "../scope";
@@ -159,4 +160,19 @@ export async function retryFailedMail(ctx: MailContext, now = new Date()): Promi
     if (result.ok) sent++;
   }
   return sent;
+}
+
+/** Forgets the mail a tenant sent to these addresses (an erased subscriber's welcome, links…). */
+export async function forgetRecipients(
+  db: Db,
+  tenantId: string,
+  addresses: readonly string[],
+): Promise<void> {
+  for (let start = 0; start < addresses.length; start += 500) {
+    await db
+      .deleteFrom("mail_log")
+      .where("tenant_id", "=", tenantId)
+      .where("to_address", "in", addresses.slice(start, start + 500))
+      .execute();
+  }
 }

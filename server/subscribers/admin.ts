@@ -6,6 +6,7 @@ import { MAX_IMPORT_BYTES, SUBSCRIBER_STATUSES } from "../../shared/schemas/subs
 import { isSuppressed } from "../campaigns/bounces";
 import type { SubscriberStatus } from "../db/schema";
 import type { Scope } from "../scope";
+import { recordEvents } from "./events";
 import { listTenantLists, type MailingList } from "./lists";
 import {
   chunks,
@@ -31,6 +32,8 @@ export interface SubscriberFilter {
   status?: StatusFilter;
   /** a list key: only subscribers on that list */
   list?: string;
+  /** only these subscribers (the rows ticked for a bulk action) */
+  ids?: readonly number[];
 }
 
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -55,7 +58,12 @@ export const NAME_MAX_LENGTH = 100;
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function filteredSubscribers(ctx: AdminScope, filter: SubscriberFilter) {
-  let query = ctx.db.selectFrom("subscribers").where("subscribers.tenant_id", "=", ctx.tenant.id);
+  let query = ctx.db
+    .selectFrom("subscribers")
+    .where("subscribers.tenant_id", "=", ctx.tenant.id)
+    .where("subscribers.erased_at", "is", null);
+  if (filter.ids)
+    query = query.where("subscribers.id", "in", filter.ids.length ? filter.ids : [-1]);
   if (filter.status && filter.status !== "all") {
     query = query.where("subscribers.status", "=", filter.status);
   }
@@ -85,6 +93,15 @@ function filteredSubscribers(ctx: AdminScope, filter: SubscriberFilter) {
     );
   }
   return query;
+}
+
+/** The ids a bulk action works on: every subscriber matching the filter (issue 16, point 2). */
+export async function selectedSubscriberIds(
+  ctx: AdminScope,
+  filter: SubscriberFilter,
+): Promise<number[]> {
+  const rows = await filteredSubscribers(ctx, filter).select("subscribers.id").execute();
+  return rows.map((row) => Number(row.id));
 }
 
 /** subscriber id → keys of the lists they are on, in list order. */
@@ -185,6 +202,7 @@ export async function countByStatus(
     .selectFrom("subscribers")
     .select(["status", (eb) => eb.fn.countAll().as("count")])
     .where("tenant_id", "=", ctx.tenant.id)
+    .where("erased_at", "is", null)
     .groupBy("status")
     .execute();
   const of = (status: SubscriberStatus) =>
@@ -489,6 +507,19 @@ export async function importSubscribersCsv(ctx: AdminScope, text: string): Promi
       listsAfter.set(id, active ? (row.lists ?? (defaultList ? [defaultList] : [])) : []);
     }
     report.created = fresh.length;
+    await recordEvents(
+      trx,
+      ctx.tenant.id,
+      inserted.map(({ id }) => ({
+        subscriberId: id,
+        kind: "signed-up" as const,
+        detail: {
+          source: "import" as const,
+          lists: (listsAfter.get(id) ?? []).map((list) => list.key),
+        },
+      })),
+      now,
+    );
 
     for (const row of rows) {
       const known = existing.get(row.email);

@@ -30,7 +30,8 @@ export type SignupOutcome = { ok: true } | { ok: false; message: string; status:
 export async function submitNewsletterSignup(
   ctx: SubscriptionContext,
   clientAddress: string,
-  input: Pick<SignupInput, "email" | "name" | "lists" | "website">,
+  input: Pick<SignupInput, "email" | "name" | "lists" | "website"> & { page?: string },
+  source: "form" | "api" = "form",
 ): Promise<SignupOutcome> {
   if (!(await signupRateLimit.take(`${ctx.tenant.id}:${clientAddress}`))) {
     return { ok: false, message: SIGNUP_RATE_LIMITED, status: 429 };
@@ -47,7 +48,12 @@ export async function submitNewsletterSignup(
     return { ok: true };
   }
   try {
-    const result = await signUp(ctx, { email: input.email, name: input.name, lists: input.lists });
+    const result = await signUp(ctx, {
+      email: input.email,
+      name: input.name,
+      lists: input.lists,
+      consent: { source, lists: [], page: input.page ?? null, clientAddress },
+    });
     if (result.outcome !== "already-subscribed") await signupRecipientLimit.take(recipient);
     ctx.logger.info({ subscriberId: result.subscriberId, outcome: result.outcome }, "sign-up");
     return { ok: true };

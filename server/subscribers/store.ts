@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Db } from "../db";
 import type { SubscriberStatus } from "../db/schema";
 
@@ -256,4 +257,68 @@ export async function emptyList(db: Db, tenantId: string, listId: number): Promi
     .where("tenant_id", "=", tenantId)
     .where("list_id", "=", listId)
     .execute();
+}
+
+/** A subscriber's new address (staff edit it on the profile). */
+export async function changeEmail(
+  db: Db,
+  tenantId: string,
+  subscriberId: number,
+  email: string,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable("subscribers")
+    .set({ email, updated_at: now })
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", subscriberId)
+    .execute();
+}
+
+/**
+ * Erases subscribers (GDPR Art. 17): off every list, no pending change, and the row made anonymous
+ * — no address, no name — but kept, so the campaigns they were part of keep their counts. An
+ * erased address that signs up again is a new subscriber.
+ */
+export async function eraseSubscriberRows(
+  db: Db,
+  tenantId: string,
+  subscriberIds: readonly number[],
+  now: string,
+): Promise<void> {
+  await leaveAllLists(db, tenantId, subscriberIds);
+  await dropPendingChanges(db, tenantId, subscriberIds);
+  for (const part of chunks(subscriberIds)) {
+    await db
+      .updateTable("subscribers")
+      .set({
+        email: sql<string>`'erased-' || id || '@erased.invalid'`,
+        name: "",
+        status: "unsubscribed",
+        subscribed_at: null,
+        unsubscribed_at: now,
+        erased_at: now,
+        updated_at: now,
+      })
+      .where("tenant_id", "=", tenantId)
+      .where("id", "in", part)
+      .execute();
+  }
+}
+
+/** Takes these subscribers off one list. */
+export async function leaveListMany(
+  db: Db,
+  tenantId: string,
+  listId: number,
+  subscriberIds: readonly number[],
+): Promise<void> {
+  for (const part of chunks(subscriberIds)) {
+    await db
+      .deleteFrom("subscriptions")
+      .where("tenant_id", "=", tenantId)
+      .where("list_id", "=", listId)
+      .where("subscriber_id", "in", part)
+      .execute();
+  }
 }

@@ -12,7 +12,8 @@ import { pullSubscriber, pushMembership, pushUnsubscribe } from "../providers/ma
 import type { Scope } from "../scope";
 import { DEFAULT_TENANT_ID } from "../tenants/resolve";
 import { MESSAGES, SubscriptionError } from "./errors";
-import { listTenantLists, offeredLists, resolveLists } from "./lists";
+import { recordEvent, type SubscriberEventDetail } from "./events";
+import { listTenantLists, offeredLists, resolveLists, sendableLists } from "./lists";
 import {
   dropPendingChanges,
   findPendingChange,
@@ -56,7 +57,11 @@ async function findRow(
   ctx: SubscriptionContext,
   who: SubscriberKey,
 ): Promise<SubscriberRow | undefined> {
-  const query = ctx.db.selectFrom("subscribers").selectAll().where("tenant_id", "=", ctx.tenant.id);
+  const query = ctx.db
+    .selectFrom("subscribers")
+    .selectAll()
+    .where("tenant_id", "=", ctx.tenant.id)
+    .where("erased_at", "is", null);
   return (
     "email" in who
       ? query.where("email", "=", normaliseSubscriberEmail(who.email))
@@ -253,14 +258,23 @@ async function mailTo(
  */
 export async function signUp(
   ctx: SubscriptionContext,
-  input: { email: string; name?: string; lists?: readonly (string | number)[] },
+  input: {
+    email: string;
+    name?: string;
+    lists?: readonly (string | number)[];
+    /** how they signed up, kept on their timeline as consent evidence (issue 16, point 3) */
+    consent?: SubscriberEventDetail["signed-up"];
+  },
 ): Promise<{
   outcome: "subscribed" | "confirmation-sent" | "already-subscribed";
   subscriberId: number;
 }> {
   const email = normaliseSubscriberEmail(input.email);
-  // Visitors join public lists only (issue 16, point 1); staff add people to private ones.
-  const all = offeredLists(await listTenantLists(ctx.db, ctx.tenant));
+  const staffInvite = input.consent?.source === "staff";
+  // Visitors join public lists only (issue 16, point 1); staff invite people to private ones too.
+  const all = (staffInvite ? sendableLists : offeredLists)(
+    await listTenantLists(ctx.db, ctx.tenant),
+  );
   const requested = input.lists?.length ? input.lists : [ctx.tenant.emailGroups.default];
   const lists = resolveLists(all, requested);
   if (lists.length === 0) throw new SubscriptionError(MESSAGES.noGroups);
@@ -268,7 +282,7 @@ export async function signUp(
   const known = await findRow(ctx, { email });
   // A suppressed address (bounced, complained) comes back only through the emailed confirmation.
   const doubleOptIn =
-    ctx.tenant.features.doubleOptIn || (known ? isSuppressed(known.status) : false);
+    staffInvite || ctx.tenant.features.doubleOptIn || (known ? isSuppressed(known.status) : false);
   if (known?.status === "active" || !doubleOptIn) {
     await pushMembership(
       ctx,
@@ -328,6 +342,17 @@ export async function signUp(
       lists.map((list) => ({ subscriberId, listId: list.id })),
       now,
     );
+    if (existing?.status !== "active") {
+      await recordEvent(trx, ctx.tenant.id, {
+        subscriberId,
+        kind: "signed-up",
+        detail: {
+          source: "form",
+          ...input.consent,
+          lists: lists.map((list) => list.key),
+        },
+      });
+    }
     return { subscriberId: id, wasActive: existing?.status === "active" };
   });
 
@@ -371,13 +396,20 @@ export async function confirmSignup(
       MESSAGES.failed,
     );
     const now = new Date().toISOString();
-    await updateSubscriber(
-      ctx.db,
-      ctx.tenant.id,
-      row.id,
-      { status: "active", subscribed_at: now, unsubscribed_at: null },
-      now,
-    );
+    await ctx.db.transaction().execute(async (trx) => {
+      await updateSubscriber(
+        trx,
+        ctx.tenant.id,
+        row.id,
+        { status: "active", subscribed_at: now, unsubscribed_at: null },
+        now,
+      );
+      await recordEvent(trx, ctx.tenant.id, {
+        subscriberId: row.id,
+        kind: "confirmed",
+        detail: {},
+      });
+    });
     const all = await listTenantLists(ctx.db, ctx.tenant);
     const keys = await listKeysOf(ctx, row.id);
     const listNames = all.filter((list) => keys.includes(list.key)).map((list) => list.name);
@@ -523,6 +555,18 @@ export async function applyPreferenceChange(
       stamp,
     );
     await spendPendingChange(trx, ctx.tenant.id, subscriber.id, stamp);
+    await recordEvent(
+      trx,
+      ctx.tenant.id,
+      status === "active"
+        ? { subscriberId: subscriber.id, kind: "preferences-changed", detail: { lists: wanted } }
+        : {
+            subscriberId: subscriber.id,
+            kind: "unsubscribed",
+            detail: { via: "preference-centre" },
+          },
+      stamp,
+    );
     return { ok: true as const };
   });
   if ("error" in applied) throw refuse(applied.error);
@@ -554,6 +598,12 @@ export async function unsubscribe(
   await ctx.db.transaction().execute(async (trx) => {
     await markUnsubscribed(trx, ctx.tenant.id, row.id, now);
     await recordUnsubscribe(trx, ctx.tenant.id, row.id, now);
+    await recordEvent(
+      trx,
+      ctx.tenant.id,
+      { subscriberId: row.id, kind: "unsubscribed", detail: { via: "link" } },
+      now,
+    );
   });
   return { ...toView(row, []), status: "unsubscribed" };
 }
@@ -595,4 +645,20 @@ export async function recordUnsubscribeFeedback(
     )
     .executeTakeFirst();
   return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Unsubscribe answers of erased subscribers: the reason stays as an anonymous count. */
+export async function anonymiseFeedback(
+  db: Db,
+  tenantId: string,
+  subscriberIds: readonly number[],
+): Promise<void> {
+  for (let start = 0; start < subscriberIds.length; start += 500) {
+    await db
+      .updateTable("unsubscribe_feedback")
+      .set({ subscriber_id: null, details: null })
+      .where("tenant_id", "=", tenantId)
+      .where("subscriber_id", "in", subscriberIds.slice(start, start + 500))
+      .execute();
+  }
 }

@@ -31,6 +31,13 @@ export const signupSchema = z
       .optional(),
     chooseLists: z.literal("1").optional(),
     website: z.string().optional(),
+    /** the page whose form was used (consent evidence); anything else is dropped */
+    page: z
+      .string()
+      .max(300)
+      .optional()
+      .transform((page) => (page?.startsWith("/") ? page : undefined))
+      .catch(undefined),
   })
   .superRefine((value, issues) => {
     if (value.chooseLists && !value.lists?.length) {

@@ -38,7 +38,8 @@ export function WebhookSettings({
           <p className="mt-3 text-sm font-medium" data-testid="webhook-secret-status">
             {secret ? (
               <>
-                Signing secret set <StaffTime iso={secret.setAt} /> by {secret.setBy}.
+                Signing secret set <StaffTime iso={secret.setAt} />
+                {` by ${secret.setBy}.`}
               </>
             ) : (
               "No signing secret yet: the webhook refuses every call."

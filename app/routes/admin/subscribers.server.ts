@@ -1,34 +1,49 @@
 import { data } from "react-router";
+import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { requestContext, scopeOf } from "../../../server/http/context";
 import {
   countByList,
   countByStatus,
   decodeCsvUpload,
+  exportSubscribersCsv,
   feedbackSummary,
   ImportFileError,
   type ImportReport,
   importSubscribersCsv,
   listSubscribers,
+  selectedSubscriberIds,
   subscriberFilterFrom,
 } from "../../../server/subscribers/admin";
+import { listTenantLists, sendableLists } from "../../../server/subscribers/lists";
+import {
+  changeListMembership,
+  eraseSubscribers,
+  ProfileError,
+  unsubscribeByStaff,
+} from "../../../server/subscribers/profiles";
 import type { Route } from "./+types/subscribers";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireTenantAccess(context, request);
   const ctx = scopeOf(context);
   const filter = subscriberFilterFrom(new URL(request.url).searchParams);
-  const [lists, statuses, subscribers, feedback] = await Promise.all([
+  const [lists, statuses, subscribers, feedback, targets] = await Promise.all([
     countByList(ctx),
     countByStatus(ctx),
     listSubscribers(ctx, filter, filter.page),
     feedbackSummary(ctx),
+    listTenantLists(ctx.db, ctx.tenant),
   ]);
+  const erased = new URL(request.url).searchParams.get("erased") === "1";
   return {
     lists,
     statuses,
     subscribers,
     feedback,
+    /** the lists a bulk action may add people to or take them off */
+    targets: sendableLists(targets).map(({ key, name }) => ({ key, name })),
+    notice: erased ? "Subscriber erased." : null,
   };
 }
 
@@ -36,20 +51,128 @@ export type ImportAnswer =
   | { ok: true; fileName: string; report: ImportReport }
   | { ok: false; message: string };
 
+const bulkSchema = z.object({
+  bulk: z.enum(["add", "remove", "unsubscribe", "erase", "export"], {
+    error: "Choose what to do",
+  }),
+  toList: z.string().max(100).optional(),
+  scope: z.enum(["ticked", "all"]).default("ticked"),
+  ids: z.array(z.coerce.number().int().positive()).max(500).default([]),
+  confirmed: z.literal("yes").optional(),
+});
+
+export type BulkAnswer =
+  | { kind: "bulk-done"; message: string }
+  | { kind: "bulk-error"; message: string }
+  | {
+      kind: "bulk-confirm";
+      message: string;
+      fields: [string, string][];
+    };
+
+/**
+ * A bulk action on a selection (issue 16, point 2): the ticked rows, or everyone matching the
+ * search (its q, status and list ride along). Unsubscribing and erasing ask first, with the count.
+ */
+async function bulkAction(
+  context: Route.ActionArgs["context"],
+  by: string,
+  formData: FormData,
+): Promise<Response | ReturnType<typeof data<BulkAnswer>>> {
+  const ctx = scopeOf(context);
+  const parsed = bulkSchema.safeParse({
+    ...Object.fromEntries(formData),
+    ids: formData.getAll("ids"),
+  });
+  const answer = (body: BulkAnswer, status = 200) => data<BulkAnswer>(body, { status });
+  if (!parsed.success) return answer({ kind: "bulk-error", message: "Choose what to do" }, 400);
+  const { bulk, toList, scope, ids, confirmed } = parsed.data;
+  const search = new URLSearchParams();
+  for (const name of ["q", "status", "list"]) {
+    const value = formData.get(`filter.${name}`);
+    if (typeof value === "string" && value) search.set(name, value);
+  }
+  const filter = { ...subscriberFilterFrom(search), ...(scope === "ticked" ? { ids } : {}) };
+  if (scope === "ticked" && ids.length === 0) {
+    return answer(
+      {
+        kind: "bulk-error",
+        message: "Tick the subscribers first, or choose everyone matching the search.",
+      },
+      400,
+    );
+  }
+  if (bulk === "export") {
+    const csv = await exportSubscribersCsv(ctx, filter);
+    return new Response(csv, {
+      headers: {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": `attachment; filename="subscribers-selection.csv"`,
+        "Cache-Control": "private, no-store",
+      },
+    });
+  }
+  const chosen = await selectedSubscriberIds(ctx, filter);
+  if (chosen.length === 0)
+    return answer({ kind: "bulk-error", message: "No subscribers match." }, 400);
+  const people = `${chosen.length.toLocaleString("en-US")} ${chosen.length === 1 ? "subscriber" : "subscribers"}`;
+  try {
+    if (bulk === "add" || bulk === "remove") {
+      const changed = await changeListMembership(ctx, by, chosen, {
+        listKey: toList ?? "",
+        action: bulk,
+      });
+      return answer({
+        kind: "bulk-done",
+        message: `${changed.toLocaleString("en-US")} of ${people} ${bulk === "add" ? "added to" : "removed from"} the list.`,
+      });
+    }
+    if (!confirmed) {
+      return answer({
+        kind: "bulk-confirm",
+        message:
+          bulk === "erase"
+            ? `Erase ${people}? Their data is deleted for good; campaign statistics keep them as anonymous counts.`
+            : `Unsubscribe ${people}? They get no more mail unless they sign up again.`,
+        fields: [...formData.entries()]
+          .filter((entry): entry is [string, string] => typeof entry[1] === "string")
+          .filter(([name]) => name !== "confirmed"),
+      });
+    }
+    const done =
+      bulk === "erase"
+        ? await eraseSubscribers(ctx, chosen)
+        : await unsubscribeByStaff(ctx, by, chosen);
+    return answer({
+      kind: "bulk-done",
+      message: `${done.toLocaleString("en-US")} ${done === 1 ? "subscriber" : "subscribers"} ${bulk === "erase" ? "erased" : "unsubscribed"}.`,
+    });
+  } catch (error) {
+    if (error instanceof ProfileError)
+      return answer(
+        { kind: "bulk-error", message: error.message },
+        error.status === 503 ? 503 : 400,
+      );
+    throw error;
+  }
+}
+
 const UNREADABLE = "The upload could not be read. Choose a CSV file of at most 1 MB and try again.";
 
 /** POST (multipart, field `file`): imports subscribers from CSV and answers the report. */
 export async function action({ request, context }: Route.ActionArgs) {
-  requireTenantAccess(context, request);
+  const user = requireTenantAccess(context, request);
   const ctx = scopeOf(context);
   const fail = (message: string, status = 400) =>
     data<ImportAnswer>({ ok: false, message }, { status });
-  let file: FormDataEntryValue | null;
+  let form: FormData;
   try {
-    file = (await request.formData()).get("file");
+    form = await request.formData();
   } catch {
     return fail(UNREADABLE);
   }
+  if (form.get("intent") === "bulk") return bulkAction(context, user.email, form);
+  const file = form.get("file");
   if (!(file instanceof File) || file.size === 0) return fail("Choose a CSV file to import.");
   try {
     const report = await importSubscribersCsv(

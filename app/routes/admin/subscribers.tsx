@@ -21,10 +21,128 @@ export { action, loader } from "./subscribers.server";
 
 export const meta: Route.MetaFunction = () => noindexMeta("Subscribers");
 
+const BULK_ACTIONS = [
+  ["add", "Add to list"],
+  ["remove", "Remove from list"],
+  ["unsubscribe", "Unsubscribe"],
+  ["erase", "Erase (delete their data)"],
+  ["export", "Export CSV"],
+] as const;
+
+/**
+ * Bulk actions on the ticked rows or on everyone the search matches (issue 16, point 2). A plain
+ * form post (reloadDocument), so an export downloads and everything works without JavaScript.
+ */
+function BulkActions({
+  total,
+  filtered,
+  filterParams,
+  targets,
+}: {
+  total: number;
+  filtered: boolean;
+  filterParams: URLSearchParams;
+  targets: { key: string; name: string }[];
+}) {
+  return (
+    <Form
+      method="post"
+      id="bulk-form"
+      reloadDocument
+      aria-label="Bulk actions"
+      className="mt-4 flex flex-wrap items-end gap-3 rounded-brand border border-black/10 p-3"
+    >
+      <input type="hidden" name="intent" value="bulk" />
+      {[...filterParams].map(([name, value]) => (
+        <input key={name} type="hidden" name={`filter.${name}`} value={value} />
+      ))}
+      <FilterSelect
+        name="scope"
+        label="Apply to"
+        defaultValue="ticked"
+        className={fieldClass}
+        options={[
+          { value: "ticked", label: "The ticked subscribers" },
+          {
+            value: "all",
+            label: `All ${plural(total, "subscriber")}${filtered ? " matching the search" : ""}`,
+          },
+        ]}
+      />
+      <FilterSelect
+        name="bulk"
+        label="Action"
+        defaultValue="add"
+        className={fieldClass}
+        options={BULK_ACTIONS.map(([value, label]) => ({ value, label }))}
+      />
+      <FilterSelect
+        name="toList"
+        label="List (to add to or remove from)"
+        defaultValue={targets[0]?.key ?? ""}
+        className={fieldClass}
+        options={targets.map((list) => ({ value: list.key, label: list.name }))}
+      />
+      <button type="submit" className={outlineButton}>
+        Apply
+      </button>
+    </Form>
+  );
+}
+
+function BulkAnswerView({
+  answer,
+}: {
+  answer:
+    | { kind: "bulk-done" | "bulk-error"; message: string }
+    | { kind: "bulk-confirm"; message: string; fields: [string, string][] };
+}) {
+  if (answer.kind === "bulk-confirm") {
+    return (
+      <section
+        aria-labelledby="bulk-confirm-heading"
+        className="mt-4 rounded-brand border-2 border-danger p-4"
+      >
+        <h3 id="bulk-confirm-heading" className="text-lg font-bold">
+          {answer.message}
+        </h3>
+        <div className="mt-3 flex flex-wrap gap-3">
+          <Form method="post" reloadDocument>
+            {answer.fields.map(([name, value], index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: repeated names (ids) are the point
+              <input key={`${name}-${index}`} type="hidden" name={name} value={value} />
+            ))}
+            <input type="hidden" name="confirmed" value="yes" />
+            <button
+              type="submit"
+              className="rounded-brand bg-danger px-4 py-2 font-semibold text-white"
+            >
+              Yes, go ahead
+            </button>
+          </Form>
+          <Link to="." className={outlineButton}>
+            Cancel
+          </Link>
+        </div>
+      </section>
+    );
+  }
+  return (
+    <p
+      role={answer.kind === "bulk-error" ? "alert" : "status"}
+      className={`mt-4 rounded-brand border-2 p-3 font-medium ${answer.kind === "bulk-error" ? "border-danger text-danger" : "border-ok"}`}
+    >
+      {answer.message}
+    </p>
+  );
+}
+
 /** /admin/subscribers: the tenant's audience — counts, search, CSV import and export, feedback. */
 
 export default function Subscribers({ loaderData, actionData }: Route.ComponentProps) {
-  const { lists, statuses, subscribers, feedback } = loaderData;
+  const { lists, statuses, subscribers, feedback, targets } = loaderData;
+  const importAnswer = actionData && "ok" in actionData ? actionData : null;
+  const bulkAnswer = actionData && "kind" in actionData ? actionData : null;
   const [searchParams] = useSearchParams();
   const filterParams = new URLSearchParams();
   for (const name of ["q", "status", "list"]) {
@@ -42,7 +160,24 @@ export default function Subscribers({ loaderData, actionData }: Route.ComponentP
   const listName = (key: string) => lists.find((list) => list.key === key)?.name ?? key;
 
   const columns: Column<SubscriberView>[] = [
-    { header: "Email", className: "break-all font-medium", cell: (each) => each.email },
+    {
+      header: "Select",
+      cell: (each) => (
+        <input
+          type="checkbox"
+          name="ids"
+          value={each.id}
+          form="bulk-form"
+          aria-label={`Select ${each.email}`}
+          className="size-4 accent-brand-strong"
+        />
+      ),
+    },
+    {
+      header: "Email",
+      className: "break-all font-medium",
+      cell: (each) => <Link to={`/admin/subscribers/${each.id}`}>{each.email}</Link>,
+    },
     { header: "Name", className: "break-words", cell: (each) => each.name || "—" },
     {
       header: "Status",
@@ -73,13 +208,21 @@ export default function Subscribers({ loaderData, actionData }: Route.ComponentP
     <AdminPage
       title="Subscribers"
       actions={
-        <a
-          href={`/admin/subscribers/export.csv${filterParams.size ? `?${filterParams}` : ""}`}
-          download
-          className={outlineButton}
-        >
-          Export CSV
-        </a>
+        <>
+          <Link to="/admin/subscribers/new" className={outlineButton}>
+            Add subscriber
+          </Link>
+          <Link to="/admin/subscribers/fields" className={outlineButton}>
+            Custom fields
+          </Link>
+          <a
+            href={`/admin/subscribers/export.csv${filterParams.size ? `?${filterParams}` : ""}`}
+            download
+            className={outlineButton}
+          >
+            Export CSV
+          </a>
+        </>
       }
       className="space-y-10"
     >
@@ -147,6 +290,20 @@ export default function Subscribers({ loaderData, actionData }: Route.ComponentP
               : "No subscribers yet. People who sign up, or whom you import, appear here."
             : `${plural(subscribers.total, "subscriber")}${filtered ? " match" : ""} · page ${subscribers.page} of ${subscribers.pageCount}`}
         </p>
+        {loaderData.notice && !actionData ? (
+          <p role="status" className="mt-4 rounded-brand border-2 border-ok p-3 font-medium">
+            {loaderData.notice}
+          </p>
+        ) : null}
+        {bulkAnswer ? <BulkAnswerView answer={bulkAnswer} /> : null}
+        {subscribers.items.length > 0 ? (
+          <BulkActions
+            total={subscribers.total}
+            filtered={filtered}
+            filterParams={filterParams}
+            targets={targets}
+          />
+        ) : null}
         {subscribers.items.length > 0 ? (
           <DataTable
             className="mt-2"
@@ -166,7 +323,7 @@ export default function Subscribers({ loaderData, actionData }: Route.ComponentP
         <h2 id="import-heading" className="text-xl font-bold">
           Import CSV
         </h2>
-        {actionData ? <ImportReportView answer={actionData} /> : null}
+        {importAnswer ? <ImportReportView answer={importAnswer} /> : null}
         <ImportForm />
       </section>
 

@@ -1,0 +1,86 @@
+import type { Db } from "../db";
+
+/*
+ * A subscriber's timeline (issue 16, point 3): what happened to them, and when. Sign-ups keep the
+ * consent evidence (how, on which page, from which client address) that GDPR asks a sender to be
+ * able to show. Campaign deliveries, opens, clicks and bounces are read from the campaign tables.
+ */
+
+export type ConsentSource = "form" | "api" | "staff" | "import";
+
+export interface SubscriberEventDetail {
+  "signed-up": {
+    source: ConsentSource;
+    lists: string[];
+    /** the page whose form was used */
+    page?: string | null;
+    clientAddress?: string | null;
+    /** the staff member who added them */
+    by?: string | null;
+    /** staff chose to send the double opt-in instead of adding them as active */
+    optIn?: boolean;
+  };
+  confirmed: Record<string, never>;
+  "preferences-changed": { lists: string[] };
+  edited: { by: string; changes: string[] };
+  "lists-changed": { by: string; added: string[]; removed: string[] };
+  /** the reason they gave, if any, is in unsubscribe_feedback */
+  unsubscribed: { via: "link" | "preference-centre" | "staff"; by?: string };
+}
+
+export type SubscriberEventKind = keyof SubscriberEventDetail;
+
+export interface SubscriberEvent<K extends SubscriberEventKind = SubscriberEventKind> {
+  subscriberId: number;
+  kind: K;
+  detail: SubscriberEventDetail[K];
+}
+
+/** Adds events to subscribers' timelines; pass the transaction the change itself is written in. */
+export async function recordEvents(
+  db: Db,
+  tenantId: string,
+  events: readonly SubscriberEvent[],
+  at = new Date().toISOString(),
+): Promise<void> {
+  if (events.length === 0) return;
+  // A few hundred rows per statement stays under either database's parameter limit.
+  for (let start = 0; start < events.length; start += 500) {
+    await db
+      .insertInto("subscriber_events")
+      .values(
+        events.slice(start, start + 500).map((event) => ({
+          tenant_id: tenantId,
+          subscriber_id: event.subscriberId,
+          kind: event.kind,
+          detail: JSON.stringify(event.detail),
+          created_at: at,
+        })),
+      )
+      .execute();
+  }
+}
+
+export function recordEvent<K extends SubscriberEventKind>(
+  db: Db,
+  tenantId: string,
+  event: SubscriberEvent<K>,
+  at?: string,
+): Promise<void> {
+  return recordEvents(db, tenantId, [event as SubscriberEvent], at);
+}
+
+/** Drops these subscribers' timelines (erasure: the consent record goes with the person). */
+export async function clearEvents(
+  db: Db,
+  tenantId: string,
+  subscriberIds: readonly number[],
+): Promise<void> {
+  for (let start = 0; start < subscriberIds.length; start += 500) {
+    await db
+      .deleteFrom("subscriber_events")
+      .where("tenant_id", "=", tenantId)
+      .where("subscriber_id", "in", subscriberIds.slice(start, start + 500))
+      .execute();
+  }
+}
