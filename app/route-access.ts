@@ -67,6 +67,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   "/subscription/one-click/:token": "signed-link",
   "/preferences": "signed-link",
   "/preferences/:token": "signed-link",
+  "/preferences/:token/data.json": "signed-link",
   "/unsubscribe": "signed-link",
   "/t/o/:token": "signed-link",
   "/t/c/:token": "signed-link",

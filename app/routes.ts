@@ -35,6 +35,7 @@ export default [
   ]),
   route("preferences", "routes/subscription/preferences-link.ts"),
   route("preferences/:token", "routes/subscription/preferences-token.tsx"),
+  route("preferences/:token/data.json", "routes/subscription/preferences-data.ts"),
   route("unsubscribe", "routes/subscription/unsubscribe-link.ts"),
 
   route("sitemap.xml", "routes/api/sitemap.ts"),

@@ -44,12 +44,26 @@ const filterSchema = z.object({
   status: optional(z.enum(["all", ...SUBSCRIBER_STATUSES])),
   list: optional(z.string().trim().max(100)),
   page: optional(z.coerce.number().int().min(1).max(1_000_000)),
+  /** ticked rows of a bulk export: ids separated by commas */
+  ids: optional(
+    z
+      .string()
+      .max(10_000)
+      .regex(/^\d+(,\d+)*$/)
+      .transform((text) => text.split(",").slice(0, 500).map(Number)),
+  ),
 });
 
 /** The search form's query (q, status, list, page); anything malformed is ignored. */
 export function subscriberFilterFrom(params: URLSearchParams): SubscriberFilter & { page: number } {
   const filter = filterSchema.parse(Object.fromEntries(params));
-  return { q: filter.q, status: filter.status ?? "all", list: filter.list, page: filter.page ?? 1 };
+  return {
+    q: filter.q,
+    status: filter.status ?? "all",
+    list: filter.list,
+    page: filter.page ?? 1,
+    ...(filter.ids ? { ids: filter.ids } : {}),
+  };
 }
 
 export const SUBSCRIBERS_PAGE_SIZE = 50;

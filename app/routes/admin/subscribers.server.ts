@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { requestContext, scopeOf } from "../../../server/http/context";
@@ -78,7 +78,7 @@ async function bulkAction(
   context: Route.ActionArgs["context"],
   by: string,
   formData: FormData,
-): Promise<Response | ReturnType<typeof data<BulkAnswer>>> {
+): Promise<ReturnType<typeof data<BulkAnswer>>> {
   const ctx = scopeOf(context);
   const parsed = bulkSchema.safeParse({
     ...Object.fromEntries(formData),
@@ -103,14 +103,9 @@ async function bulkAction(
     );
   }
   if (bulk === "export") {
-    const csv = await exportSubscribersCsv(ctx, filter);
-    return new Response(csv, {
-      headers: {
-        "Content-Type": "text/csv; charset=utf-8",
-        "Content-Disposition": `attachment; filename="subscribers-selection.csv"`,
-        "Cache-Control": "private, no-store",
-      },
-    });
+    // A download is a GET: the export route takes the same search, and the ticked ids.
+    if (scope === "ticked") search.set("ids", ids.join(","));
+    throw redirect(`/admin/subscribers/export.csv?${search}`, 303);
   }
   const chosen = await selectedSubscriberIds(ctx, filter);
   if (chosen.length === 0)

@@ -99,6 +99,18 @@ export default function PreferencesByToken({
         path={`/preferences/${params.token}`}
         sendError={actionData?.error ?? null}
       />
+      <Panel>
+        <h2 className="text-lg font-bold">Your data</h2>
+        <p className="mt-1">
+          Download what we hold about you — your address, lists, sign-up record and the emails we
+          sent you — as a JSON file.
+        </p>
+        <p className="mt-3">
+          <a href={`/preferences/${params.token}/data.json`} download className={secondaryButton}>
+            Download my data
+          </a>
+        </p>
+      </Panel>
     </SubscriptionPage>
   );
 }
