@@ -101,6 +101,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   "/admin/subscribers/:id": "tenant-staff",
   "/admin/subscribers/:id/export.json": "tenant-staff",
   "/admin/lists": "tenant-staff",
+  "/admin/segments": "tenant-staff",
+  "/admin/segments/:id": "tenant-staff",
   "/admin/lists/:id": "tenant-staff",
   "/admin/campaigns": "tenant-staff",
   "/admin/campaigns/:id": "tenant-staff",

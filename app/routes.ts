@@ -65,6 +65,8 @@ export default [
     route("subscribers", "routes/admin/subscribers.tsx"),
     route("lists", "routes/admin/lists.tsx"),
     route("lists/:id", "routes/admin/list.tsx"),
+    route("segments", "routes/admin/segments.tsx"),
+    route("segments/:id", "routes/admin/segment.tsx"),
     route("subscribers/export.csv", "routes/admin/subscribers-export.ts"),
     route("subscribers/new", "routes/admin/subscriber-new.tsx"),
     route("subscribers/fields", "routes/admin/subscriber-fields.tsx"),

@@ -159,6 +159,7 @@ const TABLE_WRITERS: Record<string, string> = {
   subscriber_fields: "server/subscribers/fields.ts",
   subscriber_values: "server/subscribers/fields.ts",
   subscriber_events: "server/subscribers/events.ts",
+  segments: "server/subscribers/segments.ts",
   unsubscribe_feedback: "server/subscribers/subscribers.ts",
   mail_log: "server/mail/send.ts",
   campaigns: "server/campaigns/campaigns.ts",

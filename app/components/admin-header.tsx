@@ -8,6 +8,7 @@ const STAFF_TABS = [
   { to: "/admin/messages", label: "Contact messages" },
   { to: "/admin/subscribers", label: "Subscribers" },
   { to: "/admin/lists", label: "Lists" },
+  { to: "/admin/segments", label: "Segments" },
   { to: "/admin/campaigns", label: "Campaigns" },
   { to: "/admin/outbox", label: "Outbox" },
   { to: "/admin/cms", label: "All my tenants" },

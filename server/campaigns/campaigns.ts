@@ -13,10 +13,16 @@ import {
   resolveLists,
   sendableLists,
 } from "../subscribers/lists";
+import { campaignAudience, listSegments, type Segment } from "../subscribers/segments";
 import { type SubscriptionContext, tenantLink } from "../subscribers/subscribers";
 import { FIXED_SENDER } from "../tenants/config";
 import { cleanCampaignContent } from "./clean-content";
-import { cancelPendingDeliveries, countRecipients, queueDeliveries } from "./deliveries";
+import {
+  type Audience,
+  cancelPendingDeliveries,
+  countRecipients,
+  queueDeliveries,
+} from "./deliveries";
 import { type CampaignMessageSource, personalise, prepareCampaignMessage } from "./message";
 import { extractLinks } from "./tracking-links";
 
@@ -50,8 +56,10 @@ export interface CampaignInput {
   senderEmail?: string | null;
   /** Reply-To; blank: the tenant's, else none */
   replyTo?: string | null;
-  /** list keys, numeric id strings or numbers; none = the tenant's default list */
+  /** list keys, numeric id strings or numbers; none (and no segments) = the tenant's default list */
   groups?: readonly (string | number)[] | null;
+  /** segment ids (issue 16, point 4): with the lists, the audience */
+  segments?: readonly number[] | null;
   trackOpens?: boolean | null;
   trackClicks?: boolean | null;
   newsletterId?: string | null;
@@ -67,6 +75,7 @@ interface ValidCampaign {
   fromEmail: string;
   replyTo: string | null;
   lists: MailingList[];
+  segments: Segment[];
   trackOpens: boolean;
   trackClicks: boolean;
 }
@@ -90,9 +99,23 @@ export async function validateCampaign(
   const replyTo = input.replyTo?.trim() || null;
   if (replyTo && !isValidEmail(replyTo)) throw new CampaignError("Invalid reply-to email format");
   const all = sendableLists(await listTenantLists(ctx.db, ctx.tenant));
-  const requested = input.groups?.length ? input.groups : [ctx.tenant.emailGroups.default];
+  const segmentIds = [...new Set(input.segments ?? [])];
+  const segments = segmentIds.length
+    ? (await listSegments(ctx.db, ctx.tenant.id)).filter((segment) =>
+        segmentIds.includes(segment.id),
+      )
+    : [];
+  if (segments.length !== segmentIds.length)
+    throw new CampaignError("Choose segments from the list");
+  const requested = input.groups?.length
+    ? input.groups
+    : segments.length
+      ? []
+      : [ctx.tenant.emailGroups.default];
   const lists = resolveLists(all, requested);
-  if (lists.length === 0) throw new CampaignError(CAMPAIGN_MESSAGES.noGroups);
+  if (lists.length === 0 && (segments.length === 0 || requested.length > 0)) {
+    throw new CampaignError(CAMPAIGN_MESSAGES.noGroups);
+  }
   return {
     subject,
     content,
@@ -100,6 +123,7 @@ export async function validateCampaign(
     fromEmail,
     replyTo,
     lists,
+    segments,
     trackOpens: input.trackOpens ?? true,
     trackClicks: input.trackClicks ?? true,
   };
@@ -145,6 +169,7 @@ export async function createCampaign(
       reply_to: valid.replyTo,
       content: valid.content,
       list_ids: JSON.stringify(valid.lists.map((list) => list.id)),
+      segment_ids: JSON.stringify(valid.segments.map((segment) => segment.id)),
       track_opens: valid.trackOpens ? 1 : 0,
       track_clicks: valid.trackClicks ? 1 : 0,
       status: mode === "draft" ? "draft" : "scheduled",
@@ -211,6 +236,7 @@ export async function updateCampaign(
       reply_to: valid.replyTo,
       content: valid.content,
       list_ids: JSON.stringify(valid.lists.map((list) => list.id)),
+      segment_ids: JSON.stringify(valid.segments.map((segment) => segment.id)),
       track_opens: valid.trackOpens ? 1 : 0,
       track_clicks: valid.trackClicks ? 1 : 0,
       status: input.mode === "draft" ? "draft" : "scheduled",
@@ -224,6 +250,17 @@ export async function updateCampaign(
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) throw started();
   return getCampaignRow(ctx.db, ctx.tenant.id, id);
+}
+
+/** A campaign's audience: its lists, and its segments' rules as they are now. */
+export function audienceOf(
+  db: Db,
+  campaign: Pick<CampaignRow, "tenant_id" | "list_ids" | "segment_ids">,
+): Promise<Audience> {
+  return campaignAudience(db, campaign.tenant_id, {
+    listIds: JSON.parse(campaign.list_ids) as number[],
+    segmentIds: JSON.parse(campaign.segment_ids) as number[],
+  });
 }
 
 /** Just the campaign's status (the sender asks before each message). */
@@ -278,7 +315,7 @@ export async function startCampaign(db: Db, tenantId: string, id: string): Promi
       .executeTakeFirstOrThrow();
     const total = await queueDeliveries(
       trx,
-      { tenantId, id, listIds: JSON.parse(campaign.list_ids) as number[] },
+      { tenantId, id, audience: await audienceOf(trx, campaign) },
       now,
     );
     await trx
@@ -645,19 +682,29 @@ export async function reviewCampaign(
     countRecipients(
       ctx.db,
       ctx.tenant.id,
-      valid.lists.map((list) => list.id),
+      await campaignAudience(ctx.db, ctx.tenant.id, {
+        listIds: valid.lists.map((list) => list.id),
+        segmentIds: valid.segments.map((segment) => segment.id),
+      }),
     ),
   ]);
+  const ids = (items: { id: number }[]) =>
+    items
+      .map((item) => item.id)
+      .sort((a, b) => a - b)
+      .join(",");
   return {
     subject: preview.subject,
     from: preview.from,
     replyTo: valid.replyTo || ctx.tenant.email.replyTo || null,
     html: preview.html,
-    lists: valid.lists.map((list) => list.name),
-    audience: valid.lists
-      .map((list) => list.id)
-      .sort((a, b) => a - b)
-      .join(","),
+    lists: [
+      ...valid.lists.map((list) => list.name),
+      ...valid.segments.map((segment) => `${segment.name} (segment)`),
+    ],
+    audience: valid.segments.length
+      ? `${ids(valid.lists)}|${ids(valid.segments)}`
+      : ids(valid.lists),
     recipients,
   };
 }

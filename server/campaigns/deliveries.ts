@@ -1,8 +1,10 @@
-import { sql } from "kysely";
+import { type SqlBool, sql } from "kysely";
+import type { SegmentRule } from "../../shared/schemas/segment";
 import type { Db } from "../db";
 import { isPostgres } from "../db/portable";
 import type { CampaignEventKind, DeliveryRow } from "../db/schema";
 import { crossTenant } from "../db/tenant-guard";
+import { segmentCondition } from "../subscribers/segments";
 
 /**
  * The one writer of `deliveries` (one row per recipient of a campaign: the send queue) and of
@@ -11,48 +13,66 @@ import { crossTenant } from "../db/tenant-guard";
  * handling all write through these functions. Pass a transaction as `db` to join one.
  */
 
+/** Who a campaign goes to: the active subscribers on any of its lists or in any of its segments. */
+export interface Audience {
+  listIds: readonly number[];
+  segments: readonly SegmentRule[];
+  /** the tenant's number fields, which segments compare as numbers */
+  numberFields: ReadonlySet<string>;
+}
+
 /**
- * A campaign's recipients: the tenant's active subscribers on any of `listIds`. Unsubscribed,
- * bounced and complained addresses are not active, so they are never among them.
+ * A campaign's recipients: the tenant's active subscribers on any of the audience's lists or in
+ * any of its segments. Unsubscribed, bounced, complained and erased addresses are not active, so
+ * they are never among them, whatever a segment says.
  */
-function recipientsOf(db: Db, tenantId: string, listIds: readonly number[]) {
+function recipientsOf(db: Db, tenantId: string, audience: Audience) {
+  const { listIds, segments, numberFields } = audience;
   return db
     .selectFrom("subscribers")
     .where("subscribers.tenant_id", "=", tenantId)
     .where("subscribers.status", "=", "active")
     .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom("subscriptions")
-          .select(sql`1`.as("one"))
-          .where("subscriptions.tenant_id", "=", tenantId)
-          .whereRef("subscriptions.subscriber_id", "=", "subscribers.id")
-          .where("subscriptions.list_id", "in", listIds),
-      ),
+      eb.or([
+        ...(listIds.length > 0
+          ? [
+              eb.exists(
+                eb
+                  .selectFrom("subscriptions")
+                  .select(sql`1`.as("one"))
+                  .where("subscriptions.tenant_id", "=", tenantId)
+                  .whereRef("subscriptions.subscriber_id", "=", "subscribers.id")
+                  .where("subscriptions.list_id", "in", listIds),
+              ),
+            ]
+          : []),
+        ...segments.map((rule) => segmentCondition(eb, tenantId, rule, numberFields)),
+        // an empty audience reaches nobody
+        sql<SqlBool>`1 = 0`,
+      ]),
     );
 }
 
-/** How many would receive a campaign to `listIds` now (the review step's "Send to N"). */
+/** How many would receive a campaign to `audience` now (the review step's "Send to N"). */
 export async function countRecipients(
   db: Db,
   tenantId: string,
-  listIds: readonly number[],
+  audience: Audience,
 ): Promise<number> {
-  if (listIds.length === 0) return 0;
-  const { total } = await recipientsOf(db, tenantId, listIds)
+  const { total } = await recipientsOf(db, tenantId, audience)
     .select((eb) => eb.fn.countAll<number>().as("total"))
     .executeTakeFirstOrThrow();
   return Number(total);
 }
 
-/** Queues one pending delivery per active subscriber on any of `listIds`; answers the total. */
+/** Queues one pending delivery per recipient of the audience; answers the total. */
 export async function queueDeliveries(
   db: Db,
-  campaign: { tenantId: string; id: string; listIds: readonly number[] },
+  campaign: { tenantId: string; id: string; audience: Audience },
   now: string,
 ): Promise<number> {
-  const { tenantId, id, listIds } = campaign;
-  if (listIds.length > 0) {
+  const { tenantId, id, audience } = campaign;
+  if (audience.listIds.length > 0 || audience.segments.length > 0) {
     await db
       .insertInto("deliveries")
       .columns([
@@ -65,7 +85,7 @@ export async function queueDeliveries(
         "next_attempt_at",
       ])
       .expression(
-        recipientsOf(db, tenantId, listIds)
+        recipientsOf(db, tenantId, audience)
           .select((eb) => [
             "subscribers.tenant_id",
             eb.val(id).as("campaign_id"),

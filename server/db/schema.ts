@@ -320,6 +320,19 @@ export interface CampaignsTable {
   updated_at: string;
   /** Reply-To of this campaign; null: the tenant's (email settings), else none */
   reply_to: Generated<string | null>;
+  /** JSON array of segment ids: with list_ids, the audience (0025) */
+  segment_ids: Generated<string>;
+}
+
+/** A saved filter of a tenant's audience (server/subscribers/segments.ts reads its rule). */
+export interface SegmentsTable {
+  id: Generated<number>;
+  tenant_id: string;
+  name: string;
+  /** JSON: the SegmentRule */
+  rule: string;
+  created_at: string;
+  updated_at: string;
 }
 
 export type DeliveryStatus = "pending" | "sending" | "sent" | "failed" | "cancelled";
@@ -451,6 +464,7 @@ export interface Database {
   subscriber_fields: SubscriberFieldsTable;
   subscriber_values: SubscriberValuesTable;
   subscriber_events: SubscriberEventsTable;
+  segments: SegmentsTable;
   preference_changes: PreferenceChangesTable;
   unsubscribe_feedback: UnsubscribeFeedbackTable;
   mail_log: MailLogTable;

@@ -49,6 +49,7 @@ export const TENANT_TABLES: ReadonlySet<string> = new Set([
   "subscriber_fields",
   "subscriber_values",
   "subscriber_events",
+  "segments",
   "preference_changes",
   "deliveries",
   "campaign_events",

@@ -43,17 +43,22 @@ const campaignFields = z.object({
     .max(254, "Invalid reply-to email format")
     .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "Invalid reply-to email format")
     .optional(),
-  lists: z
-    .array(z.string().trim().max(100))
-    .min(1, CAMPAIGN_TEXT.noGroups)
-    .max(50, "Too many lists"),
+  lists: z.array(z.string().trim().max(100)).max(50, "Too many lists").default([]),
+  /** segment ids (issue 16, point 4): lists and segments together make the audience */
+  segments: z.array(z.coerce.number().int().positive()).max(50, "Too many segments").default([]),
   trackOpens: checkbox,
   trackClicks: checkbox,
   /** a datetime-local value, read in the tenant's time zone */
   scheduledAt: z.string().trim().max(40).optional(),
 });
 
-function needsSendTime(value: { mode: string; scheduledAt?: string }, issues: z.RefinementCtx) {
+function needsSendTime(
+  value: { mode: string; scheduledAt?: string; lists: string[]; segments: number[] },
+  issues: z.RefinementCtx,
+) {
+  if (value.lists.length === 0 && value.segments.length === 0) {
+    issues.addIssue({ code: "custom", path: ["lists"], message: CAMPAIGN_TEXT.noGroups });
+  }
   if (value.mode === "schedule" && !value.scheduledAt) {
     issues.addIssue({ code: "custom", path: ["scheduledAt"], message: "Choose when to send it" });
   }

@@ -63,6 +63,8 @@ const WHEN = [
 export function CampaignOptions({
   lists,
   chosenLists,
+  segments = [],
+  chosenSegments = [],
   trackOpens,
   trackClicks,
   mode,
@@ -72,6 +74,9 @@ export function CampaignOptions({
 }: {
   lists: { key: string; name: string }[];
   chosenLists: string[];
+  /** the tenant's segments (issue 16, point 4): with the lists, the audience */
+  segments?: { id: number; name: string }[];
+  chosenSegments?: string[];
   trackOpens: boolean;
   trackClicks: boolean;
   mode: string;
@@ -101,6 +106,29 @@ export function CampaignOptions({
         </div>
         <FieldErrors id="lists-error" errors={errors.lists} />
       </fieldset>
+      {segments.length > 0 ? (
+        <fieldset aria-describedby="segments-hint">
+          <legend className="font-semibold">Segments</legend>
+          <p id="segments-hint" className="text-sm opacity-80">
+            Active subscribers on a ticked list or in a ticked segment get it, each once.
+          </p>
+          <div className="mt-2 space-y-2">
+            {segments.map((segment) => (
+              <label key={segment.id} className="flex items-center gap-3">
+                <input
+                  type="checkbox"
+                  name="segments"
+                  value={segment.id}
+                  defaultChecked={chosenSegments.includes(String(segment.id))}
+                  className="size-4 accent-brand-strong"
+                />
+                {segment.name}
+              </label>
+            ))}
+          </div>
+          <FieldErrors id="segments-error" errors={errors.segments} />
+        </fieldset>
+      ) : null}
       <fieldset>
         <legend className="font-semibold">Tracking</legend>
         <label className="mt-2 flex items-center gap-3">

@@ -50,8 +50,8 @@ export function CampaignReview({
         <dd data-testid="recipient-count">
           <span className="font-semibold">{who}</span>
           <span className="block text-sm opacity-80">
-            Active subscribers of these lists; unsubscribed, bounced and complained addresses are
-            never included.
+            Active subscribers of these lists and segments, each once; unsubscribed, bounced and
+            complained addresses are never included.
           </span>
         </dd>
       </dl>

@@ -5,6 +5,7 @@ import { requireTenantAccess } from "../../../server/auth/guards";
 import { CampaignError, getCampaignRow, updateCampaign } from "../../../server/campaigns/campaigns";
 import { scopeOf } from "../../../server/http/context";
 import { listTenantLists, sendableLists } from "../../../server/subscribers/lists";
+import { listSegments } from "../../../server/subscribers/segments";
 import { campaignEditSchema } from "../../../shared/schemas/campaign";
 import { utcToZonedLocal, zonedLocalToUtc } from "../../../shared/time-zone";
 import type { Route } from "./+types/campaign-edit";
@@ -36,12 +37,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       fromNewsletter: campaign.newsletter_id !== null,
     },
     lists: lists.map(({ key, name }) => ({ key, name })),
+    segments: (await listSegments(db, tenant.id)).map(({ id, name }) => ({ id, name })),
     values: {
       subject: campaign.subject,
       senderName: campaign.from_name,
       senderEmail: campaign.from_email,
       replyTo: campaign.reply_to ?? "",
       lists: lists.filter((list) => listIds.includes(list.id)).map((list) => list.key),
+      segments: (JSON.parse(campaign.segment_ids) as number[]).map(String),
       trackOpens: campaign.track_opens === 1,
       trackClicks: campaign.track_clicks === 1,
       mode: campaign.status === "scheduled" ? "schedule" : "draft",
@@ -59,6 +62,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const values = {
     ...Object.fromEntries(formData),
     lists: formData.getAll("lists").map(String),
+    segments: formData.getAll("segments").map(String),
     trackOpens: formData.get("trackOpens") === "on",
     trackClicks: formData.get("trackClicks") === "on",
   };
@@ -85,6 +89,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       senderEmail: form.senderEmail,
       replyTo: form.replyTo,
       groups: form.lists,
+      segments: form.segments,
       trackOpens: form.trackOpens,
       trackClicks: form.trackClicks,
       mode: form.mode,

@@ -50,6 +50,10 @@ export default function CampaignEdit({ loaderData, actionData }: Route.Component
             <CampaignOptions
               lists={lists}
               chosenLists={Array.isArray(sent.lists) ? (sent.lists as string[]) : saved.lists}
+              segments={loaderData.segments}
+              chosenSegments={
+                Array.isArray(sent.segments) ? (sent.segments as string[]) : saved.segments
+              }
               trackOpens={actionData ? sent.trackOpens === true : saved.trackOpens}
               trackClicks={actionData ? sent.trackClicks === true : saved.trackClicks}
               mode={text("mode")}

@@ -3,6 +3,7 @@ import { data } from "react-router";
 import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import {
+  audienceOf,
   CampaignError,
   campaignProgress,
   campaignReport,
@@ -12,6 +13,7 @@ import {
 import { countRecipients } from "../../../server/campaigns/deliveries";
 import { scopeOf } from "../../../server/http/context";
 import { listTenantLists } from "../../../server/subscribers/lists";
+import { listSegments } from "../../../server/subscribers/segments";
 import type { Route } from "./+types/campaign";
 
 async function load(context: Route.LoaderArgs["context"], id: string) {
@@ -33,11 +35,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const campaign = await load(context, params.id);
   const waiting = campaign.status === "draft" || campaign.status === "scheduled";
   const listIds = JSON.parse(campaign.list_ids) as number[];
-  const [progress, report, lists, recipients] = await Promise.all([
+  const segmentIds = JSON.parse(campaign.segment_ids) as number[];
+  const [progress, report, lists, segments, recipients] = await Promise.all([
     campaignProgress(db, campaign),
     campaignReport(db, campaign),
     listTenantLists(db, scopeOf(context).tenant),
-    waiting ? countRecipients(db, campaign.tenant_id, listIds) : null,
+    listSegments(db, campaign.tenant_id),
+    waiting ? countRecipients(db, campaign.tenant_id, await audienceOf(db, campaign)) : null,
   ]);
   return {
     tenantName: scopeOf(context).tenant.branding.companyName,
@@ -54,7 +58,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       scheduledAt: campaign.scheduled_at,
       startedAt: campaign.started_at,
       finishedAt: campaign.finished_at,
-      lists: lists.filter((list) => listIds.includes(list.id)).map((list) => list.name),
+      lists: [
+        ...lists.filter((list) => listIds.includes(list.id)).map((list) => list.name),
+        ...segments
+          .filter((segment) => segmentIds.includes(segment.id))
+          .map((segment) => `${segment.name} (segment)`),
+      ],
       /** before it starts: how many would get it now, after suppression */
       recipients,
     },
@@ -86,11 +95,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (ASKS_FIRST[action]?.includes(campaign.status)) {
       const recipients =
         action === "send"
-          ? await countRecipients(
-              scope.db,
-              scope.tenantId,
-              JSON.parse(campaign.list_ids) as number[],
-            )
+          ? await countRecipients(scope.db, scope.tenantId, await audienceOf(scope.db, campaign))
           : (await campaignProgress(scope.db, campaign)).pending;
       return { error: null, confirm: { action: action as "send" | "cancel", recipients } };
     }

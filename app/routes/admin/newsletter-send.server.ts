@@ -15,6 +15,7 @@ import { MailNotSentError } from "../../../server/mail/send";
 import { getNewsletter } from "../../../server/newsletters/newsletters";
 import { ProviderError } from "../../../server/providers/types";
 import { listTenantLists, sendableLists } from "../../../server/subscribers/lists";
+import { listSegments } from "../../../server/subscribers/segments";
 import { FIXED_SENDER } from "../../../server/tenants/config";
 import { campaignFormSchema } from "../../../shared/schemas/campaign";
 import { zonedLocalToUtc } from "../../../shared/time-zone";
@@ -39,6 +40,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return {
     newsletter: { id: newsletter.id, title: newsletter.title, sentAt: newsletter.sentAt },
     lists: lists.map(({ id, key, name }) => ({ id, key, name })),
+    segments: (await listSegments(scopeOf(context).db, tenant.id)).map(({ id, name }) => ({
+      id,
+      name,
+    })),
     defaults: {
       subject: newsletter.title,
       senderName: tenant.email.senderName || FIXED_SENDER.name,
@@ -86,6 +91,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const values = {
     ...Object.fromEntries(formData),
     lists: formData.getAll("lists").map(String),
+    segments: formData.getAll("segments").map(String),
     trackOpens: formData.get("trackOpens") === "on",
     trackClicks: formData.get("trackClicks") === "on",
   };
@@ -113,6 +119,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     senderEmail: form.senderEmail,
     replyTo: form.replyTo,
     groups: form.lists,
+    segments: form.segments,
     trackOpens: form.trackOpens,
     trackClicks: form.trackClicks,
     mode: form.mode,

@@ -54,6 +54,8 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
         <CampaignOptions
           lists={lists}
           chosenLists={chosenLists}
+          segments={loaderData.segments}
+          chosenSegments={Array.isArray(values.segments) ? (values.segments as string[]) : []}
           trackOpens={checked("trackOpens")}
           trackClicks={checked("trackClicks")}
           mode={mode}

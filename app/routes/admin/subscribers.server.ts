@@ -6,7 +6,6 @@ import {
   countByList,
   countByStatus,
   decodeCsvUpload,
-  exportSubscribersCsv,
   feedbackSummary,
   ImportFileError,
   type ImportReport,

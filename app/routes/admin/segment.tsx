@@ -1,0 +1,268 @@
+import { useEffect, useRef } from "react";
+import { Form, Link, useFetcher, useNavigation } from "react-router";
+import { plural } from "../../../shared/format";
+import {
+  ACTIVITIES,
+  ACTIVITY_LABELS,
+  FIELD_OP_LABELS,
+  FIELD_OPS,
+  MAX_FIELD_CONDITIONS,
+} from "../../../shared/schemas/segment";
+import { SUBSCRIBER_STATUSES } from "../../../shared/schemas/subscribers";
+import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
+import {
+  dangerSubmitClass,
+  FieldErrors,
+  FormAlert,
+  outlineButtonClass,
+  SubmitButton,
+  TextField,
+} from "../../components/ui/form";
+import { noindexMeta } from "../../lib/meta";
+import type { Route } from "./+types/segment";
+
+export { action, loader } from "./segment.server";
+
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  noindexMeta(loaderData?.segment.name ? `${loaderData.segment.name} | Segments` : "New segment");
+
+const selectClass = "block w-full rounded-brand border border-black/30 bg-surface px-3 py-2";
+
+function Checkboxes({
+  legend,
+  name,
+  options,
+  chosen,
+}: {
+  legend: string;
+  name: string;
+  options: { value: string; label: string }[];
+  chosen: readonly string[];
+}) {
+  return (
+    <fieldset>
+      <legend className="font-semibold">{legend}</legend>
+      <div className="mt-2 grid gap-2 sm:grid-cols-2">
+        {options.map((option) => (
+          <label key={option.value} className="flex items-center gap-3">
+            <input
+              type="checkbox"
+              name={name}
+              value={option.value}
+              defaultChecked={chosen.includes(option.value)}
+              className="size-4 accent-brand-strong"
+            />
+            {option.label}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+type Count = { matching: number; active: number };
+
+export default function Segment({ loaderData, actionData }: Route.ComponentProps) {
+  const { segment, lists, fields } = loaderData;
+  const rule = segment.rule;
+  const busy = useNavigation().state === "submitting";
+  const errors = actionData?.errors ?? {};
+  // The live count: every change to the form asks the server again (a short pause first).
+  const counter = useFetcher<{ count: Count | null }>();
+  const form = useRef<HTMLFormElement>(null);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const recount = () => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      if (!form.current) return;
+      const body = new FormData(form.current);
+      body.set("intent", "count");
+      void counter.submit(body, { method: "post" });
+    }, 300);
+  };
+  const count: Count | null = counter.data?.count ?? actionData?.count ?? loaderData.count;
+  return (
+    <AdminPage title={segment.id ? "Segment" : "New segment"} width="medium" className="space-y-6">
+      <BackLink to="/admin/segments">All segments</BackLink>
+      {loaderData.notice && !actionData ? (
+        <p role="status" className="rounded-brand border-2 border-ok p-3 font-medium">
+          {loaderData.notice}
+        </p>
+      ) : null}
+      <FormAlert errors={actionData?.message ? [actionData.message] : []} />
+      <p
+        aria-live="polite"
+        data-testid="segment-count"
+        className="rounded-brand border border-black/10 bg-surface p-3 text-lg font-semibold"
+      >
+        {count
+          ? `${plural(count.matching, "subscriber")} match · ${count.active.toLocaleString("en-US")} active (a campaign reaches these)`
+          : "Set conditions to see how many match."}
+      </p>
+      <Form method="post" ref={form} onChange={recount} className="space-y-6" noValidate>
+        <TextField
+          id="name"
+          label="Name"
+          required
+          maxLength={100}
+          defaultValue={segment.name}
+          errors={errors.name}
+        />
+        <p className="text-sm">Everyone matching all the conditions below is in the segment.</p>
+        <Checkboxes
+          legend="On any of these lists"
+          name="lists"
+          options={lists.map((list) => ({ value: list.key, label: list.name }))}
+          chosen={rule.lists}
+        />
+        <Checkboxes
+          legend="With any of these statuses"
+          name="statuses"
+          options={SUBSCRIBER_STATUSES.map((status) => ({
+            value: status,
+            label: status[0].toUpperCase() + status.slice(1),
+          }))}
+          chosen={rule.statuses}
+        />
+        <fieldset className="grid gap-4 sm:grid-cols-2">
+          <legend className="mb-2 font-semibold">Joined the audience between (UTC days)</legend>
+          <TextField
+            id="signedUpAfter"
+            label="From"
+            type="date"
+            defaultValue={rule.signedUpAfter ?? ""}
+            errors={errors.signedUpAfter}
+            optional
+          />
+          <TextField
+            id="signedUpBefore"
+            label="To"
+            type="date"
+            defaultValue={rule.signedUpBefore ?? ""}
+            errors={errors.signedUpBefore}
+            optional
+          />
+        </fieldset>
+        <fieldset className="grid gap-4 sm:grid-cols-[2fr_1fr]">
+          <legend className="mb-2 font-semibold">Opens and clicks</legend>
+          <label className="block">
+            <span className="text-sm font-semibold">Activity</span>
+            <select
+              name="activity"
+              defaultValue={rule.activity?.kind ?? ""}
+              className={`mt-1 ${selectClass}`}
+            >
+              <option value="">Any</option>
+              {ACTIVITIES.map((kind) => (
+                <option key={kind} value={kind}>
+                  {ACTIVITY_LABELS[kind]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <TextField
+            id="days"
+            label="N days"
+            type="number"
+            min={1}
+            max={3650}
+            defaultValue={rule.activity?.days ? String(rule.activity.days) : "30"}
+            errors={errors.days}
+          />
+        </fieldset>
+        {fields.length > 0 ? (
+          <fieldset className="space-y-3">
+            <legend className="mb-2 font-semibold">Custom fields</legend>
+            {Array.from({ length: MAX_FIELD_CONDITIONS }, (_, index) => {
+              const condition = rule.fields[index];
+              return (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a fixed number of condition rows
+                <div key={index} className="grid gap-2 sm:grid-cols-3">
+                  <select
+                    name={`field.${index}.key`}
+                    aria-label={`Condition ${index + 1}: field`}
+                    defaultValue={condition?.key ?? ""}
+                    className={selectClass}
+                  >
+                    <option value="">—</option>
+                    {fields.map((field) => (
+                      <option key={field.key} value={field.key}>
+                        {field.label}
+                      </option>
+                    ))}
+                  </select>
+                  <select
+                    name={`field.${index}.op`}
+                    aria-label={`Condition ${index + 1}: comparison`}
+                    defaultValue={condition?.op ?? "is"}
+                    className={selectClass}
+                  >
+                    {FIELD_OPS.map((op) => (
+                      <option key={op} value={op}>
+                        {FIELD_OP_LABELS[op]}
+                      </option>
+                    ))}
+                  </select>
+                  <div>
+                    <input
+                      name={`field.${index}.value`}
+                      aria-label={`Condition ${index + 1}: value`}
+                      defaultValue={condition?.value ?? ""}
+                      maxLength={500}
+                      className={selectClass}
+                    />
+                    <FieldErrors
+                      id={`field-${index}-error`}
+                      errors={[
+                        ...(errors[`field.${index}.op`] ?? []),
+                        ...(errors[`field.${index}.value`] ?? []),
+                      ]}
+                    />
+                  </div>
+                </div>
+              );
+            })}
+          </fieldset>
+        ) : null}
+        <div className="flex flex-wrap gap-3">
+          <SubmitButton name="intent" value="save" disabled={busy}>
+            Save segment
+          </SubmitButton>
+          <button type="submit" name="intent" value="count" className={outlineButtonClass}>
+            Count matching
+          </button>
+        </div>
+      </Form>
+      {segment.id ? (
+        <AdminSection id="delete-heading" title="Delete">
+          {actionData?.confirmDelete ? (
+            <div className="mt-3 rounded-brand border-2 border-danger p-4">
+              <p className="font-bold">{`Delete “${segment.name}”?`}</p>
+              <p className="mt-1">Its subscribers stay; only the filter goes.</p>
+              <div className="mt-3 flex flex-wrap gap-3">
+                <Form method="post">
+                  <input type="hidden" name="intent" value="delete" />
+                  <input type="hidden" name="confirmed" value="yes" />
+                  <button type="submit" className={dangerSubmitClass}>
+                    Yes, delete the segment
+                  </button>
+                </Form>
+                <Link to="." relative="path" className={`${outlineButtonClass} no-underline`}>
+                  Keep it
+                </Link>
+              </div>
+            </div>
+          ) : (
+            <Form method="post" className="mt-3">
+              <input type="hidden" name="intent" value="delete" />
+              <button type="submit" className={dangerSubmitClass}>
+                Delete segment
+              </button>
+            </Form>
+          )}
+        </AdminSection>
+      ) : null}
+    </AdminPage>
+  );
+}

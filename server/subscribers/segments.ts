@@ -1,0 +1,264 @@
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
+import { type SegmentRule, segmentRuleSchema } from "../../shared/schemas/segment";
+import type { Db } from "../db";
+import type { Database } from "../db/schema";
+import { listFields } from "./fields";
+
+/*
+ * Segments (issue 16, point 4): saved filters of a tenant's audience, counted live and usable as a
+ * campaign's audience beside lists. A rule's conditions all hold for a subscriber in it; the SQL
+ * is the same on SQLite and PostgreSQL.
+ */
+
+export interface Segment {
+  id: number;
+  name: string;
+  rule: SegmentRule;
+}
+
+export class SegmentError extends Error {
+  constructor(
+    message: string,
+    readonly status: 400 | 404 | 409 = 400,
+  ) {
+    super(message);
+  }
+}
+
+const toSegment = (row: { id: number; name: string; rule: string }): Segment => ({
+  id: row.id,
+  name: row.name,
+  rule: segmentRuleSchema.parse(JSON.parse(row.rule)),
+});
+
+export async function listSegments(db: Db, tenantId: string): Promise<Segment[]> {
+  const rows = await db
+    .selectFrom("segments")
+    .select(["id", "name", "rule"])
+    .where("tenant_id", "=", tenantId)
+    .orderBy("name")
+    .execute();
+  return rows.map(toSegment);
+}
+
+export async function getSegment(db: Db, tenantId: string, id: number): Promise<Segment> {
+  const row = await db
+    .selectFrom("segments")
+    .select(["id", "name", "rule"])
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", id)
+    .executeTakeFirst();
+  if (!row) throw new SegmentError("Segment not found", 404);
+  return toSegment(row);
+}
+
+/** Fields a rule names must exist: a rule about a deleted field would match nobody silently. */
+async function checkRule(db: Db, tenantId: string, rule: SegmentRule): Promise<void> {
+  const keys = new Set((await listFields(db, tenantId)).map((field) => field.key));
+  if (rule.fields.some((condition) => !keys.has(condition.key))) {
+    throw new SegmentError("Choose fields from the list");
+  }
+}
+
+export async function saveSegment(
+  db: Db,
+  tenantId: string,
+  input: { id?: number; name: string; rule: SegmentRule },
+): Promise<number> {
+  await checkRule(db, tenantId, input.rule);
+  const now = new Date().toISOString();
+  const rule = JSON.stringify(input.rule);
+  if (input.id === undefined) {
+    const { id } = await db
+      .insertInto("segments")
+      .values({ tenant_id: tenantId, name: input.name, rule, created_at: now, updated_at: now })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return id;
+  }
+  const result = await db
+    .updateTable("segments")
+    .set({ name: input.name, rule, updated_at: now })
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", input.id)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) throw new SegmentError("Segment not found", 404);
+  return input.id;
+}
+
+/** Deletes a segment, unless a campaign not yet sent goes to it. */
+export async function deleteSegment(db: Db, tenantId: string, id: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const waiting = await trx
+      .selectFrom("campaigns")
+      .select("segment_ids")
+      .where("tenant_id", "=", tenantId)
+      .where("status", "in", ["draft", "scheduled", "sending", "paused"])
+      .execute();
+    if (waiting.some((row) => (JSON.parse(row.segment_ids) as number[]).includes(id))) {
+      throw new SegmentError(
+        "A campaign not yet sent goes to this segment; send, cancel or change that campaign first.",
+        409,
+      );
+    }
+    const result = await trx
+      .deleteFrom("segments")
+      .where("tenant_id", "=", tenantId)
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (Number(result.numDeletedRows) !== 1) throw new SegmentError("Segment not found", 404);
+  });
+}
+
+type SubscriberScope = ExpressionBuilder<Database, "subscribers">;
+
+const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The day after YYYY-MM-DD, as the same text: "signed up before" includes its own day. */
+const nextDay = (text: string) =>
+  new Date(Date.parse(`${text}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * A rule as a condition on `subscribers` (tenant `tenantId`). `numberFields` are the keys of number
+ * fields, compared as numbers rather than text.
+ */
+export function segmentCondition(
+  eb: SubscriberScope,
+  tenantId: string,
+  rule: SegmentRule,
+  numberFields: ReadonlySet<string>,
+  now = new Date(),
+): Expression<SqlBool> {
+  const conditions: Expression<SqlBool>[] = [];
+  if (rule.lists.length > 0) {
+    conditions.push(
+      eb.exists(
+        eb
+          .selectFrom("subscriptions")
+          .innerJoin("lists", "lists.id", "subscriptions.list_id")
+          .select(sql`1`.as("one"))
+          .whereRef("subscriptions.subscriber_id", "=", "subscribers.id")
+          .where("subscriptions.tenant_id", "=", tenantId)
+          .where("lists.tenant_id", "=", tenantId)
+          .where("lists.key", "in", rule.lists),
+      ),
+    );
+  }
+  if (rule.statuses.length > 0) conditions.push(eb("subscribers.status", "in", rule.statuses));
+  if (rule.signedUpAfter) conditions.push(eb("subscribers.created_at", ">=", rule.signedUpAfter));
+  if (rule.signedUpBefore) {
+    conditions.push(eb("subscribers.created_at", "<", nextDay(rule.signedUpBefore)));
+  }
+  for (const condition of rule.fields) {
+    const values = eb
+      .selectFrom("subscriber_values")
+      .select(sql`1`.as("one"))
+      .whereRef("subscriber_values.subscriber_id", "=", "subscribers.id")
+      .where("subscriber_values.tenant_id", "=", tenantId)
+      .where("subscriber_values.field_key", "=", condition.key);
+    const numeric = numberFields.has(condition.key);
+    const value = sql.ref("subscriber_values.value");
+    const compared = (op: ">" | "<") =>
+      numeric
+        ? sql<SqlBool>`CAST(${value} AS NUMERIC) ${sql.raw(op)} CAST(${condition.value} AS NUMERIC)`
+        : sql<SqlBool>`${value} ${sql.raw(op)} ${condition.value}`;
+    switch (condition.op) {
+      case "set":
+        conditions.push(eb.exists(values));
+        break;
+      case "unset":
+        conditions.push(eb.not(eb.exists(values)));
+        break;
+      case "is":
+        conditions.push(eb.exists(values.where("subscriber_values.value", "=", condition.value)));
+        break;
+      case "is-not":
+        conditions.push(
+          eb.not(eb.exists(values.where("subscriber_values.value", "=", condition.value))),
+        );
+        break;
+      case "contains":
+        conditions.push(
+          eb.exists(
+            values.where(
+              sql<SqlBool>`lower(subscriber_values.value) like ${likePattern(condition.value)} escape '\\'`,
+            ),
+          ),
+        );
+        break;
+      case "greater":
+        conditions.push(eb.exists(values.where(compared(">"))));
+        break;
+      case "less":
+        conditions.push(eb.exists(values.where(compared("<"))));
+        break;
+    }
+  }
+  if (rule.activity) {
+    const kind = rule.activity.kind.endsWith("opened") ? "open" : "click";
+    let events = eb
+      .selectFrom("deliveries")
+      .innerJoin("campaign_events", "campaign_events.delivery_id", "deliveries.id")
+      .select(sql`1`.as("one"))
+      .whereRef("deliveries.subscriber_id", "=", "subscribers.id")
+      .where("deliveries.tenant_id", "=", tenantId)
+      .where("campaign_events.tenant_id", "=", tenantId)
+      .where("campaign_events.kind", "=", kind);
+    if (rule.activity.kind.startsWith("never")) {
+      conditions.push(eb.not(eb.exists(events)));
+    } else {
+      const since = new Date(now.getTime() - (rule.activity.days ?? 30) * 86_400_000);
+      events = events.where("campaign_events.created_at", ">=", since.toISOString());
+      conditions.push(eb.exists(events));
+    }
+  }
+  return conditions.length > 0 ? eb.and(conditions) : sql<SqlBool>`1 = 1`;
+}
+
+/** The keys of the tenant's number fields (their values compare as numbers). */
+export async function numberFieldKeys(db: Db, tenantId: string): Promise<Set<string>> {
+  return new Set(
+    (await listFields(db, tenantId))
+      .filter((field) => field.type === "number")
+      .map((field) => field.key),
+  );
+}
+
+/** How many subscribers a rule matches now, and how many of them are active (would be mailed). */
+export async function countSegment(
+  db: Db,
+  tenantId: string,
+  rule: SegmentRule,
+): Promise<{ matching: number; active: number }> {
+  const numbers = await numberFieldKeys(db, tenantId);
+  const row = await db
+    .selectFrom("subscribers")
+    .select((eb) => [
+      eb.fn.countAll<number>().as("matching"),
+      eb.fn
+        .sum<number>(eb.case().when("subscribers.status", "=", "active").then(1).else(0).end())
+        .as("active"),
+    ])
+    .where("subscribers.tenant_id", "=", tenantId)
+    .where("subscribers.erased_at", "is", null)
+    .where((eb) => segmentCondition(eb, tenantId, rule, numbers))
+    .executeTakeFirstOrThrow();
+  return { matching: Number(row.matching), active: Number(row.active ?? 0) };
+}
+
+/** A campaign's audience from its list and segment ids, with the segments' rules as they are now. */
+export async function campaignAudience(
+  db: Db,
+  tenantId: string,
+  ids: { listIds: readonly number[]; segmentIds: readonly number[] },
+): Promise<{ listIds: readonly number[]; segments: SegmentRule[]; numberFields: Set<string> }> {
+  const segments =
+    ids.segmentIds.length > 0
+      ? (await listSegments(db, tenantId)).filter((segment) => ids.segmentIds.includes(segment.id))
+      : [];
+  return {
+    listIds: ids.listIds,
+    segments: segments.map((segment) => segment.rule),
+    numberFields: segments.length > 0 ? await numberFieldKeys(db, tenantId) : new Set(),
+  };
+}
