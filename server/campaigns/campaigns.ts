@@ -515,7 +515,10 @@ export async function listCampaigns(
 }
 
 export interface CampaignReport {
+  /** people's opens: machine opens (privacy proxies, scanners) are not among them */
   opens: { unique: number; total: number };
+  /** recipients whose mail a machine opened (and nobody else, as far as anyone can tell) */
+  machineOpens: number;
   clicks: { unique: number; total: number };
   unsubscribes: number;
   bounces: number;
@@ -539,9 +542,17 @@ export async function campaignReport(db: Db, campaign: CampaignRow): Promise<Cam
     ])
     .where("tenant_id", "=", campaign.tenant_id)
     .where("campaign_id", "=", campaign.id)
+    .where("machine", "=", 0)
     .groupBy("kind")
     .execute();
   const kind = (name: string) => byKind.find((row) => row.kind === name);
+  const machine = await db
+    .selectFrom("campaign_events")
+    .select((eb) => eb.fn.count<number>("delivery_id").distinct().as("unique"))
+    .where("tenant_id", "=", campaign.tenant_id)
+    .where("campaign_id", "=", campaign.id)
+    .where("machine", "=", 1)
+    .executeTakeFirstOrThrow();
   const links = await db
     .selectFrom("campaign_events")
     .select([
@@ -570,6 +581,7 @@ export async function campaignReport(db: Db, campaign: CampaignRow): Promise<Cam
     .where("tenant_id", "=", campaign.tenant_id)
     .where("campaign_id", "=", campaign.id)
     .where("kind", "in", ["open", "click"])
+    .where("machine", "=", 0)
     .groupBy(hour)
     .orderBy(hour)
     .execute();
@@ -584,6 +596,7 @@ export async function campaignReport(db: Db, campaign: CampaignRow): Promise<Cam
     .execute();
   return {
     opens: { unique: Number(kind("open")?.unique ?? 0), total: Number(kind("open")?.total ?? 0) },
+    machineOpens: Number(machine.unique ?? 0),
     clicks: {
       unique: Number(kind("click")?.unique ?? 0),
       total: Number(kind("click")?.total ?? 0),
@@ -780,6 +793,7 @@ export async function listGroupStats(
     ])
     .where("tenant_id", "=", tenant.id)
     .where("kind", "in", ["open", "click"])
+    .where("machine", "=", 0)
     .groupBy(["campaign_id", "kind"])
     .execute();
   return lists.map((list) => {
@@ -800,4 +814,69 @@ export async function listGroupStats(
       clicked: sum(events.filter((row) => row.kind === "click")),
     };
   });
+}
+
+/** One row of the campaign comparison (issue 16, point 8): rates are of the messages sent. */
+export interface CampaignComparison {
+  id: string;
+  name: string;
+  startedAt: string | null;
+  sent: number;
+  opened: number;
+  clicked: number;
+  unsubscribes: number;
+  bounces: number;
+}
+
+/** The tenant's campaigns that went out, newest first, side by side (people's opens only). */
+export async function compareCampaigns(
+  ctx: Pick<SubscriptionContext, "db" | "tenant">,
+  limit = 50,
+): Promise<CampaignComparison[]> {
+  const { db, tenant } = ctx;
+  const campaigns = await db
+    .selectFrom("campaigns")
+    .select(["id", "name", "started_at"])
+    .where("tenant_id", "=", tenant.id)
+    .where("status", "in", ["sending", "paused", "sent", "failed", "cancelled"])
+    .where("started_at", "is not", null)
+    .orderBy("started_at", "desc")
+    .limit(limit)
+    .execute();
+  if (campaigns.length === 0) return [];
+  const ids = campaigns.map((campaign) => campaign.id);
+  const [sent, events] = await Promise.all([
+    db
+      .selectFrom("deliveries")
+      .select(["campaign_id", (eb) => eb.fn.countAll<number>().as("count")])
+      .where("tenant_id", "=", tenant.id)
+      .where("campaign_id", "in", ids)
+      .where("status", "=", "sent")
+      .groupBy("campaign_id")
+      .execute(),
+    db
+      .selectFrom("campaign_events")
+      .select([
+        "campaign_id",
+        "kind",
+        (eb) => eb.fn.count<number>("delivery_id").distinct().as("count"),
+      ])
+      .where("tenant_id", "=", tenant.id)
+      .where("campaign_id", "in", ids)
+      .where("machine", "=", 0)
+      .groupBy(["campaign_id", "kind"])
+      .execute(),
+  ]);
+  const eventCount = (id: string, kind: string) =>
+    Number(events.find((row) => row.campaign_id === id && row.kind === kind)?.count ?? 0);
+  return campaigns.map((campaign) => ({
+    id: campaign.id,
+    name: campaign.name,
+    startedAt: campaign.started_at,
+    sent: Number(sent.find((row) => row.campaign_id === campaign.id)?.count ?? 0),
+    opened: eventCount(campaign.id, "open"),
+    clicked: eventCount(campaign.id, "click"),
+    unsubscribes: eventCount(campaign.id, "unsubscribe"),
+    bounces: eventCount(campaign.id, "bounce"),
+  }));
 }

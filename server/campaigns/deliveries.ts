@@ -151,6 +151,8 @@ export interface CampaignEvent {
   kind: CampaignEventKind;
   url?: string | null;
   at: string;
+  /** made by a machine, not a person (server/campaigns/machine-opens.ts) */
+  machine?: boolean;
 }
 
 /** Counts an open, click, unsubscribe, bounce or complaint in its campaign's report. */
@@ -164,6 +166,7 @@ export async function addCampaignEvent(db: Db, event: CampaignEvent): Promise<vo
       kind: event.kind,
       url: event.url ?? null,
       created_at: event.at,
+      machine: event.machine ? 1 : 0,
     })
     .execute();
 }

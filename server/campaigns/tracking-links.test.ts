@@ -5,6 +5,7 @@ import {
   markLinks,
   signTrackingToken,
   verifyTrackingToken,
+  withoutOpenPixel,
 } from "./tracking-links";
 
 const SECRET = "s".repeat(40);
@@ -43,5 +44,15 @@ describe("links", () => {
     expect(marked).toContain(`href="${clickMarker(1)}"`);
     expect(marked).toContain('href="mailto:x@example.com"');
     expect(marked).toContain('href="/relative"');
+  });
+});
+
+describe("the outbox's copy of a campaign mail", () => {
+  it("loses its open pixel and keeps everything else", () => {
+    const html =
+      '<p>Hi <img src="https://kd.example/logo.png" alt="KD"></p><img src="https://kd.example/t/o/abc.def.gif" width="1" height="1" alt="">';
+    expect(withoutOpenPixel(html)).toBe(
+      '<p>Hi <img src="https://kd.example/logo.png" alt="KD"></p>',
+    );
   });
 });

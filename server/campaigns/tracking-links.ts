@@ -85,3 +85,11 @@ export const clickMarker = (index: number) => `%%HERALD_CLICK_${index}%%`;
 function decodeEntities(url: string): string {
   return url.replaceAll("&amp;", "&");
 }
+
+/**
+ * A campaign mail without its open pixel: what staff see in the outbox, so looking at a message
+ * there never counts as the recipient's open (issue 16, point 8).
+ */
+export function withoutOpenPixel(html: string): string {
+  return html.replace(/<img\b[^>]*\/t\/o\/[^>]*>/gi, "");
+}

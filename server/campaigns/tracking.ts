@@ -1,6 +1,7 @@
 import type { Db } from "../db";
 import { crossTenant } from "../db/tenant-guard";
 import { addCampaignEvent } from "./deliveries";
+import { isMachineOpen } from "./machine-opens";
 
 /**
  * Opens and clicks from campaign mail (the tokens are checked by the route before this is called).
@@ -23,7 +24,12 @@ async function deliveryOf(db: Db, deliveryId: number) {
     .executeTakeFirst();
 }
 
-export async function recordOpen(db: Db, deliveryId: number): Promise<void> {
+/** Counts an open; one a machine made (a proxy, a scanner) is kept apart (machine-opens.ts). */
+export async function recordOpen(
+  db: Db,
+  deliveryId: number,
+  userAgent: string | null = null,
+): Promise<void> {
   const delivery = await deliveryOf(db, deliveryId);
   if (delivery?.track_opens !== 1) return;
   await addCampaignEvent(db, {
@@ -32,6 +38,7 @@ export async function recordOpen(db: Db, deliveryId: number): Promise<void> {
     deliveryId: delivery.id,
     kind: "open",
     at: new Date().toISOString(),
+    machine: isMachineOpen(userAgent),
   });
 }
 

@@ -371,6 +371,8 @@ export interface CampaignEventsTable {
   kind: CampaignEventKind;
   url: string | null;
   created_at: string;
+  /** 1: a machine's open (privacy proxy, scanner), reported apart from people's (0025) */
+  machine: Generated<number>;
 }
 
 export interface TenantChangesTable {

@@ -524,12 +524,13 @@ export async function importSubscribersCsv(ctx: AdminScope, text: string): Promi
     await recordEvents(
       trx,
       ctx.tenant.id,
-      inserted.map(({ id }) => ({
+      inserted.map(({ id, email }) => ({
         subscriberId: id,
         kind: "signed-up" as const,
         detail: {
           source: "import" as const,
           lists: (listsAfter.get(id) ?? []).map((list) => list.key),
+          active: (freshByEmail.get(email)?.status ?? "active") === "active",
         },
       })),
       now,

@@ -19,13 +19,16 @@ export interface SubscriberEventDetail {
     by?: string | null;
     /** staff chose to send the double opt-in instead of adding them as active */
     optIn?: boolean;
+    /** active at once (no double opt-in): growth counts them as confirmed that day */
+    active?: boolean;
   };
-  confirmed: Record<string, never>;
-  "preferences-changed": { lists: string[] };
+  /** the lists they confirmed (growth per list) */
+  confirmed: { lists?: string[] };
+  "preferences-changed": { lists: string[]; added?: string[]; removed?: string[] };
   edited: { by: string; changes: string[] };
   "lists-changed": { by: string; added: string[]; removed: string[] };
   /** the reason they gave, if any, is in unsubscribe_feedback */
-  unsubscribed: { via: "link" | "preference-centre" | "staff"; by?: string };
+  unsubscribed: { via: "link" | "preference-centre" | "staff"; by?: string; lists?: string[] };
 }
 
 export type SubscriberEventKind = keyof SubscriberEventDetail;

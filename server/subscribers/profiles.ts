@@ -164,7 +164,7 @@ export async function addSubscriber(
       {
         subscriberId: id,
         kind: "signed-up",
-        detail: { source: "staff", by, optIn: false, lists: keys },
+        detail: { source: "staff", by, optIn: false, lists: keys, active: true },
       },
       now,
     );
@@ -354,6 +354,28 @@ async function selectedRows(ctx: SubscriptionContext, ids: readonly number[]) {
   return rows;
 }
 
+/** subscriber id → the keys of the lists they are on. */
+async function listKeysOfMany(
+  ctx: SubscriptionContext,
+  ids: readonly number[],
+): Promise<Map<number, string[]>> {
+  const keys = new Map<number, string[]>();
+  for (const part of chunks(ids)) {
+    const rows = await ctx.db
+      .selectFrom("subscriptions")
+      .innerJoin("lists", "lists.id", "subscriptions.list_id")
+      .select(["subscriptions.subscriber_id", "lists.key"])
+      .where("subscriptions.tenant_id", "=", ctx.tenant.id)
+      .where("lists.tenant_id", "=", ctx.tenant.id)
+      .where("subscriptions.subscriber_id", "in", part)
+      .execute();
+    for (const row of rows) {
+      keys.set(row.subscriber_id, [...(keys.get(row.subscriber_id) ?? []), row.key]);
+    }
+  }
+  return keys;
+}
+
 /** Staff unsubscribe someone (they asked by mail, say): off every list, on their timeline. */
 export async function unsubscribeByStaff(
   ctx: SubscriptionContext,
@@ -362,6 +384,10 @@ export async function unsubscribeByStaff(
 ): Promise<number> {
   const rows = (await selectedRows(ctx, ids)).filter(
     (row) => row.status === "active" || row.status === "unconfirmed",
+  );
+  const listKeys = await listKeysOfMany(
+    ctx,
+    rows.map((row) => row.id),
   );
   for (const row of rows) {
     await pushUnsubscribe(ctx, row.email, "Failed to unsubscribe. Please try again.");
@@ -377,7 +403,7 @@ export async function unsubscribeByStaff(
       rows.map((row) => ({
         subscriberId: row.id,
         kind: "unsubscribed" as const,
-        detail: { via: "staff" as const, by },
+        detail: { via: "staff" as const, by, lists: listKeys.get(row.id) ?? [] },
       })),
       now,
     );

@@ -203,7 +203,8 @@ export function segmentCondition(
       .whereRef("deliveries.subscriber_id", "=", "subscribers.id")
       .where("deliveries.tenant_id", "=", tenantId)
       .where("campaign_events.tenant_id", "=", tenantId)
-      .where("campaign_events.kind", "=", kind);
+      .where("campaign_events.kind", "=", kind)
+      .where("campaign_events.machine", "=", 0);
     if (rule.activity.kind.startsWith("never")) {
       conditions.push(eb.not(eb.exists(events)));
     } else {

@@ -350,6 +350,7 @@ export async function signUp(
           source: "form",
           ...input.consent,
           lists: lists.map((list) => list.key),
+          active: !doubleOptIn,
         },
       });
     }
@@ -396,6 +397,7 @@ export async function confirmSignup(
       MESSAGES.failed,
     );
     const now = new Date().toISOString();
+    const lists = await listKeysOf(ctx, row.id);
     await ctx.db.transaction().execute(async (trx) => {
       await updateSubscriber(
         trx,
@@ -407,7 +409,7 @@ export async function confirmSignup(
       await recordEvent(trx, ctx.tenant.id, {
         subscriberId: row.id,
         kind: "confirmed",
-        detail: {},
+        detail: { lists },
       });
     });
     const all = await listTenantLists(ctx.db, ctx.tenant);
@@ -529,6 +531,8 @@ export async function applyPreferenceChange(
   } else {
     await pushUnsubscribe(ctx, subscriber.email, MESSAGES.failed);
   }
+  // The lists they were on, for the timeline and growth per list.
+  const listsBefore = await listKeysOf(ctx, subscriber.id);
   const applied = await ctx.db.transaction().execute(async (trx) => {
     const pending = await checkPendingChange(trx, ctx.tenant.id, subscriber.id, input.token, now);
     if ("error" in pending) return pending;
@@ -559,11 +563,19 @@ export async function applyPreferenceChange(
       trx,
       ctx.tenant.id,
       status === "active"
-        ? { subscriberId: subscriber.id, kind: "preferences-changed", detail: { lists: wanted } }
+        ? {
+            subscriberId: subscriber.id,
+            kind: "preferences-changed",
+            detail: {
+              lists: wanted,
+              added: wanted.filter((key) => !listsBefore.includes(key)),
+              removed: listsBefore.filter((key) => !wanted.includes(key)),
+            },
+          }
         : {
             subscriberId: subscriber.id,
             kind: "unsubscribed",
-            detail: { via: "preference-centre" },
+            detail: { via: "preference-centre", lists: listsBefore },
           },
       stamp,
     );
@@ -595,13 +607,14 @@ export async function unsubscribe(
   if (row.status !== "active") throw new SubscriptionError(MESSAGES.notActive, 409);
   await pushUnsubscribe(ctx, row.email, MESSAGES.unsubscribeFailed);
   const now = new Date().toISOString();
+  const lists = await listKeysOf(ctx, row.id);
   await ctx.db.transaction().execute(async (trx) => {
     await markUnsubscribed(trx, ctx.tenant.id, row.id, now);
     await recordUnsubscribe(trx, ctx.tenant.id, row.id, now);
     await recordEvent(
       trx,
       ctx.tenant.id,
-      { subscriberId: row.id, kind: "unsubscribed", detail: { via: "link" } },
+      { subscriberId: row.id, kind: "unsubscribed", detail: { via: "link", lists } },
       now,
     );
   });

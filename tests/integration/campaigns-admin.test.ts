@@ -282,7 +282,18 @@ describe.each(testDialects())("sending a newsletter from the admin pages on %s",
     });
     expect(left.status).toBe(200);
 
+    // Apple's privacy proxy fetches reader 3's pixel: flagged, not counted as a read.
+    const proxied = sink.messages.find((m) => m.to.includes("reader0@example.com"));
+    const proxiedPixel =
+      proxied?.html.match(/src="(http[^"]+\/t\/o\/[^"]+)"/)?.[1]?.replaceAll("&amp;", "&") ?? "";
+    expect((await fetch(proxiedPixel, { headers: { "user-agent": "Mozilla/5.0" } })).status).toBe(
+      200,
+    );
+    // Staff looking at a campaign mail while signed in are not readers either.
+    expect((await fetch(pixel, { headers: { cookie: cookies.editor } })).status).toBe(200);
+
     const report = textOf(await (await get(`/admin/campaigns/${campaignId}`)).text());
+    expect(report).toMatch(/Machine opens \(not counted\)\s*1/);
     expect(report).toMatch(/Unsubscribes\s*1/);
     expect(report).toMatch(/Unique opens\s*1 \(33\.3%\)/);
     expect(report).toMatch(/Total opens\s*2/);
@@ -291,6 +302,8 @@ describe.each(testDialects())("sending a newsletter from the admin pages on %s",
     expect(report).toContain("https://example.com/checklist");
     const lists = textOf(await (await get("/admin/campaigns")).text());
     expect(lists).toMatch(/KeyDiscovery Newsletter\s*2\s*3\s*1\s*1/);
+    // the comparison: 3 sent, 1 of 3 opened and clicked, 1 unsubscribe, no bounce
+    expect(lists).toMatch(/Campaigns compared.*The ESI protocol issue .*? 3 33\.3% 33\.3% 1 0/);
   });
 
   it("keeps campaigns to their tenant and refuses actions a state does not allow", async () => {

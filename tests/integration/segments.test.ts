@@ -33,7 +33,7 @@ describe.each(testDialects())("segments on %s", (dialect) => {
   const count = async (fields: Record<string, string | string[]>) => {
     const response = await post("/admin/segments/new", { intent: "count", ...fields });
     const text = textOf(await response.text());
-    const match = /([\d,]+) subscribers? match · ([\d,]+) active/.exec(text);
+    const match = /([\d,]+) subscribers? match(?:es)? · ([\d,]+) active/.exec(text);
     if (!match) throw new Error(`no count (${response.status}): ${text.slice(0, 300)}`);
     return {
       matching: Number(match[1]?.replace(/,/g, "")),

@@ -485,4 +485,26 @@ describe.each(testDialects())("subscribers one at a time, profiles and GDPR on %
     expect((await get("/admin/subscribers/abc")).status).toBe(404);
     expect((await get("/admin/subscribers/99999999")).status).toBe(404);
   });
+
+  it("shows growth per day for the tenant and per list, from the timelines", async () => {
+    const page = textOf(await (await get("/admin/subscribers?growth=7")).text());
+    // dana (active at once), lee and other (confirmed), the re-signed visitor (unconfirmed);
+    // other unsubscribed; the erased visitor's first sign-up went with her
+    expect(page).toContain(
+      "Last 7 days, all subscribers: 4 new, 3 confirmed, 1 unsubscribed, net +2.",
+    );
+    const list = textOf(
+      await (await get("/admin/subscribers?growth=30&growthList=industry-news")).text(),
+    );
+    // dana moved onto it, other added in bulk then removed
+    expect(list).toContain(
+      "Last 30 days, Industry News: 2 new, 2 confirmed, 1 unsubscribed, net +1.",
+    );
+    const today = new Date().toISOString().slice(0, 10);
+    expect(list).toMatch(new RegExp(`${today} 2 2 1 \\+?1`));
+    // a period that is not offered falls back to 30 days
+    expect(textOf(await (await get("/admin/subscribers?growth=12345")).text())).toContain(
+      "Last 30 days, all subscribers",
+    );
+  });
 });

@@ -106,6 +106,7 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
     ["Failed", progress.failed],
     ["Unique opens", `${report.opens.unique} (${percent(report.opens.unique, progress.sent)})`],
     ["Total opens", report.opens.total],
+    ["Machine opens (not counted)", report.machineOpens],
     ["Unique clicks", `${report.clicks.unique} (${percent(report.clicks.unique, progress.sent)})`],
     ["Total clicks", report.clicks.total],
     ["Unsubscribes", report.unsubscribes],

@@ -1,6 +1,10 @@
 import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
-import { listCampaigns, listGroupStats } from "../../../server/campaigns/campaigns";
+import {
+  compareCampaigns,
+  listCampaigns,
+  listGroupStats,
+} from "../../../server/campaigns/campaigns";
 import { scopeOf } from "../../../server/http/context";
 import { providerFor, providerNameFor } from "../../../server/providers";
 import { ProviderError } from "../../../server/providers/types";
@@ -47,6 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           progress: null,
         })),
         groups,
+        comparison: [] as Awaited<ReturnType<typeof compareCampaigns>>,
       };
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
@@ -56,17 +61,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         pageCount: 1,
         campaigns: [],
         groups: [],
+        comparison: [],
         providerError: error.message,
       };
     }
   }
-  const [result, groups] = await Promise.all([
+  const [result, groups, comparison] = await Promise.all([
     listCampaigns(scope, {
       status: query.status ?? null,
       page: query.page,
       limit: 25,
     }),
     listGroupStats(scope),
+    compareCampaigns(scope),
   ]);
   return {
     ...common,
@@ -82,5 +89,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       progress: progress as typeof progress | null,
     })),
     groups,
+    comparison,
   };
 }

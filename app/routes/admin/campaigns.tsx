@@ -34,6 +34,29 @@ const LIST_COLUMNS: Column<ListFigures>[] = [
   { header: "Clicked", align: "right", cell: (group) => count(group.clicked) },
 ];
 
+type ComparisonRow = Route.ComponentProps["loaderData"]["comparison"][number];
+
+const rate = (part: number, whole: number) =>
+  whole > 0 ? `${Math.round((part / whole) * 1000) / 10}%` : "—";
+
+const COMPARISON_COLUMNS: Column<ComparisonRow>[] = [
+  {
+    header: "Campaign",
+    className: "break-words font-medium",
+    cell: (row) => <Link to={`/admin/campaigns/${row.id}`}>{row.name}</Link>,
+  },
+  {
+    header: "Sent",
+    className: "sm:whitespace-nowrap",
+    cell: (row) => (row.startedAt ? <StaffTime iso={row.startedAt} /> : "—"),
+  },
+  { header: "Messages", align: "right", cell: (row) => row.sent.toLocaleString("en-US") },
+  { header: "Open rate", align: "right", cell: (row) => rate(row.opened, row.sent) },
+  { header: "Click rate", align: "right", cell: (row) => rate(row.clicked, row.sent) },
+  { header: "Unsubscribes", align: "right", cell: (row) => row.unsubscribes },
+  { header: "Bounces", align: "right", cell: (row) => row.bounces },
+];
+
 export default function Campaigns({ loaderData }: Route.ComponentProps) {
   const { campaigns, groups, status, page, pageCount } = loaderData;
   useLiveWhile(campaigns.some((campaign) => campaign.status === "sending"));
@@ -134,6 +157,21 @@ export default function Campaigns({ loaderData }: Route.ComponentProps) {
           `?${new URLSearchParams({ ...(status ? { status } : {}), page: String(to) })}`
         }
       />
+
+      {loaderData.comparison.length > 0 ? (
+        <AdminSection id="compare-heading" title="Campaigns compared">
+          <p className="mt-1 text-sm">
+            Rates are of the messages sent; opens by privacy proxies and mail scanners are not
+            counted.
+          </p>
+          <DataTable
+            className="mt-3"
+            columns={COMPARISON_COLUMNS}
+            rows={loaderData.comparison}
+            rowKey={(row) => row.id}
+          />
+        </AdminSection>
+      ) : null}
 
       <AdminSection id="lists-heading" title="Lists">
         <DataTable

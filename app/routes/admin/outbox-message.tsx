@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { data } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
+import { withoutOpenPixel } from "../../../server/campaigns/tracking-links";
 import { scopeOf } from "../../../server/http/context";
 import { getOutboxMessage } from "../../../server/mail/outbox";
 import { plural } from "../../../shared/format";
@@ -22,7 +23,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // Another tenant's message does not exist here.
   if (!message) throw data({ message: "Message not found" }, { status: 404 });
   return {
-    message,
+    message: { ...message, html: withoutOpenPixel(message.html) },
   };
 }
 

@@ -14,6 +14,7 @@ import {
   selectedSubscriberIds,
   subscriberFilterFrom,
 } from "../../../server/subscribers/admin";
+import { GROWTH_PERIODS, subscriberGrowth } from "../../../server/subscribers/growth";
 import { listTenantLists, sendableLists } from "../../../server/subscribers/lists";
 import {
   changeListMembership,
@@ -26,13 +27,19 @@ import type { Route } from "./+types/subscribers";
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireTenantAccess(context, request);
   const ctx = scopeOf(context);
-  const filter = subscriberFilterFrom(new URL(request.url).searchParams);
-  const [lists, statuses, subscribers, feedback, targets] = await Promise.all([
+  const params = new URL(request.url).searchParams;
+  const filter = subscriberFilterFrom(params);
+  const growthQuery = growthSchema.parse({
+    days: params.get("growth") ?? undefined,
+    list: params.get("growthList") ?? undefined,
+  });
+  const [lists, statuses, subscribers, feedback, targets, growth] = await Promise.all([
     countByList(ctx),
     countByStatus(ctx),
     listSubscribers(ctx, filter, filter.page),
     feedbackSummary(ctx),
     listTenantLists(ctx.db, ctx.tenant),
+    subscriberGrowth(ctx.db, ctx.tenant, growthQuery),
   ]);
   const erased = new URL(request.url).searchParams.get("erased") === "1";
   return {
@@ -43,8 +50,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     /** the lists a bulk action may add people to or take them off */
     targets: sendableLists(targets).map(({ key, name }) => ({ key, name })),
     notice: erased ? "Subscriber erased." : null,
+    growth: { period: growthQuery.days, list: growthQuery.list ?? null, days: growth },
   };
 }
+
+const growthSchema = z.object({
+  days: z.coerce
+    .number()
+    .refine((days) => (GROWTH_PERIODS as readonly number[]).includes(days))
+    .catch(30),
+  list: z.string().max(100).optional().catch(undefined),
+});
 
 export type ImportAnswer =
   | { ok: true; fileName: string; report: ImportReport }

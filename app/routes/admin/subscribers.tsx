@@ -2,6 +2,7 @@ import { Form, Link, useSearchParams } from "react-router";
 import type { SubscriberView } from "../../../server/subscribers/subscribers";
 import { formatDate, plural } from "../../../shared/format";
 import { SUBSCRIBER_STATUSES } from "../../../shared/schemas/subscribers";
+import { GrowthChart } from "../../components/admin/growth-chart";
 import {
   fieldClass,
   ImportForm,
@@ -20,6 +21,11 @@ import type { Route } from "./+types/subscribers";
 export { action, loader } from "./subscribers.server";
 
 export const meta: Route.MetaFunction = () => noindexMeta("Subscribers");
+
+const GROWTH_CHOICES = [7, 30, 90, 365].map((days) => ({
+  value: String(days),
+  label: `Last ${days} days`,
+}));
 
 const BULK_ACTIONS = [
   ["add", "Add to list"],
@@ -141,6 +147,8 @@ function BulkAnswerView({
 
 export default function Subscribers({ loaderData, actionData }: Route.ComponentProps) {
   const { lists, statuses, subscribers, feedback, targets } = loaderData;
+  const growthPeriod = loaderData.growth.period;
+  const growthList = loaderData.growth.list;
   const importAnswer = actionData && "ok" in actionData ? actionData : null;
   const bulkAnswer = actionData && "kind" in actionData ? actionData : null;
   const [searchParams] = useSearchParams();
@@ -227,6 +235,38 @@ export default function Subscribers({ loaderData, actionData }: Route.ComponentP
       className="space-y-10"
     >
       <SubscriberCounts statuses={statuses} lists={lists} />
+
+      <AdminSection id="growth-heading" title="Growth">
+        <Form method="get" className="mt-3 flex flex-wrap items-end gap-3">
+          {[...filterParams].map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          <FilterSelect
+            name="growth"
+            label="Period"
+            defaultValue={String(growthPeriod)}
+            className={fieldClass}
+            options={GROWTH_CHOICES}
+          />
+          <FilterSelect
+            name="growthList"
+            label="List"
+            defaultValue={growthList ?? ""}
+            className={fieldClass}
+            options={[
+              { value: "", label: "All subscribers" },
+              ...lists.map((list) => ({ value: list.key, label: list.name })),
+            ]}
+          />
+          <button type="submit" className={outlineButton}>
+            Show
+          </button>
+        </Form>
+        <GrowthChart
+          days={loaderData.growth.days}
+          caption={`Last ${growthPeriod} days, ${growthList ? (lists.find((list) => list.key === growthList)?.name ?? growthList) : "all subscribers"}`}
+        />
+      </AdminSection>
 
       <AdminSection id="search-heading" title="Find subscribers">
         <Form
