@@ -1,55 +1,88 @@
+import { AxisBottom, AxisLeft } from "@visx/axis";
+import { Group } from "@visx/group";
+import { scaleBand, scaleLinear } from "@visx/scale";
+import { Bar } from "@visx/shape";
 import { formatDateTime } from "../../../shared/format";
 import { utcToZonedLocal } from "../../../shared/time-zone";
 import { useTimeZone } from "../../lib/time-zone";
+import { type Column, DataTable } from "../ui/data-table";
 
-/** Opens and clicks per hour as grouped bars (inline SVG: no chart library for two series). */
-export function ActivityChart({
-  timeline,
-}: {
-  timeline: { hour: string; opens: number; clicks: number }[];
-}) {
+/*
+ * A campaign's opens and clicks per hour, as grouped bars drawn with visx: SVG rendered on the
+ * server, with the numbers in a table below (docs/decisions/018-audience.md).
+ */
+
+type Point = { hour: string; opens: number; clicks: number };
+
+const WIDTH = 720;
+const HEIGHT = 200;
+const MARGIN = { top: 10, right: 10, bottom: 26, left: 36 };
+
+export function ActivityChart({ timeline }: { timeline: Point[] }) {
   const zone = useTimeZone();
   if (timeline.length === 0) return <p className="text-sm">No opens or clicks yet.</p>;
+  const innerWidth = WIDTH - MARGIN.left - MARGIN.right;
+  const innerHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
+  const x = scaleBand<string>({
+    domain: timeline.map((point) => point.hour),
+    range: [0, innerWidth],
+    padding: 0.25,
+  });
   const max = Math.max(1, ...timeline.flatMap((point) => [point.opens, point.clicks]));
-  const slot = 28;
-  const height = 140;
-  const width = Math.max(timeline.length * slot, 200);
+  const y = scaleLinear<number>({ domain: [0, max], range: [innerHeight, 0], nice: true });
+  const half = x.bandwidth() / 2;
+  const every = Math.max(1, Math.ceil(timeline.length / 12));
+  const columns: Column<Point>[] = [
+    { header: "Hour", cell: (point) => formatDateTime(point.hour, zone) },
+    { header: "Opens", align: "right", cell: (point) => point.opens },
+    { header: "Clicks", align: "right", cell: (point) => point.clicks },
+  ];
   return (
     <figure>
       <svg
-        viewBox={`0 0 ${width} ${height + 20}`}
-        className="h-48 w-full max-w-3xl"
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        className="h-auto w-full max-w-3xl"
         role="img"
-        aria-label={`Opens and clicks per hour: ${timeline.map((p) => `${formatDateTime(p.hour, zone)} ${p.opens} opens, ${p.clicks} clicks`).join("; ")}`}
+        aria-label="Opens and clicks per hour; the numbers are in the table below."
       >
-        {timeline.map((point, index) => {
-          const x = index * slot + 4;
-          const opens = (point.opens / max) * height;
-          const clicks = (point.clicks / max) * height;
-          return (
-            <g key={point.hour}>
-              <rect
-                x={x}
-                y={height - opens}
-                width={10}
-                height={opens}
-                className="fill-brand-strong"
-              />
-              <rect
-                x={x + 11}
-                y={height - clicks}
-                width={10}
-                height={clicks}
-                className="fill-secondary"
-              />
-              <text x={x} y={height + 14} fontSize="9" className="fill-ink">
-                {utcToZonedLocal(point.hour, zone).slice(11, 13)}h
-              </text>
-            </g>
-          );
-        })}
+        <Group left={MARGIN.left} top={MARGIN.top}>
+          {timeline.map((point) => {
+            const left = x(point.hour) ?? 0;
+            return (
+              <g key={point.hour}>
+                <Bar
+                  x={left}
+                  width={half}
+                  y={y(point.opens)}
+                  height={innerHeight - y(point.opens)}
+                  className="fill-brand-strong"
+                />
+                <Bar
+                  x={left + half}
+                  width={half}
+                  y={y(point.clicks)}
+                  height={innerHeight - y(point.clicks)}
+                  className="fill-secondary"
+                />
+              </g>
+            );
+          })}
+          <AxisLeft
+            scale={y}
+            numTicks={Math.min(4, max)}
+            tickFormat={(value) => String(Math.round(Number(value)))}
+            tickClassName="text-[10px]"
+          />
+          <AxisBottom
+            top={innerHeight}
+            scale={x}
+            tickValues={timeline.filter((_, index) => index % every === 0).map((p) => p.hour)}
+            tickFormat={(hour) => `${utcToZonedLocal(hour, zone).slice(11, 13)}h`}
+            tickClassName="text-[10px]"
+          />
+        </Group>
       </svg>
-      <figcaption className="mt-1 flex gap-4 text-sm">
+      <figcaption className="mt-1 flex flex-wrap gap-4 text-sm">
         <span>
           <span aria-hidden="true" className="mr-1 inline-block size-3 bg-brand-strong" />
           Opens
@@ -60,6 +93,15 @@ export function ActivityChart({
         </span>
         <span>per hour ({zone.replaceAll("_", " ")})</span>
       </figcaption>
+      <details className="mt-3">
+        <summary className="cursor-pointer font-medium">The numbers per hour</summary>
+        <DataTable
+          className="mt-2"
+          columns={columns}
+          rows={timeline}
+          rowKey={(point) => point.hour}
+        />
+      </details>
     </figure>
   );
 }
