@@ -119,7 +119,7 @@ test("a draft is scheduled in the tenant's time zone, previewed at phone width a
   await page.getByRole("button", { name: "Schedule" }).click();
   await expect(page.getByTestId("newsletter-status")).toHaveText("Scheduled");
   await expect(page.getByTestId("scheduled-for")).toContainText(
-    "08:30 (America/New York), then is sent by email",
+    "08:30 America/New York, then is sent by email",
   );
 
   // The preview opens in a tab of its own; its phone view is a real 390 px wide page.
