@@ -162,20 +162,9 @@ export async function createCampaign(
       id,
       tenant_id: ctx.tenant.id,
       newsletter_id: input.newsletterId ?? null,
-      name: valid.subject,
-      subject: valid.subject,
-      from_name: valid.fromName,
-      from_email: valid.fromEmail,
-      reply_to: valid.replyTo,
-      content: valid.content,
-      list_ids: JSON.stringify(valid.lists.map((list) => list.id)),
-      segment_ids: JSON.stringify(valid.segments.map((segment) => segment.id)),
-      track_opens: valid.trackOpens ? 1 : 0,
-      track_clicks: valid.trackClicks ? 1 : 0,
+      ...campaignColumns(ctx, valid),
       status: mode === "draft" ? "draft" : "scheduled",
       scheduled_at: scheduledAt,
-      // Links as the mail carries them (relative ones made absolute), so each can be tracked.
-      links: JSON.stringify(extractLinks(mailContentFor(ctx.tenant, valid.content, ctx.origin))),
       created_by: createdBy,
       created_at: stamp,
       updated_at: stamp,
@@ -183,6 +172,24 @@ export async function createCampaign(
     .execute();
   if (mode === "now") await startCampaign(ctx.db, ctx.tenant.id, id);
   return getCampaignRow(ctx.db, ctx.tenant.id, id);
+}
+
+/** What a campaign says and to whom, as its row stores it (creating and editing alike). */
+function campaignColumns(ctx: SubscriptionContext, valid: ValidCampaign) {
+  return {
+    name: valid.subject,
+    subject: valid.subject,
+    from_name: valid.fromName,
+    from_email: valid.fromEmail,
+    reply_to: valid.replyTo,
+    content: valid.content,
+    list_ids: JSON.stringify(valid.lists.map((list) => list.id)),
+    segment_ids: JSON.stringify(valid.segments.map((segment) => segment.id)),
+    track_opens: valid.trackOpens ? 1 : 0,
+    track_clicks: valid.trackClicks ? 1 : 0,
+    // Links as the mail carries them (relative ones made absolute), so each can be tracked.
+    links: JSON.stringify(extractLinks(mailContentFor(ctx.tenant, valid.content, ctx.origin))),
+  };
 }
 
 /** A send time staff chose: a valid instant, not in the past (a minute's grace for the form). */
@@ -229,19 +236,9 @@ export async function updateCampaign(
   const result = await ctx.db
     .updateTable("campaigns")
     .set({
-      name: valid.subject,
-      subject: valid.subject,
-      from_name: valid.fromName,
-      from_email: valid.fromEmail,
-      reply_to: valid.replyTo,
-      content: valid.content,
-      list_ids: JSON.stringify(valid.lists.map((list) => list.id)),
-      segment_ids: JSON.stringify(valid.segments.map((segment) => segment.id)),
-      track_opens: valid.trackOpens ? 1 : 0,
-      track_clicks: valid.trackClicks ? 1 : 0,
+      ...campaignColumns(ctx, valid),
       status: input.mode === "draft" ? "draft" : "scheduled",
       scheduled_at: scheduledAt,
-      links: JSON.stringify(extractLinks(mailContentFor(ctx.tenant, valid.content, ctx.origin))),
       updated_at: now.toISOString(),
     })
     .where("tenant_id", "=", ctx.tenant.id)

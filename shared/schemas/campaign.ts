@@ -90,3 +90,28 @@ export const campaignEditSchema = campaignFields
 
 export type CampaignForm = z.infer<typeof campaignFormSchema>;
 export type CampaignEdit = z.infer<typeof campaignEditSchema>;
+
+/** What a campaign form sent, to fill the form again after a refusal. */
+export function campaignFormValues(formData: FormData): Record<string, unknown> {
+  return {
+    ...Object.fromEntries(formData),
+    lists: formData.getAll("lists").map(String),
+    segments: formData.getAll("segments").map(String),
+    trackOpens: formData.get("trackOpens") === "on",
+    trackClicks: formData.get("trackClicks") === "on",
+  };
+}
+
+/** Conform's refusal as messages per field and the form's own (its "" key). */
+export function splitFormErrors(errors: Record<string, string[] | null> | null | undefined): {
+  fields: Record<string, string[]>;
+  form: string[];
+} {
+  const entries = Object.entries(errors ?? {});
+  return {
+    fields: Object.fromEntries(
+      entries.filter(([key]) => key !== "").map(([key, messages]) => [key, messages ?? []]),
+    ),
+    form: errors?.[""] ?? [],
+  };
+}

@@ -6,7 +6,11 @@ import { CampaignError, getCampaignRow, updateCampaign } from "../../../server/c
 import { scopeOf } from "../../../server/http/context";
 import { listTenantLists, sendableLists } from "../../../server/subscribers/lists";
 import { listSegments } from "../../../server/subscribers/segments";
-import { campaignEditSchema } from "../../../shared/schemas/campaign";
+import {
+  campaignEditSchema,
+  campaignFormValues,
+  splitFormErrors,
+} from "../../../shared/schemas/campaign";
 import { utcToZonedLocal, zonedLocalToUtc } from "../../../shared/time-zone";
 import type { Route } from "./+types/campaign-edit";
 
@@ -59,26 +63,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   requireTenantAccess(context, request);
   const formData = await request.formData();
-  const values = {
-    ...Object.fromEntries(formData),
-    lists: formData.getAll("lists").map(String),
-    segments: formData.getAll("segments").map(String),
-    trackOpens: formData.get("trackOpens") === "on",
-    trackClicks: formData.get("trackClicks") === "on",
-  };
+  const values = campaignFormValues(formData);
   const fail = (fields: Record<string, string[]>, form: string[], status = 400) =>
     data({ fields, form, values }, { status });
   const submission = parseWithZod(formData, { schema: campaignEditSchema });
   if (submission.status !== "success") {
-    const errors = submission.error ?? {};
-    return fail(
-      Object.fromEntries(
-        Object.entries(errors)
-          .filter(([key]) => key !== "")
-          .map(([key, messages]) => [key, messages ?? []]),
-      ),
-      errors[""] ?? [],
-    );
+    const { fields, form } = splitFormErrors(submission.error);
+    return fail(fields, form);
   }
   const form = submission.value;
   const scope = scopeOf(context);

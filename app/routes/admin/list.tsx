@@ -2,6 +2,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { plural } from "../../../shared/format";
 import { ListFields } from "../../components/admin/list-fields";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
+import { ConfirmPanel, IntentButton } from "../../components/ui/confirm";
 import {
   dangerSubmitClass,
   FormAlert,
@@ -15,25 +16,6 @@ export { action, loader } from "./list.server";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   noindexMeta(loaderData ? `${loaderData.list.name} | Lists` : "List");
-
-function IntentButton({
-  intent,
-  className,
-  children,
-}: {
-  intent: string;
-  className: string;
-  children: string;
-}) {
-  return (
-    <Form method="post">
-      <input type="hidden" name="intent" value={intent} />
-      <button type="submit" className={className}>
-        {children}
-      </button>
-    </Form>
-  );
-}
 
 export default function ListPage({ loaderData, actionData }: Route.ComponentProps) {
   const { list } = loaderData;
@@ -98,23 +80,16 @@ export default function ListPage({ loaderData, actionData }: Route.ComponentProp
 
       <AdminSection id="delete-heading" title="Delete">
         {actionData?.confirm ? (
-          <div className="mt-3 rounded-brand border-2 border-danger p-4">
-            <h3 className="text-lg font-bold">{`Delete “${list.name}”?`}</h3>
-            <p className="mt-1">
-              {`${plural(list.members, "person", "people")} will be taken off this list; their other lists and their history stay. This cannot be undone.`}
-            </p>
-            <div className="mt-3 flex flex-wrap gap-3">
-              <Form method="post">
-                <input type="hidden" name="intent" value="delete" />
-                <input type="hidden" name="confirmed" value="yes" />
-                <button type="submit" className={dangerSubmitClass}>
-                  Yes, delete the list
-                </button>
-              </Form>
-              <Link to="." relative="path" className={`${outlineButtonClass} no-underline`}>
-                Keep it
-              </Link>
-            </div>
+          <div className="mt-3">
+            <ConfirmPanel
+              title={`Delete “${list.name}”?`}
+              fields={{ intent: "delete" }}
+              confirmLabel="Yes, delete the list"
+            >
+              <p>
+                {`${plural(list.members, "person", "people")} will be taken off this list; their other lists and their history stay. This cannot be undone.`}
+              </p>
+            </ConfirmPanel>
           </div>
         ) : (
           <>

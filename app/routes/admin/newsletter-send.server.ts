@@ -17,7 +17,11 @@ import { ProviderError } from "../../../server/providers/types";
 import { listTenantLists, sendableLists } from "../../../server/subscribers/lists";
 import { listSegments } from "../../../server/subscribers/segments";
 import { FIXED_SENDER } from "../../../server/tenants/config";
-import { campaignFormSchema } from "../../../shared/schemas/campaign";
+import {
+  campaignFormSchema,
+  campaignFormValues,
+  splitFormErrors,
+} from "../../../shared/schemas/campaign";
 import { zonedLocalToUtc } from "../../../shared/time-zone";
 import type { Route } from "./+types/newsletter-send";
 
@@ -88,26 +92,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const user = requireTenantAccess(context, request);
   const newsletter = await publishedNewsletter(context, params.id);
   const formData = await request.formData();
-  const values = {
-    ...Object.fromEntries(formData),
-    lists: formData.getAll("lists").map(String),
-    segments: formData.getAll("segments").map(String),
-    trackOpens: formData.get("trackOpens") === "on",
-    trackClicks: formData.get("trackClicks") === "on",
-  };
+  const values = campaignFormValues(formData);
   const submission = parseWithZod(formData, { schema: campaignFormSchema });
   const fail = (fields: Record<string, string[]>, form: string[], status = 400) =>
     data<ActionAnswer>({ kind: "errors", fields, form, values }, { status });
   if (submission.status !== "success") {
-    const errors = submission.error ?? {};
-    return fail(
-      Object.fromEntries(
-        Object.entries(errors)
-          .filter(([key]) => key !== "")
-          .map(([k, v]) => [k, v ?? []]),
-      ),
-      errors[""] ?? [],
-    );
+    const { fields, form } = splitFormErrors(submission.error);
+    return fail(fields, form);
   }
   const form = submission.value;
   const ctx = scopeOf(context);

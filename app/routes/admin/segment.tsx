@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { Form, Link, useFetcher, useNavigation } from "react-router";
+import { Form, useFetcher, useNavigation } from "react-router";
 import { plural } from "../../../shared/format";
 import {
   ACTIVITIES,
@@ -10,6 +10,7 @@ import {
 } from "../../../shared/schemas/segment";
 import { SUBSCRIBER_STATUSES } from "../../../shared/schemas/subscribers";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
+import { ConfirmPanel, IntentButton } from "../../components/ui/confirm";
 import {
   dangerSubmitClass,
   FieldErrors,
@@ -237,29 +238,21 @@ export default function Segment({ loaderData, actionData }: Route.ComponentProps
       {segment.id ? (
         <AdminSection id="delete-heading" title="Delete">
           {actionData?.confirmDelete ? (
-            <div className="mt-3 rounded-brand border-2 border-danger p-4">
-              <p className="font-bold">{`Delete “${segment.name}”?`}</p>
-              <p className="mt-1">Its subscribers stay; only the filter goes.</p>
-              <div className="mt-3 flex flex-wrap gap-3">
-                <Form method="post">
-                  <input type="hidden" name="intent" value="delete" />
-                  <input type="hidden" name="confirmed" value="yes" />
-                  <button type="submit" className={dangerSubmitClass}>
-                    Yes, delete the segment
-                  </button>
-                </Form>
-                <Link to="." relative="path" className={`${outlineButtonClass} no-underline`}>
-                  Keep it
-                </Link>
-              </div>
+            <div className="mt-3">
+              <ConfirmPanel
+                title={`Delete “${segment.name}”?`}
+                fields={{ intent: "delete" }}
+                confirmLabel="Yes, delete the segment"
+              >
+                <p>Its subscribers stay; only the filter goes.</p>
+              </ConfirmPanel>
             </div>
           ) : (
-            <Form method="post" className="mt-3">
-              <input type="hidden" name="intent" value="delete" />
-              <button type="submit" className={dangerSubmitClass}>
+            <div className="mt-3">
+              <IntentButton intent="delete" className={dangerSubmitClass}>
                 Delete segment
-              </button>
-            </Form>
+              </IntentButton>
+            </div>
           )}
         </AdminSection>
       ) : null}

@@ -1,15 +1,14 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import type { SubscriberField } from "../../../server/subscribers/fields";
 import { FIELD_TYPE_LABELS, FIELD_TYPES } from "../../../shared/schemas/subscriber-fields";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
+import { ConfirmPanel } from "../../components/ui/confirm";
 import { type Column, DataTable } from "../../components/ui/data-table";
 import {
-  dangerSubmitClass,
   FieldErrors,
   FieldShell,
   FilterSelect,
   FormAlert,
-  outlineButtonClass,
   SubmitButton,
   TextArea,
   TextField,
@@ -64,30 +63,13 @@ export default function SubscriberFields({ loaderData, actionData }: Route.Compo
       ) : null}
       <FormAlert errors={actionData?.message ? [actionData.message] : []} />
       {confirming ? (
-        <section
-          className="rounded-brand border-2 border-danger p-4"
-          aria-labelledby="confirm-heading"
+        <ConfirmPanel
+          title={`Delete “${confirming.label}”?`}
+          fields={{ intent: "delete", key: confirming.key }}
+          confirmLabel="Yes, delete the field"
         >
-          <h3 id="confirm-heading" className="text-lg font-bold">
-            {`Delete “${confirming.label}”?`}
-          </h3>
-          <p className="mt-1">
-            Every subscriber's value of it is deleted too. This cannot be undone.
-          </p>
-          <div className="mt-3 flex flex-wrap gap-3">
-            <Form method="post">
-              <input type="hidden" name="intent" value="delete" />
-              <input type="hidden" name="key" value={confirming.key} />
-              <input type="hidden" name="confirmed" value="yes" />
-              <button type="submit" className={dangerSubmitClass}>
-                Yes, delete the field
-              </button>
-            </Form>
-            <Link to="." relative="path" className={`${outlineButtonClass} no-underline`}>
-              Keep it
-            </Link>
-          </div>
-        </section>
+          <p>Every subscriber's value of it is deleted too. This cannot be undone.</p>
+        </ConfirmPanel>
       ) : null}
       {loaderData.fields.length ? (
         <DataTable

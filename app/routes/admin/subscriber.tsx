@@ -1,8 +1,9 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { plural } from "../../../shared/format";
 import { SubscriberFormFields } from "../../components/admin/subscriber-fields";
 import { STATUS_LOOK } from "../../components/admin/subscriber-import";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
+import { ConfirmPanel, IntentButton } from "../../components/ui/confirm";
 import {
   dangerSubmitClass,
   FormAlert,
@@ -25,51 +26,22 @@ const SOURCE: Record<string, string> = {
   import: "Imported from a CSV file",
 };
 
-function IntentButton({
-  intent,
-  className,
-  children,
-}: {
-  intent: string;
-  className: string;
-  children: string;
-}) {
-  return (
-    <Form method="post">
-      <input type="hidden" name="intent" value={intent} />
-      <button type="submit" className={className}>
-        {children}
-      </button>
-    </Form>
-  );
-}
-
 /** Unsubscribing and erasing ask first, on the page. */
-function ConfirmPanel({ action, email }: { action: "unsubscribe" | "erase"; email: string }) {
+function ConfirmAction({ action, email }: { action: "unsubscribe" | "erase"; email: string }) {
   const erase = action === "erase";
   return (
-    <section aria-labelledby="confirm-heading" className="rounded-brand border-2 border-danger p-4">
-      <h3 id="confirm-heading" className="text-lg font-bold">
-        {erase ? `Erase ${email}?` : `Unsubscribe ${email}?`}
-      </h3>
-      <p className="mt-1">
+    <ConfirmPanel
+      title={erase ? `Erase ${email}?` : `Unsubscribe ${email}?`}
+      fields={{ intent: action }}
+      confirmLabel={erase ? "Yes, erase their data" : "Yes, unsubscribe them"}
+      keepLabel="Keep them"
+    >
+      <p>
         {erase
           ? "Their address, name, fields, lists, history and consent record are deleted. Campaign statistics keep them as anonymous counts. This cannot be undone."
           : "They come off every list and get no more mail unless they sign up again."}
       </p>
-      <div className="mt-3 flex flex-wrap gap-3">
-        <Form method="post">
-          <input type="hidden" name="intent" value={action} />
-          <input type="hidden" name="confirmed" value="yes" />
-          <button type="submit" className={dangerSubmitClass}>
-            {erase ? "Yes, erase their data" : "Yes, unsubscribe them"}
-          </button>
-        </Form>
-        <Link to="." relative="path" className={`${outlineButtonClass} no-underline`}>
-          Keep them
-        </Link>
-      </div>
-    </section>
+    </ConfirmPanel>
   );
 }
 
@@ -105,7 +77,7 @@ export default function Subscriber({ loaderData, actionData }: Route.ComponentPr
       ) : null}
       <FormAlert errors={actionData?.message ? [actionData.message] : []} />
       {actionData?.confirm ? (
-        <ConfirmPanel action={actionData.confirm} email={profile.email} />
+        <ConfirmAction action={actionData.confirm} email={profile.email} />
       ) : null}
 
       <AdminSection id="consent-heading" title="Consent">
