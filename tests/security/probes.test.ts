@@ -697,6 +697,31 @@ describe("security probes", () => {
         json: { companyName: XSS_SHORT.slice(0, 60) },
       });
       expect(branding.status, branding.text).toBe(200);
+      // Staff texts of the audience pages (issue 16): a list, a custom field, a segment.
+      const asStaff = { origin: server.url, cookie: rootCookie };
+      const list = await post(
+        "/admin/lists",
+        { name: XSS_SHORT, description: XSS_SHORT, visibility: "public" },
+        asStaff,
+      );
+      expect(list.status).toBe(303);
+      const field = await post(
+        "/admin/subscribers/fields",
+        { label: XSS_SHORT, type: "choice", choices: `${XSS_SHORT}\nplain` },
+        asStaff,
+      );
+      expect(field.status).toBe(200);
+      const segment = await post(
+        "/admin/segments/new",
+        { intent: "save", name: XSS_SHORT },
+        asStaff,
+      );
+      expect(segment.status).toBe(303);
+      const profile = await crossTenant(database.db)
+        .selectFrom("subscribers")
+        .select("id")
+        .where("email", "=", "xss-name@example.com")
+        .executeTakeFirstOrThrow();
 
       const page = await staffPage();
       const dialogs: string[] = [];
@@ -734,6 +759,14 @@ describe("security probes", () => {
         "/admin/outbox",
         `/admin/newsletter/edit/${id}`,
         "/admin/tenants/main",
+        "/admin/lists",
+        (list.headers.get("location") ?? "").replace(/\?.*$/, ""),
+        "/admin/subscribers/fields",
+        "/admin/subscribers/new",
+        `/admin/subscribers/${profile.id}`,
+        "/admin/segments",
+        (segment.headers.get("location") ?? "").replace(/\?.*$/, ""),
+        "/subscription/preferences",
       ]) {
         await page.goto(`${server.url}${path}`);
         await page.waitForLoadState("load");
