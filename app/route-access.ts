@@ -104,6 +104,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   "/admin/segments": "tenant-staff",
   "/admin/segments/:id": "tenant-staff",
   "/admin/lists/:id": "tenant-staff",
+  "/admin/lists/:id/welcome/:step": "tenant-staff",
   "/admin/campaigns": "tenant-staff",
   "/admin/campaigns/:id": "tenant-staff",
   "/admin/campaigns/:id/edit": "tenant-staff",

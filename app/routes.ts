@@ -65,6 +65,7 @@ export default [
     route("subscribers", "routes/admin/subscribers.tsx"),
     route("lists", "routes/admin/lists.tsx"),
     route("lists/:id", "routes/admin/list.tsx"),
+    route("lists/:id/welcome/:step", "routes/admin/welcome-step.tsx"),
     route("segments", "routes/admin/segments.tsx"),
     route("segments/:id", "routes/admin/segment.tsx"),
     route("subscribers/export.csv", "routes/admin/subscribers-export.ts"),

@@ -490,7 +490,11 @@ export async function listCampaigns(
 ): Promise<{ items: CampaignListItem[]; total: number; limit: number; page: number }> {
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? 25), 1), 100);
   const page = Math.max(Math.trunc(options.page ?? 1), 1);
-  let query = ctx.db.selectFrom("campaigns").where("tenant_id", "=", ctx.tenant.id);
+  // Welcome-sequence steps are listed with their list (/admin/lists/:id), not here.
+  let query = ctx.db
+    .selectFrom("campaigns")
+    .where("tenant_id", "=", ctx.tenant.id)
+    .where("sequence_list_id", "is", null);
   if (options.status) query = query.where("status", "=", options.status);
   const [{ total }, rows] = await Promise.all([
     query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
@@ -837,6 +841,7 @@ export async function compareCampaigns(
     .where("tenant_id", "=", tenant.id)
     .where("status", "in", ["sending", "paused", "sent", "failed", "cancelled"])
     .where("started_at", "is not", null)
+    .where("sequence_list_id", "is", null)
     .orderBy("started_at", "desc")
     .limit(limit)
     .execute();
@@ -876,4 +881,143 @@ export async function compareCampaigns(
     unsubscribes: eventCount(campaign.id, "unsubscribe"),
     bounces: eventCount(campaign.id, "bounce"),
   }));
+}
+
+/*
+ * Welcome sequences (issue 16, point 6): each step is a campaign row naming its list, its place and
+ * its delay in days. It stays 'sending' while the sequence runs (the engine never finishes it) and
+ * is 'paused' while staff pause it; enrolSequenceSteps (deliveries.ts) queues it for each subscriber
+ * of the list who joined after the step began, once their delay has passed.
+ */
+
+export interface SequenceStepInput {
+  subject: string;
+  content: string;
+  delayDays: number;
+  senderName?: string | null;
+  senderEmail?: string | null;
+}
+
+export interface SequenceStep {
+  id: string;
+  position: number;
+  delayDays: number;
+  subject: string;
+  status: CampaignStatus;
+  startedAt: string | null;
+}
+
+export async function listSequenceSteps(
+  db: Db,
+  tenantId: string,
+  listId: number,
+): Promise<SequenceStep[]> {
+  const rows = await db
+    .selectFrom("campaigns")
+    .select(["id", "sequence_position", "sequence_delay_days", "subject", "status", "started_at"])
+    .where("tenant_id", "=", tenantId)
+    .where("sequence_list_id", "=", listId)
+    .where("status", "in", ["sending", "paused"])
+    .orderBy("sequence_delay_days")
+    .orderBy("sequence_position")
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    position: row.sequence_position ?? 0,
+    delayDays: row.sequence_delay_days ?? 0,
+    subject: row.subject,
+    status: row.status,
+    startedAt: row.started_at,
+  }));
+}
+
+function checkDelay(delayDays: number): void {
+  if (!Number.isInteger(delayDays) || delayDays < 0 || delayDays > 365) {
+    throw new CampaignError("The delay must be a whole number of days from 0 to 365");
+  }
+}
+
+/** Adds a step to a list's sequence; it starts at once, for people who join from now on. */
+export async function createSequenceStep(
+  ctx: SubscriptionContext,
+  list: MailingList,
+  input: SequenceStepInput,
+  createdBy: string | null,
+): Promise<CampaignRow> {
+  checkDelay(input.delayDays);
+  const valid = await validateCampaign(ctx, { ...input, groups: [list.key] });
+  const existing = await listSequenceSteps(ctx.db, ctx.tenant.id, list.id);
+  if (existing.length >= 20) throw new CampaignError("A sequence has at most 20 steps");
+  const id = randomUUID();
+  const stamp = new Date().toISOString();
+  await ctx.db
+    .insertInto("campaigns")
+    .values({
+      id,
+      tenant_id: ctx.tenant.id,
+      newsletter_id: null,
+      ...campaignColumns(ctx, valid),
+      status: "sending",
+      scheduled_at: stamp,
+      started_at: stamp,
+      sequence_list_id: list.id,
+      sequence_position: Math.max(0, ...existing.map((step) => step.position)) + 1,
+      sequence_delay_days: input.delayDays,
+      created_by: createdBy,
+      created_at: stamp,
+      updated_at: stamp,
+    })
+    .execute();
+  return getCampaignRow(ctx.db, ctx.tenant.id, id);
+}
+
+async function requireStep(db: Db, tenantId: string, id: string): Promise<CampaignRow> {
+  const row = await getCampaignRow(db, tenantId, id);
+  if (row.sequence_list_id === null || !["sending", "paused"].includes(row.status)) {
+    throw new CampaignError("Step not found", 404);
+  }
+  return row;
+}
+
+/** A step's new subject, content or delay: messages not yet queued use them. */
+export async function updateSequenceStep(
+  ctx: SubscriptionContext,
+  id: string,
+  list: MailingList,
+  input: SequenceStepInput,
+): Promise<void> {
+  await requireStep(ctx.db, ctx.tenant.id, id);
+  checkDelay(input.delayDays);
+  const valid = await validateCampaign(ctx, { ...input, groups: [list.key] });
+  await ctx.db
+    .updateTable("campaigns")
+    .set({
+      ...campaignColumns(ctx, valid),
+      sequence_delay_days: input.delayDays,
+      updated_at: new Date().toISOString(),
+    })
+    .where("tenant_id", "=", ctx.tenant.id)
+    .where("id", "=", id)
+    .execute();
+}
+
+/** Pause (nothing more goes out, nobody is skipped: they get it on resume), resume, or stop. */
+export async function changeSequenceStep(
+  ctx: Pick<SubscriptionContext, "db" | "tenant">,
+  id: string,
+  action: "pause" | "resume" | "stop",
+): Promise<void> {
+  const step = await requireStep(ctx.db, ctx.tenant.id, id);
+  const now = new Date().toISOString();
+  const to: CampaignStatus = action === "pause" ? "paused" : action === "resume" ? "sending" : "cancelled";
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("campaigns")
+      .set({ status: to, updated_at: now, ...(action === "stop" ? { finished_at: now } : {}) })
+      .where("tenant_id", "=", ctx.tenant.id)
+      .where("id", "=", step.id)
+      .execute();
+    if (action === "stop") await cancelPendingDeliveries(trx, ctx.tenant.id, { campaignId: id });
+  });
+  await senderHeard();
 }

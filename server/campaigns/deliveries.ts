@@ -316,3 +316,73 @@ export async function anonymiseDeliveries(
       .execute();
   }
 }
+
+/**
+ * Welcome sequences (issue 16, point 6): queues each running step for the active subscribers of
+ * its list who joined after the step began and whose delay has passed, once each — the unique
+ * (campaign, subscriber) key holds that even with several workers at once. Someone who left the
+ * list, or stopped being active, is not queued for the steps still ahead. Answers how many rows.
+ */
+export async function enrolSequenceSteps(db: Db, now: Date): Promise<number> {
+  const steps = await crossTenant(db)
+    .selectFrom("campaigns")
+    .select(["tenant_id", "id", "sequence_list_id", "sequence_delay_days", "started_at"])
+    .where("status", "=", "sending")
+    .where("sequence_list_id", "is not", null)
+    .execute();
+  const stamp = now.toISOString();
+  let queued = 0;
+  for (const step of steps) {
+    const joinedBy = new Date(
+      now.getTime() - (step.sequence_delay_days ?? 0) * 86_400_000,
+    ).toISOString();
+    const result = await db
+      .insertInto("deliveries")
+      .columns([
+        "tenant_id",
+        "campaign_id",
+        "subscriber_id",
+        "email",
+        "status",
+        "attempts",
+        "next_attempt_at",
+      ])
+      .expression(
+        db
+          .selectFrom("subscriptions")
+          .innerJoin("subscribers", "subscribers.id", "subscriptions.subscriber_id")
+          .select((eb) => [
+            "subscribers.tenant_id",
+            eb.val(step.id).as("campaign_id"),
+            "subscribers.id",
+            "subscribers.email",
+            eb.val("pending").as("status"),
+            eb.val(0).as("attempts"),
+            eb.val(stamp).as("next_attempt_at"),
+          ])
+          .where("subscriptions.tenant_id", "=", step.tenant_id)
+          .where("subscribers.tenant_id", "=", step.tenant_id)
+          .where("subscriptions.list_id", "=", step.sequence_list_id ?? -1)
+          .where("subscribers.status", "=", "active")
+          .where("subscriptions.created_at", ">=", step.started_at ?? stamp)
+          .where("subscriptions.created_at", "<=", joinedBy)
+          .where((eb) =>
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom("deliveries")
+                  .select(sql`1`.as("one"))
+                  .where("deliveries.tenant_id", "=", step.tenant_id)
+                  .where("deliveries.campaign_id", "=", step.id)
+                  .whereRef("deliveries.subscriber_id", "=", "subscribers.id"),
+              ),
+            ),
+          )
+          .orderBy("subscribers.id"),
+      )
+      .onConflict((oc) => oc.columns(["campaign_id", "subscriber_id"]).doNothing())
+      .executeTakeFirst();
+    queued += Number(result.numInsertedOrUpdatedRows ?? 0);
+  }
+  return queued;
+}

@@ -24,6 +24,7 @@ import {
 import {
   cancelClaim,
   claimDeliveries,
+  enrolSequenceSteps,
   markDeliveryFailed,
   markDeliverySent,
   releaseClaim,
@@ -41,6 +42,8 @@ export const DELIVERY_BACKOFF_MS = [2_000, 10_000, 60_000, 5 * 60_000, 30 * 60_0
 const HEARTBEAT_MS = 5_000;
 export const STALE_CLAIM_MS = 15_000;
 const IDLE_POLL_MS = 1_000;
+/** How long a rendered campaign message is reused before it is rendered again. */
+const PREPARED_FOR_MS = 60_000;
 /** After a failed round (database unreachable…) the next waits 1 s, 2 s, 4 s… up to this. */
 const MAX_ERROR_BACKOFF_MS = 8_000;
 
@@ -76,6 +79,8 @@ export class CampaignWorker {
     string,
     { status: Promise<CampaignStatus>; readAt: number }
   >();
+  /** When `prepared` was last emptied: a welcome step edited by staff is rendered afresh. */
+  private preparedAt = Date.now();
   /** Rows this worker holds right now: only these are renewed, so a lost row goes stale. */
   private readonly inHand = new Set<number>();
 
@@ -158,6 +163,12 @@ export class CampaignWorker {
       .where("scheduled_at", "<=", now)
       .execute();
     for (const campaign of due) await startCampaign(db, campaign.tenant_id, campaign.id);
+    await enrolSequenceSteps(db, new Date());
+    // Welcome steps run for months and may be edited: their messages are rendered once a minute.
+    if (Date.now() - this.preparedAt > PREPARED_FOR_MS) {
+      this.prepared.clear();
+      this.preparedAt = Date.now();
+    }
     await this.releaseStaleClaims();
     const batch = await this.claim();
     if (batch.length > 0) await this.send(batch);
@@ -376,6 +387,8 @@ export class CampaignWorker {
       .selectFrom("campaigns")
       .select(["tenant_id", "id", "newsletter_id"])
       .where("status", "=", "sending")
+      // A welcome sequence's step runs until staff stop it.
+      .where("sequence_list_id", "is", null)
       .where((eb) =>
         eb.not(
           eb.exists(

@@ -23,6 +23,7 @@ import * as m0022 from "./migrations/0022_newsletter_search";
 import * as m0023 from "./migrations/0023_list_admin";
 import * as m0024 from "./migrations/0024_subscriber_profiles";
 import * as m0025 from "./migrations/0025_segments";
+import * as m0026 from "./migrations/0026_welcome_sequences";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
 const migrations: Record<string, Migration> = {
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   "0023_list_admin": m0023,
   "0024_subscriber_profiles": m0024,
   "0025_segments": m0025,
+  "0026_welcome_sequences": m0026,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -322,6 +322,10 @@ export interface CampaignsTable {
   reply_to: Generated<string | null>;
   /** JSON array of segment ids: with list_ids, the audience (0025) */
   segment_ids: Generated<string>;
+  /** a step of this list's welcome sequence (0026): sent to each who joins, after its delay */
+  sequence_list_id: Generated<number | null>;
+  sequence_position: Generated<number | null>;
+  sequence_delay_days: Generated<number | null>;
 }
 
 /** A saved filter of a tenant's audience (server/subscribers/segments.ts reads its rule). */

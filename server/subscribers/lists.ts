@@ -115,6 +115,7 @@ export const LIST_MESSAGES = {
   isDefault:
     "This is the list sign-ups join by default; choose another default list in the tenant settings first.",
   inUse: "A campaign not yet sent goes to this list; send, cancel or change that campaign first.",
+  hasSequence: "This list has a welcome sequence; stop its steps first.",
 } as const;
 
 export class ListError extends Error {
@@ -242,10 +243,13 @@ export async function deleteList(db: Db, tenant: TenantConfig, id: number): Prom
   await db.transaction().execute(async (trx) => {
     const waiting = await trx
       .selectFrom("campaigns")
-      .select("list_ids")
+      .select(["list_ids", "sequence_list_id"])
       .where("tenant_id", "=", tenant.id)
       .where("status", "in", ["draft", "scheduled", "sending", "paused"])
       .execute();
+    if (waiting.some((row) => row.sequence_list_id === id)) {
+      throw new ListError(LIST_MESSAGES.hasSequence, 409);
+    }
     if (waiting.some((row) => (JSON.parse(row.list_ids) as number[]).includes(id))) {
       throw new ListError(LIST_MESSAGES.inUse, 409);
     }

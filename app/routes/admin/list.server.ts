@@ -3,6 +3,11 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
+import {
+  campaignProgress,
+  getCampaignRow,
+  listSequenceSteps,
+} from "../../../server/campaigns/campaigns";
 import { scopeOf } from "../../../server/http/context";
 import {
   deleteList,
@@ -26,11 +31,26 @@ async function load(context: Route.LoaderArgs["context"], id: string) {
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   requireTenantAccess(context, request);
   const url = new URL(request.url);
+  const list = await load(context, params.id);
+  const { db, tenant } = scopeOf(context);
+  const steps = await listSequenceSteps(db, tenant.id, list.id);
+  const progress = await Promise.all(
+    steps.map(async (step) => campaignProgress(db, await getCampaignRow(db, tenant.id, step.id))),
+  );
+  const stepNotice = STEP_NOTICES[url.searchParams.get("step") ?? ""];
   return {
-    list: await load(context, params.id),
-    notice: url.searchParams.get("created") === "1" ? "List created." : null,
+    list,
+    steps: steps.map((step, index) => ({ ...step, sent: progress[index]?.sent ?? 0 })),
+    notice: url.searchParams.get("created") === "1" ? "List created." : (stepNotice ?? null),
   };
 }
+
+const STEP_NOTICES: Record<string, string> = {
+  saved: "Welcome email saved.",
+  pause: "Welcome email paused: people who join meanwhile get it on resume.",
+  resume: "Welcome email resumed.",
+  stop: "Welcome email stopped.",
+};
 
 const intentSchema = z.object({
   intent: z.enum(["save", "archive", "restore", "delete"]),

@@ -62,6 +62,46 @@ export default function ListPage({ loaderData, actionData }: Route.ComponentProp
         </Form>
       </AdminSection>
 
+      <AdminSection id="welcome-heading" title="Welcome sequence">
+        <p className="mt-2">
+          Emails sent to each person who joins this list, at once or some days later, each once.
+          Someone who leaves the list gets no more of them.
+        </p>
+        {loaderData.steps.length > 0 ? (
+          <ol className="mt-3 space-y-2">
+            {loaderData.steps.map((step) => (
+              <li
+                key={step.id}
+                className="flex flex-wrap items-baseline justify-between gap-2 rounded-brand border border-black/10 p-3"
+              >
+                <span>
+                  <span className="font-semibold">
+                    {step.delayDays === 0 ? "At once" : `After ${plural(step.delayDays, "day")}`}
+                  </span>
+                  {" · "}
+                  <Link to={`/admin/lists/${list.id}/welcome/${step.id}`}>{step.subject}</Link>
+                  {step.status === "paused" ? " · paused" : ""}
+                </span>
+                <span className="text-sm">
+                  {`${plural(step.sent, "sent", "sent")} · `}
+                  <Link to={`/admin/campaigns/${step.id}`}>Report</Link>
+                </span>
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <p className="mt-2 text-sm">No welcome emails yet.</p>
+        )}
+        <p className="mt-3">
+          <Link
+            to={`/admin/lists/${list.id}/welcome/new`}
+            className={`${outlineButtonClass} no-underline`}
+          >
+            Add a welcome email
+          </Link>
+        </p>
+      </AdminSection>
+
       <AdminSection id="archive-heading" title={list.archived ? "Archived" : "Archive"}>
         <p className="mt-2">
           {list.archived
