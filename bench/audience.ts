@@ -1,0 +1,268 @@
+/**
+ * Audience benchmark (issue 16): `npm run bench:audience`.
+ *
+ * Seeds BENCH_AUDIENCE_SUBSCRIBERS (default 1,000,000) subscribers into one tenant on a fresh
+ * SQLite file and, when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a PostgreSQL server, on a
+ * fresh PostgreSQL database — statuses mixed, everyone on a list, a third on a second one, custom
+ * field values on a quarter — then times the functions the staff pages call, one call at a time:
+ * the filtered subscriber list (a page and its count) and segment counts. Target: p99 ≤ 100 ms on
+ * both databases. Writes bench/results/audience.json.
+ */
+import { sql } from "kysely";
+import type { Db } from "../server/db";
+import { migrateToLatest } from "../server/db/migrate";
+import { listSubscribers, type SubscriberFilter } from "../server/subscribers/admin";
+import { listTenantLists } from "../server/subscribers/lists";
+import { countSegment } from "../server/subscribers/segments";
+import { getTenant } from "../server/tenants/store";
+import type { SegmentRule } from "../shared/schemas/segment";
+import { createTestDatabase, type TestDatabase } from "../tests/support/database";
+import { formatTable, machineInfo, round, writeResults } from "./lib";
+
+const SUBSCRIBERS = Number(process.env.BENCH_AUDIENCE_SUBSCRIBERS ?? 1_000_000);
+const RUNS = Number(process.env.BENCH_AUDIENCE_RUNS ?? 30);
+const WARMUP = 3;
+const TARGET_P99_MS = 100;
+
+/** A series 1..n as rows of `i`, on either database. */
+const series = (database: TestDatabase, n: number) =>
+  database.dialect === "postgres"
+    ? sql`generate_series(1, ${n}) AS n(i)`
+    : sql`(WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ${n}) SELECT i FROM s) AS n`;
+
+async function seed(database: TestDatabase): Promise<void> {
+  const db: Db = database.db;
+  await migrateToLatest(db);
+  const now = new Date().toISOString();
+  await db
+    .insertInto("tenants")
+    .values({
+      id: "bench",
+      name: "Bench",
+      description: "",
+      config: "{}",
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  const tenant = (await getTenant(db, "bench")).config;
+  const lists = await listTenantLists(db, tenant);
+  const list = (key: string) => lists.find((each) => each.key === key)?.id ?? 0;
+  const started = Date.now();
+  const day = (i: unknown) =>
+    database.dialect === "postgres"
+      ? sql`to_char(timestamp '2024-01-01' + ((${i}) % 700) * interval '1 day', 'YYYY-MM-DD"T"HH24:MI:SS.000"Z"')`
+      : sql`strftime('%Y-%m-%dT%H:%M:%S.000Z', '2024-01-01', '+' || ((${i}) % 700) || ' days')`;
+  // Raw SQL: a million rows through the ORM one by one would take the whole benchmark's time.
+  await sql`
+    INSERT INTO subscribers (tenant_id, email, name, status, subscribed_at, unsubscribed_at, created_at, updated_at)
+    SELECT 'bench', 'person' || i || '@example.com',
+      CASE WHEN i % 5 = 0 THEN 'Ann Person ' || i ELSE '' END,
+      CASE WHEN i % 10 < 7 THEN 'active' WHEN i % 10 = 7 THEN 'unsubscribed'
+           WHEN i % 10 = 8 THEN 'unconfirmed' ELSE 'bounced' END,
+      ${day(sql.ref("i"))}, NULL, ${day(sql.ref("i"))}, ${now}
+    FROM ${series(database, SUBSCRIBERS)}`.execute(db);
+  await sql`
+    INSERT INTO subscriptions (tenant_id, subscriber_id, list_id, created_at)
+    SELECT 'bench', id, ${list("newsletter")}, created_at FROM subscribers WHERE tenant_id = 'bench'`.execute(
+    db,
+  );
+  await sql`
+    INSERT INTO subscriptions (tenant_id, subscriber_id, list_id, created_at)
+    SELECT 'bench', id, ${list("industry-news")}, created_at FROM subscribers
+    WHERE tenant_id = 'bench' AND id % 3 = 0`.execute(db);
+  for (const [key, label, type] of [
+    ["region", "Region", "choice"],
+    ["company_size", "Company size", "number"],
+  ] as const) {
+    await db
+      .insertInto("subscriber_fields")
+      .values({
+        tenant_id: "bench",
+        key,
+        label,
+        type,
+        choices: type === "choice" ? '["EMEA","Americas","APAC"]' : "[]",
+        position: key === "region" ? 0 : 1,
+        created_at: now,
+      })
+      .execute();
+  }
+  await sql`
+    INSERT INTO subscriber_values (tenant_id, subscriber_id, field_key, value)
+    SELECT 'bench', id, 'region', CASE WHEN id % 3 = 0 THEN 'EMEA' WHEN id % 3 = 1 THEN 'Americas' ELSE 'APAC' END
+    FROM subscribers WHERE tenant_id = 'bench' AND id % 4 = 0`.execute(db);
+  await sql`
+    INSERT INTO subscriber_values (tenant_id, subscriber_id, field_key, value)
+    SELECT 'bench', id, 'company_size', CAST(id % 5000 AS TEXT)
+    FROM subscribers WHERE tenant_id = 'bench' AND id % 4 = 1`.execute(db);
+  await sql.raw(database.dialect === "postgres" ? "VACUUM ANALYZE" : "ANALYZE").execute(db);
+  console.log(
+    `  seeded ${SUBSCRIBERS.toLocaleString("en-US")} subscribers in ${round((Date.now() - started) / 1000, 1)} s`,
+  );
+}
+
+const LIST_QUERIES: { kind: string; filter: SubscriberFilter }[] = [
+  { kind: "subscribers: everyone, first page", filter: {} },
+  { kind: "subscribers: status active", filter: { status: "active" } },
+  { kind: "subscribers: on a list", filter: { list: "industry-news" } },
+  {
+    kind: "subscribers: list and status",
+    filter: { list: "industry-news", status: "unsubscribed" },
+  },
+  { kind: "subscribers: search “person12345”", filter: { q: "person12345" } },
+  { kind: "subscribers: search “ann”", filter: { q: "ann" } },
+];
+
+const SEGMENTS: { kind: string; rule: SegmentRule }[] = [
+  {
+    kind: "segment: list + active",
+    rule: { lists: ["industry-news"], statuses: ["active"], fields: [] },
+  },
+  {
+    kind: "segment: region is EMEA",
+    rule: { lists: [], statuses: [], fields: [{ key: "region", op: "is", value: "EMEA" }] },
+  },
+  {
+    kind: "segment: company size > 4000",
+    rule: {
+      lists: [],
+      statuses: [],
+      fields: [{ key: "company_size", op: "greater", value: "4000" }],
+    },
+  },
+  {
+    kind: "segment: joined in 2025",
+    rule: {
+      lists: [],
+      statuses: [],
+      fields: [],
+      signedUpAfter: "2025-01-01",
+      signedUpBefore: "2025-12-31",
+    },
+  },
+];
+
+interface Row {
+  database: string;
+  kind: string;
+  result: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+
+async function time(
+  database: TestDatabase,
+  kind: string,
+  call: () => Promise<number>,
+): Promise<Row> {
+  for (let i = 0; i < WARMUP; i++) await call();
+  const times: number[] = [];
+  let result = 0;
+  for (let i = 0; i < RUNS; i++) {
+    const start = process.hrtime.bigint();
+    result = await call();
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return {
+    database: database.dialect,
+    kind,
+    result,
+    p50: round(percentile(times, 50), 1),
+    p95: round(percentile(times, 95), 1),
+    p99: round(percentile(times, 99), 1),
+    max: round(times.at(-1) ?? 0, 1),
+  };
+}
+
+async function measure(database: TestDatabase): Promise<Row[]> {
+  const tenant = (await getTenant(database.db, "bench")).config;
+  const ctx = { db: database.db, tenant };
+  const rows: Row[] = [];
+  for (const { kind, filter } of LIST_QUERIES) {
+    rows.push(
+      await time(database, kind, async () => (await listSubscribers(ctx, filter, 1)).total),
+    );
+  }
+  for (const { kind, rule } of SEGMENTS) {
+    rows.push(
+      await time(
+        database,
+        kind,
+        async () => (await countSegment(database.db, "bench", rule)).matching,
+      ),
+    );
+  }
+  return rows;
+}
+
+async function main(): Promise<void> {
+  const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  const only = process.env.BENCH_AUDIENCE_ONLY;
+  const dialects = (pgUrl ? (["sqlite", "postgres"] as const) : (["sqlite"] as const)).filter(
+    (dialect) => !only || dialect === only,
+  );
+  if (pgUrl) process.env.TEST_DATABASE_URL = pgUrl;
+  const rows: Row[] = [];
+  for (const dialect of dialects) {
+    console.log(`${dialect}: seeding …`);
+    const database = await createTestDatabase(dialect);
+    try {
+      await seed(database);
+      console.log(`${dialect}: ${LIST_QUERIES.length + SEGMENTS.length} queries × ${RUNS} runs …`);
+      rows.push(...(await measure(database)));
+    } finally {
+      await database.drop();
+    }
+  }
+  console.log("");
+  console.log(
+    `Herald audience benchmark: ${SUBSCRIBERS.toLocaleString("en-US")} subscribers in one tenant, ${RUNS} calls per query, one at a time`,
+  );
+  console.log("");
+  console.log(
+    formatTable(
+      ["database", "query", "result", "p50 ms", "p95 ms", "p99 ms", "max ms"],
+      rows.map((row) => [
+        row.database,
+        row.kind,
+        row.result.toLocaleString("en-US"),
+        String(row.p50),
+        String(row.p95),
+        String(row.p99),
+        String(row.max),
+      ]),
+      ["left", "left", "right", "right", "right", "right", "right"],
+    ),
+  );
+  const worst = Math.max(...rows.map((row) => row.p99));
+  const met = worst <= TARGET_P99_MS && dialects.length === 2;
+  console.log("");
+  console.log(
+    `target: p99 ≤ ${TARGET_P99_MS} ms on both databases: worst p99 ${worst} ms${met ? " (met)" : " (NOT met)"}`,
+  );
+  console.log(
+    "not measured yet: the 100,000-row CSV import (the import is still synchronous, 1 MB at most)",
+  );
+  const file = await writeResults("audience.json", {
+    date: new Date().toISOString(),
+    machine: machineInfo(),
+    subscribers: SUBSCRIBERS,
+    runs: RUNS,
+    targetP99Ms: TARGET_P99_MS,
+    met,
+    rows,
+  });
+  console.log(`Wrote ${file}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
