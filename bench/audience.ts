@@ -242,10 +242,12 @@ async function main(): Promise<void> {
     ),
   );
   const worst = Math.max(...rows.map((row) => row.p99));
-  const met = worst <= TARGET_P99_MS && dialects.length === 2;
+  const full = SUBSCRIBERS >= 1_000_000;
+  const met = worst <= TARGET_P99_MS && dialects.length === 2 && full;
   console.log("");
   console.log(
-    `target: p99 ≤ ${TARGET_P99_MS} ms on both databases: worst p99 ${worst} ms${met ? " (met)" : " (NOT met)"}`,
+    `target: p99 ≤ ${TARGET_P99_MS} ms on both databases with 1,000,000 subscribers: worst p99 ${worst} ms` +
+      (full ? (met ? " (met)" : " (NOT met)") : " (a smaller run: not a measure of the target)"),
   );
   console.log(
     "not measured yet: the 100,000-row CSV import (the import is still synchronous, 1 MB at most)",
