@@ -1009,7 +1009,8 @@ export async function changeSequenceStep(
 ): Promise<void> {
   const step = await requireStep(ctx.db, ctx.tenant.id, id);
   const now = new Date().toISOString();
-  const to: CampaignStatus = action === "pause" ? "paused" : action === "resume" ? "sending" : "cancelled";
+  const to: CampaignStatus =
+    action === "pause" ? "paused" : action === "resume" ? "sending" : "cancelled";
   await ctx.db.transaction().execute(async (trx) => {
     await trx
       .updateTable("campaigns")

@@ -65,6 +65,17 @@ export async function countRecipients(
   return Number(total);
 }
 
+/** The columns a queued delivery is written with (the rest keep their defaults). */
+const QUEUED_COLUMNS = [
+  "tenant_id",
+  "campaign_id",
+  "subscriber_id",
+  "email",
+  "status",
+  "attempts",
+  "next_attempt_at",
+] as const;
+
 /** Queues one pending delivery per recipient of the audience; answers the total. */
 export async function queueDeliveries(
   db: Db,
@@ -75,15 +86,7 @@ export async function queueDeliveries(
   if (audience.listIds.length > 0 || audience.segments.length > 0) {
     await db
       .insertInto("deliveries")
-      .columns([
-        "tenant_id",
-        "campaign_id",
-        "subscriber_id",
-        "email",
-        "status",
-        "attempts",
-        "next_attempt_at",
-      ])
+      .columns(QUEUED_COLUMNS)
       .expression(
         recipientsOf(db, tenantId, audience)
           .select((eb) => [
@@ -338,15 +341,7 @@ export async function enrolSequenceSteps(db: Db, now: Date): Promise<number> {
     ).toISOString();
     const result = await db
       .insertInto("deliveries")
-      .columns([
-        "tenant_id",
-        "campaign_id",
-        "subscriber_id",
-        "email",
-        "status",
-        "attempts",
-        "next_attempt_at",
-      ])
+      .columns(QUEUED_COLUMNS)
       .expression(
         db
           .selectFrom("subscriptions")

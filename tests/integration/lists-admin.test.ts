@@ -1,6 +1,5 @@
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";
 import { smtpTransport, type Transport } from "../../server/mail/transport";
 import { createNewsletter, publishNewsletter } from "../../server/newsletters/newsletters";
@@ -9,24 +8,19 @@ import {
   requestPreferenceChange,
   type SubscriptionContext,
 } from "../../server/subscribers/subscribers";
-import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
-import { createStaffUser, signIn } from "../support/auth";
-import {
-  countRows,
-  createTestDatabase,
-  type TestDatabase,
-  testDialects,
-} from "../support/database";
+import { countRows, type TestDatabase, testDialects } from "../support/database";
 import { postForm } from "../support/forms";
 import { textOf } from "../support/html";
-import { type RunningServer, startServer } from "../support/server";
-import { type SmtpSink, startSmtpSink } from "../support/smtp-sink";
+import type { RunningServer } from "../support/server";
+import type { SmtpSink } from "../support/smtp-sink";
+import { type StaffSite, startStaffSite } from "../support/staff-site";
 import { insertSubscriber } from "../support/subscribers";
 
 const SECRET = "lists-admin-secret-0123456789abcdef0123";
 
 describe.each(testDialects())("managing lists on %s", (dialect) => {
+  let site: StaffSite;
   let database: TestDatabase;
   let sink: SmtpSink;
   let transport: Transport;
@@ -61,38 +55,9 @@ describe.each(testDialects())("managing lists on %s", (dialect) => {
     ).groups.map((group) => group.key);
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    await migrateToLatest(database.db);
-    await seedTenants(database.db);
-    sink = await startSmtpSink();
+    site = await startStaffSite(dialect, SECRET);
+    ({ database, sink, server, editor, otherTenant, superAdmin } = site);
     transport = smtpTransport(sink.url);
-    server = await startServer({
-      databaseUrl: database.url,
-      env: { SMTP_URL: sink.url, SESSION_SECRET: SECRET, SEND_RATE: "0" },
-    });
-    editor = await signIn(
-      server.url,
-      (
-        await createStaffUser(database.db, {
-          email: "editor@example.com",
-          products: { main: true },
-        })
-      ).email,
-    );
-    otherTenant = await signIn(
-      server.url,
-      (
-        await createStaffUser(database.db, {
-          email: "kd@example.com",
-          products: { keydiscovery: true },
-        })
-      ).email,
-    );
-    superAdmin = await signIn(
-      server.url,
-      (await createStaffUser(database.db, { email: "chief@example.com", role: "super_admin" }))
-        .email,
-    );
     const scope = { db: database.db, tenantId: "main", authorId: null };
     newsletterId = (
       await createNewsletter(scope, {
@@ -106,10 +71,8 @@ describe.each(testDialects())("managing lists on %s", (dialect) => {
   });
 
   afterAll(async () => {
-    await server?.stop();
     transport?.close();
-    await sink?.stop();
-    await database?.drop();
+    await site?.stop();
   });
 
   it("lets only staff of this tenant in", async () => {

@@ -1,24 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";
 import { createNewsletter, publishNewsletter } from "../../server/newsletters/newsletters";
 import { listTenantLists } from "../../server/subscribers/lists";
-import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
-import { createStaffUser, signIn } from "../support/auth";
-import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
+import { type TestDatabase, testDialects } from "../support/database";
 import { postForm, sendAsEmail } from "../support/forms";
 import { textOf } from "../support/html";
-import { type RunningServer, startServer } from "../support/server";
-import { type SmtpSink, startSmtpSink } from "../support/smtp-sink";
+import type { RunningServer } from "../support/server";
+import { type StaffSite, startStaffSite } from "../support/staff-site";
 import { insertSubscriber } from "../support/subscribers";
 
 const SECRET = "segments-secret-0123456789abcdef01234567";
 const DAY = 86_400_000;
 
 describe.each(testDialects())("segments on %s", (dialect) => {
+  let site: StaffSite;
   let database: TestDatabase;
-  let sink: SmtpSink;
   let server: RunningServer;
   let editor = "";
   let superAdmin = "";
@@ -42,28 +39,8 @@ describe.each(testDialects())("segments on %s", (dialect) => {
   };
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    await migrateToLatest(database.db);
-    await seedTenants(database.db);
-    sink = await startSmtpSink();
-    server = await startServer({
-      databaseUrl: database.url,
-      env: { SMTP_URL: sink.url, SESSION_SECRET: SECRET, SEND_RATE: "0" },
-    });
-    editor = await signIn(
-      server.url,
-      (
-        await createStaffUser(database.db, {
-          email: "editor@example.com",
-          products: { main: true },
-        })
-      ).email,
-    );
-    superAdmin = await signIn(
-      server.url,
-      (await createStaffUser(database.db, { email: "chief@example.com", role: "super_admin" }))
-        .email,
-    );
+    site = await startStaffSite(dialect, SECRET);
+    ({ database, server, editor, superAdmin } = site);
     await post("/admin/subscribers/fields", { label: "Company size", type: "number" });
     await post("/admin/subscribers/fields", {
       label: "Region",
@@ -176,9 +153,7 @@ describe.each(testDialects())("segments on %s", (dialect) => {
   });
 
   afterAll(async () => {
-    await server?.stop();
-    await sink?.stop();
-    await database?.drop();
+    await site?.stop();
   });
 
   it("counts live: lists, statuses, fields (numbers as numbers), join dates, opens and clicks", async () => {

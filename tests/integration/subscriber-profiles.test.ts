@@ -1,24 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";
 import { signToken } from "../../server/mail/tokens";
 import { createNewsletter, publishNewsletter } from "../../server/newsletters/newsletters";
-import { seedTenants } from "../../server/tenants/seed";
-import { createStaffUser, signIn } from "../support/auth";
-import {
-  countRows,
-  createTestDatabase,
-  type TestDatabase,
-  testDialects,
-} from "../support/database";
+import { countRows, type TestDatabase, testDialects } from "../support/database";
 import { postForm, sendAsEmail } from "../support/forms";
 import { textOf } from "../support/html";
-import { type RunningServer, startServer } from "../support/server";
-import { type SmtpSink, startSmtpSink } from "../support/smtp-sink";
+import type { RunningServer } from "../support/server";
+import type { SmtpSink } from "../support/smtp-sink";
+import { type StaffSite, startStaffSite } from "../support/staff-site";
 
 const SECRET = "profiles-secret-0123456789abcdef01234567";
 
 describe.each(testDialects())("subscribers one at a time, profiles and GDPR on %s", (dialect) => {
+  let site: StaffSite;
   let database: TestDatabase;
   let sink: SmtpSink;
   let server: RunningServer;
@@ -83,21 +77,8 @@ describe.each(testDialects())("subscribers one at a time, profiles and GDPR on %
     });
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    await migrateToLatest(database.db);
-    await seedTenants(database.db);
-    sink = await startSmtpSink();
-    server = await startServer({
-      databaseUrl: database.url,
-      env: { SMTP_URL: sink.url, SESSION_SECRET: SECRET, SEND_RATE: "0" },
-    });
-    const staff = async (
-      email: string,
-      extra: Parameters<typeof createStaffUser>[1] extends infer T ? Partial<T> : never,
-    ) => signIn(server.url, (await createStaffUser(database.db, { email, ...extra })).email);
-    editor = await staff("editor@example.com", { products: { main: true } });
-    otherTenant = await staff("kd@example.com", { products: { keydiscovery: true } });
-    superAdmin = await staff("chief@example.com", { role: "super_admin" });
+    site = await startStaffSite(dialect, SECRET);
+    ({ database, sink, server, editor, otherTenant, superAdmin } = site);
     const scope = { db: database.db, tenantId: "main", authorId: null };
     newsletterId = (
       await createNewsletter(scope, {
@@ -111,9 +92,7 @@ describe.each(testDialects())("subscribers one at a time, profiles and GDPR on %
   });
 
   afterAll(async () => {
-    await server?.stop();
-    await sink?.stop();
-    await database?.drop();
+    await site?.stop();
   });
 
   it("lets staff define custom fields, refusing bad ones", async () => {

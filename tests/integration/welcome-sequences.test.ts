@@ -1,22 +1,21 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateToLatest } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";
 import { listTenantLists } from "../../server/subscribers/lists";
-import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
-import { createStaffUser, signIn } from "../support/auth";
-import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
+import { type TestDatabase, testDialects } from "../support/database";
 import { postForm } from "../support/forms";
 import { textOf } from "../support/html";
-import { type RunningServer, startServer } from "../support/server";
-import { type SmtpSink, startSmtpSink } from "../support/smtp-sink";
+import type { RunningServer } from "../support/server";
+import type { SmtpSink } from "../support/smtp-sink";
+import { type StaffSite, startStaffSite } from "../support/staff-site";
 import { insertSubscriber } from "../support/subscribers";
 
 const SECRET = "welcome-secret-0123456789abcdef012345678";
 const DAY = 86_400_000;
 
 describe.each(testDialects())("welcome sequences on %s", (dialect) => {
+  let site: StaffSite;
   let database: TestDatabase;
   let sink: SmtpSink;
   let server: RunningServer;
@@ -57,32 +56,8 @@ describe.each(testDialects())("welcome sequences on %s", (dialect) => {
     post("/admin/subscribers/new", { email, lists: ["onboarding"], mode: "active" });
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    await migrateToLatest(database.db);
-    await seedTenants(database.db);
-    sink = await startSmtpSink();
-    server = await startServer({
-      databaseUrl: database.url,
-      env: { SMTP_URL: sink.url, SESSION_SECRET: SECRET, SEND_RATE: "0" },
-    });
-    editor = await signIn(
-      server.url,
-      (
-        await createStaffUser(database.db, {
-          email: "editor@example.com",
-          products: { main: true },
-        })
-      ).email,
-    );
-    otherTenant = await signIn(
-      server.url,
-      (
-        await createStaffUser(database.db, {
-          email: "kd@example.com",
-          products: { keydiscovery: true },
-        })
-      ).email,
-    );
+    site = await startStaffSite(dialect, SECRET);
+    ({ database, sink, server, editor, otherTenant } = site);
     const created = await post("/admin/lists", { name: "Onboarding", visibility: "public" });
     listId = Number((created.headers.get("location") ?? "").match(/\/(\d+)\?/)?.[1]);
     // someone already on the list before any welcome email exists
@@ -95,9 +70,7 @@ describe.each(testDialects())("welcome sequences on %s", (dialect) => {
 
   afterAll(async () => {
     for (const child of children) child.kill("SIGKILL");
-    await server?.stop();
-    await sink?.stop();
-    await database?.drop();
+    await site?.stop();
   });
 
   it("refuses a bad step and lets only this tenant's staff in", async () => {
@@ -132,7 +105,7 @@ describe.each(testDialects())("welcome sequences on %s", (dialect) => {
   });
 
   it("sends the first email at once to each who joins, once, and the next after its delay", async () => {
-    for (const [name, subject, delayDays] of [
+    for (const [_name, subject, delayDays] of [
       ["first", "Welcome aboard", "0"],
       ["second", "Three days in", "3"],
     ] as const) {
