@@ -97,6 +97,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   "/admin/newsletter/send/:id": "tenant-staff",
   "/admin/newsletter/preview/:id": "tenant-staff",
   "/admin/subscribers/new": "tenant-staff",
+  "/admin/subscribers/imports": "tenant-staff",
+  "/admin/subscribers/imports/:id": "tenant-staff",
   "/admin/subscribers/fields": "tenant-staff",
   "/admin/subscribers/:id": "tenant-staff",
   "/admin/subscribers/:id/export.json": "tenant-staff",

@@ -70,6 +70,8 @@ export default [
     route("segments/:id", "routes/admin/segment.tsx"),
     route("subscribers/export.csv", "routes/admin/subscribers-export.ts"),
     route("subscribers/new", "routes/admin/subscriber-new.tsx"),
+    route("subscribers/imports", "routes/admin/subscriber-imports.tsx"),
+    route("subscribers/imports/:id", "routes/admin/subscriber-import.tsx"),
     route("subscribers/fields", "routes/admin/subscriber-fields.tsx"),
     route("subscribers/:id", "routes/admin/subscriber.tsx"),
     route("subscribers/:id/export.json", "routes/admin/subscriber-export.ts"),

@@ -19,6 +19,7 @@ import { getEnv } from "../server/env";
 import { getLogger } from "../server/logger";
 import { outboxTransport, smtpTransport } from "../server/mail/transport";
 import { loadSessionSecret } from "../server/secrets";
+import { ImportWorker } from "../server/subscribers/imports";
 import { seedTenants } from "../server/tenants/seed";
 
 const USAGE = `Usage: npm run herald -- <command> [options]
@@ -31,7 +32,7 @@ Commands:
   user list                     list staff users
   user set-password --email E [--password PW]
                                 set a user's password (signs them out everywhere)
-  worker                        send campaigns (SEND_RATE, SEND_CONCURRENCY, SMTP_URL), until
+  worker                        send campaigns (SEND_RATE, SEND_CONCURRENCY, SMTP_URL) and run CSV imports, until
                                 stopped; several may run against one PostgreSQL; with
                                 BOUNCE_SMTP_PORT also receives bounce and complaint reports
   help                          show this text`;
@@ -138,6 +139,8 @@ async function workerCommand(): Promise<number> {
   const sessionSecret = loadSessionSecret(env, logger);
   const worker = new CampaignWorker({ db, transport, logger, env, sessionSecret }).start();
   logger.info({ worker: worker.id }, "campaign worker started");
+  // CSV imports run beside the sender, wherever it runs.
+  const importer = new ImportWorker({ db, logger }).start();
   // Bounce and complaint reports, when BOUNCE_SMTP_PORT is set (README, Mail).
   const bounceListener = await bounceListenerFor(env, { db, logger, sessionSecret });
   // The worker's own timers do not hold the process open (they must not in the web server).
@@ -146,7 +149,7 @@ async function workerCommand(): Promise<number> {
     for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => resolve());
   });
   clearInterval(keepAlive);
-  await Promise.all([worker.stop(), bounceListener?.close()]);
+  await Promise.all([worker.stop(), importer.stop(), bounceListener?.close()]);
   transport.close();
   await db.destroy();
   return 0;

@@ -160,6 +160,8 @@ const TABLE_WRITERS: Record<string, string> = {
   subscriber_values: "server/subscribers/fields.ts",
   subscriber_events: "server/subscribers/events.ts",
   segments: "server/subscribers/segments.ts",
+  audience_counts: "server/subscribers/counts.ts",
+  subscriber_imports: "server/subscribers/imports.ts",
   unsubscribe_feedback: "server/subscribers/subscribers.ts",
   mail_log: "server/mail/send.ts",
   campaigns: "server/campaigns/campaigns.ts",

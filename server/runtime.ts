@@ -10,6 +10,7 @@ import { getLogger, type Logger } from "./logger";
 import { retryFailedMail } from "./mail/send";
 import { outboxTransport, smtpTransport, type Transport } from "./mail/transport";
 import { loadSessionSecret } from "./secrets";
+import { ImportWorker } from "./subscribers/imports";
 import { seedTenants } from "./tenants/seed";
 
 export interface Runtime {
@@ -22,6 +23,8 @@ export interface Runtime {
   sessionSecret: string;
   /** the campaign sender in this process, unless SEND_WORKER=off */
   worker: CampaignWorker | null;
+  /** CSV imports in the background, beside the sender (same SEND_WORKER switch) */
+  importer: ImportWorker | null;
   /** the inbound bounce/complaint listener beside the worker, when BOUNCE_SMTP_PORT is set */
   bounceListener: BounceListener | null;
 }
@@ -68,14 +71,19 @@ async function boot(): Promise<Runtime> {
   const bounceListener = worker
     ? await bounceListenerFor(env, { db, logger, sessionSecret })
     : null;
-  return { env, db, logger, transport, sessionSecret, worker, bounceListener };
+  const importer = worker ? new ImportWorker({ db, logger }).start() : null;
+  return { env, db, logger, transport, sessionSecret, worker, importer, bounceListener };
 }
 
 /** On shutdown: stop accepting bounce reports and hand unsent claims back (server.js). */
 export async function stopRuntime(): Promise<void> {
   const runtime = await globalStore.__heraldRuntime?.catch(() => undefined);
   if (!runtime) return;
-  await Promise.all([runtime.bounceListener?.close(), runtime.worker?.stop()]);
+  await Promise.all([
+    runtime.bounceListener?.close(),
+    runtime.worker?.stop(),
+    runtime.importer?.stop(),
+  ]);
   await closeRateLimitStores();
   closeFileStore();
 }

@@ -3,6 +3,7 @@ import type { Db } from "./db";
 import type { Env } from "./env";
 import type { Logger } from "./logger";
 import type { Transport } from "./mail/transport";
+import type { ImportWorker } from "./subscribers/imports";
 import type { TenantConfig } from "./tenants/config";
 
 /**
@@ -30,6 +31,8 @@ export interface Scope {
   clientAddress: string;
   /** this process's campaign sender, when it runs one (SEND_WORKER) */
   worker: CampaignWorker | null;
+  /** this process's CSV import runner, beside the sender */
+  importer: ImportWorker | null;
 }
 
 /** What a tenant-owned read or write needs: the database and the tenant. */

@@ -24,6 +24,7 @@ import * as m0023 from "./migrations/0023_list_admin";
 import * as m0024 from "./migrations/0024_subscriber_profiles";
 import * as m0025 from "./migrations/0025_segments";
 import * as m0026 from "./migrations/0026_welcome_sequences";
+import * as m0027 from "./migrations/0027_audience_at_scale";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
 const migrations: Record<string, Migration> = {
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   "0024_subscriber_profiles": m0024,
   "0025_segments": m0025,
   "0026_welcome_sequences": m0026,
+  "0027_audience_at_scale": m0027,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

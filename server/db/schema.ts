@@ -339,6 +339,43 @@ export interface SegmentsTable {
   updated_at: string;
 }
 
+/**
+ * +1/−1 rows appended by triggers on subscribers and subscriptions (0027): summed per key, the
+ * number of a tenant's subscribers (not erased) in a status, in all (list_id 0) or on a list.
+ */
+export interface AudienceCountsTable {
+  id: Generated<number>;
+  tenant_id: string;
+  list_id: number;
+  status: string;
+  n: number;
+}
+
+/** A CSV import, written in the background in chunks (server/subscribers/imports.ts). */
+export interface SubscriberImportsTable {
+  id: Generated<number>;
+  tenant_id: string;
+  file_name: string;
+  csv: string;
+  status: "queued" | "running" | "done" | "failed";
+  total_rows: Generated<number>;
+  done_rows: Generated<number>;
+  done_through_line: Generated<number>;
+  created: Generated<number>;
+  updated: Generated<number>;
+  kept_unsubscribed: Generated<number>;
+  refused_count: Generated<number>;
+  /** JSON: the first refused rows */
+  refused: Generated<string>;
+  error: string | null;
+  created_by: string;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  claimed_by: string | null;
+  heartbeat_at: string | null;
+}
+
 export type DeliveryStatus = "pending" | "sending" | "sent" | "failed" | "cancelled";
 
 export interface DeliveriesTable {
@@ -471,6 +508,8 @@ export interface Database {
   subscriber_values: SubscriberValuesTable;
   subscriber_events: SubscriberEventsTable;
   segments: SegmentsTable;
+  audience_counts: AudienceCountsTable;
+  subscriber_imports: SubscriberImportsTable;
   preference_changes: PreferenceChangesTable;
   unsubscribe_feedback: UnsubscribeFeedbackTable;
   mail_log: MailLogTable;

@@ -50,6 +50,8 @@ export const TENANT_TABLES: ReadonlySet<string> = new Set([
   "subscriber_values",
   "subscriber_events",
   "segments",
+  "audience_counts",
+  "subscriber_imports",
   "preference_changes",
   "deliveries",
   "campaign_events",

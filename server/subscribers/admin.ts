@@ -1,11 +1,18 @@
-import { type SqlBool, sql } from "kysely";
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
 import Papa from "papaparse";
 import { z } from "zod";
 import { invalidEmailMessage, isValidEmail } from "../../shared/schemas/email";
-import { MAX_IMPORT_BYTES, SUBSCRIBER_STATUSES } from "../../shared/schemas/subscribers";
+import {
+  MAX_IMPORT_BYTES,
+  MAX_IMPORT_LABEL,
+  SUBSCRIBER_STATUSES,
+} from "../../shared/schemas/subscribers";
 import { isSuppressed } from "../campaigns/bounces";
-import type { SubscriberStatus } from "../db/schema";
+import type { Db } from "../db";
+import { isPostgres } from "../db/portable";
+import type { Database, SubscriberStatus } from "../db/schema";
 import type { Scope } from "../scope";
+import { audienceCounts, sumOf } from "./counts";
 import { recordEvents } from "./events";
 import { listTenantLists, type MailingList } from "./lists";
 import {
@@ -71,7 +78,47 @@ export const NAME_MAX_LENGTH = 100;
 
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-function filteredSubscribers(ctx: AdminScope, filter: SubscriberFilter) {
+/** A search's count stops here: past it the page says "10,000+" rather than count every row. */
+export const SEARCH_COUNT_CAP = 10_000;
+/** Trigram matches of a column beyond which a search reads subscribers in order instead. */
+const SEARCH_CANDIDATES = 5_000;
+
+type SubscriberCondition = (eb: ExpressionBuilder<Database, "subscribers">) => Expression<SqlBool>;
+
+/**
+ * The search condition for `q` (part of the email or name). PostgreSQL's planner picks between
+ * the trigram indexes and reading newest first. SQLite's does not know how many rows a trigram
+ * matches, so this asks the trigram index (subscriber_search) first: few matches become an id
+ * list; many mean the term is common, and reading newest first finds a page at once.
+ */
+async function searchCondition(ctx: AdminScope, q: string): Promise<SubscriberCondition> {
+  const pattern = likePattern(q);
+  const scan: SubscriberCondition = (eb) =>
+    eb.or([
+      sql<SqlBool>`lower(subscribers.email) like ${pattern} escape '\\'`,
+      sql<SqlBool>`lower(subscribers.name) like ${pattern} escape '\\'`,
+    ]);
+  // Under three characters there is no trigram; wildcards in the text need the escape above.
+  if (isPostgres(ctx.db) || q.length < 3 || /[\\%_]/.test(q)) return scan;
+  const ids = new Set<number>();
+  for (const column of ["email", "name"] as const) {
+    const { rows } = await sql<{ id: number }>`SELECT rowid AS id FROM subscriber_search
+      WHERE ${sql.ref(column)} LIKE ${`%${q}%`} LIMIT ${SEARCH_CANDIDATES + 1}`.execute(ctx.db);
+    if (rows.length > SEARCH_CANDIDATES) return scan;
+    for (const row of rows) ids.add(Number(row.id));
+  }
+  const matched = [...ids];
+  // The candidates are every tenant's: the id list only narrows, the tenant condition still holds.
+  return (eb) => (matched.length > 0 ? eb("subscribers.id", "in", matched) : sql<SqlBool>`1 = 0`);
+}
+
+/** The list a filter names, as its id; null: no such list in this tenant. */
+async function listIdOf(ctx: AdminScope, key: string): Promise<number | null> {
+  const lists = await listTenantLists(ctx.db, ctx.tenant);
+  return lists.find((list) => list.key === key)?.id ?? null;
+}
+
+async function filteredSubscribers(ctx: AdminScope, filter: SubscriberFilter) {
   let query = ctx.db
     .selectFrom("subscribers")
     .where("subscribers.tenant_id", "=", ctx.tenant.id)
@@ -82,27 +129,17 @@ function filteredSubscribers(ctx: AdminScope, filter: SubscriberFilter) {
     query = query.where("subscribers.status", "=", filter.status);
   }
   const q = filter.q?.trim();
-  if (q) {
-    const pattern = likePattern(q);
-    query = query.where((eb) =>
-      eb.or([
-        sql<SqlBool>`lower(subscribers.email) like ${pattern} escape '\\'`,
-        sql<SqlBool>`lower(subscribers.name) like ${pattern} escape '\\'`,
-      ]),
-    );
-  }
+  if (q) query = query.where(await searchCondition(ctx, q));
   if (filter.list) {
-    const key = filter.list;
+    const listId = await listIdOf(ctx, filter.list);
     query = query.where((eb) =>
       eb.exists(
         eb
           .selectFrom("subscriptions")
-          .innerJoin("lists", "lists.id", "subscriptions.list_id")
           .select(sql`1`.as("one"))
           .whereRef("subscriptions.subscriber_id", "=", "subscribers.id")
           .where("subscriptions.tenant_id", "=", ctx.tenant.id)
-          .where("lists.tenant_id", "=", ctx.tenant.id)
-          .where("lists.key", "=", key),
+          .where("subscriptions.list_id", "=", listId ?? -1),
       ),
     );
   }
@@ -114,7 +151,7 @@ export async function selectedSubscriberIds(
   ctx: AdminScope,
   filter: SubscriberFilter,
 ): Promise<number[]> {
-  const rows = await filteredSubscribers(ctx, filter).select("subscribers.id").execute();
+  const rows = await (await filteredSubscribers(ctx, filter)).select("subscribers.id").execute();
   return rows.map((row) => Number(row.id));
 }
 
@@ -147,21 +184,54 @@ const SUBSCRIBER_COLUMNS = [
   "subscribers.subscribed_at",
 ] as const;
 
+/**
+ * How many subscribers match: from the kept counts when the filter is a list and a status, else
+ * counted — up to SEARCH_COUNT_CAP + 1, so `capped` says "at least".
+ */
+async function countMatching(
+  ctx: AdminScope,
+  filter: SubscriberFilter,
+): Promise<{ total: number; capped: boolean }> {
+  if (!filter.q?.trim() && !filter.ids) {
+    const counts = await audienceCounts(ctx.db, ctx.tenant.id);
+    const listId = filter.list ? await listIdOf(ctx, filter.list) : 0;
+    const statuses = filter.status && filter.status !== "all" ? [filter.status] : [];
+    if (listId === null) return { total: 0, capped: false };
+    const of = listId === 0 ? counts.all : counts.lists.get(listId);
+    return { total: of ? sumOf(of, statuses) : 0, capped: false };
+  }
+  const matching = (await filteredSubscribers(ctx, filter))
+    .select("subscribers.id")
+    .limit(SEARCH_COUNT_CAP + 1);
+  const { count } = await ctx.db
+    .selectFrom(matching.as("matching"))
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .executeTakeFirstOrThrow();
+  const total = Number(count);
+  return total > SEARCH_COUNT_CAP
+    ? { total: SEARCH_COUNT_CAP, capped: true }
+    : { total, capped: false };
+}
+
 /** One page of the tenant's subscribers matching `filter`, newest first. */
 export async function listSubscribers(
   ctx: AdminScope,
   filter: SubscriberFilter,
   page = 1,
   pageSize = SUBSCRIBERS_PAGE_SIZE,
-): Promise<{ items: SubscriberView[]; total: number; page: number; pageCount: number }> {
-  const [{ count }] = await filteredSubscribers(ctx, filter)
-    .select((eb) => eb.fn.countAll().as("count"))
-    .execute();
-  const total = Number(count);
+): Promise<{
+  items: SubscriberView[];
+  total: number;
+  /** more than `total` match: a search counts up to SEARCH_COUNT_CAP */
+  capped: boolean;
+  page: number;
+  pageCount: number;
+}> {
+  const { total, capped } = await countMatching(ctx, filter);
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
-  const rows = await filteredSubscribers(ctx, filter)
+  const rows = await (await filteredSubscribers(ctx, filter))
     .select(SUBSCRIBER_COLUMNS)
-    .orderBy("subscribers.created_at", "desc")
+    // Ids grow with each new subscriber: newest first, read straight from an index.
     .orderBy("subscribers.id", "desc")
     .limit(pageSize)
     .offset((page - 1) * pageSize)
@@ -180,6 +250,7 @@ export async function listSubscribers(
       lists: lists.get(row.id) ?? [],
     })),
     total,
+    capped,
     page,
     pageCount,
   };
@@ -189,22 +260,14 @@ export async function listSubscribers(
 export async function countByList(
   ctx: AdminScope,
 ): Promise<{ key: string; name: string; active: number }[]> {
-  const lists = await listTenantLists(ctx.db, ctx.tenant);
-  const counts = await ctx.db
-    .selectFrom("subscriptions")
-    .innerJoin("lists", "lists.id", "subscriptions.list_id")
-    .innerJoin("subscribers", "subscribers.id", "subscriptions.subscriber_id")
-    .select(["lists.id", (eb) => eb.fn.countAll().as("count")])
-    .where("subscriptions.tenant_id", "=", ctx.tenant.id)
-    .where("lists.tenant_id", "=", ctx.tenant.id)
-    .where("subscribers.tenant_id", "=", ctx.tenant.id)
-    .where("subscribers.status", "=", "active")
-    .groupBy("lists.id")
-    .execute();
+  const [lists, counts] = await Promise.all([
+    listTenantLists(ctx.db, ctx.tenant),
+    audienceCounts(ctx.db, ctx.tenant.id),
+  ]);
   return lists.map((list) => ({
     key: list.key,
     name: list.name,
-    active: Number(counts.find((row) => Number(row.id) === list.id)?.count ?? 0),
+    active: counts.lists.get(list.id)?.active ?? 0,
   }));
 }
 
@@ -212,23 +275,8 @@ export async function countByList(
 export async function countByStatus(
   ctx: AdminScope,
 ): Promise<Record<SubscriberStatus, number> & { total: number }> {
-  const rows = await ctx.db
-    .selectFrom("subscribers")
-    .select(["status", (eb) => eb.fn.countAll().as("count")])
-    .where("tenant_id", "=", ctx.tenant.id)
-    .where("erased_at", "is", null)
-    .groupBy("status")
-    .execute();
-  const of = (status: SubscriberStatus) =>
-    Number(rows.find((row) => row.status === status)?.count ?? 0);
-  const counts = {
-    active: of("active"),
-    unsubscribed: of("unsubscribed"),
-    unconfirmed: of("unconfirmed"),
-    bounced: of("bounced"),
-    complained: of("complained"),
-  };
-  return { ...counts, total: Object.values(counts).reduce((sum, count) => sum + count, 0) };
+  const { all } = await audienceCounts(ctx.db, ctx.tenant.id);
+  return { ...all, total: sumOf(all) };
 }
 
 /** Why people left (SPEC §2 feedback form): a count per reason and the latest 'Other' texts. */
@@ -283,7 +331,7 @@ export async function exportSubscribersCsv(
   ctx: AdminScope,
   filter: SubscriberFilter,
 ): Promise<string> {
-  const rows = await filteredSubscribers(ctx, filter)
+  const rows = await (await filteredSubscribers(ctx, filter))
     .select(SUBSCRIBER_COLUMNS)
     .orderBy("subscribers.id")
     .execute();
@@ -315,7 +363,9 @@ export class ImportFileError extends Error {}
 export function decodeCsvUpload(bytes: Uint8Array): string {
   if (bytes.byteLength === 0) throw new ImportFileError("The file is empty.");
   if (bytes.byteLength > MAX_IMPORT_BYTES) {
-    throw new ImportFileError("The file is larger than 1 MB. Split it into smaller files.");
+    throw new ImportFileError(
+      `The file is larger than ${MAX_IMPORT_LABEL}. Split it into smaller files.`,
+    );
   }
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -342,7 +392,7 @@ export interface ImportReport {
   refused: RefusedRow[];
 }
 
-interface ImportRow {
+export interface ImportRow {
   line: number;
   email: string;
   name: string;
@@ -438,155 +488,176 @@ function readImportRows(
   return { rows, refused };
 }
 
-/**
- * Imports subscribers from CSV: columns email (required), name, lists (keys separated by ";" or
- * "|"; none: the default list) and status (active or unsubscribed; none: active). Each row is
- * checked on its own and refused rows are reported; the valid rows are written in one transaction,
- * so a failed write imports nothing. Imports are existing audiences: no mail is sent.
- *
- * A known address is updated: its name when the row gives one; its lists when the row names some
- * (they replace the old ones). Someone who unsubscribed, bounced or complained keeps that status unless the row says
- * 'active' in so many words. A row saying 'unsubscribed' takes the person off every list.
- */
-export async function importSubscribersCsv(ctx: AdminScope, text: string): Promise<ImportReport> {
+/** A file's rows checked against the tenant's lists, ready to write (ImportFileError if unusable). */
+export interface PreparedImport {
+  rows: ImportRow[];
+  refused: RefusedRow[];
+  defaultList: MailingList | undefined;
+}
+
+export async function prepareImport(ctx: AdminScope, text: string): Promise<PreparedImport> {
   const lists = await listTenantLists(ctx.db, ctx.tenant);
   const defaultList = lists.find((list) => list.key === ctx.tenant.emailGroups.default) ?? lists[0];
-  const { rows, refused } = readImportRows(text, lists);
-  const report: ImportReport = {
-    imported: 0,
-    created: 0,
-    updated: 0,
-    keptUnsubscribed: 0,
-    refused,
-  };
-  if (rows.length === 0) return report;
-  const now = new Date().toISOString();
+  return { ...readImportRows(text, lists), defaultList };
+}
 
-  await ctx.db.transaction().execute(async (trx) => {
-    const existing = new Map<
-      string,
-      {
-        id: number;
-        status: SubscriberStatus;
-        name: string;
-        subscribed_at: string | null;
-        hasLists: boolean;
-      }
-    >();
-    for (const part of chunks(rows.map((row) => row.email))) {
-      const found = await trx
-        .selectFrom("subscribers")
-        .select(["id", "email", "status", "name", "subscribed_at"])
-        .select((eb) =>
-          eb
-            .exists(
-              eb
-                .selectFrom("subscriptions")
-                .select(sql`1`.as("one"))
-                .where("subscriptions.tenant_id", "=", ctx.tenant.id)
-                .whereRef("subscriptions.subscriber_id", "=", "subscribers.id"),
-            )
-            .as("has_lists"),
-        )
-        .where("tenant_id", "=", ctx.tenant.id)
-        .where("email", "in", part)
-        .execute();
-      for (const row of found) {
-        existing.set(row.email, { ...row, id: Number(row.id), hasLists: Boolean(row.has_lists) });
-      }
+export type ImportCounts = Pick<ImportReport, "created" | "updated" | "keptUnsubscribed">;
+
+/**
+ * Writes checked rows (a whole small file, or one chunk of a large one) inside the caller's
+ * transaction. Imports are existing audiences: no mail is sent.
+ *
+ * A known address is updated: its name when the row gives one; its lists when the row names some
+ * (they replace the old ones). Someone who unsubscribed, bounced or complained keeps that status
+ * unless the row says 'active' in so many words. A row saying 'unsubscribed' takes the person off
+ * every list. A row naming no lists puts a new subscriber on the default list.
+ */
+export async function writeImportRows(
+  trx: Db,
+  tenantId: string,
+  rows: readonly ImportRow[],
+  defaultList: MailingList | undefined,
+  now: string,
+): Promise<ImportCounts> {
+  const counts: ImportCounts = { created: 0, updated: 0, keptUnsubscribed: 0 };
+  if (rows.length === 0) return counts;
+  const existing = new Map<
+    string,
+    {
+      id: number;
+      status: SubscriberStatus;
+      name: string;
+      subscribed_at: string | null;
+      hasLists: boolean;
     }
+  >();
+  for (const part of chunks(rows.map((row) => row.email))) {
+    const found = await trx
+      .selectFrom("subscribers")
+      .select(["id", "email", "status", "name", "subscribed_at"])
+      .select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom("subscriptions")
+              .select(sql`1`.as("one"))
+              .where("subscriptions.tenant_id", "=", tenantId)
+              .whereRef("subscriptions.subscriber_id", "=", "subscribers.id"),
+          )
+          .as("has_lists"),
+      )
+      .where("tenant_id", "=", tenantId)
+      .where("email", "in", part)
+      .execute();
+    for (const row of found) {
+      existing.set(row.email, { ...row, id: Number(row.id), hasLists: Boolean(row.has_lists) });
+    }
+  }
 
-    /** subscriber id → the lists they are on after the import (null: unchanged) */
-    const listsAfter = new Map<number, MailingList[]>();
-    const fresh = rows.filter((row) => !existing.has(row.email));
-    const freshByEmail = new Map(fresh.map((row) => [row.email, row]));
-    const inserted = await insertSubscribers(
-      trx,
-      ctx.tenant.id,
-      fresh.map((row) => {
-        const status = row.status ?? "active";
-        return {
-          email: row.email,
-          name: row.name,
+  /** subscriber id → the lists they are on after the import (absent: unchanged) */
+  const listsAfter = new Map<number, MailingList[]>();
+  const fresh = rows.filter((row) => !existing.has(row.email));
+  const freshByEmail = new Map(fresh.map((row) => [row.email, row]));
+  const inserted = await insertSubscribers(
+    trx,
+    tenantId,
+    fresh.map((row) => {
+      const status = row.status ?? "active";
+      return {
+        email: row.email,
+        name: row.name,
+        status,
+        subscribed_at: status === "active" ? now : null,
+        unsubscribed_at: status === "unsubscribed" ? now : null,
+      };
+    }),
+    now,
+  );
+  for (const { id, email } of inserted) {
+    const row = freshByEmail.get(email) as ImportRow;
+    const active = (row.status ?? "active") === "active";
+    listsAfter.set(id, active ? (row.lists ?? (defaultList ? [defaultList] : [])) : []);
+  }
+  counts.created = fresh.length;
+  await recordEvents(
+    trx,
+    tenantId,
+    inserted.map(({ id, email }) => ({
+      subscriberId: id,
+      kind: "signed-up" as const,
+      detail: {
+        source: "import" as const,
+        lists: (listsAfter.get(id) ?? []).map((list) => list.key),
+        active: (freshByEmail.get(email)?.status ?? "active") === "active",
+      },
+    })),
+    now,
+  );
+
+  for (const row of rows) {
+    const known = existing.get(row.email);
+    if (!known) continue;
+    // Unsubscribed, bounced and complained addresses keep their status unless the row says
+    // 'active' in so many words (staff confirming the address again).
+    const status: SubscriberStatus =
+      row.status ??
+      (known.status === "unsubscribed" || isSuppressed(known.status) ? known.status : "active");
+    if (row.status === null && known.status === "unsubscribed") counts.keptUnsubscribed++;
+    const name = row.name || known.name;
+    if (status !== known.status || name !== known.name) {
+      await updateSubscriber(
+        trx,
+        tenantId,
+        known.id,
+        {
           status,
-          subscribed_at: status === "active" ? now : null,
-          unsubscribed_at: status === "unsubscribed" ? now : null,
-        };
-      }),
-      now,
-    );
-    for (const { id, email } of inserted) {
-      const row = freshByEmail.get(email) as ImportRow;
-      const active = (row.status ?? "active") === "active";
-      listsAfter.set(id, active ? (row.lists ?? (defaultList ? [defaultList] : [])) : []);
-    }
-    report.created = fresh.length;
-    await recordEvents(
-      trx,
-      ctx.tenant.id,
-      inserted.map(({ id, email }) => ({
-        subscriberId: id,
-        kind: "signed-up" as const,
-        detail: {
-          source: "import" as const,
-          lists: (listsAfter.get(id) ?? []).map((list) => list.key),
-          active: (freshByEmail.get(email)?.status ?? "active") === "active",
+          name,
+          subscribed_at:
+            status === "active" && known.status !== "active" ? now : known.subscribed_at,
+          ...(status === "unsubscribed" && known.status !== "unsubscribed"
+            ? { unsubscribed_at: now }
+            : status === "active"
+              ? { unsubscribed_at: null }
+              : {}),
         },
-      })),
-      now,
-    );
-
-    for (const row of rows) {
-      const known = existing.get(row.email);
-      if (!known) continue;
-      // Unsubscribed, bounced and complained addresses keep their status unless the row says
-      // 'active' in so many words (staff confirming the address again).
-      const status: SubscriberStatus =
-        row.status ??
-        (known.status === "unsubscribed" || isSuppressed(known.status) ? known.status : "active");
-      if (row.status === null && known.status === "unsubscribed") report.keptUnsubscribed++;
-      const name = row.name || known.name;
-      if (status !== known.status || name !== known.name) {
-        await updateSubscriber(
-          trx,
-          ctx.tenant.id,
-          known.id,
-          {
-            status,
-            name,
-            subscribed_at:
-              status === "active" && known.status !== "active" ? now : known.subscribed_at,
-            ...(status === "unsubscribed" && known.status !== "unsubscribed"
-              ? { unsubscribed_at: now }
-              : status === "active"
-                ? { unsubscribed_at: null }
-                : {}),
-          },
-          now,
-        );
-      }
-      if (status === "unsubscribed") {
-        if (known.hasLists) listsAfter.set(known.id, []);
-      } else if (row.lists) {
-        listsAfter.set(known.id, row.lists);
-      } else if (!known.hasLists && defaultList) {
-        listsAfter.set(known.id, [defaultList]);
-      }
-      report.updated++;
+        now,
+      );
     }
+    if (status === "unsubscribed") {
+      if (known.hasLists) listsAfter.set(known.id, []);
+    } else if (row.lists) {
+      listsAfter.set(known.id, row.lists);
+    } else if (!known.hasLists && defaultList) {
+      listsAfter.set(known.id, [defaultList]);
+    }
+    counts.updated++;
+  }
 
-    const changed = [...listsAfter.keys()];
-    await leaveAllLists(trx, ctx.tenant.id, changed);
-    const leaving = rows
-      .filter((row) => row.status === "unsubscribed")
-      .map((row) => existing.get(row.email)?.id)
-      .filter((id): id is number => id !== undefined);
-    await dropPendingChanges(trx, ctx.tenant.id, leaving);
-    const memberships = [...listsAfter].flatMap(([subscriberId, chosen]) =>
-      chosen.map((list) => ({ subscriberId, listId: list.id })),
-    );
-    await joinLists(trx, ctx.tenant.id, memberships, now);
-  });
-  report.imported = report.created + report.updated;
-  return report;
+  const changed = [...listsAfter.keys()];
+  await leaveAllLists(trx, tenantId, changed);
+  const leaving = rows
+    .filter((row) => row.status === "unsubscribed")
+    .map((row) => existing.get(row.email)?.id)
+    .filter((id): id is number => id !== undefined);
+  await dropPendingChanges(trx, tenantId, leaving);
+  const memberships = [...listsAfter].flatMap(([subscriberId, chosen]) =>
+    chosen.map((list) => ({ subscriberId, listId: list.id })),
+  );
+  await joinLists(trx, tenantId, memberships, now);
+  return counts;
+}
+
+/**
+ * Imports a CSV at once, in one transaction (a failed write imports nothing): columns email
+ * (required), name, lists (keys separated by ";" or "|"; none: the default list) and status
+ * (active or unsubscribed; none: active). Each row is checked on its own; refused rows are
+ * reported. Staff's uploads go through server/subscribers/imports.ts, in the background.
+ */
+export async function importSubscribersCsv(ctx: AdminScope, text: string): Promise<ImportReport> {
+  const { rows, refused, defaultList } = await prepareImport(ctx, text);
+  const now = new Date().toISOString();
+  const counts = await ctx.db
+    .transaction()
+    .execute((trx) => writeImportRows(trx, ctx.tenant.id, rows, defaultList, now));
+  return { ...counts, imported: counts.created + counts.updated, refused };
 }

@@ -2,6 +2,7 @@ import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kyse
 import { type SegmentRule, segmentRuleSchema } from "../../shared/schemas/segment";
 import type { Db } from "../db";
 import type { Database } from "../db/schema";
+import { audienceCounts, type StatusCounts, sumOf, zeroCounts } from "./counts";
 import { listFields } from "./fields";
 
 /*
@@ -150,10 +151,11 @@ export function segmentCondition(
     conditions.push(eb("subscribers.created_at", "<", nextDay(rule.signedUpBefore)));
   }
   for (const condition of rule.fields) {
+    // "id IN (…)" rather than a correlated EXISTS: the values index yields the few ids of a
+    // condition at once, where EXISTS would be asked once for each of a million subscribers.
     const values = eb
       .selectFrom("subscriber_values")
-      .select(sql`1`.as("one"))
-      .whereRef("subscriber_values.subscriber_id", "=", "subscribers.id")
+      .select("subscriber_values.subscriber_id")
       .where("subscriber_values.tenant_id", "=", tenantId)
       .where("subscriber_values.field_key", "=", condition.key);
     const numeric = numberFields.has(condition.key);
@@ -162,24 +164,25 @@ export function segmentCondition(
       numeric
         ? sql<SqlBool>`CAST(${value} AS NUMERIC) ${sql.raw(op)} CAST(${condition.value} AS NUMERIC)`
         : sql<SqlBool>`${value} ${sql.raw(op)} ${condition.value}`;
+    const among = (subset: typeof values) => eb("subscribers.id", "in", subset);
     switch (condition.op) {
       case "set":
-        conditions.push(eb.exists(values));
+        conditions.push(among(values));
         break;
       case "unset":
-        conditions.push(eb.not(eb.exists(values)));
+        conditions.push(eb.not(among(values)));
         break;
       case "is":
-        conditions.push(eb.exists(values.where("subscriber_values.value", "=", condition.value)));
+        conditions.push(among(values.where("subscriber_values.value", "=", condition.value)));
         break;
       case "is-not":
         conditions.push(
-          eb.not(eb.exists(values.where("subscriber_values.value", "=", condition.value))),
+          eb.not(among(values.where("subscriber_values.value", "=", condition.value))),
         );
         break;
       case "contains":
         conditions.push(
-          eb.exists(
+          among(
             values.where(
               sql<SqlBool>`lower(subscriber_values.value) like ${likePattern(condition.value)} escape '\\'`,
             ),
@@ -187,10 +190,10 @@ export function segmentCondition(
         );
         break;
       case "greater":
-        conditions.push(eb.exists(values.where(compared(">"))));
+        conditions.push(among(values.where(compared(">"))));
         break;
       case "less":
-        conditions.push(eb.exists(values.where(compared("<"))));
+        conditions.push(among(values.where(compared("<"))));
         break;
     }
   }
@@ -225,12 +228,41 @@ export async function numberFieldKeys(db: Db, tenantId: string): Promise<Set<str
   );
 }
 
+/** A rule that only names (at most) one list and statuses: the kept counts answer it. */
+function countsAnswer(rule: SegmentRule): boolean {
+  return (
+    rule.lists.length <= 1 &&
+    rule.fields.length === 0 &&
+    !rule.signedUpAfter &&
+    !rule.signedUpBefore &&
+    !rule.activity
+  );
+}
+
 /** How many subscribers a rule matches now, and how many of them are active (would be mailed). */
 export async function countSegment(
   db: Db,
   tenantId: string,
   rule: SegmentRule,
 ): Promise<{ matching: number; active: number }> {
+  if (countsAnswer(rule)) {
+    const counts = await audienceCounts(db, tenantId);
+    let of: Readonly<StatusCounts> = counts.all;
+    if (rule.lists.length === 1) {
+      const list = await db
+        .selectFrom("lists")
+        .select("id")
+        .where("tenant_id", "=", tenantId)
+        .where("key", "=", rule.lists[0])
+        .executeTakeFirst();
+      of = (list && counts.lists.get(list.id)) || zeroCounts;
+    }
+    const statuses = rule.statuses;
+    return {
+      matching: sumOf(of, statuses),
+      active: statuses.length === 0 || statuses.includes("active") ? of.active : 0,
+    };
+  }
   const numbers = await numberFieldKeys(db, tenantId);
   const row = await db
     .selectFrom("subscribers")

@@ -13,6 +13,7 @@ import { ApiError } from "../api/errors";
 import { canManageTenant, type StaffUser } from "../auth/permissions";
 import type { Db } from "../db";
 import type { TenantRow } from "../db/schema";
+import { dropAudienceCounts } from "../subscribers/counts";
 import { DEFAULT_TENANT_CONFIG, type TenantConfig, type TenantOverrides } from "./config";
 import { DEFAULT_TENANT_ID } from "./resolve";
 import { invalidateTenant, toTenantConfig } from "./store";
@@ -427,6 +428,7 @@ export async function deleteTenant(
   }
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom("tenants").where("id", "=", id).execute();
+    await dropAudienceCounts(trx, id);
     await recordChange(trx, id, "deleted", actor, diffConfigs(before, null));
   });
   invalidateTenant(id);

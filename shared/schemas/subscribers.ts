@@ -7,5 +7,9 @@ export const SUBSCRIBER_STATUSES = [
   "complained",
 ] as const;
 
-/** The largest CSV accepted: 1 MB, which leaves the upload's envelope inside the host's 1 MiB cap. */
-export const MAX_IMPORT_BYTES = 1_000_000;
+/**
+ * The largest CSV accepted: 10 MB (about 200,000 rows), inside the import route's body limit
+ * (server/http/security.ts).
+ */
+export const MAX_IMPORT_BYTES = 10_000_000;
+export const MAX_IMPORT_LABEL = "10 MB";

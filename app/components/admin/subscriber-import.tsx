@@ -1,10 +1,13 @@
-/** The subscribers page's CSV import: the form and its report (app/routes/admin/subscribers.tsx). */
-import { useState } from "react";
-import { Form, useNavigation } from "react-router";
+/**
+ * CSV imports (app/routes/admin/subscriber-imports.tsx and subscriber-import.tsx, and the form on
+ * the subscribers page): the upload form, a job's progress bar and its report, the latest jobs.
+ */
+import { useEffect, useState } from "react";
+import { Form, Link, useNavigation, useRevalidator } from "react-router";
 import type { RefusedRow } from "../../../server/subscribers/admin";
-import { plural } from "../../../shared/format";
-import { MAX_IMPORT_BYTES } from "../../../shared/schemas/subscribers";
-import type { ImportAnswer } from "../../routes/admin/subscribers.server";
+import type { ImportJob } from "../../../server/subscribers/imports";
+import { formatDateTime, plural } from "../../../shared/format";
+import { MAX_IMPORT_BYTES, MAX_IMPORT_LABEL } from "../../../shared/schemas/subscribers";
 import { type Column, DataTable } from "../ui/data-table";
 
 export const STATUS_LOOK: Record<string, string> = {
@@ -30,45 +33,147 @@ const REFUSED_COLUMNS: Column<RefusedRow>[] = [
   { header: "Reason", cell: (row) => row.reason },
 ];
 
-export function ImportReportView({ answer }: { answer: ImportAnswer }) {
-  if (!answer.ok) {
-    return (
-      <p role="alert" className="rounded-brand border-2 border-danger p-3 font-medium text-danger">
-        {answer.message}
-      </p>
-    );
-  }
-  const { report } = answer;
+const working = (job: ImportJob) => job.status === "queued" || job.status === "running";
+
+/** How far a job is, in words: "Imported 12,000 of 100,000 rows". */
+function progressText(job: ImportJob): string {
+  if (job.status === "queued") return `Waiting to start: ${plural(job.totalRows, "row")} to import`;
+  return `Imported ${job.doneRows.toLocaleString("en-US")} of ${plural(job.totalRows, "row")}`;
+}
+
+/**
+ * A job's progress bar while it runs, then what it did. The page asks again every second while the
+ * job runs: with JavaScript by revalidating, without it by a refresh.
+ */
+export function ImportProgress({ job }: { job: ImportJob }) {
+  const revalidator = useRevalidator();
+  const running = working(job);
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle") void revalidator.revalidate();
+    }, 1_000);
+    return () => clearInterval(timer);
+  }, [running, revalidator]);
+  const percent = job.totalRows > 0 ? Math.floor((job.doneRows / job.totalRows) * 100) : 100;
+  return (
+    <div className="space-y-6">
+      {running ? (
+        <>
+          <noscript>
+            <meta httpEquiv="refresh" content="2" />
+          </noscript>
+          <div className="space-y-2">
+            <label htmlFor="import-progress" className="block font-semibold">
+              {progressText(job)}
+            </label>
+            <progress
+              id="import-progress"
+              max={job.totalRows}
+              value={job.doneRows}
+              className="h-4 w-full accent-brand-strong"
+            >
+              {percent}%
+            </progress>
+            <p className="text-sm" aria-live="polite">
+              {percent}% done. You can leave this page: the import goes on, and its report stays
+              under Imports.
+            </p>
+          </div>
+        </>
+      ) : null}
+      <ImportReportView job={job} />
+    </div>
+  );
+}
+
+/** What an import did (so far): written, new, updated, refused — and the refused rows. */
+export function ImportReportView({ job }: { job: ImportJob }) {
+  const failed = job.status === "failed";
+  const done = job.status === "done";
   return (
     <section
       aria-labelledby="import-report"
       role="status"
-      className="rounded-brand border-2 border-ok bg-surface p-5"
+      className={`rounded-brand border-2 bg-surface p-5 ${failed ? "border-danger" : done ? "border-ok" : "border-black/20"}`}
     >
       <h2 id="import-report" className="text-lg font-bold">
-        Imported {report.imported} rows; refused {report.refused.length} rows
+        {done
+          ? `Imported ${job.doneRows.toLocaleString("en-US")} rows; refused ${job.refusedCount.toLocaleString("en-US")} rows`
+          : failed
+            ? `Import stopped after ${plural(job.doneRows, "row")}`
+            : `Importing: refused ${plural(job.refusedCount, "row")} so far`}
       </h2>
+      {failed && job.error ? (
+        <p role="alert" className="mt-2 font-medium text-danger">
+          {job.error}
+        </p>
+      ) : null}
       <p className="mt-1 text-sm">
-        From <span className="font-mono">{answer.fileName}</span>: {report.created} new,{" "}
-        {report.updated} updated. No email was sent.
+        From <span className="font-mono">{job.fileName}</span>:{" "}
+        {job.created.toLocaleString("en-US")} new, {job.updated.toLocaleString("en-US")} updated. No
+        email was sent.
       </p>
-      {report.keptUnsubscribed > 0 ? (
+      {job.keptUnsubscribed > 0 ? (
         <p className="mt-2 text-sm">
-          {plural(report.keptUnsubscribed, "row")} matched people who had unsubscribed; they stay
+          {plural(job.keptUnsubscribed, "row")} matched people who had unsubscribed; they stay
           unsubscribed. Put <strong>active</strong> in a row's status column to subscribe someone
           again.
         </p>
       ) : null}
-      {report.refused.length > 0 ? (
+      {job.refused.length > 0 ? (
         <DataTable
           className="mt-4"
-          caption="Refused rows"
+          caption={
+            job.refusedCount > job.refused.length
+              ? `Refused rows (the first ${job.refused.length.toLocaleString("en-US")} of ${job.refusedCount.toLocaleString("en-US")})`
+              : "Refused rows"
+          }
           columns={REFUSED_COLUMNS}
-          rows={report.refused}
+          rows={job.refused}
           rowKey={(row) => row.line}
         />
       ) : null}
     </section>
+  );
+}
+
+const STATUS_WORDS: Record<ImportJob["status"], string> = {
+  queued: "Waiting",
+  running: "Importing",
+  done: "Done",
+  failed: "Stopped",
+};
+
+const IMPORT_COLUMNS: Column<ImportJob>[] = [
+  {
+    header: "File",
+    className: "break-all",
+    cell: (job) => (
+      <Link to={`/admin/subscribers/imports/${job.id}`} className="font-mono">
+        {job.fileName}
+      </Link>
+    ),
+  },
+  { header: "Uploaded", cell: (job) => `${formatDateTime(job.createdAt)} by ${job.createdBy}` },
+  { header: "State", cell: (job) => STATUS_WORDS[job.status] },
+  {
+    header: "Rows",
+    className: "tabular-nums",
+    cell: (job) =>
+      `${job.doneRows.toLocaleString("en-US")} of ${job.totalRows.toLocaleString("en-US")} written, ${job.refusedCount.toLocaleString("en-US")} refused`,
+  },
+];
+
+export function ImportList({ imports }: { imports: ImportJob[] }) {
+  if (imports.length === 0) return <p>No imports yet.</p>;
+  return (
+    <DataTable
+      caption="Latest imports"
+      columns={IMPORT_COLUMNS}
+      rows={imports}
+      rowKey={(job) => job.id}
+    />
   );
 }
 
@@ -80,14 +185,13 @@ export function ImportForm() {
   return (
     <Form
       method="post"
-      // The answer is shown in this section: the page opens on it, with or without JavaScript.
-      action="/admin/subscribers#import"
+      action="/admin/subscribers/imports"
       encType="multipart/form-data"
       className="space-y-3"
       onSubmit={(event) => {
         const input = event.currentTarget.elements.namedItem("file");
         const file = input instanceof HTMLInputElement ? input.files?.[0] : undefined;
-        // The host refuses bodies over 1 MiB before the page could explain; say it here.
+        // The host refuses bodies over its limit before the page could explain; say it here.
         if (file && file.size > MAX_IMPORT_BYTES) {
           event.preventDefault();
           setTooLarge(true);
@@ -96,7 +200,7 @@ export function ImportForm() {
     >
       <div>
         <label htmlFor="import-file" className="block font-semibold">
-          CSV file (at most 1 MB)
+          CSV file (at most {MAX_IMPORT_LABEL})
         </label>
         <input
           id="import-file"
@@ -111,7 +215,7 @@ export function ImportForm() {
       </div>
       {tooLarge ? (
         <p role="alert" className="font-medium text-danger">
-          The file is larger than 1 MB. Split it into smaller files.
+          The file is larger than {MAX_IMPORT_LABEL}. Split it into smaller files.
         </p>
       ) : null}
       <div id="import-help" className="max-w-3xl space-y-1 text-sm">
@@ -124,7 +228,7 @@ export function ImportForm() {
           Known addresses are updated: a name replaces the old one, named lists replace the old
           lists. People who unsubscribed stay unsubscribed unless their row says <code>active</code>
           . Imported people get no email. Rows with errors are listed and skipped; the others are
-          saved together.
+          written in the background, with a progress bar.
         </p>
       </div>
       <button
@@ -132,7 +236,7 @@ export function ImportForm() {
         aria-disabled={importing || undefined}
         className="rounded-brand bg-brand-strong px-4 py-2 font-semibold text-on-brand-strong"
       >
-        {importing ? "Importing…" : "Import CSV"}
+        {importing ? "Uploading…" : "Import CSV"}
       </button>
     </Form>
   );

@@ -1,15 +1,11 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
-import { requestContext, scopeOf } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import {
   countByList,
   countByStatus,
-  decodeCsvUpload,
   feedbackSummary,
-  ImportFileError,
-  type ImportReport,
-  importSubscribersCsv,
   listSubscribers,
   selectedSubscriberIds,
   subscriberFilterFrom,
@@ -61,10 +57,6 @@ const growthSchema = z.object({
     .catch(30),
   list: z.string().max(100).optional().catch(undefined),
 });
-
-export type ImportAnswer =
-  | { ok: true; fileName: string; report: ImportReport }
-  | { ok: false; message: string };
 
 const bulkSchema = z.object({
   bulk: z.enum(["add", "remove", "unsubscribe", "erase", "export"], {
@@ -167,37 +159,17 @@ async function bulkAction(
   }
 }
 
-const UNREADABLE = "The upload could not be read. Choose a CSV file of at most 1 MB and try again.";
-
-/** POST (multipart, field `file`): imports subscribers from CSV and answers the report. */
+/** POST: a bulk action on a selection (the CSV import posts to /admin/subscribers/imports). */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireTenantAccess(context, request);
-  const ctx = scopeOf(context);
-  const fail = (message: string, status = 400) =>
-    data<ImportAnswer>({ ok: false, message }, { status });
   let form: FormData;
   try {
     form = await request.formData();
   } catch {
-    return fail(UNREADABLE);
-  }
-  if (form.get("intent") === "bulk") return bulkAction(context, user.email, form);
-  const file = form.get("file");
-  if (!(file instanceof File) || file.size === 0) return fail("Choose a CSV file to import.");
-  try {
-    const report = await importSubscribersCsv(
-      ctx,
-      decodeCsvUpload(new Uint8Array(await file.arrayBuffer())),
+    return data<BulkAnswer>(
+      { kind: "bulk-error", message: "The form could not be read. Try again." },
+      { status: 400 },
     );
-    context
-      .get(requestContext)
-      .logger.info(
-        { imported: report.imported, refused: report.refused.length },
-        "subscribers imported",
-      );
-    return data<ImportAnswer>({ ok: true, fileName: file.name, report });
-  } catch (error) {
-    if (error instanceof ImportFileError) return fail(error.message);
-    throw error;
   }
+  return bulkAction(context, user.email, form);
 }

@@ -6,7 +6,6 @@ import { GrowthChart } from "../../components/admin/growth-chart";
 import {
   fieldClass,
   ImportForm,
-  ImportReportView,
   outlineButton,
   STATUS_LOOK,
 } from "../../components/admin/subscriber-import";
@@ -41,11 +40,13 @@ const BULK_ACTIONS = [
  */
 function BulkActions({
   total,
+  capped,
   filtered,
   filterParams,
   targets,
 }: {
   total: number;
+  capped: boolean;
   filtered: boolean;
   filterParams: URLSearchParams;
   targets: { key: string; name: string }[];
@@ -71,7 +72,9 @@ function BulkActions({
           { value: "ticked", label: "The ticked subscribers" },
           {
             value: "all",
-            label: `All ${plural(total, "subscriber")}${filtered ? " matching the search" : ""}`,
+            label: capped
+              ? "Everyone matching the search"
+              : `All ${plural(total, "subscriber")}${filtered ? " matching the search" : ""}`,
           },
         ]}
       />
@@ -149,8 +152,7 @@ export default function Subscribers({ loaderData, actionData }: Route.ComponentP
   const { lists, statuses, subscribers, feedback, targets } = loaderData;
   const growthPeriod = loaderData.growth.period;
   const growthList = loaderData.growth.list;
-  const importAnswer = actionData && "ok" in actionData ? actionData : null;
-  const bulkAnswer = actionData && "kind" in actionData ? actionData : null;
+  const bulkAnswer = actionData ?? null;
   const [searchParams] = useSearchParams();
   const filterParams = new URLSearchParams();
   for (const name of ["q", "status", "list"]) {
@@ -328,7 +330,9 @@ export default function Subscribers({ loaderData, actionData }: Route.ComponentP
             ? filtered
               ? "No subscribers match this search."
               : "No subscribers yet. People who sign up, or whom you import, appear here."
-            : `${plural(subscribers.total, "subscriber")}${filtered ? " match" : ""} · page ${subscribers.page} of ${subscribers.pageCount}`}
+            : subscribers.capped
+              ? `More than ${plural(subscribers.total, "subscriber")} match · page ${subscribers.page} of ${subscribers.pageCount}+`
+              : `${plural(subscribers.total, "subscriber")}${filtered ? " match" : ""} · page ${subscribers.page} of ${subscribers.pageCount}`}
         </p>
         {loaderData.notice && !actionData ? (
           <p role="status" className="mt-4 rounded-brand border-2 border-ok p-3 font-medium">
@@ -339,6 +343,7 @@ export default function Subscribers({ loaderData, actionData }: Route.ComponentP
         {subscribers.items.length > 0 ? (
           <BulkActions
             total={subscribers.total}
+            capped={subscribers.capped}
             filtered={filtered}
             filterParams={filterParams}
             targets={targets}
@@ -363,8 +368,10 @@ export default function Subscribers({ loaderData, actionData }: Route.ComponentP
         <h2 id="import-heading" className="text-xl font-bold">
           Import CSV
         </h2>
-        {importAnswer ? <ImportReportView answer={importAnswer} /> : null}
         <ImportForm />
+        <p className="text-sm">
+          <Link to="/admin/subscribers/imports">Latest imports and their reports</Link>
+        </p>
       </section>
 
       <UnsubscribeFeedback feedback={feedback} />

@@ -1,0 +1,352 @@
+import { hostname } from "node:os";
+import { sql } from "kysely";
+import type { Db } from "../db";
+import type { SubscriberImportsTable } from "../db/schema";
+import { crossTenant } from "../db/tenant-guard";
+import type { Logger } from "../logger";
+import type { Scope } from "../scope";
+import { getTenant } from "../tenants/store";
+import { ImportFileError, prepareImport, type RefusedRow, writeImportRows } from "./admin";
+import { foldAudienceCounts } from "./counts";
+
+/*
+ * CSV imports as jobs (issue 16): the upload is checked at once (a file without an email column is
+ * refused on the spot, and the refused rows are known before anything is written), then written
+ * in the background, a chunk per transaction, each chunk's progress committed with it. Staff watch
+ * a progress bar; a process that dies mid-import leaves a job another process (or itself, after
+ * a restart) takes over from the last committed chunk, so no row is written twice.
+ */
+
+type AdminScope = Pick<Scope, "db" | "tenant">;
+
+/** Rows written per transaction: short enough that sign-ups never wait long on an import. */
+export const IMPORT_CHUNK_ROWS = 2_000;
+/** Refused rows kept for the report (all are counted). */
+export const REFUSED_ROWS_KEPT = 1_000;
+/** A running job whose worker has not written for this long is taken over. */
+export const IMPORT_STALE_MS = 30_000;
+
+export type ImportStatus = SubscriberImportsTable["status"];
+
+export interface ImportJob {
+  id: number;
+  fileName: string;
+  status: ImportStatus;
+  /** valid rows to write */
+  totalRows: number;
+  /** of them, written */
+  doneRows: number;
+  created: number;
+  updated: number;
+  keptUnsubscribed: number;
+  refusedCount: number;
+  refused: RefusedRow[];
+  error: string | null;
+  createdBy: string;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+const JOB_COLUMNS = [
+  "id",
+  "file_name",
+  "status",
+  "total_rows",
+  "done_rows",
+  "created",
+  "updated",
+  "kept_unsubscribed",
+  "refused_count",
+  "refused",
+  "error",
+  "created_by",
+  "created_at",
+  "finished_at",
+] as const;
+
+type JobRow = {
+  id: number;
+  file_name: string;
+  status: ImportStatus;
+  total_rows: number;
+  done_rows: number;
+  created: number;
+  updated: number;
+  kept_unsubscribed: number;
+  refused_count: number;
+  refused: string;
+  error: string | null;
+  created_by: string;
+  created_at: string;
+  finished_at: string | null;
+};
+
+const toJob = (row: JobRow): ImportJob => ({
+  id: Number(row.id),
+  fileName: row.file_name,
+  status: row.status,
+  totalRows: Number(row.total_rows),
+  doneRows: Number(row.done_rows),
+  created: Number(row.created),
+  updated: Number(row.updated),
+  keptUnsubscribed: Number(row.kept_unsubscribed),
+  refusedCount: Number(row.refused_count),
+  refused: JSON.parse(row.refused) as RefusedRow[],
+  error: row.error,
+  createdBy: row.created_by,
+  createdAt: row.created_at,
+  finishedAt: row.finished_at,
+});
+
+export class ImportNotFound extends Error {}
+
+/**
+ * Checks an uploaded CSV and queues it; the job's id. A file that cannot be imported at all
+ * throws ImportFileError and queues nothing.
+ */
+export async function queueImport(
+  ctx: AdminScope,
+  by: string,
+  fileName: string,
+  text: string,
+): Promise<number> {
+  const { rows, refused } = await prepareImport(ctx, text);
+  if (rows.length === 0 && refused.length === 0) {
+    throw new ImportFileError("The file has no rows below its header.");
+  }
+  const now = new Date().toISOString();
+  const nothingToWrite = rows.length === 0;
+  const { id } = await ctx.db
+    .insertInto("subscriber_imports")
+    .values({
+      tenant_id: ctx.tenant.id,
+      file_name: fileName.slice(0, 200),
+      csv: nothingToWrite ? "" : text,
+      status: nothingToWrite ? "done" : "queued",
+      total_rows: rows.length,
+      refused_count: refused.length,
+      refused: JSON.stringify(refused.slice(0, REFUSED_ROWS_KEPT)),
+      created_by: by,
+      created_at: now,
+      finished_at: nothingToWrite ? now : null,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return Number(id);
+}
+
+export async function getImport(ctx: AdminScope, id: number): Promise<ImportJob> {
+  const row = await ctx.db
+    .selectFrom("subscriber_imports")
+    .select(JOB_COLUMNS)
+    .where("tenant_id", "=", ctx.tenant.id)
+    .where("id", "=", id)
+    .executeTakeFirst();
+  if (!row) throw new ImportNotFound("Import not found");
+  return toJob(row);
+}
+
+/** The tenant's latest imports, newest first. */
+export async function recentImports(ctx: AdminScope, limit = 10): Promise<ImportJob[]> {
+  const rows = await ctx.db
+    .selectFrom("subscriber_imports")
+    .select(JOB_COLUMNS)
+    .where("tenant_id", "=", ctx.tenant.id)
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map(toJob);
+}
+
+/**
+ * Takes the oldest job waiting (or one whose worker went silent) for `workerId`; null if none.
+ * The update names the state it saw, so of two workers only one takes a job.
+ */
+export async function claimImport(
+  db: Db,
+  workerId: string,
+  now = new Date(),
+): Promise<{ id: number; tenantId: string } | null> {
+  const stale = new Date(now.getTime() - IMPORT_STALE_MS).toISOString();
+  // The worker serves every tenant: it finds work across them, then acts within one.
+  const jobs = crossTenant(db).selectFrom("subscriber_imports");
+  const waiting = await jobs
+    .select(["id", "tenant_id", "status", "heartbeat_at"])
+    .where((eb) =>
+      eb.or([
+        eb("status", "=", "queued"),
+        eb.and([eb("status", "=", "running"), eb("heartbeat_at", "<", stale)]),
+      ]),
+    )
+    .orderBy("id")
+    .limit(1)
+    .executeTakeFirst();
+  if (!waiting) return null;
+  const at = now.toISOString();
+  const claimed = await db
+    .updateTable("subscriber_imports")
+    .set({
+      status: "running",
+      claimed_by: workerId,
+      heartbeat_at: at,
+      started_at: sql<string>`coalesce(started_at, ${at})`,
+    })
+    .where("tenant_id", "=", waiting.tenant_id)
+    .where("id", "=", waiting.id)
+    .where("status", "=", waiting.status)
+    .where((eb) =>
+      waiting.heartbeat_at === null
+        ? eb("heartbeat_at", "is", null)
+        : eb("heartbeat_at", "=", waiting.heartbeat_at),
+    )
+    .executeTakeFirst();
+  return Number(claimed.numUpdatedRows) === 1
+    ? { id: Number(waiting.id), tenantId: waiting.tenant_id }
+    : null;
+}
+
+/** Another worker took the job over (this one was too slow to say it was alive). */
+class ImportTakenOver extends Error {}
+
+/**
+ * Writes a claimed job's rows after the last committed chunk, a chunk per transaction, and
+ * closes it as done (or failed, with the reason).
+ */
+export async function runImport(
+  db: Db,
+  job: { id: number; tenantId: string },
+  workerId: string,
+  keepGoing: () => boolean = () => true,
+): Promise<void> {
+  const ctx = { db, tenant: (await getTenant(db, job.tenantId)).config };
+  /** An update of this job, while this worker holds it. */
+  const mine = (on: Db) =>
+    on
+      .updateTable("subscriber_imports")
+      .where("tenant_id", "=", job.tenantId)
+      .where("id", "=", job.id)
+      .where("claimed_by", "=", workerId)
+      .where("status", "=", "running");
+  const row = await db
+    .selectFrom("subscriber_imports")
+    .select(["csv", "done_through_line"])
+    .where("tenant_id", "=", job.tenantId)
+    .where("id", "=", job.id)
+    .executeTakeFirstOrThrow();
+  try {
+    // Checked again: a list named by a row may have gone since the upload.
+    const { rows, refused, defaultList } = await prepareImport(ctx, row.csv);
+    await mine(db)
+      .set({
+        refused_count: refused.length,
+        refused: JSON.stringify(refused.slice(0, REFUSED_ROWS_KEPT)),
+      })
+      .execute();
+    const todo = rows.filter((each) => each.line > Number(row.done_through_line));
+    for (let start = 0; start < todo.length; start += IMPORT_CHUNK_ROWS) {
+      if (!keepGoing()) {
+        // Shutting down: the job waits for the next worker, from the last chunk written.
+        await mine(db).set({ status: "queued", claimed_by: null }).execute();
+        return;
+      }
+      const chunk = todo.slice(start, start + IMPORT_CHUNK_ROWS);
+      const now = new Date().toISOString();
+      await db.transaction().execute(async (trx) => {
+        const counts = await writeImportRows(trx, job.tenantId, chunk, defaultList, now);
+        const saved = await mine(trx)
+          .set({
+            done_rows: sql<number>`done_rows + ${chunk.length}`,
+            done_through_line: chunk[chunk.length - 1]?.line ?? 0,
+            created: sql<number>`created + ${counts.created}`,
+            updated: sql<number>`updated + ${counts.updated}`,
+            kept_unsubscribed: sql<number>`kept_unsubscribed + ${counts.keptUnsubscribed}`,
+            heartbeat_at: now,
+          })
+          .executeTakeFirst();
+        if (Number(saved.numUpdatedRows) !== 1) throw new ImportTakenOver();
+      });
+    }
+    await foldAudienceCounts(db, job.tenantId);
+    await mine(db)
+      .set({ status: "done", csv: "", finished_at: new Date().toISOString(), claimed_by: null })
+      .execute();
+  } catch (error) {
+    if (error instanceof ImportTakenOver) return;
+    const message =
+      error instanceof ImportFileError
+        ? error.message
+        : "The import stopped on a database error. The rows written so far are kept; import the file again to finish (rows already written are only updated).";
+    await mine(db)
+      .set({
+        status: "failed",
+        error: message,
+        csv: "",
+        finished_at: new Date().toISOString(),
+        claimed_by: null,
+      })
+      .execute();
+    if (!(error instanceof ImportFileError)) throw error;
+  }
+}
+
+const IDLE_POLL_MS = 1_000;
+
+/**
+ * Runs queued imports one at a time, beside the campaign sender (in the web process, or in
+ * `herald worker` when SEND_WORKER=off).
+ */
+export class ImportWorker {
+  readonly id = `${hostname()}:${process.pid}:imports:${Math.random().toString(36).slice(2, 8)}`;
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+
+  constructor(private readonly options: { db: Db; logger: Logger }) {}
+
+  start(): this {
+    if (this.running) return this;
+    this.running = true;
+    this.loop = this.run();
+    return this;
+  }
+
+  /** Ends the loop after the chunk in hand; a job left running is taken over once stale. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+  }
+
+  /** Look now (a file was just queued) instead of at the next poll. */
+  poke(): void {
+    this.wake?.();
+  }
+
+  /** One job, if one waits; whether there was one. */
+  async tick(): Promise<boolean> {
+    const job = await claimImport(this.options.db, this.id);
+    if (!job) return false;
+    const started = Date.now();
+    await runImport(this.options.db, job, this.id, () => this.running);
+    this.options.logger.info({ importId: job.id, ms: Date.now() - started }, "import finished");
+    return true;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let worked = false;
+      try {
+        worked = await this.tick();
+      } catch (error) {
+        this.options.logger.error({ err: error }, "import worker tick failed");
+      }
+      if (!worked && this.running) {
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+          setTimeout(resolve, IDLE_POLL_MS).unref();
+        });
+        this.wake = null;
+      }
+    }
+  }
+}
