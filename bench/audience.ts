@@ -6,13 +6,21 @@
  * fresh PostgreSQL database — statuses mixed, everyone on a list, a third on a second one, custom
  * field values on a quarter — then times the functions the staff pages call, one call at a time:
  * the filtered subscriber list (a page and its count) and segment counts. Target: p99 ≤ 100 ms on
- * both databases. Writes bench/results/audience.json.
+ * both databases. Then a 100,000-row CSV import into that tenant, through the import worker's own
+ * functions (target ≤ 30 s). Writes bench/results/audience.json.
  */
 import { sql } from "kysely";
 import type { Db } from "../server/db";
 import { migrateToLatest } from "../server/db/migrate";
 import { listSubscribers, type SubscriberFilter } from "../server/subscribers/admin";
 import { foldAudienceCounts } from "../server/subscribers/counts";
+import {
+  claimImport,
+  getImport,
+  IMPORT_CHUNK_ROWS,
+  queueImport,
+  runImport,
+} from "../server/subscribers/imports";
 import { listTenantLists } from "../server/subscribers/lists";
 import { countSegment } from "../server/subscribers/segments";
 import { getTenant } from "../server/tenants/store";
@@ -127,6 +135,10 @@ const SEGMENTS: { kind: string; rule: SegmentRule }[] = [
     rule: { lists: [], statuses: [], fields: [{ key: "region", op: "is", value: "EMEA" }] },
   },
   {
+    kind: "segment: region is not EMEA",
+    rule: { lists: [], statuses: [], fields: [{ key: "region", op: "is-not", value: "EMEA" }] },
+  },
+  {
     kind: "segment: company size > 4000",
     rule: {
       lists: [],
@@ -144,7 +156,72 @@ const SEGMENTS: { kind: string; rule: SegmentRule }[] = [
       signedUpBefore: "2025-12-31",
     },
   },
+  {
+    kind: "segment: list + region EMEA + active",
+    rule: {
+      lists: ["industry-news"],
+      statuses: ["active"],
+      fields: [{ key: "region", op: "is", value: "EMEA" }],
+    },
+  },
 ];
+
+const IMPORT_ROWS = Number(process.env.BENCH_AUDIENCE_IMPORT_ROWS ?? 100_000);
+const TARGET_IMPORT_S = 30;
+
+interface ImportResult {
+  database: string;
+  rows: number;
+  seconds: number;
+  created: number;
+  updated: number;
+  refused: number;
+  /** progress the page could show: one update per chunk written */
+  progressUpdates: number;
+}
+
+/**
+ * A CSV of IMPORT_ROWS rows into the seeded tenant, as staff upload it: checked and queued
+ * (queueImport), then written by the import worker's own functions (claimImport, runImport). A
+ * tenth are people already there (updated), a twentieth say unsubscribed, a third name two lists,
+ * and one in a thousand is refused (a bad address).
+ */
+async function measureImport(database: TestDatabase): Promise<ImportResult> {
+  const tenant = (await getTenant(database.db, "bench")).config;
+  const ctx = { db: database.db, tenant };
+  const lines = ["email,name,lists,status"];
+  for (let i = 1; i <= IMPORT_ROWS; i++) {
+    const email =
+      i % 1000 === 0
+        ? `not-an-address-${i}`
+        : i % 10 === 0
+          ? `person${(i * 7) % SUBSCRIBERS || 1}@example.com`
+          : `imported${i}@example.org`;
+    const lists = i % 3 === 0 ? "newsletter;industry-news" : "";
+    const status = i % 20 === 1 ? "unsubscribed" : "";
+    lines.push(`${email},Imported Person ${i},${lists},${status}`);
+  }
+  const text = `${lines.join("\r\n")}\r\n`;
+  const started = process.hrtime.bigint();
+  const id = await queueImport(ctx, "bench@example.com", "bench.csv", text);
+  const job = await claimImport(database.db, "bench-worker");
+  if (!job || job.id !== id) throw new Error("the queued import was not claimed");
+  await runImport(database.db, job, "bench-worker");
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const done = await getImport(ctx, id);
+  if (done.status !== "done" || done.doneRows !== done.totalRows) {
+    throw new Error(`import ended ${done.status}: ${done.doneRows} of ${done.totalRows}`);
+  }
+  return {
+    database: database.dialect,
+    rows: IMPORT_ROWS,
+    seconds: round(seconds, 1),
+    created: done.created,
+    updated: done.updated,
+    refused: done.refusedCount,
+    progressUpdates: Math.ceil(done.totalRows / IMPORT_CHUNK_ROWS),
+  };
+}
 
 interface Row {
   database: string;
@@ -213,6 +290,7 @@ async function main(): Promise<void> {
   );
   if (pgUrl) process.env.TEST_DATABASE_URL = pgUrl;
   const rows: Row[] = [];
+  const imports: ImportResult[] = [];
   for (const dialect of dialects) {
     console.log(`${dialect}: seeding …`);
     const database = await createTestDatabase(dialect);
@@ -220,6 +298,8 @@ async function main(): Promise<void> {
       await seed(database);
       console.log(`${dialect}: ${LIST_QUERIES.length + SEGMENTS.length} queries × ${RUNS} runs …`);
       rows.push(...(await measure(database)));
+      console.log(`${dialect}: importing a ${IMPORT_ROWS.toLocaleString("en-US")}-row CSV …`);
+      imports.push(await measureImport(database));
     } finally {
       await database.drop();
     }
@@ -244,16 +324,36 @@ async function main(): Promise<void> {
       ["left", "left", "right", "right", "right", "right", "right"],
     ),
   );
-  const worst = Math.max(...rows.map((row) => row.p99));
-  const full = SUBSCRIBERS >= 1_000_000;
-  const met = worst <= TARGET_P99_MS && dialects.length === 2 && full;
   console.log("");
   console.log(
-    `target: p99 ≤ ${TARGET_P99_MS} ms on both databases with 1,000,000 subscribers: worst p99 ${worst} ms` +
-      (full ? (met ? " (met)" : " (NOT met)") : " (a smaller run: not a measure of the target)"),
+    formatTable(
+      ["database", "CSV rows", "seconds", "new", "updated", "refused", "progress updates"],
+      imports.map((each) => [
+        each.database,
+        each.rows.toLocaleString("en-US"),
+        String(each.seconds),
+        each.created.toLocaleString("en-US"),
+        each.updated.toLocaleString("en-US"),
+        each.refused.toLocaleString("en-US"),
+        String(each.progressUpdates),
+      ]),
+      ["left", "right", "right", "right", "right", "right", "right"],
+    ),
+  );
+  const worst = Math.max(...rows.map((row) => row.p99));
+  const slowestImport = Math.max(...imports.map((each) => each.seconds));
+  const full = SUBSCRIBERS >= 1_000_000 && IMPORT_ROWS >= 100_000;
+  const both = dialects.length === 2;
+  const queriesMet = worst <= TARGET_P99_MS && both && full;
+  const importMet = slowestImport <= TARGET_IMPORT_S && both && full;
+  const verdict = (met: boolean) =>
+    full ? (met ? " (met)" : " (NOT met)") : " (a smaller run: not a measure of the target)";
+  console.log("");
+  console.log(
+    `target: p99 ≤ ${TARGET_P99_MS} ms on both databases with 1,000,000 subscribers: worst p99 ${worst} ms${verdict(queriesMet)}`,
   );
   console.log(
-    "not measured yet: the 100,000-row CSV import (the import is still synchronous, 1 MB at most)",
+    `target: a 100,000-row CSV import in ≤ ${TARGET_IMPORT_S} s on both databases: slowest ${slowestImport} s${verdict(importMet)}`,
   );
   const file = await writeResults("audience.json", {
     date: new Date().toISOString(),
@@ -261,8 +361,10 @@ async function main(): Promise<void> {
     subscribers: SUBSCRIBERS,
     runs: RUNS,
     targetP99Ms: TARGET_P99_MS,
-    met,
+    targetImportSeconds: TARGET_IMPORT_S,
+    met: queriesMet && importMet,
     rows,
+    imports,
   });
   console.log(`Wrote ${file}`);
 }

@@ -222,6 +222,8 @@ export interface SubscriberValuesTable {
   subscriber_id: number;
   field_key: string;
   value: string;
+  /** the subscriber's status, null once erased: kept by triggers (0027), never written here */
+  subscriber_status: Generated<SubscriberStatus | null>;
 }
 
 /** A subscriber's timeline (server/subscribers/events.ts names the kinds). */

@@ -77,11 +77,12 @@ export const MAX_UPLOAD_BODY_BYTES = 6 * 1024 * 1024;
 const UPLOAD_PATHS = new Set(["/admin/uploads"]);
 /** A subscriber CSV (10 MB, shared/schemas/subscribers.ts) plus its envelope. */
 export const MAX_IMPORT_BODY_BYTES = 11 * 1024 * 1024;
-const IMPORT_PATH = "/admin/subscribers/imports";
+/** The import page's form posts here, and here with ".data" when React Router submits it. */
+const IMPORT_PATHS = new Set(["/admin/subscribers/imports", "/admin/subscribers/imports.data"]);
 
 /** The body limit for a request path: 1 MiB everywhere except the image and CSV uploads. */
 export function maxBodyBytesFor(path: string): number {
-  if (path === IMPORT_PATH) return MAX_IMPORT_BODY_BYTES;
+  if (IMPORT_PATHS.has(path)) return MAX_IMPORT_BODY_BYTES;
   return UPLOAD_PATHS.has(path) ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES;
 }
 

@@ -19,8 +19,11 @@ import { foldAudienceCounts } from "./counts";
 
 type AdminScope = Pick<Scope, "db" | "tenant">;
 
-/** Rows written per transaction: short enough that sign-ups never wait long on an import. */
-export const IMPORT_CHUNK_ROWS = 2_000;
+/**
+ * Rows written per transaction: short enough that sign-ups never wait long on an import (on SQLite
+ * a chunk holds the one writer's lock, and, the driver being synchronous, this process too).
+ */
+export const IMPORT_CHUNK_ROWS = 1_000;
 /** Refused rows kept for the report (all are counted). */
 export const REFUSED_ROWS_KEPT = 1_000;
 /** A running job whose worker has not written for this long is taken over. */
@@ -238,12 +241,15 @@ export async function runImport(
     const { rows, refused, defaultList } = await prepareImport(ctx, row.csv);
     await mine(db)
       .set({
+        total_rows: rows.length,
         refused_count: refused.length,
         refused: JSON.stringify(refused.slice(0, REFUSED_ROWS_KEPT)),
       })
       .execute();
     const todo = rows.filter((each) => each.line > Number(row.done_through_line));
     for (let start = 0; start < todo.length; start += IMPORT_CHUNK_ROWS) {
+      // Let the process answer requests between chunks: SQLite's calls never leave the thread.
+      await new Promise((resolve) => setImmediate(resolve));
       if (!keepGoing()) {
         // Shutting down: the job waits for the next worker, from the last chunk written.
         await mine(db).set({ status: "queued", claimed_by: null }).execute();

@@ -1,4 +1,10 @@
-import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+} from "kysely";
 import { type SegmentRule, segmentRuleSchema } from "../../shared/schemas/segment";
 import type { Db } from "../db";
 import type { Database } from "../db/schema";
@@ -112,6 +118,47 @@ export async function deleteSegment(db: Db, tenantId: string, id: number): Promi
 }
 
 type SubscriberScope = ExpressionBuilder<Database, "subscribers">;
+type FieldCondition = SegmentRule["fields"][number];
+
+/** Conditions that hold for the subscribers the opposite condition (set, is) does not match. */
+const NEGATED_OPS: ReadonlySet<string> = new Set(["unset", "is-not"]);
+
+/**
+ * A query of subscriber_values narrowed to the values a condition names — for a negated one
+ * (unset, is-not), the values of its opposite (set, is).
+ */
+function valuesMatching<Q extends SelectQueryBuilder<Database, "subscriber_values", object>>(
+  query: Q,
+  tenantId: string,
+  condition: FieldCondition,
+  numberFields: ReadonlySet<string>,
+): Q {
+  const values = query
+    .where("subscriber_values.tenant_id", "=", tenantId)
+    .where("subscriber_values.field_key", "=", condition.key) as Q;
+  const value = sql.ref("subscriber_values.value");
+  const numeric = numberFields.has(condition.key);
+  const compared = (op: ">" | "<") =>
+    numeric
+      ? sql<SqlBool>`CAST(${value} AS NUMERIC) ${sql.raw(op)} CAST(${condition.value} AS NUMERIC)`
+      : sql<SqlBool>`${value} ${sql.raw(op)} ${condition.value}`;
+  switch (condition.op) {
+    case "set":
+    case "unset":
+      return values;
+    case "is":
+    case "is-not":
+      return values.where("subscriber_values.value", "=", condition.value) as Q;
+    case "contains":
+      return values.where(
+        sql<SqlBool>`lower(subscriber_values.value) like ${likePattern(condition.value)} escape '\\'`,
+      ) as Q;
+    case "greater":
+      return values.where(compared(">")) as Q;
+    case "less":
+      return values.where(compared("<")) as Q;
+  }
+}
 
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -153,49 +200,14 @@ export function segmentCondition(
   for (const condition of rule.fields) {
     // "id IN (…)" rather than a correlated EXISTS: the values index yields the few ids of a
     // condition at once, where EXISTS would be asked once for each of a million subscribers.
-    const values = eb
-      .selectFrom("subscriber_values")
-      .select("subscriber_values.subscriber_id")
-      .where("subscriber_values.tenant_id", "=", tenantId)
-      .where("subscriber_values.field_key", "=", condition.key);
-    const numeric = numberFields.has(condition.key);
-    const value = sql.ref("subscriber_values.value");
-    const compared = (op: ">" | "<") =>
-      numeric
-        ? sql<SqlBool>`CAST(${value} AS NUMERIC) ${sql.raw(op)} CAST(${condition.value} AS NUMERIC)`
-        : sql<SqlBool>`${value} ${sql.raw(op)} ${condition.value}`;
-    const among = (subset: typeof values) => eb("subscribers.id", "in", subset);
-    switch (condition.op) {
-      case "set":
-        conditions.push(among(values));
-        break;
-      case "unset":
-        conditions.push(eb.not(among(values)));
-        break;
-      case "is":
-        conditions.push(among(values.where("subscriber_values.value", "=", condition.value)));
-        break;
-      case "is-not":
-        conditions.push(
-          eb.not(among(values.where("subscriber_values.value", "=", condition.value))),
-        );
-        break;
-      case "contains":
-        conditions.push(
-          among(
-            values.where(
-              sql<SqlBool>`lower(subscriber_values.value) like ${likePattern(condition.value)} escape '\\'`,
-            ),
-          ),
-        );
-        break;
-      case "greater":
-        conditions.push(among(values.where(compared(">"))));
-        break;
-      case "less":
-        conditions.push(among(values.where(compared("<"))));
-        break;
-    }
+    const values = valuesMatching(
+      eb.selectFrom("subscriber_values").select("subscriber_values.subscriber_id"),
+      tenantId,
+      condition,
+      numberFields,
+    );
+    const among = eb("subscribers.id", "in", values);
+    conditions.push(NEGATED_OPS.has(condition.op) ? eb.not(among) : among);
   }
   if (rule.activity) {
     const kind = rule.activity.kind.endsWith("opened") ? "open" : "click";
@@ -239,6 +251,56 @@ function countsAnswer(rule: SegmentRule): boolean {
   );
 }
 
+/** A rule on one custom field (and perhaps statuses): the values index answers it. */
+function onlyOneField(rule: SegmentRule): boolean {
+  return (
+    rule.fields.length === 1 &&
+    rule.lists.length === 0 &&
+    !rule.signedUpAfter &&
+    !rule.signedUpBefore &&
+    !rule.activity
+  );
+}
+
+/**
+ * Counts a one-field rule from the values alone, each carrying its subscriber's status (null once
+ * erased): no subscriber row is read. A negated condition is everyone less its opposite.
+ */
+async function countOneField(
+  db: Db,
+  tenantId: string,
+  condition: FieldCondition,
+  statuses: readonly string[],
+  numberFields: ReadonlySet<string>,
+): Promise<{ matching: number; active: number }> {
+  const rows = await valuesMatching(
+    db
+      .selectFrom("subscriber_values")
+      .select(["subscriber_values.subscriber_status", (eb) => eb.fn.countAll<number>().as("n")])
+      .where("subscriber_values.subscriber_status", "is not", null)
+      .groupBy("subscriber_values.subscriber_status"),
+    tenantId,
+    condition,
+    numberFields,
+  ).execute();
+  const having: StatusCounts = { ...zeroCounts };
+  for (const row of rows) {
+    if (row.subscriber_status) having[row.subscriber_status] = Number(row.n);
+  }
+  let of = having;
+  if (NEGATED_OPS.has(condition.op)) {
+    const { all } = await audienceCounts(db, tenantId);
+    of = { ...zeroCounts };
+    for (const status of Object.keys(of) as (keyof StatusCounts)[]) {
+      of[status] = all[status] - having[status];
+    }
+  }
+  return {
+    matching: sumOf(of, statuses),
+    active: statuses.length === 0 || statuses.includes("active") ? of.active : 0,
+  };
+}
+
 /** How many subscribers a rule matches now, and how many of them are active (would be mailed). */
 export async function countSegment(
   db: Db,
@@ -264,6 +326,10 @@ export async function countSegment(
     };
   }
   const numbers = await numberFieldKeys(db, tenantId);
+  const [field] = rule.fields;
+  if (field && onlyOneField(rule)) {
+    return countOneField(db, tenantId, field, rule.statuses, numbers);
+  }
   const row = await db
     .selectFrom("subscribers")
     .select((eb) => [

@@ -13,7 +13,13 @@ import { type Column, DataTable } from "../ui/data-table";
 
 const WIDTH = 720;
 const HEIGHT = 240;
-const MARGIN = { top: 12, right: 12, bottom: 28, left: 40 };
+const MARGIN = { top: 12, right: 12, bottom: 28, left: 44 };
+const count = (n: number) => n.toLocaleString("en-US");
+/** Short axis labels that fit the margin at any size: 950, 12K, 1.2M. */
+const axisNumber = new Intl.NumberFormat("en-US", {
+  notation: "compact",
+  maximumFractionDigits: 1,
+});
 
 const COLUMNS: Column<GrowthDay>[] = [
   { header: "Day", className: "sm:whitespace-nowrap", cell: (row) => row.day },
@@ -48,7 +54,7 @@ export function GrowthChart({ days, caption }: { days: GrowthDay[]; caption: str
   return (
     <figure className="mt-3">
       <figcaption className="text-sm">
-        {`${caption}: ${totals.new} new, ${totals.confirmed} confirmed, ${totals.unsubscribed} unsubscribed, net ${net > 0 ? "+" : ""}${net}.`}
+        {`${caption}: ${count(totals.new)} new, ${count(totals.confirmed)} confirmed, ${count(totals.unsubscribed)} unsubscribed, net ${net > 0 ? "+" : ""}${count(net)}.`}
       </figcaption>
       <svg
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
@@ -90,7 +96,7 @@ export function GrowthChart({ days, caption }: { days: GrowthDay[]; caption: str
           <AxisLeft
             scale={y}
             numTicks={Math.min(4, top - bottom)}
-            tickFormat={(value) => String(Math.round(Number(value)))}
+            tickFormat={(value) => axisNumber.format(Math.round(Number(value)))}
             tickClassName="text-[10px]"
           />
           <AxisBottom

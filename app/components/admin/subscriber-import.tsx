@@ -167,14 +167,7 @@ const IMPORT_COLUMNS: Column<ImportJob>[] = [
 
 export function ImportList({ imports }: { imports: ImportJob[] }) {
   if (imports.length === 0) return <p>No imports yet.</p>;
-  return (
-    <DataTable
-      caption="Latest imports"
-      columns={IMPORT_COLUMNS}
-      rows={imports}
-      rowKey={(job) => job.id}
-    />
-  );
+  return <DataTable columns={IMPORT_COLUMNS} rows={imports} rowKey={(job) => job.id} />;
 }
 
 export function ImportForm() {

@@ -18,7 +18,7 @@ export function SubscriberCounts({
         <h2 id="counts-heading" className="text-xl font-bold">
           By status
         </h2>
-        <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4">
+        <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-3">
           {[
             ["Total", statuses.total],
             ["Active", statuses.active],

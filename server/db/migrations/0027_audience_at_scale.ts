@@ -14,7 +14,8 @@ import * as def from "./columns";
  * - Search by part of the email or name through trigrams: an FTS5 trigram index on SQLite, pg_trgm
  *   GIN indexes on PostgreSQL.
  * - Indexes for "newest first" (id order) per tenant and per status, for "signed up between", for
- *   a list's members in id order, and for a custom field's values with their subscriber ids.
+ *   a list's members in id order, and for a custom field's values with their subscriber ids and
+ *   statuses (a copy kept by triggers).
  * - `subscriber_imports`: CSV imports as jobs, written in chunks with their progress.
  */
 export async function up(db: def.MigrationDb): Promise<void> {
@@ -172,12 +173,55 @@ export async function up(db: def.MigrationDb): Promise<void> {
   }
   await db.schema.dropIndex("subscriptions_list").execute();
   await def.createIndex(db, "subscriptions_list", "subscriptions", ["list_id", "subscriber_id"]);
-  // A segment's field condition reads subscriber ids from the index alone.
+  // A value carries its subscriber's status (null once erased), kept by triggers: a segment on one
+  // field is counted from this index alone, and a longer rule reads subscriber ids from it.
+  await db.schema.alterTable("subscriber_values").addColumn("subscriber_status", "text").execute();
+  if (postgres) {
+    await sql`CREATE FUNCTION subscriber_values_status() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        NEW.subscriber_status := (SELECT CASE WHEN erased_at IS NULL THEN status END
+          FROM subscribers WHERE id = NEW.subscriber_id);
+        RETURN NEW;
+      END $$`.execute(db);
+    await sql`CREATE TRIGGER subscriber_values_status BEFORE INSERT ON subscriber_values
+      FOR EACH ROW EXECUTE FUNCTION subscriber_values_status()`.execute(db);
+    await sql`CREATE FUNCTION subscriber_values_follow() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        UPDATE subscriber_values
+          SET subscriber_status = CASE WHEN NEW.erased_at IS NULL THEN NEW.status END
+          WHERE subscriber_id = NEW.id;
+        RETURN NULL;
+      END $$`.execute(db);
+    await sql`CREATE TRIGGER subscriber_values_follow AFTER UPDATE OF status, erased_at
+      ON subscribers FOR EACH ROW
+      WHEN (OLD.status IS DISTINCT FROM NEW.status OR (OLD.erased_at IS NULL) <> (NEW.erased_at IS NULL))
+      EXECUTE FUNCTION subscriber_values_follow()`.execute(db);
+    // Whether a subscriber is in a tenant, not erased, and in which status, from the index alone.
+    await sql`CREATE INDEX subscribers_audience ON subscribers (id) INCLUDE (tenant_id, status)
+      WHERE erased_at IS NULL`.execute(db);
+  } else {
+    await sql`CREATE TRIGGER subscriber_values_status AFTER INSERT ON subscriber_values BEGIN
+        UPDATE subscriber_values SET subscriber_status = (
+          SELECT CASE WHEN erased_at IS NULL THEN status END FROM subscribers
+          WHERE id = new.subscriber_id)
+        WHERE subscriber_id = new.subscriber_id AND field_key = new.field_key;
+      END`.execute(db);
+    await sql`CREATE TRIGGER subscriber_values_follow AFTER UPDATE OF status, erased_at ON subscribers
+      WHEN old.status IS NOT new.status OR (old.erased_at IS NULL) <> (new.erased_at IS NULL) BEGIN
+        UPDATE subscriber_values
+          SET subscriber_status = CASE WHEN new.erased_at IS NULL THEN new.status END
+          WHERE subscriber_id = new.id;
+      END`.execute(db);
+  }
+  await sql`UPDATE subscriber_values SET subscriber_status = (
+    SELECT CASE WHEN erased_at IS NULL THEN status END FROM subscribers
+    WHERE subscribers.id = subscriber_values.subscriber_id)`.execute(db);
   await db.schema.dropIndex("subscriber_values_by_value").execute();
   await def.createIndex(db, "subscriber_values_by_value", "subscriber_values", [
     "tenant_id",
     "field_key",
     "value",
+    "subscriber_status",
     "subscriber_id",
   ]);
 
@@ -217,6 +261,17 @@ export async function down(db: def.MigrationDb): Promise<void> {
   await db.schema.dropIndex("subscriptions_list").execute();
   await def.createIndex(db, "subscriptions_list", "subscriptions", ["list_id"]);
   await db.schema.dropIndex("subscriber_values_by_value").execute();
+  if (postgres) {
+    await sql`DROP INDEX subscribers_audience`.execute(db);
+    await sql`DROP TRIGGER subscriber_values_follow ON subscribers`.execute(db);
+    await sql`DROP TRIGGER subscriber_values_status ON subscriber_values`.execute(db);
+    await sql`DROP FUNCTION subscriber_values_follow()`.execute(db);
+    await sql`DROP FUNCTION subscriber_values_status()`.execute(db);
+  } else {
+    await sql`DROP TRIGGER subscriber_values_follow`.execute(db);
+    await sql`DROP TRIGGER subscriber_values_status`.execute(db);
+  }
+  await db.schema.alterTable("subscriber_values").dropColumn("subscriber_status").execute();
   await def.createIndex(db, "subscriber_values_by_value", "subscriber_values", [
     "tenant_id",
     "field_key",
