@@ -33,7 +33,12 @@ import {
   recentImports,
   runImport,
 } from "../../server/subscribers/imports";
-import { listTenantLists, type MailingList } from "../../server/subscribers/lists";
+import {
+  createList,
+  deleteList,
+  listTenantLists,
+  type MailingList,
+} from "../../server/subscribers/lists";
 import { countSegment } from "../../server/subscribers/segments";
 import {
   changeEmail,
@@ -963,6 +968,35 @@ describe.each(testDialects())("audience at scale on %s", (dialect) => {
       expect((await storedOf("fail")).size).toBe(5_000);
       expect(await signedUpEvents("fail")).toEqual({ events: 5_000, people: 5_000 });
       await expectExactCounts(tenant, "failed import finished by a second one");
+    });
+
+    it("counts rows refused at run time (a list deleted since the upload) out of the total", async () => {
+      const { id: listId, key } = await createList(db, tenant, {
+        name: "Goes away",
+        description: "",
+        visibility: "public",
+      });
+      const rows = Array.from(
+        { length: 10 },
+        (_, i) => `goes-away-${i}@example.com,${i < 3 ? key : ""}`,
+      );
+      const id = await queueImport(
+        ctx,
+        "editor@example.com",
+        "goes-away.csv",
+        `email,lists\n${rows.join("\n")}\n`,
+      );
+      expect(await getImport(ctx, id)).toMatchObject({ totalRows: 10, refusedCount: 0 });
+      await deleteList(db, tenant, listId);
+      const job = (await claimImport(db, "worker-1")) as { id: number; tenantId: string };
+      await runImport(db, job, "worker-1");
+      expect(await getImport(ctx, id)).toMatchObject({
+        status: "done",
+        totalRows: 7,
+        doneRows: 7,
+        created: 7,
+        refusedCount: 3,
+      });
     });
 
     it("refuses a file without an email column or without rows, queueing nothing", async () => {
