@@ -301,6 +301,75 @@ async function countOneField(
   };
 }
 
+/**
+ * Counts a rule led by a field condition (`driver`) from that condition's values, each carrying
+ * its subscriber's status: lists and the other field conditions are checked per value through
+ * indexes, and no subscriber row is read.
+ */
+async function countFromField(
+  db: Db,
+  tenantId: string,
+  rule: SegmentRule,
+  driver: FieldCondition,
+  numberFields: ReadonlySet<string>,
+): Promise<{ matching: number; active: number }> {
+  let query = valuesMatching(
+    db
+      .selectFrom("subscriber_values")
+      .select(["subscriber_values.subscriber_status", (eb) => eb.fn.countAll<number>().as("n")])
+      .where("subscriber_values.subscriber_status", "is not", null)
+      .groupBy("subscriber_values.subscriber_status"),
+    tenantId,
+    driver,
+    numberFields,
+  );
+  if (rule.statuses.length > 0) {
+    query = query.where("subscriber_values.subscriber_status", "in", rule.statuses);
+  }
+  if (rule.lists.length > 0) {
+    const lists = await db
+      .selectFrom("lists")
+      .select("id")
+      .where("tenant_id", "=", tenantId)
+      .where("key", "in", rule.lists)
+      .execute();
+    if (lists.length === 0) return { matching: 0, active: 0 };
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("subscriptions")
+          .select(sql`1`.as("one"))
+          .whereRef("subscriptions.subscriber_id", "=", "subscriber_values.subscriber_id")
+          .where("subscriptions.tenant_id", "=", tenantId)
+          .where(
+            "subscriptions.list_id",
+            "in",
+            lists.map((list) => list.id),
+          ),
+      ),
+    );
+  }
+  for (const condition of rule.fields) {
+    if (condition === driver) continue;
+    query = query.where((eb) => {
+      // The inner subscriber_values is the nearer table: its conditions name its own rows.
+      const others = valuesMatching(
+        eb.selectFrom("subscriber_values").select("subscriber_values.subscriber_id"),
+        tenantId,
+        condition,
+        numberFields,
+      );
+      const among = eb(sql.ref("subscriber_values.subscriber_id"), "in", others);
+      return NEGATED_OPS.has(condition.op) ? eb.not(among) : among;
+    });
+  }
+  const of: StatusCounts = { ...zeroCounts };
+  for (const row of await query.execute()) {
+    if (row.subscriber_status) of[row.subscriber_status] = Number(row.n);
+  }
+  return { matching: sumOf(of), active: of.active };
+}
+
 /** How many subscribers a rule matches now, and how many of them are active (would be mailed). */
 export async function countSegment(
   db: Db,
@@ -329,6 +398,10 @@ export async function countSegment(
   const [field] = rule.fields;
   if (field && onlyOneField(rule)) {
     return countOneField(db, tenantId, field, rule.statuses, numbers);
+  }
+  const driver = rule.fields.find((condition) => !NEGATED_OPS.has(condition.op));
+  if (driver && !rule.activity && !rule.signedUpAfter && !rule.signedUpBefore) {
+    return countFromField(db, tenantId, rule, driver, numbers);
   }
   const row = await db
     .selectFrom("subscribers")

@@ -22,6 +22,7 @@ import {
   type StatusCounts,
   zeroCounts,
 } from "../../server/subscribers/counts";
+import { clearFieldValues, createField, setFieldValues } from "../../server/subscribers/fields";
 import {
   claimImport,
   getImport,
@@ -39,7 +40,7 @@ import {
   listTenantLists,
   type MailingList,
 } from "../../server/subscribers/lists";
-import { countSegment } from "../../server/subscribers/segments";
+import { countSegment, numberFieldKeys, segmentCondition } from "../../server/subscribers/segments";
 import {
   changeEmail,
   emptyList,
@@ -56,6 +57,7 @@ import { deleteTenant, insertTenantIfMissing } from "../../server/tenants/admin"
 import type { TenantConfig } from "../../server/tenants/config";
 import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
+import type { SegmentRule } from "../../shared/schemas/segment";
 import { SUBSCRIBER_STATUSES } from "../../shared/schemas/subscribers";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
 
@@ -393,6 +395,139 @@ describe.each(testDialects())("audience at scale on %s", (dialect) => {
       expect(await expectExactCounts(other, "the other tenant, at the end")).toEqual(otherBefore);
       await crossTenant(db).deleteFrom("subscribers").where("tenant_id", "=", other.id).execute();
       await expectExactCounts(other, "the other tenant, emptied");
+    });
+  });
+
+  describe("segment counts", () => {
+    /**
+     * Every shortcut of countSegment (kept counts, one field's values, a rule led by a field)
+     * against the one SQL condition the sender uses to pick recipients (segmentCondition).
+     */
+    it("agree with the sender's own condition for every kind of rule", async () => {
+      const tenant = await tenantConfig("segmenting", "Segmenting");
+      const lists = await listTenantLists(db, tenant);
+      const [first, second, third] = lists;
+      if (!first || !second || !third) throw new Error("the tenant needs three lists");
+      await createField(db, tenant.id, {
+        label: "Region",
+        type: "choice",
+        choices: ["EMEA", "Americas", "APAC"],
+      });
+      await createField(db, tenant.id, { label: "Size", type: "number", choices: [] });
+      await createField(db, tenant.id, { label: "Note", type: "text", choices: [] });
+      const statuses = SUBSCRIBER_STATUSES;
+      const now = new Date().toISOString();
+      const people = await insertSubscribers(
+        db,
+        tenant.id,
+        Array.from({ length: 300 }, (_, i) => ({
+          email: `seg${i}@example.com`,
+          name: `Seg ${i}`,
+          status: statuses[(i * 7) % statuses.length] as SubscriberStatus,
+          subscribed_at: now,
+          unsubscribed_at: null,
+        })),
+        now,
+      );
+      await joinLists(
+        db,
+        tenant.id,
+        people.flatMap(({ id }, i) => [
+          ...(i % 2 === 0 ? [{ subscriberId: id, listId: first.id }] : []),
+          ...(i % 3 === 0 ? [{ subscriberId: id, listId: second.id }] : []),
+          ...(i % 5 === 0 ? [{ subscriberId: id, listId: third.id }] : []),
+        ]),
+        now,
+      );
+      for (const [i, { id }] of people.entries()) {
+        await setFieldValues(db, tenant.id, id, {
+          region: i % 4 === 3 ? null : (["EMEA", "Americas", "APAC"][i % 3] ?? null),
+          size: i % 6 === 5 ? null : String((i * 37) % 1000),
+          note: i % 2 === 0 ? `note ${i % 10} about Discovery` : null,
+        });
+        const day = new Date(Date.UTC(2025, 0, 1) + (i % 60) * 86_400_000).toISOString();
+        await crossTenant(db)
+          .updateTable("subscribers")
+          .set({ created_at: day })
+          .where("id", "=", id)
+          .execute();
+      }
+      // Erased people keep their rows but count nowhere; some changed status after their values.
+      const erased = people.filter((_, i) => i % 25 === 0).map(({ id }) => id);
+      await clearFieldValues(db, tenant.id, erased);
+      await eraseSubscriberRows(db, tenant.id, erased, now);
+      for (const { id } of people.filter((_, i) => i % 11 === 1)) {
+        await markUnsubscribed(db, tenant.id, id, now);
+      }
+
+      const numbers = await numberFieldKeys(db, tenant.id);
+      /** The sender's answer: one SQL condition over subscribers. */
+      const oracle = async (rule: SegmentRule) => {
+        const row = await db
+          .selectFrom("subscribers")
+          .select((eb) => [
+            eb.fn.countAll<number>().as("matching"),
+            eb.fn
+              .sum<number>(
+                eb.case().when("subscribers.status", "=", "active").then(1).else(0).end(),
+              )
+              .as("active"),
+          ])
+          .where("subscribers.tenant_id", "=", tenant.id)
+          .where("subscribers.erased_at", "is", null)
+          .where((eb) => segmentCondition(eb, tenant.id, rule, numbers))
+          .executeTakeFirstOrThrow();
+        return { matching: Number(row.matching), active: Number(row.active ?? 0) };
+      };
+      const rule = (part: Partial<SegmentRule>): SegmentRule => ({
+        lists: [],
+        statuses: [],
+        fields: [],
+        ...part,
+      });
+      const region = (op: SegmentRule["fields"][number]["op"], value = "EMEA") => ({
+        key: "region",
+        op,
+        value,
+      });
+      const rules: SegmentRule[] = [
+        rule({}),
+        rule({ lists: [first.key] }),
+        rule({ lists: [first.key, third.key] }),
+        rule({ statuses: ["active", "unconfirmed"] }),
+        rule({ lists: [second.key], statuses: ["unsubscribed"] }),
+        rule({ lists: ["no-such-list"] }),
+        rule({ fields: [region("is")] }),
+        rule({ fields: [region("is-not")] }),
+        rule({ fields: [region("set", "")] }),
+        rule({ fields: [region("unset", "")], statuses: ["active"] }),
+        rule({ fields: [{ key: "size", op: "greater", value: "500" }] }),
+        rule({ fields: [{ key: "size", op: "less", value: "75.5" }], statuses: ["bounced"] }),
+        rule({ fields: [{ key: "note", op: "contains", value: "DISCOVERY" }] }),
+        rule({ fields: [{ key: "note", op: "contains", value: "100%" }] }),
+        rule({ lists: [first.key], fields: [region("is")] }),
+        rule({ lists: [second.key, third.key], statuses: ["active"], fields: [region("is")] }),
+        rule({ lists: ["no-such-list"], fields: [region("is")] }),
+        rule({ fields: [region("is"), { key: "size", op: "greater", value: "300" }] }),
+        rule({ fields: [region("is-not"), { key: "size", op: "greater", value: "300" }] }),
+        rule({ fields: [{ key: "note", op: "set", value: "" }, region("unset", "")] }),
+        rule({
+          lists: [third.key],
+          statuses: ["active", "unsubscribed"],
+          fields: [{ key: "size", op: "less", value: "900" }, region("is", "APAC")],
+        }),
+        rule({ signedUpAfter: "2025-01-10", signedUpBefore: "2025-02-01" }),
+        rule({ signedUpAfter: "2025-01-10", fields: [region("is")] }),
+      ];
+      for (const each of rules) {
+        const expected = await oracle(each);
+        expect(await countSegment(db, tenant.id, each), JSON.stringify(each)).toEqual(expected);
+      }
+      // The oracle is not empty: the rules above match people in more than one way.
+      expect((await oracle(rules[0] as SegmentRule)).matching).toBe(300 - erased.length);
+      expect(
+        (await oracle(rule({ lists: [first.key], fields: [region("is")] }))).matching,
+      ).toBeGreaterThan(0);
     });
   });
 

@@ -173,6 +173,12 @@ export async function up(db: def.MigrationDb): Promise<void> {
   }
   await db.schema.dropIndex("subscriptions_list").execute();
   await def.createIndex(db, "subscriptions_list", "subscriptions", ["list_id", "subscriber_id"]);
+  // Is this subscriber on that list (of this tenant)? From the index alone.
+  await def.createIndex(db, "subscriptions_member", "subscriptions", [
+    "subscriber_id",
+    "list_id",
+    "tenant_id",
+  ]);
   // A value carries its subscriber's status (null once erased), kept by triggers: a segment on one
   // field is counted from this index alone, and a longer rule reads subscriber ids from it.
   await db.schema.alterTable("subscriber_values").addColumn("subscriber_status", "text").execute();
@@ -258,6 +264,7 @@ export async function up(db: def.MigrationDb): Promise<void> {
 export async function down(db: def.MigrationDb): Promise<void> {
   const postgres = isPostgres(db);
   await db.schema.dropTable("subscriber_imports").execute();
+  await db.schema.dropIndex("subscriptions_member").execute();
   await db.schema.dropIndex("subscriptions_list").execute();
   await def.createIndex(db, "subscriptions_list", "subscriptions", ["list_id"]);
   await db.schema.dropIndex("subscriber_values_by_value").execute();
