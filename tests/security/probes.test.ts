@@ -697,7 +697,7 @@ describe("security probes", () => {
         json: { companyName: XSS_SHORT.slice(0, 60) },
       });
       expect(branding.status, branding.text).toBe(200);
-      // Staff texts of the audience pages (issue 16): a list, a custom field, a segment.
+      // Staff texts of the audience pages (issue 16): a list, a custom field, a segment, an import.
       const asStaff = { origin: server.url, cookie: rootCookie };
       const list = await post(
         "/admin/lists",
@@ -722,6 +722,37 @@ describe("security probes", () => {
         .select("id")
         .where("email", "=", "xss-name@example.com")
         .executeTakeFirstOrThrow();
+      // A CSV import named with the payload, refusing a row whose address is the payload.
+      const cell = `"${XSS_SHORT.replace(/"/g, '""')}"`;
+      const upload = new FormData();
+      upload.append(
+        "file",
+        new Blob([`email,name\n${cell},x\nxss-import@example.com,${cell}\n`], {
+          type: "text/csv",
+        }),
+        `${XSS_SHORT}.csv`,
+      );
+      const imported = await fetch(`${server.url}/admin/subscribers/imports`, {
+        method: "POST",
+        body: upload,
+        headers: asStaff,
+        redirect: "manual",
+      });
+      expect(imported.status).toBe(303);
+      const importPage = imported.headers.get("location") ?? "";
+      await expect
+        .poll(
+          async () =>
+            (
+              await crossTenant(database.db)
+                .selectFrom("subscriber_imports")
+                .select("status")
+                .where("id", "=", Number(importPage.split("/").pop()))
+                .executeTakeFirstOrThrow()
+            ).status,
+          { timeout: 15_000 },
+        )
+        .toBe("done");
 
       const page = await staffPage();
       const dialogs: string[] = [];
@@ -763,6 +794,8 @@ describe("security probes", () => {
         (list.headers.get("location") ?? "").replace(/\?.*$/, ""),
         "/admin/subscribers/fields",
         "/admin/subscribers/new",
+        "/admin/subscribers/imports",
+        importPage,
         `/admin/subscribers/${profile.id}`,
         "/admin/segments",
         (segment.headers.get("location") ?? "").replace(/\?.*$/, ""),
