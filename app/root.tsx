@@ -14,7 +14,7 @@ import {
 import { enforceRouteAccess } from "../server/auth/route-access";
 import { getSessionUser, readCookieHeader, SESSION_COOKIE } from "../server/auth/sessions";
 import { scopeOf, userContext } from "../server/http/context";
-import { brandingCssVariables } from "../server/tenants/branding";
+import { brandingCssVariables } from "../shared/theme";
 import type { Route } from "./+types/root";
 import { AccessDenied } from "./components/access-denied";
 import { accessFor } from "./route-access";

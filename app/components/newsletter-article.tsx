@@ -41,7 +41,7 @@ const ARTICLE_BODY = [
   "[&_table]:mt-6 [&_table]:block [&_table]:max-w-full [&_table]:overflow-x-auto [&_table]:border-collapse [&_table]:text-base",
   "[&_th]:border [&_th]:border-black/15 [&_th]:bg-black/5 [&_th]:px-3 [&_th]:py-2 [&_th]:text-left",
   "[&_td]:border [&_td]:border-black/15 [&_td]:px-3 [&_td]:py-2",
-  "[&_mark]:bg-secondary/40 [&_mark]:px-0.5",
+  "[&_mark]:bg-secondary/25 [&_mark]:px-0.5",
 ].join(" ");
 
 /**

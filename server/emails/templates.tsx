@@ -1,6 +1,6 @@
 import { Text } from "@react-email/components";
 import { render, toPlainText } from "@react-email/render";
-import { readableOn } from "../tenants/branding";
+import { readableOn } from "../../shared/theme";
 import type { EmailTemplate, TenantConfig } from "../tenants/config";
 import { FIXED_SENDER } from "../tenants/config";
 import { emailContentHtml } from "./content";

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import sharp from "sharp";
+import { textOn } from "../../shared/theme";
 import { fileStoreFor, readFile } from "../files/store";
 import { findImagesByUrl } from "../files/stored-images";
 import type { TenantScope } from "../scope";
-import { textOn } from "../tenants/branding";
 import type { TenantConfig } from "../tenants/config";
 import type { Newsletter } from "./newsletters";
 

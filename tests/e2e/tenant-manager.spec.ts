@@ -73,3 +73,42 @@ test("the template preview renders the real email in the tenant's branding", asy
     await page.screenshot({ path: `${SHOTS}/tenant-phone.png`, fullPage: true });
   }
 });
+
+test("the tenant manager shows each colour pair's contrast and asks before saving one below AA", async ({
+  page,
+}) => {
+  await signIn(page, await createSuperAdmin("contrast"));
+  await page.goto("/admin/tenants/keydiscovery?edit=1");
+  const report = page.getByRole("region", { name: "Contrast (WCAG 2.2 AA)" });
+  const primaryPair = report
+    .getByRole("listitem")
+    .filter({ hasText: "Links and outlined buttons (primary) on the background" });
+  await expect(primaryPair).toContainText("passes");
+
+  // Khaki on white: 1.2:1. The report follows the typing, before saving.
+  await page.getByRole("textbox", { name: "Primary colour", exact: true }).fill("#f0e68c");
+  await expect(primaryPair).toContainText("fails (needs 4.5:1)");
+  await expect(primaryPair).toContainText("The site uses");
+
+  await page.getByRole("button", { name: "Save" }).first().click();
+  const warning = report.getByRole("alert");
+  await expect(warning).toContainText("below WCAG AA contrast");
+  await expect(warning).toContainText("Links and outlined buttons (primary) on the background");
+  await page.goto("/?subdomain=keydiscovery");
+  expect(await page.locator("html").getAttribute("style")).toContain("--brand-primary:#1b365d");
+
+  await page.goto("/admin/tenants/keydiscovery?edit=1");
+  await page.getByRole("textbox", { name: "Primary colour", exact: true }).fill("#f0e68c");
+  await page.getByRole("button", { name: "Save" }).first().click();
+  await page.getByRole("checkbox", { name: "Save these colours anyway" }).check();
+  await page.getByRole("button", { name: "Save" }).first().click();
+  await expect(page.getByText("Tenant configuration saved successfully!")).toBeVisible();
+
+  // The site keeps the colour as picked and draws text and links in a readable shade of it.
+  await page.goto("/?subdomain=keydiscovery");
+  const style = (await page.locator("html").getAttribute("style")) ?? "";
+  expect(style).toContain("--brand-primary:#f0e68c");
+  const strong = /--brand-primary-strong:(#[0-9a-f]{6})/.exec(style)?.[1];
+  expect(strong).toBeDefined();
+  expect(strong).not.toBe("#f0e68c");
+});

@@ -11,6 +11,7 @@ import {
   type TemplateKey,
   type TenantSettings,
 } from "../../../shared/schemas/tenant";
+import { brandContrast, CONTRAST_WARNING } from "../../../shared/theme";
 import { BrandPreview } from "../../components/brand-preview";
 import {
   dangerSubmitClass,
@@ -357,9 +358,12 @@ export function EditForm({
               onChange={(value) => setBrand("logoUrl", value)}
             />
           </div>
-          <div>
-            <p className="mb-2 font-semibold">Preview</p>
-            <BrandPreview branding={branding} />
+          <div className="space-y-6">
+            <div>
+              <p className="mb-2 font-semibold">Preview</p>
+              <BrandPreview branding={branding} />
+            </div>
+            <ContrastReport branding={branding} errors={errors["branding.contrast"]} />
           </div>
         </div>
       </Section>
@@ -455,6 +459,73 @@ export function EditForm({
       </Section>
       {buttons}
     </Form>
+  );
+}
+
+/**
+ * The contrast of each pair the colours make, as typed, against WCAG 2.2 AA — live as staff type —
+ * and, for a failing pair, the shade the site draws instead. After a save refused for contrast,
+ * the box that confirms it.
+ */
+function ContrastReport({
+  branding,
+  errors,
+}: {
+  branding: TenantSettings["branding"];
+  errors: string[] | undefined;
+}) {
+  const checks = brandContrast(branding);
+  return (
+    <section aria-labelledby="contrast-heading">
+      <h3 id="contrast-heading" className="font-semibold">
+        Contrast (WCAG 2.2 AA)
+      </h3>
+      <ul className="mt-2 divide-y divide-black/10 rounded-brand border border-black/10">
+        {checks.map((check) => (
+          <li key={check.label} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2">
+            <span
+              aria-hidden="true"
+              className="inline-flex h-7 w-10 shrink-0 items-center justify-center rounded border border-black/20 text-sm font-bold"
+              style={{ background: check.background, color: check.foreground }}
+            >
+              Aa
+            </span>
+            <span className="min-w-[9rem] flex-1 text-sm">{check.label}</span>
+            <span className="ml-auto text-sm tabular-nums">
+              {check.ratio.toFixed(2)}:1{" "}
+              <span
+                className={check.passes ? "font-semibold text-ok" : "font-semibold text-danger"}
+              >
+                {check.passes ? "passes" : `fails (needs ${check.needed}:1)`}
+              </span>
+            </span>
+            {check.passes ? null : (
+              <span className="w-full text-xs">
+                The site uses <Swatch color={check.used} /> instead.
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+      {errors ? (
+        <div
+          role="alert"
+          id="f-branding-contrast-error"
+          className="mt-3 rounded-brand border-2 border-danger p-3 text-sm"
+        >
+          <p className="font-semibold text-danger">{CONTRAST_WARNING}</p>
+          <ul className="mt-1 list-disc pl-5">
+            {errors.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+          <label className="mt-2 flex items-center gap-2 font-medium">
+            <input type="checkbox" name="contrast" value="accepted" className="size-4" />
+            Save these colours anyway
+          </label>
+        </div>
+      ) : null}
+    </section>
   );
 }
 

@@ -27,6 +27,7 @@ import {
   type TenantSettings,
   tenantSettingsSchema,
 } from "../../../shared/schemas/tenant";
+import { CONTRAST_WARNING, newlyFailing } from "../../../shared/theme";
 import { timeZoneChoices } from "../../../shared/time-zone";
 import type { DkimFormValues } from "../../components/dkim-settings";
 import type { Route } from "./+types/tenant";
@@ -110,6 +111,24 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const values = editing ? settingsFromForm(form, settingsOf(tenant)) : null;
 
   if (intent === "save" && values) {
+    // A pair the new colours make below AA: say so, and save only once staff confirm.
+    const failing = newlyFailing(values.branding, settingsOf(tenant).branding);
+    if (failing.length > 0 && form.get("contrast") !== "accepted") {
+      return data<ActionResult>(
+        {
+          intent: "save",
+          message: CONTRAST_WARNING,
+          fields: {
+            "branding.contrast": failing.map(
+              (check) =>
+                `${check.label}: ${check.ratio}:1, needs ${check.needed}:1 (the site uses ${check.used})`,
+            ),
+          },
+          values,
+        },
+        { status: 400 },
+      );
+    }
     try {
       await saveTenantSettings(db, user.email, tenant.id, values);
       logger.info({ tenantId: tenant.id, actor: user.id }, "tenant configuration saved");

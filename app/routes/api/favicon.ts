@@ -1,5 +1,5 @@
 import { scopeOf } from "../../../server/http/context";
-import { textOn } from "../../../server/tenants/branding";
+import { textOn } from "../../../shared/theme";
 import type { Route } from "./+types/favicon";
 
 const escapeXml = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);

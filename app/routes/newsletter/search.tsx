@@ -52,7 +52,7 @@ export default function NewsletterSearch({ loaderData }: Route.ComponentProps) {
                       {result.snippet.map((part, index) =>
                         part.highlighted ? (
                           // biome-ignore lint/suspicious/noArrayIndexKey: the parts never move
-                          <mark key={index} className="bg-secondary/40 px-0.5 text-ink">
+                          <mark key={index} className="bg-secondary/25 px-0.5 text-ink">
                             {part.text}
                           </mark>
                         ) : (
