@@ -1,20 +1,30 @@
-import { colord } from "colord";
 import type { TenantSettings } from "../../shared/schemas/tenant";
 import { isCssColor } from "../../shared/schemas/tenant";
+import { readableOn, themeOf } from "../../shared/theme";
 
 type Branding = TenantSettings["branding"];
 
 const safe = (value: string, fallback: string) => (isCssColor(value) ? value : fallback);
-const inkOn = (background: string) => (colord(background).isLight() ? "#111111" : "#ffffff");
 
 /**
- * A small likeness of the tenant's site header, a button and the text colours, drawn from the
- * colours as typed, so staff see a change before they save it.
+ * A small likeness of the tenant's site header, a button and the text colours, as the site will
+ * draw them from the colours as typed (fills as picked, text in its readable shades), so staff see
+ * a change before they save it.
  */
 export function BrandPreview({ branding }: { branding: Branding }) {
   const primary = safe(branding.primaryColor, "#4a90e2");
   const background = safe(branding.backgroundColor, "#ffffff");
-  const text = safe(branding.textColor, "#1f2933");
+  const secondary = safe(branding.secondaryColor, "#f5a623");
+  const theme = themeOf({
+    primaryColor: primary,
+    secondaryColor: secondary,
+    accentColor: safe(branding.accentColor, primary),
+    textColor: safe(branding.textColor, "#1f2933"),
+    backgroundColor: background,
+    errorColor: safe(branding.errorColor, "#c62828"),
+    successColor: safe(branding.successColor, "#2e7d32"),
+  });
+  const text = theme.text;
   const radius = /^(?:0|\d{1,3}(?:\.\d{1,3})?(?:px|rem|em|%))$/.test(branding.borderRadius)
     ? branding.borderRadius
     : "8px";
@@ -46,24 +56,22 @@ export function BrandPreview({ branding }: { branding: Branding }) {
         <p className="text-lg font-semibold">Join our newsletter</p>
         <p className="text-sm">
           Body text in the text colour, with{" "}
-          <span style={{ color: safe(branding.accentColor, primary) }}>an accent</span>,{" "}
-          <span style={{ color: safe(branding.errorColor, "#c62828") }}>an error</span> and{" "}
-          <span style={{ color: safe(branding.successColor, "#2e7d32") }}>a success</span> message.
+          <span style={{ color: readableOn(safe(branding.accentColor, primary), background) }}>
+            an accent
+          </span>
+          , <span style={{ color: theme.error }}>an error</span> and{" "}
+          <span style={{ color: theme.success }}>a success</span> message.
         </p>
         <div className="flex flex-wrap gap-2">
           <span
             className="inline-block px-4 py-2 font-semibold"
-            style={{ background: primary, color: inkOn(primary), borderRadius: radius }}
+            style={{ background: primary, color: theme.onPrimary, borderRadius: radius }}
           >
             Subscribe
           </span>
           <span
             className="inline-block px-4 py-2 font-semibold"
-            style={{
-              background: safe(branding.secondaryColor, "#f5a623"),
-              color: inkOn(safe(branding.secondaryColor, "#f5a623")),
-              borderRadius: radius,
-            }}
+            style={{ background: secondary, color: theme.onSecondary, borderRadius: radius }}
           >
             Secondary
           </span>

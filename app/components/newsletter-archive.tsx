@@ -168,7 +168,7 @@ export function TagFilter({ tags, current }: { tags: TagCount[]; current?: strin
               aria-current={current === tag.slug ? "page" : undefined}
               className={`${chip} ${current === tag.slug ? "bg-brand-strong text-on-brand-strong" : "bg-black/5 text-ink hover:underline"}`}
             >
-              {tag.name} <span className="opacity-80">({tag.count})</span>
+              {tag.name} <span>({tag.count})</span>
             </Link>
           </li>
         ))}

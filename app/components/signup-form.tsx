@@ -168,7 +168,7 @@ export function SignupForm({
             <FieldErrors id={fields.lists.errorId} errors={fields.lists.errors} />
           </fieldset>
           {submit}
-          <p className="text-sm opacity-85">
+          <p className="text-sm">
             We will email you about your subscription. Every newsletter has a link to change or
             cancel it. <Link to="/privacy">Privacy Policy</Link>
           </p>

@@ -483,13 +483,24 @@ function ContrastReport({
       <ul className="mt-2 divide-y divide-black/10 rounded-brand border border-black/10">
         {checks.map((check) => (
           <li key={check.label} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2">
-            <span
+            {/* A picture of the pair, failing ones too: drawn, not text, so no checker reads it. */}
+            <svg
               aria-hidden="true"
-              className="inline-flex h-7 w-10 shrink-0 items-center justify-center rounded border border-black/20 text-sm font-bold"
-              style={{ background: check.background, color: check.foreground }}
+              viewBox="0 0 40 28"
+              className="h-7 w-10 shrink-0 rounded border border-black/20"
             >
-              Aa
-            </span>
+              <rect width="40" height="28" fill={check.background} />
+              <text
+                x="20"
+                y="19"
+                textAnchor="middle"
+                fontSize="14"
+                fontWeight="700"
+                fill={check.foreground}
+              >
+                Aa
+              </text>
+            </svg>
             <span className="min-w-[9rem] flex-1 text-sm">{check.label}</span>
             <span className="ml-auto text-sm tabular-nums">
               {check.ratio.toFixed(2)}:1{" "}

@@ -89,16 +89,23 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             : "No newsletters found. Create your first one!"}
         </p>
       ) : (
-        <section aria-label="Newsletters" className="mt-8 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
-          {loaderData.newsletters.map((newsletter) => (
-            <NewsletterCard
-              key={newsletter.id}
-              newsletter={newsletter}
-              editHref={`/admin/newsletter/edit/${newsletter.id}`}
-              viewHref={newsletter.status === "published" ? `/newsletter/${newsletter.slug}` : null}
-              sendHref={`/admin/newsletter/send/${newsletter.id}`}
-            />
-          ))}
+        <section aria-labelledby="newsletters-heading" className="mt-8">
+          <h2 id="newsletters-heading" className="sr-only">
+            Newsletters
+          </h2>
+          <div className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
+            {loaderData.newsletters.map((newsletter) => (
+              <NewsletterCard
+                key={newsletter.id}
+                newsletter={newsletter}
+                editHref={`/admin/newsletter/edit/${newsletter.id}`}
+                viewHref={
+                  newsletter.status === "published" ? `/newsletter/${newsletter.slug}` : null
+                }
+                sendHref={`/admin/newsletter/send/${newsletter.id}`}
+              />
+            ))}
+          </div>
         </section>
       )}
     </AdminPage>

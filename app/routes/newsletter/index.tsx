@@ -43,6 +43,7 @@ export default function NewsletterIndex({ loaderData }: Route.ComponentProps) {
         lead="Practical analysis of eDiscovery, AI-assisted review, information governance and the rules that shape them — in five minutes a week."
       />
       <Container className="py-14">
+        <h2 className="sr-only">What you get</h2>
         <TextCards items={PROMISES} columns="md:grid-cols-3" />
         <div className="mt-14">
           <ArchiveSection

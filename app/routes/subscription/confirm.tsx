@@ -46,7 +46,7 @@ export default function Confirm({ loaderData, actionData }: Route.ComponentProps
             <button type="submit" className={primaryButton} aria-disabled={confirming || undefined}>
               {confirming ? "Confirming…" : "Confirm my subscription"}
             </button>
-            <p className="text-sm opacity-85">
+            <p className="text-sm">
               If you did not sign up, close this page and nothing will happen.
             </p>
           </Form>

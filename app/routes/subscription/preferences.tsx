@@ -159,7 +159,7 @@ function ApplyChanges({
             <button type="submit" className={primaryButton} aria-disabled={applying || undefined}>
               {applying ? "Applying…" : "Confirm my changes"}
             </button>
-            <p className="mt-4 text-sm opacity-85">
+            <p className="mt-4 text-sm">
               We ask for this click so that programs which open links in your mailbox cannot change
               your subscriptions for you.
             </p>
