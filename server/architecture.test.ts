@@ -127,6 +127,16 @@ describe("the module graph", () => {
       );
     expect(crossing).toEqual([]);
   });
+
+  it("gives code that may run in the browser its zod from shared/zod.ts (no eval under the CSP)", () => {
+    const direct = files.filter(
+      (file) =>
+        !file.startsWith(`server${path.sep}`) &&
+        file !== path.join("shared", "zod.ts") &&
+        /from\s+["']zod["']/.test(readFileSync(path.join(root, file), "utf8")),
+    );
+    expect(direct).toEqual([]);
+  });
 });
 
 /*

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod";
 
 /**
  * What an API token may do (issue 14: least privilege). A token carries one or more; a new one

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod";
 
 /** SPEC §5 texts for a campaign. */
 export const CAMPAIGN_TEXT = {

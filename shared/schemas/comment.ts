@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod";
 
 /** DESIGN.md §7.8: anonymous comments are bounded. */
 export const COMMENT_MAX_LENGTH = 2000;

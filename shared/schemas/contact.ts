@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod";
 import { emailField } from "./email";
 
 export const CONTACT_LIMITS = { name: 200, company: 200, message: 5000 } as const;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod";
 
 /**
  * SPEC §5: non-space characters, an @, and a dot in the domain. Browsers also apply the HTML

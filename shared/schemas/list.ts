@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod";
 
 /** A list as staff describe it (issue 16, point 1). */
 export const listFormSchema = z.object({

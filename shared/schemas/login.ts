@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod";
 
 /** SPEC §5: email and password required. The format is not checked here: a wrong one just fails. */
 export const loginSchema = z.object({

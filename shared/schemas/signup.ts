@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod";
 import { emailField } from "./email";
 
 export const SIGNUP_LIMITS = { name: 100, lists: 20 } as const;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod";
 import { emailField } from "./email";
 
 /** NIST SP 800-63B asks for at least 8; issue 14 asks staff for 10, and no common password. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod";
 
 /** The kinds of custom subscriber field a tenant may define (issue 16, point 2). */
 export const FIELD_TYPES = ["text", "number", "date", "choice"] as const;

@@ -1,7 +1,7 @@
 import { colord, extend } from "colord";
 import namesPlugin from "colord/plugins/names";
-import { z } from "zod";
 import { isTimeZone } from "../time-zone";
+import { z } from "../zod";
 import { isValidEmail } from "./email";
 
 /**

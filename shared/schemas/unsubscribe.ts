@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod";
 import { emailField } from "./email";
 
 /** SPEC §2's feedback reasons, word for word: the unsubscribe page offers them, the server stores them. */

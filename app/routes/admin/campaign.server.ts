@@ -1,6 +1,5 @@
 // The loader and action of campaign.tsx.
 import { data } from "react-router";
-import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import {
   audienceOf,
@@ -14,6 +13,7 @@ import { countRecipients } from "../../../server/campaigns/deliveries";
 import { scopeOf } from "../../../server/http/context";
 import { listTenantLists } from "../../../server/subscribers/lists";
 import { listSegments } from "../../../server/subscribers/segments";
+import { z } from "../../../shared/zod";
 import type { Route } from "./+types/campaign";
 
 async function load(context: Route.LoaderArgs["context"], id: string) {

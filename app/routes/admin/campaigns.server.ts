@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import {
   compareCampaigns,
@@ -9,6 +8,7 @@ import { scopeOf } from "../../../server/http/context";
 import { providerFor, providerNameFor } from "../../../server/providers";
 import { ProviderError } from "../../../server/providers/types";
 import { CAMPAIGN_STATUSES } from "../../../shared/schemas/campaign";
+import { z } from "../../../shared/zod";
 import type { Route } from "./+types/campaigns";
 
 const querySchema = z.object({

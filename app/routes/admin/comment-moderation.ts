@@ -1,9 +1,9 @@
 import { redirect } from "react-router";
-import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { safeRedirectPath } from "../../../server/auth/permissions";
 import { scopeOf } from "../../../server/http/context";
 import { deleteComment, setCommentHidden } from "../../../server/newsletters/comments";
+import { z } from "../../../shared/zod";
 import type { Route } from "./+types/comment-moderation";
 
 /** Comment ids are serial integers (PostgreSQL `serial`: at most 2^31 - 1). */

@@ -1,8 +1,8 @@
 import { Form, Link, useSearchParams } from "react-router";
-import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import { listNewsletters } from "../../../server/newsletters/newsletters";
+import { z } from "../../../shared/zod";
 import { AdminPage } from "../../components/admin-header";
 import { NewsletterCard } from "../../components/newsletter-card";
 import { FilterSelect } from "../../components/ui/form";

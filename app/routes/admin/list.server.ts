@@ -1,7 +1,6 @@
 // The loader and action of list.tsx.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
-import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import {
   campaignProgress,
@@ -18,6 +17,7 @@ import {
   updateList,
 } from "../../../server/subscribers/lists";
 import { listFormSchema } from "../../../shared/schemas/list";
+import { z } from "../../../shared/zod";
 import type { Route } from "./+types/list";
 
 async function load(context: Route.LoaderArgs["context"], id: string) {

@@ -1,6 +1,5 @@
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
-import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import {
@@ -27,6 +26,7 @@ import { listTags, type Tag, tagsOfNewsletters } from "../../../server/newslette
 import { formatDateTime } from "../../../shared/format";
 import { NEWSLETTER_NOT_FOUND as NOT_FOUND } from "../../../shared/newsletters";
 import { utcToZonedLocal, zonedLocalToUtc } from "../../../shared/time-zone";
+import { z } from "../../../shared/zod";
 import type { Route } from "./+types/newsletter-form";
 
 const SAVE_FAILED = "Failed to save newsletter";

@@ -1,10 +1,10 @@
 import { Link } from "react-router";
-import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import type { OutboxEntry } from "../../../server/mail/outbox";
 import { listOutbox } from "../../../server/mail/outbox";
 import { plural } from "../../../shared/format";
+import { z } from "../../../shared/zod";
 import { AdminPage } from "../../components/admin-header";
 import { MailStatusBadge } from "../../components/mail-status";
 import { Pagination } from "../../components/pagination";

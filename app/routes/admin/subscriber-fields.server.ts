@@ -1,7 +1,6 @@
 // The loader and action of subscriber-fields.tsx.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
-import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import {
@@ -11,6 +10,7 @@ import {
   listFields,
 } from "../../../server/subscribers/fields";
 import { newFieldSchema } from "../../../shared/schemas/subscriber-fields";
+import { z } from "../../../shared/zod";
 import type { Route } from "./+types/subscriber-fields";
 
 /** /admin/subscribers/fields — the tenant's custom subscriber fields. */

@@ -1,9 +1,9 @@
 // The loader of subscriber-import.tsx.
 import { data } from "react-router";
-import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import { getImport, ImportNotFound } from "../../../server/subscribers/imports";
+import { z } from "../../../shared/zod";
 import type { Route } from "./+types/subscriber-import";
 
 const idSchema = z.coerce.number().int().positive().max(2_147_483_647);

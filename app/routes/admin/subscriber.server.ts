@@ -1,6 +1,5 @@
 // The loader and action of subscriber.tsx.
 import { data, redirect } from "react-router";
-import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import { SubscriptionError } from "../../../server/subscribers/errors";
@@ -15,6 +14,7 @@ import {
   unsubscribeByStaff,
 } from "../../../server/subscribers/profiles";
 import { readSubscriberForm } from "../../../shared/schemas/subscriber-fields";
+import { z } from "../../../shared/zod";
 import type { Route } from "./+types/subscriber";
 
 const idSchema = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);

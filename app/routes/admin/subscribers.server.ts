@@ -1,5 +1,4 @@
 import { data, redirect } from "react-router";
-import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import {
@@ -18,6 +17,7 @@ import {
   ProfileError,
   unsubscribeByStaff,
 } from "../../../server/subscribers/profiles";
+import { z } from "../../../shared/zod";
 import type { Route } from "./+types/subscribers";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

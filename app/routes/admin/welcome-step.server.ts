@@ -1,6 +1,5 @@
 // The loader and action of welcome-step.tsx.
 import { data, redirect } from "react-router";
-import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import {
   CampaignError,
@@ -11,6 +10,7 @@ import {
 } from "../../../server/campaigns/campaigns";
 import { scopeOf } from "../../../server/http/context";
 import { LIST_MESSAGES, listTenantLists } from "../../../server/subscribers/lists";
+import { z } from "../../../shared/zod";
 import type { Route } from "./+types/welcome-step";
 
 async function load(context: Route.LoaderArgs["context"], params: Route.LoaderArgs["params"]) {

@@ -1,9 +1,9 @@
-import { z } from "zod";
 import { apiCaller } from "../../../server/api/auth";
 import { readJson } from "../../../server/api/errors";
 import { callFunction } from "../../../server/api/functions";
 import { answerApi, methodNotAllowed } from "../../../server/api/route";
 import { scopeOf } from "../../../server/http/context";
+import { z } from "../../../shared/zod";
 import type { Route } from "./+types/functions";
 
 const envelope = z.object({ data: z.unknown().optional() });

@@ -1,6 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { createContext, data, redirect } from "react-router";
-import { z } from "zod";
 import { canManageTenant } from "../../../server/auth/permissions";
 import { scopeOf, userContext } from "../../../server/http/context";
 import {
@@ -19,6 +18,7 @@ import { shareCardUrl } from "../../../server/newsletters/share-card";
 import { signupFormData } from "../../../server/subscribers/signup-form-data";
 import { NEWSLETTER_NOT_FOUND as NOT_FOUND } from "../../../shared/newsletters";
 import { commentFormSchema } from "../../../shared/schemas/comment";
+import { z } from "../../../shared/zod";
 import type { Route } from "./+types/detail";
 
 /** A slug (or an old id); anything else is not found, unqueried. */

@@ -1,8 +1,8 @@
 import { data } from "react-router";
-import { z } from "zod";
 import { scopeOf } from "../../../server/http/context";
 import { readArchive } from "../../../server/newsletters/archive";
 import { signupFormData } from "../../../server/subscribers/signup-form-data";
+import { z } from "../../../shared/zod";
 import type { Route } from "./+types/index";
 
 /** ?page=N; anything that is not a whole number from 1 up means the first page. */

@@ -1,7 +1,7 @@
-import { z } from "zod";
 import { scopeOf } from "../../../server/http/context";
 import { getPublishedNewsletterBySlug } from "../../../server/newsletters/newsletters";
 import { newsletterShareCard } from "../../../server/newsletters/share-card";
+import { z } from "../../../shared/zod";
 import type { Route } from "./+types/share-card";
 
 const slugSchema = z

@@ -1,9 +1,9 @@
 import { data } from "react-router";
-import { z } from "zod";
 import { scopeOf } from "../../../server/http/context";
 import { readArchive } from "../../../server/newsletters/archive";
 import { getTag } from "../../../server/newsletters/tags";
 import { signupFormData } from "../../../server/subscribers/signup-form-data";
+import { z } from "../../../shared/zod";
 import type { Route } from "./+types/tag";
 import { pageOf } from "./index.server";
 

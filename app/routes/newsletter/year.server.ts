@@ -1,8 +1,8 @@
 import { data } from "react-router";
-import { z } from "zod";
 import { scopeOf } from "../../../server/http/context";
 import { readArchive } from "../../../server/newsletters/archive";
 import { signupFormData } from "../../../server/subscribers/signup-form-data";
+import { z } from "../../../shared/zod";
 import type { Route } from "./+types/year";
 import { pageOf } from "./index.server";
 

@@ -1,8 +1,8 @@
 import { data, Link, redirect } from "react-router";
-import { z } from "zod";
 import { scopeOf } from "../../../server/http/context";
 import { MESSAGES } from "../../../server/subscribers/errors";
 import { type SubscriberView, subscriberFromToken } from "../../../server/subscribers/subscribers";
+import { z } from "../../../shared/zod";
 import { type CentreData, PreferenceCentre } from "../../components/preference-centre";
 import {
   Notice,

@@ -2,7 +2,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
-import { z } from "zod";
 import { scopeOf } from "../../../server/http/context";
 import { MESSAGES } from "../../../server/subscribers/errors";
 import {
@@ -10,6 +9,7 @@ import {
   signedPreferencesPath,
 } from "../../../server/subscribers/subscribers";
 import { lookupSchema, PREFERENCES_PATH as PATH } from "../../../shared/schemas/preferences";
+import { z } from "../../../shared/zod";
 import type { Route } from "./+types/preferences";
 import {
   failureOf,

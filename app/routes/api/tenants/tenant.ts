@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { apiCaller, requireApiSuperAdmin } from "../../../../server/api/auth";
 import { readJson } from "../../../../server/api/errors";
 import { answerApi, methodNotAllowed } from "../../../../server/api/route";
@@ -10,6 +9,7 @@ import {
   tenantViewFor,
 } from "../../../../server/tenants/admin";
 import { domainField, tenantSettingsSchema } from "../../../../shared/schemas/tenant";
+import { z } from "../../../../shared/zod";
 import type { Route } from "./+types/tenant";
 
 /**
