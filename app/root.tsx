@@ -18,7 +18,8 @@ import { brandingCssVariables } from "../shared/theme";
 import type { Route } from "./+types/root";
 import { AccessDenied } from "./components/access-denied";
 import { accessFor } from "./route-access";
-import "./app.css";
+// The stylesheet, inlined: small (about 9 KB), and a separate file would block the first paint.
+import styles from "./app.css?inline";
 import { ErrorPage } from "./components/error-page";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
@@ -92,6 +93,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {tenant ? <meta name="theme-color" content={tenant.primaryColor} /> : null}
         <link rel="icon" href={tenant?.favicon ?? "/brand/favicon.svg"} />
         <Meta />
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own built stylesheet */}
+        <style dangerouslySetInnerHTML={{ __html: styles }} />
         <Links />
       </head>
       <body className="flex min-h-screen flex-col bg-surface text-ink antialiased">
