@@ -16,14 +16,15 @@ import { getSessionUser, readCookieHeader, SESSION_COOKIE } from "../server/auth
 import { scopeOf, userContext } from "../server/http/context";
 import { brandingCssVariables } from "../shared/theme";
 import type { Route } from "./+types/root";
-import { AccessDenied } from "./components/access-denied";
-import { accessFor } from "./route-access";
 // The stylesheet, inlined: small (about 9 KB), and a separate file would block the first paint.
 import styles from "./app.css?inline";
+import { AccessDenied } from "./components/access-denied";
 import { ErrorPage } from "./components/error-page";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
 import { useNonce } from "./lib/nonce";
+import { usePageScripts } from "./lib/page-scripts";
+import { accessFor } from "./route-access";
 
 /**
  * Every request: the signed-in user goes into the router context (the host put the tenant in the
@@ -81,6 +82,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRootData();
   const nonce = useNonce();
   const tenant = root?.tenant;
+  const scripts = usePageScripts();
   return (
     <html
       lang="en"
@@ -113,8 +115,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {tenant ? (
           <SiteFooter companyName={tenant.companyName} companyAddress={tenant.companyAddress} />
         ) : null}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {scripts ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : null}
       </body>
     </html>
   );

@@ -1,5 +1,9 @@
 import { Outlet } from "react-router";
 import { PAGE_CACHE_HEADER } from "../../../server/http/page-cache";
+import { withoutScripts } from "../../lib/page-scripts";
+
+/** Pure content: no JavaScript (app/lib/page-scripts.ts). */
+export const handle = withoutScripts;
 
 /**
  * Marketing pages depend only on the tenant (and on being signed in, which the host checks), so

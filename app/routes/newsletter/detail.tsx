@@ -12,10 +12,14 @@ import { NewsletterArticle } from "../../components/newsletter-article";
 import { CommentsSection } from "../../components/newsletter-comments";
 import { SubscribeBox } from "../../components/subscribe-box";
 import { articleMeta } from "../../lib/meta";
+import { withoutScripts } from "../../lib/page-scripts";
 import type { Route } from "./+types/detail";
 import type { action } from "./detail.server";
 
 export { action, loader } from "./detail.server";
+
+/** Pure content: no JavaScript (app/lib/page-scripts.ts). */
+export const handle = withoutScripts;
 
 export function shouldRevalidate({
   formMethod,

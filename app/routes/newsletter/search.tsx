@@ -4,9 +4,13 @@ import { Pagination } from "../../components/newsletter-archive";
 import { NewsletterSearchBox } from "../../components/newsletter-search-box";
 import { Container, PageHero } from "../../components/ui/layout";
 import { noindexMeta } from "../../lib/meta";
+import { withoutScripts } from "../../lib/page-scripts";
 import type { Route } from "./+types/search";
 
 export { loader } from "./search.server";
+
+/** Pure content: no JavaScript (app/lib/page-scripts.ts). */
+export const handle = withoutScripts;
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   noindexMeta(loaderData?.query ? `Search: ${loaderData.query}` : "Search the newsletter");

@@ -7,7 +7,11 @@ import { SIGNUP_THANKS, signupSchema } from "../../../shared/schemas/signup";
 import { type SignupAnswer, SignupForm } from "../../components/signup-form";
 import { Notice, Panel, SubscriptionPage } from "../../components/subscription-page";
 import { pageMeta } from "../../lib/meta";
+import { withoutScripts } from "../../lib/page-scripts";
 import type { Route } from "./+types/subscribe";
+
+/** A form page: plain HTML, no JavaScript (app/lib/page-scripts.ts). */
+export const handle = withoutScripts;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
