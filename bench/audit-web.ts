@@ -96,6 +96,8 @@ interface LighthouseRow {
   noindex: boolean;
   /** audits scoring below 1 in a category that misses its target */
   failing: string[];
+  error: string | null;
+  warnings: string[];
 }
 
 interface AxeRow {
@@ -166,7 +168,11 @@ async function runLighthouse(urls: { tenant: string; page: string; url: string }
           failing.push(`${category}: ${audit.id}${shown}`);
         }
       }
-      rows.push({ tenant, page, scores, noindex, failing });
+      // A run Lighthouse could not finish (its trace broke) says why rather than scoring 0.
+      const error = lhr.runtimeError
+        ? `${lhr.runtimeError.code}: ${lhr.runtimeError.message}`
+        : null;
+      rows.push({ tenant, page, scores, noindex, failing, error, warnings: lhr.runWarnings });
       console.log(
         `  ${tenant} ${page}: ${(Object.keys(TARGETS) as Category[]).map((c) => `${c} ${scores[c]}`).join(", ")}`,
       );
