@@ -1,4 +1,6 @@
 // The production and development host (DESIGN.md §2): static assets, then Herald's Express app.
+import { readdirSync } from "node:fs";
+import path from "node:path";
 import compression from "compression";
 import express from "express";
 
@@ -7,7 +9,9 @@ const port = Number(process.env.PORT ?? 3000);
 
 const host = express();
 host.disable("x-powered-by");
-host.use(compression());
+// Compression only for clients that ask for it: the others cost nothing extra.
+const compress = compression();
+host.use((req, res, next) => (req.headers["accept-encoding"] ? compress(req, res, next) : next()));
 
 let herald;
 if (production) {
@@ -15,7 +19,15 @@ if (production) {
     "/assets",
     express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }),
   );
-  host.use(express.static("build/client", { maxAge: "1h", index: false }));
+  // Any other built file, listed once: a page request is not first looked for on disk (a stat,
+  // and an error object, per page).
+  const clientFiles = new Set(
+    readdirSync("build/client", { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => `/${path.relative("build/client", path.join(entry.parentPath, entry.name))}`),
+  );
+  const files = express.static("build/client", { maxAge: "1h", index: false });
+  host.use((req, res, next) => (clientFiles.has(req.path) ? files(req, res, next) : next()));
   herald = await import("./build/server/index.js");
   host.use(herald.app);
 } else {
