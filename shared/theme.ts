@@ -149,6 +149,18 @@ export function themeOf(branding: Branding): Theme {
  * the radius, plus the readable shades the pages use for text, links, buttons and focus rings.
  */
 export function brandingCssVariables(branding: TenantSettings["branding"]): Record<string, string> {
+  // Every page renders them; a tenant's configuration object lives until it changes.
+  let variables = variablesOf.get(branding);
+  if (!variables) {
+    variables = computeVariables(branding);
+    variablesOf.set(branding, variables);
+  }
+  return variables;
+}
+
+const variablesOf = new WeakMap<TenantSettings["branding"], Record<string, string>>();
+
+function computeVariables(branding: TenantSettings["branding"]): Record<string, string> {
   const theme = themeOf(branding);
   const variables: Record<string, string> = {
     "--brand-primary": branding.primaryColor,
