@@ -10,6 +10,10 @@
  * requests instead — as many as its warm-up rate fits in BENCH_DURATION — so that every request sent
  * is answered, and the database's count is compared with the 2xx responses.
  */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { createDb } from "../server/db";
 import { addComment } from "../server/newsletters/comments";
@@ -17,11 +21,13 @@ import { createNewsletter, publishNewsletter } from "../server/newsletters/newsl
 import {
   ensureBuild,
   envSeconds,
+  findFreePort,
   formatTable,
   type LoadSummary,
   machineInfo,
   type RssReport,
   RssSampler,
+  repoRoot,
   round,
   runFixedLoad,
   runLoad,
@@ -360,6 +366,46 @@ async function probe(url: string): Promise<ScenarioResult["probe"]> {
   return { status: response.status, pageCache: response.headers.get("x-page-cache") ?? "none" };
 }
 
+const BARE_RATIO_TARGET = 0.35;
+
+/**
+ * The same load against `bench/bare-server.mjs` (a child process, as Herald is) sending `bytes`:
+ * the ceiling the cached page is compared with, measured in the same run.
+ */
+async function measureBare(
+  bytes: Buffer,
+  warmupSeconds: number,
+  durationSeconds: number,
+): Promise<LoadSummary & { bytes: number }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "herald-bare-"));
+  const file = path.join(dir, "page.html");
+  writeFileSync(file, bytes);
+  const port = await findFreePort();
+  const child = spawn(process.execPath, [path.join(repoRoot, "bench", "bare-server.mjs")], {
+    env: { ...process.env, BARE_FILE: file, PORT: String(port) },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.once("exit", (code) => reject(new Error(`bare server exited (${code})`)));
+      child.stdout?.on("data", (chunk: Buffer) => {
+        if (chunk.toString().includes("listening")) resolve();
+      });
+    });
+    const url = `http://127.0.0.1:${port}/`;
+    console.log(
+      `  bare node:http (${bytes.length} bytes): warm-up ${warmupSeconds} s, run ${durationSeconds} s`,
+    );
+    await runLoad({ url, connections: CONNECTIONS, durationSeconds: warmupSeconds });
+    const result = await runLoad({ url, connections: CONNECTIONS, durationSeconds });
+    return { ...summarize("bare node:http", result), bytes: bytes.length };
+  } finally {
+    child.removeAllListeners("exit");
+    child.kill("SIGTERM");
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const durationSeconds = envSeconds("BENCH_DURATION", 10);
   const warmupSeconds = envSeconds("BENCH_WARMUP", 2);
@@ -368,6 +414,7 @@ async function main(): Promise<void> {
   const results = new Map<Scenario, ScenarioResult>();
   const rss: Partial<Record<ProfileName, RssReport & { pid: number }>> = {};
   let clientJs: ClientJsReport | undefined;
+  let bareBytes: Buffer | null = null;
 
   // BENCH_ONLY="newsletter" runs the scenarios whose label contains that text.
   const only = process.env.BENCH_ONLY;
@@ -429,6 +476,12 @@ async function main(): Promise<void> {
         } finally {
           await prepared.close?.();
         }
+        // The page the bare baseline sends: the newsletter page as Herald serves it.
+        if (scenario.label === NEWSLETTER_SCENARIO) {
+          bareBytes = Buffer.from(
+            await (await fetch(`${server.baseUrl}${prepared.path}`)).arrayBuffer(),
+          );
+        }
       }
     } finally {
       rss[profile] = { pid: server.pid, ...sampler.stop() };
@@ -440,6 +493,10 @@ async function main(): Promise<void> {
     const result = results.get(scenario);
     return result ? [result] : [];
   });
+  // Issue 17: the cached newsletter page against a bare node:http server sending the same bytes.
+  const bare = bareBytes ? await measureBare(bareBytes, warmupSeconds, durationSeconds) : null;
+  const cachedPage = rows.find((row) => row.label === NEWSLETTER_SCENARIO);
+  const bareRatio = bare && cachedPage ? round(cachedPage.reqPerSec / bare.reqPerSec, 2) : null;
   const warnings: string[] = [];
   for (const row of rows) {
     if (row.probe.status !== 200) warnings.push(`${row.label}: probe answered ${row.probe.status}`);
@@ -520,6 +577,14 @@ async function main(): Promise<void> {
     const verdict = target.met === null ? "not measured" : target.met ? "met" : "NOT met";
     console.log(`${target.text} (${verdict})`);
   }
+  if (bare) {
+    console.log(
+      `Bare node:http sending the newsletter page's ${bare.bytes} bytes from memory: ${bare.reqPerSec.toFixed(0)} req/s, p99 ${bare.p99Ms} ms` +
+        (bareRatio === null
+          ? ""
+          : `; the cached newsletter page is ${bareRatio} of it (target ≥ ${BARE_RATIO_TARGET}: ${bareRatio >= BARE_RATIO_TARGET ? "met" : "NOT met"})`),
+    );
+  }
   for (const warning of warnings) console.log(`WARNING: ${warning}`);
 
   // ------- JSON
@@ -540,6 +605,7 @@ async function main(): Promise<void> {
     target: targets[0] ?? null,
     targets,
     counts: rows.flatMap((row) => (row.count ? [{ scenario: row.label, ...row.count }] : [])),
+    bare: bare ? { ...bare, cachedNewsletterRatio: bareRatio, target: BARE_RATIO_TARGET } : null,
     warnings,
   });
   console.log(`\nWrote ${file}`);
