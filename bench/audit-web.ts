@@ -4,7 +4,7 @@
  * Starts the production build (`node server.js`, fresh SQLite) with a published newsletter in each
  * tenant and a super admin, then:
  * - Lighthouse 12 (the last release that runs on Node 20), through chrome-launcher and Debian's
- *   Chromium (CHROME_PATH, default /usr/bin/chromium), on every public page of both tenants, with
+ *   Chromium (CHROMIUM_PATH, default /usr/bin/chromium), on every public page of both tenants, with
  *   its default mobile profile and simulated throttling: performance, accessibility, best
  *   practices and SEO (SEO does not apply to pages that ask not to be indexed);
  * - axe-core (its WCAG 2.0–2.2 A and AA rules and best practices) in Chromium through Playwright,
@@ -22,17 +22,9 @@ import { chromium } from "playwright";
 import { createUser } from "../server/auth/users";
 import { createDb } from "../server/db";
 import { createNewsletter, publishNewsletter } from "../server/newsletters/newsletters";
+import { CHROMIUM_ARGS, requireChromium } from "../tests/support/chromium";
 import { ensureBuild, formatTable, machineInfo, startServer, writeResults } from "./lib";
 
-const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
-const CHROME_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const TENANTS = ["main", "keydiscovery"] as const;
 const PASSWORD = "audit password 1234";
 const TARGETS = { performance: 98, accessibility: 100, "best-practices": 100, seo: 100 };
@@ -138,7 +130,10 @@ async function seed(databaseUrl: string) {
 }
 
 async function runLighthouse(urls: { tenant: string; page: string; url: string }[]) {
-  const chrome = await chromeLauncher.launch({ chromePath: CHROME, chromeFlags: CHROME_FLAGS });
+  const chrome = await chromeLauncher.launch({
+    chromePath: requireChromium(),
+    chromeFlags: CHROMIUM_ARGS,
+  });
   const rows: LighthouseRow[] = [];
   try {
     for (const { tenant, page, url } of urls) {
@@ -187,7 +182,7 @@ async function runAxe(
   base: string,
   publicUrls: { tenant: string; page: string; url: string }[],
 ): Promise<AxeRow[]> {
-  const browser = await chromium.launch({ executablePath: CHROME, args: CHROME_FLAGS });
+  const browser = await chromium.launch({ executablePath: requireChromium(), args: CHROMIUM_ARGS });
   const rows: AxeRow[] = [];
   try {
     // axe is injected as an inline script, which the pages' CSP rightly refuses.

@@ -7,7 +7,7 @@ import {
 } from "kysely";
 import { type SegmentRule, segmentRuleSchema } from "../../shared/schemas/segment";
 import type { Db } from "../db";
-import type { Database } from "../db/schema";
+import type { Database, SubscriberStatus } from "../db/schema";
 import { audienceCounts, type StatusCounts, sumOf, zeroCounts } from "./counts";
 import { listFields } from "./fields";
 
@@ -262,6 +262,57 @@ function onlyOneField(rule: SegmentRule): boolean {
   );
 }
 
+type SegmentCount = { matching: number; active: number };
+
+/** A count from per-status counts: those in `statuses` (all when none), and the active ones. */
+function countOf(of: Readonly<StatusCounts>, statuses: readonly string[]): SegmentCount {
+  return {
+    matching: sumOf(of, statuses),
+    active: statuses.length === 0 || statuses.includes("active") ? of.active : 0,
+  };
+}
+
+/** The ids of the tenant's lists with these keys. */
+async function listIdsOf(db: Db, tenantId: string, keys: readonly string[]): Promise<number[]> {
+  const rows = await db
+    .selectFrom("lists")
+    .select("id")
+    .where("tenant_id", "=", tenantId)
+    .where("key", "in", keys)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** The values a condition names, counted per subscriber status (erased subscribers left out). */
+function valuesByStatus(
+  db: Db,
+  tenantId: string,
+  condition: FieldCondition,
+  numberFields: ReadonlySet<string>,
+) {
+  return valuesMatching(
+    db
+      .selectFrom("subscriber_values")
+      .select(["subscriber_values.subscriber_status", (eb) => eb.fn.countAll<number>().as("n")])
+      .where("subscriber_values.subscriber_status", "is not", null)
+      .groupBy("subscriber_values.subscriber_status"),
+    tenantId,
+    condition,
+    numberFields,
+  );
+}
+
+/** Rows of `valuesByStatus` as counts per status. */
+function statusCountsOf(
+  rows: readonly { subscriber_status: SubscriberStatus | null; n: number }[],
+): StatusCounts {
+  const counts: StatusCounts = { ...zeroCounts };
+  for (const row of rows) {
+    if (row.subscriber_status) counts[row.subscriber_status] = Number(row.n);
+  }
+  return counts;
+}
+
 /**
  * Counts a one-field rule from the values alone, each carrying its subscriber's status (null once
  * erased): no subscriber row is read. A negated condition is everyone less its opposite.
@@ -272,21 +323,10 @@ async function countOneField(
   condition: FieldCondition,
   statuses: readonly string[],
   numberFields: ReadonlySet<string>,
-): Promise<{ matching: number; active: number }> {
-  const rows = await valuesMatching(
-    db
-      .selectFrom("subscriber_values")
-      .select(["subscriber_values.subscriber_status", (eb) => eb.fn.countAll<number>().as("n")])
-      .where("subscriber_values.subscriber_status", "is not", null)
-      .groupBy("subscriber_values.subscriber_status"),
-    tenantId,
-    condition,
-    numberFields,
-  ).execute();
-  const having: StatusCounts = { ...zeroCounts };
-  for (const row of rows) {
-    if (row.subscriber_status) having[row.subscriber_status] = Number(row.n);
-  }
+): Promise<SegmentCount> {
+  const having = statusCountsOf(
+    await valuesByStatus(db, tenantId, condition, numberFields).execute(),
+  );
   let of = having;
   if (NEGATED_OPS.has(condition.op)) {
     const { all } = await audienceCounts(db, tenantId);
@@ -295,10 +335,7 @@ async function countOneField(
       of[status] = all[status] - having[status];
     }
   }
-  return {
-    matching: sumOf(of, statuses),
-    active: statuses.length === 0 || statuses.includes("active") ? of.active : 0,
-  };
+  return countOf(of, statuses);
 }
 
 /**
@@ -312,28 +349,14 @@ async function countFromField(
   rule: SegmentRule,
   driver: FieldCondition,
   numberFields: ReadonlySet<string>,
-): Promise<{ matching: number; active: number }> {
-  let query = valuesMatching(
-    db
-      .selectFrom("subscriber_values")
-      .select(["subscriber_values.subscriber_status", (eb) => eb.fn.countAll<number>().as("n")])
-      .where("subscriber_values.subscriber_status", "is not", null)
-      .groupBy("subscriber_values.subscriber_status"),
-    tenantId,
-    driver,
-    numberFields,
-  );
+): Promise<SegmentCount> {
+  let query = valuesByStatus(db, tenantId, driver, numberFields);
   if (rule.statuses.length > 0) {
     query = query.where("subscriber_values.subscriber_status", "in", rule.statuses);
   }
   if (rule.lists.length > 0) {
-    const lists = await db
-      .selectFrom("lists")
-      .select("id")
-      .where("tenant_id", "=", tenantId)
-      .where("key", "in", rule.lists)
-      .execute();
-    if (lists.length === 0) return { matching: 0, active: 0 };
+    const listIds = await listIdsOf(db, tenantId, rule.lists);
+    if (listIds.length === 0) return { matching: 0, active: 0 };
     query = query.where((eb) =>
       eb.exists(
         eb
@@ -341,11 +364,7 @@ async function countFromField(
           .select(sql`1`.as("one"))
           .whereRef("subscriptions.subscriber_id", "=", "subscriber_values.subscriber_id")
           .where("subscriptions.tenant_id", "=", tenantId)
-          .where(
-            "subscriptions.list_id",
-            "in",
-            lists.map((list) => list.id),
-          ),
+          .where("subscriptions.list_id", "in", listIds),
       ),
     );
   }
@@ -363,11 +382,8 @@ async function countFromField(
       return NEGATED_OPS.has(condition.op) ? eb.not(among) : among;
     });
   }
-  const of: StatusCounts = { ...zeroCounts };
-  for (const row of await query.execute()) {
-    if (row.subscriber_status) of[row.subscriber_status] = Number(row.n);
-  }
-  return { matching: sumOf(of), active: of.active };
+  // The rule's statuses are already in the query: every status counted is a match.
+  return countOf(statusCountsOf(await query.execute()), []);
 }
 
 /** How many subscribers a rule matches now, and how many of them are active (would be mailed). */
@@ -380,19 +396,10 @@ export async function countSegment(
     const counts = await audienceCounts(db, tenantId);
     let of: Readonly<StatusCounts> = counts.all;
     if (rule.lists.length === 1) {
-      const list = await db
-        .selectFrom("lists")
-        .select("id")
-        .where("tenant_id", "=", tenantId)
-        .where("key", "=", rule.lists[0])
-        .executeTakeFirst();
-      of = (list && counts.lists.get(list.id)) || zeroCounts;
+      const [listId] = await listIdsOf(db, tenantId, rule.lists);
+      of = (listId !== undefined && counts.lists.get(listId)) || zeroCounts;
     }
-    const statuses = rule.statuses;
-    return {
-      matching: sumOf(of, statuses),
-      active: statuses.length === 0 || statuses.includes("active") ? of.active : 0,
-    };
+    return countOf(of, rule.statuses);
   }
   const numbers = await numberFieldKeys(db, tenantId);
   const [field] = rule.fields;
