@@ -23,7 +23,7 @@ import { ErrorPage } from "./components/error-page";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
 import { useNonce } from "./lib/nonce";
-import { usePageScripts } from "./lib/page-scripts";
+import { PageScriptsContext, usePageScripts } from "./lib/page-scripts";
 import { accessFor } from "./route-access";
 
 /**
@@ -100,21 +100,27 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="flex min-h-screen flex-col bg-surface text-ink antialiased">
-        <a
-          href="#main"
-          className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded-brand focus:bg-surface focus:px-4 focus:py-2"
-        >
-          Skip to content
-        </a>
-        {tenant ? (
-          <SiteHeader companyName={tenant.companyName} logoUrl={tenant.logoUrl} user={root.user} />
-        ) : null}
-        <div id="main" className="flex-1">
-          {children}
-        </div>
-        {tenant ? (
-          <SiteFooter companyName={tenant.companyName} companyAddress={tenant.companyAddress} />
-        ) : null}
+        <PageScriptsContext value={scripts}>
+          <a
+            href="#main"
+            className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded-brand focus:bg-surface focus:px-4 focus:py-2"
+          >
+            Skip to content
+          </a>
+          {tenant ? (
+            <SiteHeader
+              companyName={tenant.companyName}
+              logoUrl={tenant.logoUrl}
+              user={root.user}
+            />
+          ) : null}
+          <div id="main" className="flex-1">
+            {children}
+          </div>
+          {tenant ? (
+            <SiteFooter companyName={tenant.companyName} companyAddress={tenant.companyAddress} />
+          ) : null}
+        </PageScriptsContext>
         {scripts ? (
           <>
             <ScrollRestoration nonce={nonce} />

@@ -15,6 +15,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import autocannon from "autocannon";
+import { createSession, SESSION_COOKIE } from "../server/auth/sessions";
+import { createUser } from "../server/auth/users";
 import { createDb } from "../server/db";
 import { addComment } from "../server/newsletters/comments";
 import { createNewsletter, publishNewsletter } from "../server/newsletters/newsletters";
@@ -27,6 +30,7 @@ import {
   machineInfo,
   type RssReport,
   RssSampler,
+  readProcStatusKb,
   repoRoot,
   round,
   runFixedLoad,
@@ -48,6 +52,9 @@ interface Target {
 }
 
 const NEWSLETTER_SCENARIO = "GET /newsletter/{slug}";
+const HOME_UNCACHED_SCENARIO = "GET / (page cache off)";
+const NEWSLETTER_UNCACHED_SCENARIO = "GET /newsletter/{slug} (page cache off)";
+const DASHBOARD_SCENARIO = "GET /admin/dashboard (signed in)";
 const ARCHIVE_SCENARIO = "GET /newsletter (1,000 published)";
 const TAG_SCENARIO = "GET /newsletter/tag/{tag} (1,000 published)";
 const TARGETS: Target[] = [
@@ -74,6 +81,25 @@ const TARGETS: Target[] = [
     minReqPerSec: 1500,
     maxP99Ms: 50,
     text: "target: a tag page, 1,000 newsletters in the tenant, ≥ 1500 req/s cached",
+  },
+  // Issue 17: what everyone who is not an anonymous reader of a cached page gets.
+  {
+    scenario: HOME_UNCACHED_SCENARIO,
+    minReqPerSec: 1000,
+    maxP99Ms: 60,
+    text: "target: GET / rendered (page cache off) ≥ 1000 req/s, p99 ≤ 60 ms",
+  },
+  {
+    scenario: NEWSLETTER_UNCACHED_SCENARIO,
+    minReqPerSec: 1000,
+    maxP99Ms: 60,
+    text: "target: GET /newsletter/{slug} rendered (page cache off) ≥ 1000 req/s, p99 ≤ 60 ms",
+  },
+  {
+    scenario: DASHBOARD_SCENARIO,
+    minReqPerSec: 500,
+    maxP99Ms: Number.POSITIVE_INFINITY,
+    text: "target: GET /admin/dashboard signed in ≥ 500 req/s",
   },
 ];
 
@@ -106,6 +132,8 @@ interface CountCheck {
 /** A scenario's path on the running server, after seeding what it needs. */
 interface PreparedScenario {
   path: string;
+  /** e.g. a signed-in session's cookie */
+  headers?: Record<string, string>;
   /** Set when each 2xx response writes: the run is a fixed number of requests, then this compares. */
   check?: (answered: number) => Promise<CountCheck>;
   close?: () => Promise<void>;
@@ -127,8 +155,45 @@ const scenarios: Scenario[] = [
   { label: ARCHIVE_SCENARIO, profile: "default", path: seedArchive("/newsletter") },
   { label: TAG_SCENARIO, profile: "default", path: seedArchive("/newsletter/tag/ediscovery") },
   { label: NEWSLETTER_SCENARIO, profile: "default", path: seedNewsletterPage },
-  { label: "GET / (page cache off)", profile: "pageCacheOff", path: "/" },
+  { label: DASHBOARD_SCENARIO, profile: "default", path: signedIn("/admin/dashboard") },
+  { label: HOME_UNCACHED_SCENARIO, profile: "pageCacheOff", path: "/" },
+  { label: NEWSLETTER_UNCACHED_SCENARIO, profile: "pageCacheOff", path: seedNewsletterPage },
 ];
+
+// ---------------------------------------------------------------------------------------------
+// Signed-in staff: a super admin and a session, made through the server's own functions
+
+const sessions = new WeakMap<ServerHandle, Promise<string>>();
+
+/** The Cookie header of a super admin's session on this server (made once per server). */
+function staffCookie(server: ServerHandle): Promise<string> {
+  let cookie = sessions.get(server);
+  if (!cookie) {
+    cookie = (async () => {
+      const db = createDb(server.databaseUrl);
+      try {
+        const user = await createUser(db, {
+          email: `bench-staff-${server.port}@example.com`,
+          password: "a long bench passphrase, never used to sign in",
+          role: "super_admin",
+        });
+        const session = await createSession(db, user.id);
+        return `${SESSION_COOKIE}=${session.token}`;
+      } finally {
+        await db.destroy();
+      }
+    })();
+    sessions.set(server, cookie);
+  }
+  return cookie;
+}
+
+function signedIn(path: string) {
+  return async (server: ServerHandle): Promise<PreparedScenario> => ({
+    path,
+    headers: { cookie: await staffCookie(server) },
+  });
+}
 
 // ---------------------------------------------------------------------------------------------
 // The newsletter page: about 1,500 words and 50 comments, each load counting a view
@@ -360,8 +425,11 @@ interface ScenarioResult extends LoadSummary {
   count: CountCheck | null;
 }
 
-async function probe(url: string): Promise<ScenarioResult["probe"]> {
-  const response = await fetch(url);
+async function probe(
+  url: string,
+  headers?: Record<string, string>,
+): Promise<ScenarioResult["probe"]> {
+  const response = await fetch(url, { headers, redirect: "manual" });
   await response.arrayBuffer();
   return { status: response.status, pageCache: response.headers.get("x-page-cache") ?? "none" };
 }
@@ -406,6 +474,139 @@ async function measureBare(
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Issue 17, target 3: the server's memory through a minute of mixed load
+
+const MIXED_RSS_TARGET_MB = 250;
+
+interface MixedStream {
+  label: string;
+  connections: number;
+  /** what a 3xx means here: a form post answered with its redirect is a success */
+  redirectsOk?: boolean;
+  requests: autocannon.Request[];
+  headers?: Record<string, string>;
+}
+
+interface MixedResult {
+  durationSeconds: number;
+  streams: (LoadSummary & { failed: number })[];
+  rss: RssReport;
+  /** the highest RSS of each second, MB */
+  rssBySecond: number[];
+  targetMb: number;
+  met: boolean;
+}
+
+/**
+ * One server (page cache on, behind a trusted proxy so each form post can come from its own
+ * address), loaded for `durationSeconds` at once by anonymous readers of cached pages, readers of
+ * rendered pages (campaign links carry a query string, which the cache does not serve; search),
+ * signed-in staff, and sign-up form posts; its RSS sampled every 100 ms.
+ */
+async function measureMixedLoad(
+  durationSeconds: number,
+  warmupSeconds: number,
+): Promise<MixedResult> {
+  const server = await startServer({ name: "mixed", env: { TRUST_PROXY: "loopback" } });
+  const sampler = new RssSampler(server.pid);
+  const rssBySecond: number[] = [];
+  try {
+    const page = await seedNewsletterPage(server);
+    await page.close?.();
+    const cookie = await staffCookie(server);
+    let posts = 0;
+    const streams: MixedStream[] = [
+      {
+        label: "anonymous, cached pages",
+        connections: 8,
+        requests: ["/", "/about", "/newsletter", page.path, "/services"].map((path) => ({ path })),
+      },
+      {
+        label: "anonymous, rendered pages",
+        connections: 4,
+        requests: [
+          "/?utm_source=newsletter",
+          `${page.path}?utm_source=newsletter`,
+          "/newsletter/search?q=protocol",
+          "/newsletter?utm_medium=email",
+        ].map((path) => ({ path })),
+      },
+      {
+        label: "signed-in staff",
+        connections: 4,
+        headers: { cookie },
+        requests: ["/admin/dashboard", "/admin/subscribers", "/admin/cms", "/"].map(
+          (path) => ({ path }),
+        ),
+      },
+      {
+        label: "sign-up form posts",
+        connections: 2,
+        redirectsOk: true,
+        requests: [
+          {
+            method: "POST",
+            path: "/newsletter/subscribe",
+            setupRequest(request) {
+              posts += 1;
+              return {
+                ...request,
+                headers: {
+                  ...request.headers,
+                  "content-type": "application/x-www-form-urlencoded",
+                  "x-forwarded-for": `10.${(posts >> 16) & 255}.${(posts >> 8) & 255}.${posts & 255}`,
+                },
+                body: `email=mixed-${server.port}-${posts}%40example.com&page=%2F`,
+              };
+            },
+          },
+        ],
+      },
+    ];
+    const run = (seconds: number) =>
+      Promise.all(
+        streams.map((stream) =>
+          autocannon({
+            url: server.baseUrl,
+            connections: stream.connections,
+            duration: seconds,
+            headers: stream.headers,
+            requests: stream.requests,
+          }),
+        ),
+      );
+    console.log(`  mixed load: warm-up ${warmupSeconds} s, run ${durationSeconds} s`);
+    await run(warmupSeconds);
+    sampler.start();
+    const started = Date.now();
+    const perSecond = setInterval(() => {
+      const kb = readProcStatusKb(server.pid, "VmRSS");
+      if (kb !== null) rssBySecond.push(round(kb / 1024, 1));
+    }, 1_000);
+    const results = await run(durationSeconds).finally(() => clearInterval(perSecond));
+    const rss = sampler.stop();
+    const elapsed = (Date.now() - started) / 1000;
+    return {
+      durationSeconds: round(elapsed, 1),
+      streams: results.map((result, index) => {
+        const stream = streams[index] as MixedStream;
+        const redirects = stream.redirectsOk ? result["3xx"] : 0;
+        return {
+          ...summarize(stream.label, result),
+          failed: result.non2xx - redirects + result.errors,
+        };
+      }),
+      rss,
+      rssBySecond,
+      targetMb: MIXED_RSS_TARGET_MB,
+      met: rss.peakMb !== null && rss.peakMb <= MIXED_RSS_TARGET_MB,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
 async function main(): Promise<void> {
   const durationSeconds = envSeconds("BENCH_DURATION", 10);
   const warmupSeconds = envSeconds("BENCH_WARMUP", 2);
@@ -431,7 +632,8 @@ async function main(): Promise<void> {
           typeof scenario.path === "string" ? { path: scenario.path } : await scenario.path(server);
         try {
           const url = `${server.baseUrl}${prepared.path}`;
-          const load = { url, connections: CONNECTIONS, headers: scenario.headers };
+          const headers = { ...scenario.headers, ...prepared.headers };
+          const load = { url, connections: CONNECTIONS, headers };
           if (prepared.check) {
             // Fixed counts: every request is answered, so the database can be checked exactly.
             const warmupAmount = Math.max(CONNECTIONS, Math.round(warmupSeconds * 400));
@@ -439,7 +641,7 @@ async function main(): Promise<void> {
               `  ${scenario.label}: warm-up ${warmupAmount} requests, run ≈ ${durationSeconds} s`,
             );
             const warm = await runFixedLoad({ ...load, amount: warmupAmount });
-            const checked = await probe(url);
+            const checked = await probe(url, headers);
             const rate = warm.result.requests.total / warm.elapsedSeconds;
             const amount = Math.max(CONNECTIONS, Math.round(rate * durationSeconds));
             const run = await runFixedLoad({ ...load, amount });
@@ -462,7 +664,7 @@ async function main(): Promise<void> {
               `  ${scenario.label}: warm-up ${warmupSeconds} s, run ${durationSeconds} s`,
             );
             await runLoad({ ...load, durationSeconds: warmupSeconds });
-            const checked = await probe(url);
+            const checked = await probe(url, headers);
             const result = await runLoad({ ...load, durationSeconds });
             results.set(scenario, {
               ...summarize(scenario.label, result),
@@ -495,6 +697,9 @@ async function main(): Promise<void> {
   });
   // Issue 17: the cached newsletter page against a bare node:http server sending the same bytes.
   const bare = bareBytes ? await measureBare(bareBytes, warmupSeconds, durationSeconds) : null;
+  // BENCH_MIXED_DURATION=0 skips the minute of mixed load (BENCH_ONLY does too).
+  const mixedSeconds = only ? 0 : envSeconds("BENCH_MIXED_DURATION", 60);
+  const mixed = mixedSeconds > 0 ? await measureMixedLoad(mixedSeconds, warmupSeconds) : null;
   const cachedPage = rows.find((row) => row.label === NEWSLETTER_SCENARIO);
   const bareRatio = bare && cachedPage ? round(cachedPage.reqPerSec / bare.reqPerSec, 2) : null;
   const warnings: string[] = [];
@@ -585,6 +790,32 @@ async function main(): Promise<void> {
           : `; the cached newsletter page is ${bareRatio} of it (target ≥ ${BARE_RATIO_TARGET}: ${bareRatio >= BARE_RATIO_TARGET ? "met" : "NOT met"})`),
     );
   }
+  if (mixed) {
+    console.log("");
+    console.log(`Mixed load, all at once for ${mixed.durationSeconds} s (page cache on):`);
+    console.log(
+      formatTable(
+        ["stream", "connections", "req/s", "p99 ms", "requests", "failed"],
+        mixed.streams.map((stream) => [
+          stream.label,
+          String(stream.connections),
+          stream.reqPerSec.toFixed(0),
+          String(stream.p99Ms),
+          String(stream.requests),
+          String(stream.failed),
+        ]),
+        ["left", "right", "right", "right", "right", "right"],
+      ),
+    );
+    console.log(
+      `Server RSS through the mixed load: peak ${mixed.rss.peakMb ?? "n/a"} MB` +
+        ` (target ≤ ${mixed.targetMb} MB: ${mixed.met ? "met" : "NOT met"});` +
+        ` per second: ${mixed.rssBySecond.join(", ")}`,
+    );
+    for (const stream of mixed.streams) {
+      if (stream.failed > 0) warnings.push(`mixed load, ${stream.label}: ${stream.failed} failed`);
+    }
+  }
   for (const warning of warnings) console.log(`WARNING: ${warning}`);
 
   // ------- JSON
@@ -594,6 +825,7 @@ async function main(): Promise<void> {
     env: {
       BENCH_DURATION: process.env.BENCH_DURATION ?? null,
       BENCH_WARMUP: process.env.BENCH_WARMUP ?? null,
+      BENCH_MIXED_DURATION: process.env.BENCH_MIXED_DURATION ?? null,
     },
     connections: CONNECTIONS,
     durationSeconds,
@@ -606,6 +838,7 @@ async function main(): Promise<void> {
     targets,
     counts: rows.flatMap((row) => (row.count ? [{ scenario: row.label, ...row.count }] : [])),
     bare: bare ? { ...bare, cachedNewsletterRatio: bareRatio, target: BARE_RATIO_TARGET } : null,
+    mixed,
     warnings,
   });
   console.log(`\nWrote ${file}`);

@@ -1,4 +1,5 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
+import { Link } from "../lib/page-scripts";
 
 /** The 403 page: /unauthorized and any staff page the signed-in account may not open. */
 export function AccessDenied({ email, detail }: { email?: string | null; detail?: string }) {

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { Form, Link, NavLink, useRouteLoaderData } from "react-router";
+import { Form, useRouteLoaderData } from "react-router";
+import { Link, NavLink } from "../lib/page-scripts";
 import type { RootData } from "../root";
 
 /** The staff area's tabs; some pages are for super admins only (their guards say so too). */

@@ -1,9 +1,10 @@
 import type { ReactNode } from "react";
-import { Link, useNavigation } from "react-router";
+import { useNavigation } from "react-router";
 import type { Picture } from "../../server/files/stored-images";
 import type { ArchivePage, IssueSummary } from "../../server/newsletters/archive";
 import type { Tag, TagCount } from "../../server/newsletters/tags";
 import { formatDate } from "../../shared/format";
+import { Link } from "../lib/page-scripts";
 import { NewsletterSearchBox } from "./newsletter-search-box";
 import { LinkLine } from "./ui/layout";
 

@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
 import type { Picture } from "../../server/files/stored-images";
 import type { Tag } from "../../server/newsletters/tags";
 import { formatDate } from "../../shared/format";
+import { Link } from "../lib/page-scripts";
 import { ResponsivePicture, TagLinks } from "./newsletter-archive";
 
 /** What the article shows: the public page, the staff preview and the shared preview alike. */

@@ -1,5 +1,5 @@
-import { Link } from "react-router";
 import { formatDate, plural } from "../../shared/format";
+import { Link } from "../lib/page-scripts";
 
 export interface NewsletterCardData {
   id: string;

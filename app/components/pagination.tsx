@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "../lib/page-scripts";
 
 /** Previous / next links under a paged admin list; nothing when there is one page. */
 export function Pagination({

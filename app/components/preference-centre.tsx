@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import type { SUBSCRIBER_STATUSES } from "../../shared/schemas/subscribers";
+import { Link } from "../lib/page-scripts";
 import {
   dangerButton,
   Notice,

@@ -1,16 +1,10 @@
-import {
-  getCollectionProps,
-  getFormProps,
-  getInputProps,
-  type SubmissionResult,
-  useForm,
-} from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useState } from "react";
-import { Link, useFetcher, useLocation } from "react-router";
-import { signupSchema } from "../../shared/schemas/signup";
-import { useHydrated } from "./subscription-page";
-import { FieldErrors, FieldShell, Honeypot, InputField, SubmitButton, TextInput } from "./ui/form";
+import type { SubmissionResult } from "@conform-to/react";
+import { useId } from "react";
+import { useLocation } from "react-router";
+import { MAX_EMAIL_LENGTH } from "../../shared/schemas/email";
+import { SIGNUP_LIMITS } from "../../shared/schemas/signup";
+import { Link } from "../lib/page-scripts";
+import { FieldErrors, FieldShell, Honeypot, SubmitButton, TextInput } from "./ui/form";
 
 export interface SignupList {
   key: string;
@@ -18,7 +12,7 @@ export interface SignupList {
   description: string;
 }
 
-/** What POST /newsletter/subscribe answers: to a fetcher, or as action data without JavaScript. */
+/** What POST /newsletter/subscribe answers: as action data to a page, or to a client sending js=1. */
 export type SignupAnswer =
   | { ok: true; message: string }
   | { ok: false; result: SubmissionResult<string[]> };
@@ -30,14 +24,23 @@ interface SignupFormProps {
   defaultList: string;
   /** email and button only (the home hero): the visitor joins the default list */
   compact?: boolean;
-  /** the answer to a submission made without JavaScript, rendered by the page that got it */
+  /** the answer to a submission, rendered by the page that got it */
   answer?: SignupAnswer | null;
 }
 
+/** A field's value as the visitor sent it, from the action's reply. */
+function sent(result: SubmissionResult<string[]> | undefined, name: string): string[] {
+  const value = result?.initialValue?.[name];
+  if (Array.isArray(value)) return value.filter((each) => typeof each === "string");
+  return typeof value === "string" ? [value] : [];
+}
+
 /**
- * The newsletter sign-up form. It is a plain POST form to /newsletter/subscribe, so it works before
- * JavaScript loads and on cached pages; once hydrated it submits through a fetcher and shows the
- * answer in place, without reloading the page or its data.
+ * The newsletter sign-up form: a plain POST form to /newsletter/subscribe on pages that ship no
+ * JavaScript (decision 021). The action checks everything, and on failure the page that received
+ * the post shows the errors beside what was typed; the inputs still say what they expect (required,
+ * type, lengths) for autofill and assistive technology. No form library: it would render the
+ * same markup at a cost on every page view.
  */
 export function SignupForm({
   lists,
@@ -45,83 +48,77 @@ export function SignupForm({
   compact = false,
   answer = null,
 }: SignupFormProps) {
-  const fetcher = useFetcher<SignupAnswer>();
-  const hydrated = useHydrated();
+  const id = useId();
   const { pathname } = useLocation();
-  const [dismissed, setDismissed] = useState<SignupAnswer | null>(null);
-  const latest = fetcher.data ?? answer;
-  const current = latest === dismissed ? null : latest;
-  const [form, fields] = useForm({
-    lastResult: fetcher.state === "idle" && current && !current.ok ? current.result : null,
-    defaultValue: { lists: [defaultList] },
-    constraint: getZodConstraint(signupSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: signupSchema }),
-  });
-  const busy = fetcher.state !== "idle";
+  const result = answer && !answer.ok ? answer.result : undefined;
+  const errors = (name: string) => result?.error?.[name] ?? undefined;
+  const field = (name: string) => {
+    const fieldErrors = errors(name);
+    return {
+      id: `${id}-${name}`,
+      name,
+      "aria-invalid": fieldErrors?.length ? true : undefined,
+      "aria-describedby": fieldErrors?.length ? `${id}-${name}-error` : undefined,
+    };
+  };
+  const formErrorList = errors("");
+  const formErrors = formErrorList?.length ? (
+    <div role="alert" id={`${id}-form-error`} className="font-medium text-danger">
+      {formErrorList.join(" ")}
+    </div>
+  ) : null;
 
-  if (current?.ok) {
+  if (answer?.ok) {
     return (
       <div
         role="status"
         data-testid="signup-thanks"
         className="rounded-brand border-2 border-ok bg-surface p-4 text-ink"
       >
-        <p className="font-semibold text-ok">{current.message}</p>
-        <button
-          type="button"
-          onClick={() => setDismissed(current)}
-          className="mt-2 text-sm font-semibold text-brand-strong underline"
-        >
-          Sign up another address
-        </button>
+        <p className="font-semibold text-ok">{answer.message}</p>
       </div>
     );
   }
 
-  const formErrors = form.errors?.length ? (
-    <div role="alert" id={form.errorId} className="font-medium text-danger">
-      {form.errors.join(" ")}
-    </div>
-  ) : null;
-  const email = getInputProps(fields.email, { type: "email" });
-  const submit = (
-    <SubmitButton pending={busy} disabled={busy}>
-      {busy ? "Subscribing…" : "Subscribe"}
-    </SubmitButton>
+  const email = (
+    <TextInput
+      {...field("email")}
+      type="email"
+      required
+      maxLength={MAX_EMAIL_LENGTH}
+      defaultValue={sent(result, "email")[0]}
+      autoComplete="email"
+      placeholder={compact ? "you@company.com" : undefined}
+      className={compact ? "sm:max-w-sm" : undefined}
+    />
   );
+  const submit = <SubmitButton>Subscribe</SubmitButton>;
+  const chosen = result ? sent(result, "lists") : [defaultList];
 
   return (
-    <fetcher.Form
+    <form
       method="post"
       action={SIGNUP_ACTION}
-      defaultShouldRevalidate={false}
+      id={id}
+      // The action's messages are the contract (SPEC's texts), not the browser's: it checks.
+      noValidate
       className="relative"
       aria-label="Newsletter sign-up"
-      {...getFormProps(form)}
+      aria-describedby={formErrors ? `${id}-form-error` : undefined}
     >
-      {/* Tells the action a script is waiting for its answer (no redirect then). */}
-      {hydrated ? <input type="hidden" name="js" value="1" /> : null}
       {/* The page it was sent from: part of the consent record (issue 16, point 3). */}
       <input type="hidden" name="page" value={pathname} />
       {compact ? (
         <div>
-          <label htmlFor={fields.email.id} className="sr-only">
+          <label htmlFor={`${id}-email`} className="sr-only">
             Email address
           </label>
           <div className="flex flex-col gap-2 sm:flex-row">
-            <TextInput
-              {...email}
-              key={email.key}
-              autoComplete="email"
-              placeholder="you@company.com"
-              className="sm:max-w-sm"
-            />
-            <input type="hidden" name={fields.lists.name} value={defaultList} />
+            {email}
+            <input type="hidden" name="lists" value={defaultList} />
             {submit}
           </div>
-          <FieldErrors id={fields.email.errorId} errors={fields.email.errors} />
+          <FieldErrors id={`${id}-email-error`} errors={errors("email")} />
           <div className="mt-1">{formErrors}</div>
         </div>
       ) : (
@@ -129,43 +126,49 @@ export function SignupForm({
           {formErrors ? (
             <div className="rounded-brand border-2 border-danger bg-surface p-3">{formErrors}</div>
           ) : null}
-          <FieldShell id={fields.email.id} label="Email" errors={fields.email.errors}>
-            <TextInput {...email} key={email.key} autoComplete="email" />
+          <FieldShell id={`${id}-email`} label="Email" errors={errors("email")}>
+            {email}
           </FieldShell>
-          <InputField
-            field={fields.name}
-            label="Name"
-            optional
-            key={fields.name.key}
-            autoComplete="name"
-          />
-          <fieldset aria-describedby={fields.lists.errorId}>
+          <FieldShell id={`${id}-name`} label="Name" optional errors={errors("name")}>
+            <TextInput
+              {...field("name")}
+              type="text"
+              maxLength={SIGNUP_LIMITS.name}
+              defaultValue={sent(result, "name")[0]}
+              autoComplete="name"
+            />
+          </FieldShell>
+          <fieldset
+            aria-describedby={errors("lists")?.length ? `${id}-lists-error` : undefined}
+            aria-invalid={errors("lists")?.length ? true : undefined}
+          >
             <legend className="font-semibold">Newsletters</legend>
-            <input type="hidden" name={fields.chooseLists.name} value="1" />
+            <input type="hidden" name="chooseLists" value="1" />
             <div className="mt-2 space-y-2">
-              {getCollectionProps(fields.lists, {
-                type: "checkbox",
-                options: lists.map((list) => list.key),
-              }).map(({ key, ...props }) => {
-                const list = lists.find((candidate) => candidate.key === props.value);
-                return (
-                  <label
-                    key={key}
-                    htmlFor={props.id}
-                    className="flex cursor-pointer gap-3 rounded-brand border border-black/15 p-3 has-[:checked]:border-brand-strong has-[:checked]:bg-brand/5"
-                  >
-                    <input {...props} className="mt-1 size-4 shrink-0 accent-brand-strong" />
-                    <span>
-                      <span className="block font-semibold">{list?.name}</span>
-                      {list?.description ? (
-                        <span className="block text-sm opacity-85">{list.description}</span>
-                      ) : null}
-                    </span>
-                  </label>
-                );
-              })}
+              {lists.map((list) => (
+                <label
+                  key={list.key}
+                  htmlFor={`${id}-lists-${list.key}`}
+                  className="flex cursor-pointer gap-3 rounded-brand border border-black/15 p-3 has-[:checked]:border-brand-strong has-[:checked]:bg-brand/5"
+                >
+                  <input
+                    id={`${id}-lists-${list.key}`}
+                    type="checkbox"
+                    name="lists"
+                    value={list.key}
+                    defaultChecked={chosen.includes(list.key)}
+                    className="mt-1 size-4 shrink-0 accent-brand-strong"
+                  />
+                  <span>
+                    <span className="block font-semibold">{list.name}</span>
+                    {list.description ? (
+                      <span className="block text-sm opacity-85">{list.description}</span>
+                    ) : null}
+                  </span>
+                </label>
+              ))}
             </div>
-            <FieldErrors id={fields.lists.errorId} errors={fields.lists.errors} />
+            <FieldErrors id={`${id}-lists-error`} errors={errors("lists")} />
           </fieldset>
           {submit}
           <p className="text-sm">
@@ -174,7 +177,7 @@ export function SignupForm({
           </p>
         </div>
       )}
-      <Honeypot id={`${form.id}-website`} />
-    </fetcher.Form>
+      <Honeypot id={`${id}-website`} />
+    </form>
   );
 }

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "../lib/page-scripts";
 
 interface SiteFooterProps {
   companyName: string;

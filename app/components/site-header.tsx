@@ -1,4 +1,5 @@
-import { Form, Link, NavLink } from "react-router";
+import { Form } from "react-router";
+import { Link, NavLink } from "../lib/page-scripts";
 
 const NAV_ITEMS = [
   { to: "/", label: "Home" },

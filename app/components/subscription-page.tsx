@@ -1,5 +1,6 @@
 import { type ReactNode, useSyncExternalStore } from "react";
-import { Link, type MetaDescriptor, useRouteLoaderData } from "react-router";
+import { type MetaDescriptor, useRouteLoaderData } from "react-router";
+import { Link } from "../lib/page-scripts";
 import type { RootData } from "../root";
 
 const subscribe = () => () => {};

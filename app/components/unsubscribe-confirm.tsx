@@ -1,4 +1,5 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
+import { Link } from "../lib/page-scripts";
 import { Notice, primaryButton, useCompanyName } from "./subscription-page";
 
 /**

@@ -250,6 +250,11 @@ async function sendFetchResponse(res: Response, response: globalThis.Response): 
     res.end();
     return;
   }
+  // Documents are rendered whole before they are answered (app/entry.server.tsx): one write.
+  if (response.headers.get("content-type")?.startsWith("text/html")) {
+    res.end(Buffer.from(await response.arrayBuffer()));
+    return;
+  }
   const body = Readable.fromWeb(response.body as import("node:stream/web").ReadableStream);
   await new Promise<void>((resolve, reject) => {
     body.on("error", reject);

@@ -2,7 +2,7 @@ import { Outlet } from "react-router";
 import { PAGE_CACHE_HEADER } from "../../../server/http/page-cache";
 import { withoutScripts } from "../../lib/page-scripts";
 
-/** Pure content: no JavaScript (app/lib/page-scripts.ts). */
+/** Pure content: no JavaScript (app/lib/page-scripts.tsx). */
 export const handle = withoutScripts;
 
 /**

@@ -1,6 +1,5 @@
 import {
   isRouteErrorResponse,
-  Link,
   type ShouldRevalidateFunctionArgs,
   useActionData,
   useFetcher,
@@ -12,13 +11,13 @@ import { NewsletterArticle } from "../../components/newsletter-article";
 import { CommentsSection } from "../../components/newsletter-comments";
 import { SubscribeBox } from "../../components/subscribe-box";
 import { articleMeta } from "../../lib/meta";
-import { withoutScripts } from "../../lib/page-scripts";
+import { Link, withoutScripts } from "../../lib/page-scripts";
 import type { Route } from "./+types/detail";
 import type { action } from "./detail.server";
 
 export { action, loader } from "./detail.server";
 
-/** Pure content: no JavaScript (app/lib/page-scripts.ts). */
+/** Pure content: no JavaScript (app/lib/page-scripts.tsx). */
 export const handle = withoutScripts;
 
 export function shouldRevalidate({

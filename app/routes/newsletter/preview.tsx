@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, Link } from "react-router";
+import { isRouteErrorResponse } from "react-router";
 import { formatDate } from "../../../shared/format";
 import { PREVIEW_GONE } from "../../../shared/newsletters";
 import { ErrorPage } from "../../components/error-page";
@@ -6,6 +6,7 @@ import { NewsletterArticle } from "../../components/newsletter-article";
 import { PreviewBar } from "../../components/preview-bar";
 import { SubscribeBox } from "../../components/subscribe-box";
 import { noindexMeta } from "../../lib/meta";
+import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/preview";
 
 export { loader } from "./preview.server";

@@ -1,15 +1,14 @@
-import { Link } from "react-router";
 import { formatDate } from "../../../shared/format";
 import { Pagination } from "../../components/newsletter-archive";
 import { NewsletterSearchBox } from "../../components/newsletter-search-box";
 import { Container, PageHero } from "../../components/ui/layout";
 import { noindexMeta } from "../../lib/meta";
-import { withoutScripts } from "../../lib/page-scripts";
+import { Link, withoutScripts } from "../../lib/page-scripts";
 import type { Route } from "./+types/search";
 
 export { loader } from "./search.server";
 
-/** Pure content: no JavaScript (app/lib/page-scripts.ts). */
+/** Pure content: no JavaScript (app/lib/page-scripts.tsx). */
 export const handle = withoutScripts;
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Link, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import { scopeOf } from "../../../server/http/context";
 import { signupFormData } from "../../../server/subscribers/signup-form-data";
 import { submitNewsletterSignup } from "../../../server/subscribers/signup-submission";
@@ -7,10 +7,10 @@ import { SIGNUP_THANKS, signupSchema } from "../../../shared/schemas/signup";
 import { type SignupAnswer, SignupForm } from "../../components/signup-form";
 import { Notice, Panel, SubscriptionPage } from "../../components/subscription-page";
 import { pageMeta } from "../../lib/meta";
-import { withoutScripts } from "../../lib/page-scripts";
+import { Link, withoutScripts } from "../../lib/page-scripts";
 import type { Route } from "./+types/subscribe";
 
-/** A form page: plain HTML, no JavaScript (app/lib/page-scripts.ts). */
+/** A form page: plain HTML, no JavaScript (app/lib/page-scripts.tsx). */
 export const handle = withoutScripts;
 
 export const meta: Route.MetaFunction = (args) =>

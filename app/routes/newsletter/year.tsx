@@ -1,9 +1,10 @@
-import { isRouteErrorResponse, Link } from "react-router";
+import { isRouteErrorResponse } from "react-router";
 import { ErrorPage } from "../../components/error-page";
 import { ArchiveSection, yearPath } from "../../components/newsletter-archive";
 import { SubscribeBox } from "../../components/subscribe-box";
 import { Container, PageHero } from "../../components/ui/layout";
 import { FEED_LINK, pageMeta } from "../../lib/meta";
+import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/year";
 
 export { loader } from "./year.server";

@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import {
   Notice,
   Panel,
@@ -9,6 +9,7 @@ import {
   subscriptionMeta,
   useCompanyName,
 } from "../../components/subscription-page";
+import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/confirm";
 
 export { action, loader } from "./confirm.server";

@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import {
   Notice,
   Panel,
@@ -7,6 +6,7 @@ import {
   subscriptionMeta,
 } from "../../components/subscription-page";
 import { ConfirmUnsubscribe, UnsubscribedNotice } from "../../components/unsubscribe-confirm";
+import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/one-click";
 
 export { action, loader } from "./one-click.server";

@@ -1,4 +1,4 @@
-import { data, Link, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import { scopeOf } from "../../../server/http/context";
 import { MESSAGES } from "../../../server/subscribers/errors";
 import { type SubscriberView, subscriberFromToken } from "../../../server/subscribers/subscribers";
@@ -12,6 +12,7 @@ import {
   subscriptionHeaders,
   subscriptionMeta,
 } from "../../components/subscription-page";
+import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/preferences-token";
 import { failureOf, loadCentre, sendVerification } from "./subscription.server";
 

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { lookupSchema, PREFERENCES_PATH as PATH } from "../../../shared/schemas/preferences";
 import {
   Notice,
@@ -11,6 +11,7 @@ import {
   subscriptionMeta,
 } from "../../components/subscription-page";
 import { FieldShell, TextInput } from "../../components/ui/form";
+import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/preferences";
 
 export { action, loader } from "./preferences.server";

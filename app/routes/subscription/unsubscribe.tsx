@@ -1,7 +1,7 @@
 import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { unsubscribeSchema } from "../../../shared/schemas/unsubscribe";
 import {
   Notice,
@@ -16,6 +16,7 @@ import {
 import { InputField } from "../../components/ui/form";
 import { ConfirmUnsubscribe, UnsubscribedNotice } from "../../components/unsubscribe-confirm";
 import { UnsubscribeFeedbackForm } from "../../components/unsubscribe-feedback-form";
+import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/unsubscribe";
 
 export { action, loader } from "./unsubscribe.server";
