@@ -536,9 +536,9 @@ async function measureMixedLoad(
         label: "signed-in staff",
         connections: 4,
         headers: { cookie },
-        requests: ["/admin/dashboard", "/admin/subscribers", "/admin/cms", "/"].map(
-          (path) => ({ path }),
-        ),
+        requests: ["/admin/dashboard", "/admin/subscribers", "/admin/cms", "/"].map((path) => ({
+          path,
+        })),
       },
       {
         label: "sign-up form posts",
@@ -697,8 +697,9 @@ async function main(): Promise<void> {
   });
   // Issue 17: the cached newsletter page against a bare node:http server sending the same bytes.
   const bare = bareBytes ? await measureBare(bareBytes, warmupSeconds, durationSeconds) : null;
-  // BENCH_MIXED_DURATION=0 skips the minute of mixed load (BENCH_ONLY does too).
-  const mixedSeconds = only ? 0 : envSeconds("BENCH_MIXED_DURATION", 60);
+  // BENCH_MIXED_DURATION=0 skips the minute of mixed load; so does BENCH_ONLY, unless it is set.
+  const mixedSeconds =
+    only && !process.env.BENCH_MIXED_DURATION ? 0 : envSeconds("BENCH_MIXED_DURATION", 60);
   const mixed = mixedSeconds > 0 ? await measureMixedLoad(mixedSeconds, warmupSeconds) : null;
   const cachedPage = rows.find((row) => row.label === NEWSLETTER_SCENARIO);
   const bareRatio = bare && cachedPage ? round(cachedPage.reqPerSec / bare.reqPerSec, 2) : null;

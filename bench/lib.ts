@@ -450,8 +450,8 @@ export function envSeconds(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw.trim() === "") return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new Error(`${name} must be a positive number of seconds, got ${JSON.stringify(raw)}`);
+  if (!Number.isFinite(value) || value < 0) {
+    throw new Error(`${name} must be a number of seconds, got ${JSON.stringify(raw)}`);
   }
   return value;
 }

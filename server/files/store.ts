@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile as readFromDisk, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
 import type { Db } from "../db";
 import { isPostgres } from "../db/portable";
 import { getEnv } from "../env";
@@ -119,36 +119,51 @@ export function s3SettingsFromEnv(): S3Settings | null {
   };
 }
 
-/** One client per process (it keeps its connections open), made on first use. */
-let s3Client: S3Client | undefined;
+/**
+ * The AWS SDK, loaded when S3 is first used: a server storing files elsewhere never holds it (a few
+ * MB of heap and startup time).
+ */
+let s3Sdk: Promise<typeof import("@aws-sdk/client-s3")> | undefined;
+const loadS3Sdk = () => {
+  s3Sdk ??= import("@aws-sdk/client-s3");
+  return s3Sdk;
+};
 
-function sharedS3Client(settings: S3Settings): S3Client {
-  s3Client ??= new S3Client({
-    region: settings.region,
-    endpoint: settings.endpoint,
-    forcePathStyle: settings.forcePathStyle,
-    credentials: settings.credentials,
-    // Checksums only where S3 requires them: S3-compatible stores do not all know the newer ones.
-    requestChecksumCalculation: "WHEN_REQUIRED",
-    responseChecksumValidation: "WHEN_REQUIRED",
-  });
+/** One client per process (it keeps its connections open), made on first use. */
+let s3Client: Promise<S3Client> | undefined;
+
+function sharedS3Client(settings: S3Settings): Promise<S3Client> {
+  s3Client ??= loadS3Sdk().then(
+    ({ S3Client }) =>
+      new S3Client({
+        region: settings.region,
+        endpoint: settings.endpoint,
+        forcePathStyle: settings.forcePathStyle,
+        credentials: settings.credentials,
+        // Checksums only where S3 requires them: S3-compatible stores do not all know the newer ones.
+        requestChecksumCalculation: "WHEN_REQUIRED",
+        responseChecksumValidation: "WHEN_REQUIRED",
+      }),
+  );
   return s3Client;
 }
 
 /** S3-compatible storage; `client` is for tests, which bring their own. */
 export function s3Backend(settings: S3Settings, client?: S3Client): FileBackend {
-  const s3 = client ?? sharedS3Client(settings);
+  const s3 = () => (client ? Promise.resolve(client) : sharedS3Client(settings));
   const bucket = settings.bucket;
   return {
     kind: "s3",
     async write(key, bytes, contentType) {
-      await s3.send(
+      const [{ PutObjectCommand }, s3Client] = await Promise.all([loadS3Sdk(), s3()]);
+      await s3Client.send(
         new PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes, ContentType: contentType }),
       );
     },
     async read(key) {
+      const [{ GetObjectCommand, NoSuchKey }, s3Client] = await Promise.all([loadS3Sdk(), s3()]);
       try {
-        const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        const object = await s3Client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
         return object.Body ? Buffer.from(await object.Body.transformToByteArray()) : null;
       } catch (error) {
         if (error instanceof NoSuchKey) return null;
@@ -160,7 +175,7 @@ export function s3Backend(settings: S3Settings, client?: S3Client): FileBackend 
 
 /** Closes the S3 client's connections (the server's shutdown). */
 export function closeFileStore(): void {
-  s3Client?.destroy();
+  void s3Client?.then((client) => client.destroy());
   s3Client = undefined;
 }
 

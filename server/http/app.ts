@@ -18,7 +18,7 @@ import { isLocalHost, resolveTenantId } from "../tenants/resolve";
 import { getTenant, getTenantDirectory, onTenantChanged } from "../tenants/store";
 import { type RequestScope, requestContext } from "./context";
 import { publicOrigin } from "./origin";
-import { type CachedPage, fillPage, PAGE_CACHE_HEADER, PageCache, splitPage } from "./page-cache";
+import { type CachedPage, PAGE_CACHE_HEADER, PageCache, pageChunks, splitPage } from "./page-cache";
 import { limitBodySize, maxBodyBytesFor, refuseCrossSiteWrites, securityHeaders } from "./security";
 
 /**
@@ -33,6 +33,22 @@ const SUBDOMAIN_COOKIE = "herald_subdomain";
 const handleRequest = createRequestHandler(build, process.env.NODE_ENV);
 
 export const pageCache = new PageCache();
+
+/**
+ * 128 bits of CSP nonce per response, cut from a pool of random bytes: one call into the system's
+ * random source per 256 responses instead of one per response (measured on the cached page).
+ */
+const NONCE_BYTES = 16;
+let noncePool = Buffer.alloc(0);
+let noncePoolOffset = 0;
+function nextNonce(): string {
+  if (noncePoolOffset + NONCE_BYTES > noncePool.length) {
+    noncePool = randomBytes(NONCE_BYTES * 256);
+    noncePoolOffset = 0;
+  }
+  noncePoolOffset += NONCE_BYTES;
+  return noncePool.toString("base64", noncePoolOffset - NONCE_BYTES, noncePoolOffset);
+}
 onTenantChanged((tenantId) => pageCache.dropTenant(tenantId));
 
 export const app = express();
@@ -41,7 +57,7 @@ app.disable("x-powered-by");
 app.set("trust proxy", trustProxySetting(getEnv().TRUST_PROXY));
 
 app.use((req, res, next) => {
-  res.locals.nonce = randomBytes(16).toString("base64");
+  res.locals.nonce = nextNonce();
   res.locals.requestId = req.get("x-request-id")?.slice(0, 64) || randomUUID();
   res.set("x-request-id", res.locals.requestId);
   next();
@@ -112,12 +128,18 @@ app.use(async (req, res, next) => {
         [page.nonce, scope.nonce],
         ...(views === null ? [] : viewCountValues(views)),
       ]);
-      const html = fillPage(page.parts, values);
+      const chunks = pageChunks(page.parts, values);
       res.status(page.status);
       copyHeaders(res, page.headers);
       res.setHeader("x-page-cache", state);
-      res.setHeader("content-length", html.length);
-      res.end(html);
+      res.setHeader(
+        "content-length",
+        chunks.reduce((sum, chunk) => sum + chunk.length, 0),
+      );
+      // The parts go out as they are, in one write of the socket (end uncorks), not copied into one.
+      res.cork();
+      for (const chunk of chunks) res.write(chunk);
+      res.end();
     };
 
     if (cacheable) {

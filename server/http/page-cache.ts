@@ -89,15 +89,20 @@ export function splitPage(body: string, markers: readonly string[]): PageParts {
   };
 }
 
-/** The page with each marker's value for this request in its place. */
-export function fillPage(parts: PageParts, values: ReadonlyMap<string, string>): Buffer {
+/** The page with each marker's value for this request in its place, as the chunks to send. */
+export function pageChunks(parts: PageParts, values: ReadonlyMap<string, string>): Buffer[] {
   const chunks: Buffer[] = [];
   parts.text.forEach((text, index) => {
     chunks.push(text);
     const marker = parts.markers[index];
     if (marker !== undefined) chunks.push(Buffer.from(values.get(marker) ?? marker));
   });
-  return Buffer.concat(chunks);
+  return chunks;
+}
+
+/** The page with each marker's value for this request in its place. */
+export function fillPage(parts: PageParts, values: ReadonlyMap<string, string>): Buffer {
+  return Buffer.concat(pageChunks(parts, values));
 }
 
 /** Marks a route's response as shareable between anonymous visitors of one tenant. */

@@ -1,4 +1,4 @@
-import { type ParsedMail, simpleParser } from "mailparser";
+import type { ParsedMail } from "mailparser";
 
 /**
  * Reads what comes back to the bounce address: delivery status notifications (RFC 3464,
@@ -159,6 +159,8 @@ export function classifyReport(mail: ParsedMail, raw: string): BounceReport {
 /** Parses raw MIME and classifies it; anything mailparser cannot read is unrecognised. */
 export async function parseBounceReport(raw: Buffer | string): Promise<BounceReport> {
   try {
+    // Loaded on the first report: most servers never receive one (and it is a large parser).
+    const { simpleParser } = await import("mailparser");
     const mail = await simpleParser(raw, {
       keepDeliveryStatus: true,
       skipHtmlToText: true,

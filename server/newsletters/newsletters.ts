@@ -611,22 +611,38 @@ export interface NewsletterFilter {
   search?: string;
 }
 
-/** The tenant's newsletters for staff, newest change first. */
+/** How many newsletter cards a staff page shows at once. */
+export const STAFF_PAGE_SIZE = 24;
+
+/**
+ * The tenant's newsletters for staff, newest change first, one page at a time (page 1 is the
+ * first), and how many match in all: a tenant with years of issues must not render them all.
+ */
 export async function listNewsletters(
   ctx: TenantScope,
   filter: NewsletterFilter = {},
-): Promise<Newsletter[]> {
-  let query = ctx.db.selectFrom("newsletters").selectAll().where("tenant_id", "=", ctx.tenantId);
-  if (filter.status) query = query.where("status", "=", filter.status);
+  page: { page: number; pageSize: number } = { page: 1, pageSize: STAFF_PAGE_SIZE },
+): Promise<{ items: Newsletter[]; total: number }> {
+  let base = ctx.db.selectFrom("newsletters").where("tenant_id", "=", ctx.tenantId);
+  if (filter.status) base = base.where("status", "=", filter.status);
   if (filter.search?.trim()) {
     const pattern = `%${filter.search
       .trim()
       .toLowerCase()
       .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query = query.where(sql<boolean>`lower(title) like ${pattern} escape '\\'`);
+    base = base.where(sql<boolean>`lower(title) like ${pattern} escape '\\'`);
   }
-  const rows = await query.orderBy("updated_at", "desc").limit(500).execute();
-  return rows.map(toNewsletter);
+  const [rows, counted] = await Promise.all([
+    base
+      .selectAll()
+      .orderBy("updated_at", "desc")
+      .orderBy("id")
+      .limit(page.pageSize)
+      .offset((page.page - 1) * page.pageSize)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
+  ]);
+  return { items: rows.map(toNewsletter), total: Number(counted.total) };
 }
 
 /** Published newsletters, newest first, one page at a time: all, or those of a tag or a year. */

@@ -32,13 +32,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     tenants
       .filter((tenant) => allowed.has(tenant.id))
       .map(async (tenant) => {
-        const newsletters = await listNewsletters({ db: scope.db, tenantId: tenant.id });
+        // The latest page of each tenant; its dashboard pages through the rest.
+        const { items: newsletters, total } = await listNewsletters({
+          db: scope.db,
+          tenantId: tenant.id,
+        });
         const base = tenant.domain ? `https://${tenant.domain}` : "";
         const query = tenant.domain ? "" : `?subdomain=${encodeURIComponent(tenant.id)}`;
         return {
           id: tenant.id,
           name: tenant.name,
           dashboardHref: `${base}/admin/dashboard${query}`,
+          total,
           newHref: `${base}/admin/newsletter/new${query}`,
           newsletters: newsletters.map(({ content: _content, ...card }) => ({
             ...card,
@@ -86,6 +91,14 @@ export default function Cms({ loaderData }: Route.ComponentProps) {
               ))}
             </div>
           )}
+          {section.total > section.newsletters.length ? (
+            <p className="mt-4">
+              Showing the latest {section.newsletters.length} of {section.total}.{" "}
+              <a href={section.dashboardHref} className="font-semibold">
+                See them all on the dashboard
+              </a>
+            </p>
+          ) : null}
         </section>
       ))}
     </AdminPage>

@@ -1,10 +1,11 @@
-import { Form, Link, useSearchParams } from "react-router";
+import { Form, Link, redirect, useSearchParams } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
-import { listNewsletters } from "../../../server/newsletters/newsletters";
+import { listNewsletters, STAFF_PAGE_SIZE } from "../../../server/newsletters/newsletters";
 import { z } from "../../../shared/zod";
 import { AdminPage } from "../../components/admin-header";
 import { NewsletterCard } from "../../components/newsletter-card";
+import { Pagination } from "../../components/pagination";
 import { FilterSelect } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/dashboard";
@@ -14,15 +15,30 @@ export const meta: Route.MetaFunction = () => noindexMeta("Newsletter Management
 const filterSchema = z.object({
   status: z.enum(["draft", "published"]).optional().catch(undefined),
   q: z.string().trim().max(200).optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
 });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireTenantAccess(context, request);
   const scope = scopeOf(context);
   const filter = filterSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const newsletters = await listNewsletters(scope, { status: filter.status, search: filter.q });
+  const { items, total } = await listNewsletters(
+    scope,
+    { status: filter.status, search: filter.q },
+    { page: filter.page, pageSize: STAFF_PAGE_SIZE },
+  );
+  const pageCount = Math.max(1, Math.ceil(total / STAFF_PAGE_SIZE));
+  // Past the end (newsletters were deleted, an old link): the last page, with the same filters.
+  if (filter.page > pageCount) {
+    const url = new URL(request.url);
+    url.searchParams.set("page", String(pageCount));
+    throw redirect(`${url.pathname}${url.search}`);
+  }
   return {
-    newsletters: newsletters.map(({ content: _content, ...card }) => card),
+    newsletters: items.map(({ content: _content, ...card }) => card),
+    page: filter.page,
+    pageCount,
+    total,
   };
 }
 
@@ -106,6 +122,15 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
               />
             ))}
           </div>
+          <Pagination
+            page={loaderData.page}
+            pageCount={loaderData.pageCount}
+            href={(page) => {
+              const params = new URLSearchParams(searchParams);
+              params.set("page", String(page));
+              return `/admin/dashboard?${params}`;
+            }}
+          />
         </section>
       )}
     </AdminPage>
