@@ -9,6 +9,12 @@
  * A scenario whose requests write (a newsletter page counts a view per load) runs a fixed number of
  * requests instead — as many as its warm-up rate fits in BENCH_DURATION — so that every request sent
  * is answered, and the database's count is compared with the 2xx responses.
+ *
+ * Issue 17 adds: the home and newsletter pages rendered (PAGE_CACHE=off), the dashboard signed in
+ * (a super admin's session made through the server's functions), a bare node:http server sending
+ * the newsletter page's bytes (the ceiling the cached page is compared with), and a minute of mixed
+ * load — cached and rendered pages, staff, sign-up posts, all at once — through which the server's
+ * RSS is sampled (BENCH_MIXED_DURATION, 0 skips it).
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
