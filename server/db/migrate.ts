@@ -25,6 +25,7 @@ import * as m0024 from "./migrations/0024_subscriber_profiles";
 import * as m0025 from "./migrations/0025_segments";
 import * as m0026 from "./migrations/0026_welcome_sequences";
 import * as m0027 from "./migrations/0027_audience_at_scale";
+import * as m0028 from "./migrations/0028_staff_newsletter_list";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
 const migrations: Record<string, Migration> = {
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   "0025_segments": m0025,
   "0026_welcome_sequences": m0026,
   "0027_audience_at_scale": m0027,
+  "0028_staff_newsletter_list": m0028,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

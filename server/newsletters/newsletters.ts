@@ -636,7 +636,7 @@ export async function listNewsletters(
     base
       .selectAll()
       .orderBy("updated_at", "desc")
-      .orderBy("id")
+      .orderBy("id", "desc")
       .limit(page.pageSize)
       .offset((page.page - 1) * page.pageSize)
       .execute(),
