@@ -33,6 +33,7 @@ const SUBDOMAIN_COOKIE = "herald_subdomain";
 const handleRequest = createRequestHandler(build, process.env.NODE_ENV);
 
 export const pageCache = new PageCache();
+onTenantChanged((tenantId) => pageCache.dropTenant(tenantId));
 
 /**
  * 128 bits of CSP nonce per response, cut from a pool of random bytes: one call into the system's
@@ -49,7 +50,6 @@ function nextNonce(): string {
   noncePoolOffset += NONCE_BYTES;
   return noncePool.toString("base64", noncePoolOffset - NONCE_BYTES, noncePoolOffset);
 }
-onTenantChanged((tenantId) => pageCache.dropTenant(tenantId));
 
 export const app = express();
 app.disable("x-powered-by");

@@ -243,6 +243,21 @@ describe.each(testDialects())("the public site on %s", (dialect) => {
       expect(html).not.toContain("<script");
     });
 
+    it("never repeats a nonce, across refills of the pool it is cut from", async () => {
+      const nonces: string[] = [];
+      // The pool holds 256 nonces: 600 responses cross two refills.
+      for (let i = 0; i < 600; i++) {
+        const response = await get("/robots.txt");
+        await response.arrayBuffer();
+        const nonce = response.headers
+          .get("content-security-policy")
+          ?.match(/'nonce-([^']+)'/)?.[1];
+        expect(Buffer.from(nonce ?? "", "base64")).toHaveLength(16);
+        nonces.push(nonce ?? "");
+      }
+      expect(new Set(nonces).size).toBe(nonces.length);
+    });
+
     it("keeps tenants apart and never caches for a signed-in visitor", async () => {
       await get("/products?subdomain=keydiscovery");
       const kd = await get("/products", { cookie: "herald_subdomain=keydiscovery" });
