@@ -1,21 +1,18 @@
-import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import type { FormEvent } from "react";
-import type { useFetcher } from "react-router";
-import { COMMENT_MAX_LENGTH, commentFormSchema } from "../../shared/schemas/comment";
+import { useId } from "react";
+import type { useActionData } from "react-router";
+import { COMMENT_MAX_LENGTH } from "../../shared/schemas/comment";
 import type { action } from "../routes/newsletter/detail.server";
 import { CommentItem } from "./comment-item";
-import { useHydrated } from "./subscription-page";
 import { FieldErrors, FormAlert, Honeypot, SubmitButton, TextArea } from "./ui/form";
 
-type CommentFetcher = ReturnType<typeof useFetcher<typeof action>>;
-type CommentReply = NonNullable<CommentFetcher["data"]>;
+type CommentReply = NonNullable<ReturnType<typeof useActionData<typeof action>>>;
 type Comments = Extract<CommentReply, { ok: true }>["comments"];
 
 /**
- * A newsletter's comments and the form to add one (SPEC §2 Newsletter detail). Posting goes
- * through `fetcher` (the page keeps its place and shows the new list); without JavaScript the
- * form posts the page and the answer comes back as `reply` all the same.
+ * A newsletter's comments and the form to add one (SPEC §2 Newsletter detail). The article ships
+ * no JavaScript (decision 021): the form posts the page, the action checks the comment, and the
+ * page comes back with the new list, or with the errors beside what was typed. No form library:
+ * it would render the same markup at a cost on every view of the article.
  */
 export function CommentsSection({
   newsletterSlug,
@@ -23,7 +20,6 @@ export function CommentsSection({
   commentCount,
   commentsShown,
   canModerate,
-  fetcher,
   reply,
   posted,
 }: {
@@ -33,30 +29,17 @@ export function CommentsSection({
   commentCount: number;
   commentsShown: number;
   canModerate: boolean;
-  fetcher: CommentFetcher;
   reply: CommentReply | undefined;
   /** the last answer is a comment just posted */
   posted: boolean;
 }) {
-  const hydrated = useHydrated();
-  const posting = fetcher.state !== "idle";
-
-  const [form, fields] = useForm({
-    lastResult: fetcher.state === "idle" ? reply?.result : null,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: commentFormSchema }),
-  });
-  const formProps = getFormProps(form);
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    // One submission at a time: a double click must not post the comment twice.
-    if (posting) {
-      event.preventDefault();
-      return;
-    }
-    formProps.onSubmit(event);
-  };
-  const hintId = `${fields.text.id}-hint`;
+  const id = useId();
+  const textId = `${id}-text`;
+  const hintId = `${textId}-hint`;
+  const errorId = `${textId}-error`;
+  const result = reply?.result;
+  const textErrors = result?.error?.text ?? undefined;
+  const typed = result?.initialValue?.text;
 
   return (
     <section
@@ -86,39 +69,47 @@ export function CommentsSection({
           <p className="mt-4 text-sm">Showing the {commentsShown} most recent comments.</p>
         ) : null}
 
-        <fetcher.Form
+        <form
           method="post"
           action={`/newsletter/${newsletterSlug}`}
+          id={id}
+          // The action's messages are the contract (SPEC's texts), not the browser's: it checks.
+          noValidate
           className="relative mt-10 rounded-brand border border-black/10 bg-surface p-5 shadow-sm sm:p-6"
-          {...formProps}
-          onSubmit={onSubmit}
         >
           <h3 className="text-lg font-semibold">Leave a comment</h3>
-          <FormAlert id={form.errorId} errors={form.errors} className="mt-4" />
-          <label htmlFor={fields.text.id} className="sr-only">
+          <FormAlert
+            id={`${id}-form-error`}
+            errors={result?.error?.[""] ?? undefined}
+            className="mt-4"
+          />
+          <label htmlFor={textId} className="sr-only">
             Your comment
           </label>
           <TextArea
-            {...getTextareaProps(fields.text, { ariaDescribedBy: hintId })}
+            id={textId}
+            name="text"
+            aria-describedby={textErrors?.length ? `${errorId} ${hintId}` : hintId}
+            aria-invalid={textErrors?.length ? true : undefined}
+            defaultValue={typeof typed === "string" ? typed : undefined}
             rows={4}
             maxLength={COMMENT_MAX_LENGTH}
             placeholder="Share your thoughts..."
             className="mt-4"
           />
-          <FieldErrors id={fields.text.errorId} errors={fields.text.errors} />
+          <FieldErrors id={errorId} errors={textErrors} />
           <p id={hintId} className="mt-2 text-sm opacity-80">
             Comments are posted as Anonymous, up to {COMMENT_MAX_LENGTH.toLocaleString("en-US")}{" "}
             characters.
           </p>
           <Honeypot />
-          {hydrated ? <input type="hidden" name="enhanced" value="1" /> : null}
           <div className="mt-4 flex flex-wrap items-center gap-4">
-            <SubmitButton pending={posting}>Post Comment</SubmitButton>
+            <SubmitButton>Post Comment</SubmitButton>
             <p role="status" className="text-sm font-medium text-ok">
-              {fetcher.state === "idle" && posted ? "Your comment has been posted." : ""}
+              {posted ? "Your comment has been posted." : ""}
             </p>
           </div>
-        </fetcher.Form>
+        </form>
       </div>
     </section>
   );

@@ -2,7 +2,6 @@ import {
   isRouteErrorResponse,
   type ShouldRevalidateFunctionArgs,
   useActionData,
-  useFetcher,
 } from "react-router";
 import { plural } from "../../../shared/format";
 import { NEWSLETTER_NOT_FOUND as NOT_FOUND } from "../../../shared/newsletters";
@@ -50,9 +49,8 @@ export const meta: Route.MetaFunction = (args) => {
 
 export default function NewsletterDetail({ loaderData }: Route.ComponentProps) {
   const { newsletter, canModerate, commentsShown } = loaderData;
-  const fetcher = useFetcher<typeof action>({ key: `comment-${newsletter.id}` });
-  const actionData = useActionData<typeof action>();
-  const reply = fetcher.data ?? actionData;
+  // The page ships no script: a comment posts the page, and the answer comes back as action data.
+  const reply = useActionData<typeof action>();
 
   // The list comes from whichever answer is newer: this page's load, or the last comment posted.
   const fresh = reply?.ok && reply.asOf > loaderData.asOf ? reply : null;
@@ -82,7 +80,6 @@ export default function NewsletterDetail({ loaderData }: Route.ComponentProps) {
         commentCount={commentCount}
         commentsShown={commentsShown}
         canModerate={canModerate}
-        fetcher={fetcher}
         reply={reply}
         posted={Boolean(fresh?.posted)}
       />
