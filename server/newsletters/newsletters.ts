@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { sql } from "kysely";
+import { type SelectQueryBuilder, sql } from "kysely";
 import { z } from "zod";
 import type { Db } from "../db";
-import type { NewsletterRow, NewsletterStatus } from "../db/schema";
+import type { Database, NewsletterRow, NewsletterStatus } from "../db/schema";
 import { findImagesByUrl } from "../files/stored-images";
 import type { TenantScope } from "../scope";
 import { sanitizeNewsletterHtml } from "./sanitize";
@@ -632,17 +632,26 @@ export async function listNewsletters(
       .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     base = base.where(sql<boolean>`lower(title) like ${pattern} escape '\\'`);
   }
+  return newestFirstPage(base, "updated_at", page);
+}
+
+/** One page of the newsletters `base` selects, newest first by `newest`, and how many in all. */
+async function newestFirstPage(
+  base: SelectQueryBuilder<Database, "newsletters", object>,
+  newest: "updated_at" | "published_at",
+  page: { page: number; pageSize: number },
+): Promise<{ items: Newsletter[]; total: number }> {
   const [rows, counted] = await Promise.all([
     base
       .selectAll()
-      .orderBy("updated_at", "desc")
+      .orderBy(newest, "desc")
       .orderBy("id", "desc")
       .limit(page.pageSize)
       .offset((page.page - 1) * page.pageSize)
       .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
+    base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirst(),
   ]);
-  return { items: rows.map(toNewsletter), total: Number(counted.total) };
+  return { items: rows.map(toNewsletter), total: Number(counted?.total ?? 0) };
 }
 
 /** Published newsletters, newest first, one page at a time: all, or those of a tag or a year. */
@@ -670,17 +679,7 @@ export async function listPublishedNewsletters(
       .where("published_at", ">=", `${String(page.year).padStart(4, "0")}-01-01`)
       .where("published_at", "<", `${String(page.year + 1).padStart(4, "0")}-01-01`);
   }
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy("published_at", "desc")
-      .orderBy("id", "desc")
-      .limit(page.pageSize)
-      .offset((page.page - 1) * page.pageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirst(),
-  ]);
-  return { items: rows.map(toNewsletter), total: Number(count?.count ?? 0) };
+  return newestFirstPage(base, "published_at", page);
 }
 
 /** The years with published newsletters, newest first, with how many each has. */
