@@ -22,8 +22,9 @@ import { AccessDenied } from "./components/access-denied";
 import { ErrorPage } from "./components/error-page";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
+import formEnhancements from "./lib/form-enhancements.js?raw";
 import { useNonce } from "./lib/nonce";
-import { PageScriptsContext, usePageScripts } from "./lib/page-scripts";
+import { PageScriptsContext, useFormEnhancements, usePageScripts } from "./lib/page-scripts";
 import { accessFor } from "./route-access";
 
 /**
@@ -78,11 +79,16 @@ function useRootData(): RootData | undefined {
   return loaded ?? (isRouteErrorResponse(error) ? error.data?.root : undefined);
 }
 
+// Only the server renders it (on pages without the app's scripts): SSR keeps its text out of the
+// browser bundle.
+const FORM_ENHANCEMENTS = import.meta.env.SSR ? formEnhancements : "";
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRootData();
   const nonce = useNonce();
   const tenant = root?.tenant;
   const scripts = usePageScripts();
+  const enhanceForms = useFormEnhancements() && !scripts;
   return (
     <html
       lang="en"
@@ -126,6 +132,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <ScrollRestoration nonce={nonce} />
             <Scripts nonce={nonce} />
           </>
+        ) : enhanceForms ? (
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: our own script, from the repo
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: FORM_ENHANCEMENTS }} />
         ) : null}
       </body>
     </html>

@@ -4,6 +4,7 @@ import { COMMENT_MAX_LENGTH } from "../../shared/schemas/comment";
 import type { action } from "../routes/newsletter/detail.server";
 import { CommentItem } from "./comment-item";
 import { FieldErrors, FormAlert, Honeypot, SubmitButton, TextArea } from "./ui/form";
+import { submitted } from "./ui/submitted";
 
 type CommentReply = NonNullable<ReturnType<typeof useActionData<typeof action>>>;
 type Comments = Extract<CommentReply, { ok: true }>["comments"];
@@ -34,12 +35,8 @@ export function CommentsSection({
   posted: boolean;
 }) {
   const id = useId();
-  const textId = `${id}-text`;
-  const hintId = `${textId}-hint`;
-  const errorId = `${textId}-error`;
-  const result = reply?.result;
-  const textErrors = result?.error?.text ?? undefined;
-  const typed = result?.initialValue?.text;
+  const { errors, field, value, formErrorId } = submitted(id, reply?.result);
+  const text = field("text", { hint: true });
 
   return (
     <section
@@ -78,27 +75,20 @@ export function CommentsSection({
           className="relative mt-10 rounded-brand border border-black/10 bg-surface p-5 shadow-sm sm:p-6"
         >
           <h3 className="text-lg font-semibold">Leave a comment</h3>
-          <FormAlert
-            id={`${id}-form-error`}
-            errors={result?.error?.[""] ?? undefined}
-            className="mt-4"
-          />
-          <label htmlFor={textId} className="sr-only">
+          <FormAlert id={formErrorId} errors={errors("")} className="mt-4" />
+          <label htmlFor={text.id} className="sr-only">
             Your comment
           </label>
           <TextArea
-            id={textId}
-            name="text"
-            aria-describedby={textErrors?.length ? `${errorId} ${hintId}` : hintId}
-            aria-invalid={textErrors?.length ? true : undefined}
-            defaultValue={typeof typed === "string" ? typed : undefined}
+            {...text}
+            defaultValue={value("text")}
             rows={4}
             maxLength={COMMENT_MAX_LENGTH}
             placeholder="Share your thoughts..."
             className="mt-4"
           />
-          <FieldErrors id={errorId} errors={textErrors} />
-          <p id={hintId} className="mt-2 text-sm opacity-80">
+          <FieldErrors id={`${text.id}-error`} errors={errors("text")} />
+          <p id={`${text.id}-hint`} className="mt-2 text-sm opacity-80">
             Comments are posted as Anonymous, up to {COMMENT_MAX_LENGTH.toLocaleString("en-US")}{" "}
             characters.
           </p>

@@ -5,6 +5,7 @@ import { MAX_EMAIL_LENGTH } from "../../shared/schemas/email";
 import { SIGNUP_LIMITS } from "../../shared/schemas/signup";
 import { Link } from "../lib/page-scripts";
 import { FieldErrors, FieldShell, Honeypot, SubmitButton, TextInput } from "./ui/form";
+import { submitted } from "./ui/submitted";
 
 export interface SignupList {
   key: string;
@@ -28,13 +29,6 @@ interface SignupFormProps {
   answer?: SignupAnswer | null;
 }
 
-/** A field's value as the visitor sent it, from the action's reply. */
-function sent(result: SubmissionResult<string[]> | undefined, name: string): string[] {
-  const value = result?.initialValue?.[name];
-  if (Array.isArray(value)) return value.filter((each) => typeof each === "string");
-  return typeof value === "string" ? [value] : [];
-}
-
 /**
  * The newsletter sign-up form: a plain POST form to /newsletter/subscribe on pages that ship no
  * JavaScript (decision 021). The action checks everything, and on failure the page that received
@@ -51,19 +45,10 @@ export function SignupForm({
   const id = useId();
   const { pathname } = useLocation();
   const result = answer && !answer.ok ? answer.result : undefined;
-  const errors = (name: string) => result?.error?.[name] ?? undefined;
-  const field = (name: string) => {
-    const fieldErrors = errors(name);
-    return {
-      id: `${id}-${name}`,
-      name,
-      "aria-invalid": fieldErrors?.length ? true : undefined,
-      "aria-describedby": fieldErrors?.length ? `${id}-${name}-error` : undefined,
-    };
-  };
+  const { errors, field, value, values, formErrorId } = submitted(id, result);
   const formErrorList = errors("");
-  const formErrors = formErrorList?.length ? (
-    <div role="alert" id={`${id}-form-error`} className="font-medium text-danger">
+  const formErrors = formErrorList ? (
+    <div role="alert" id={formErrorId} className="font-medium text-danger">
       {formErrorList.join(" ")}
     </div>
   ) : null;
@@ -86,14 +71,14 @@ export function SignupForm({
       type="email"
       required
       maxLength={MAX_EMAIL_LENGTH}
-      defaultValue={sent(result, "email")[0]}
+      defaultValue={value("email")}
       autoComplete="email"
       placeholder={compact ? "you@company.com" : undefined}
       className={compact ? "sm:max-w-sm" : undefined}
     />
   );
   const submit = <SubmitButton>Subscribe</SubmitButton>;
-  const chosen = result ? sent(result, "lists") : [defaultList];
+  const chosen = result ? values("lists") : [defaultList];
 
   return (
     <form
@@ -104,7 +89,7 @@ export function SignupForm({
       noValidate
       className="relative"
       aria-label="Newsletter sign-up"
-      aria-describedby={formErrors ? `${id}-form-error` : undefined}
+      aria-describedby={formErrors ? formErrorId : undefined}
     >
       {/* The page it was sent from: part of the consent record (issue 16, point 3). */}
       <input type="hidden" name="page" value={pathname} />
@@ -134,13 +119,13 @@ export function SignupForm({
               {...field("name")}
               type="text"
               maxLength={SIGNUP_LIMITS.name}
-              defaultValue={sent(result, "name")[0]}
+              defaultValue={value("name")}
               autoComplete="name"
             />
           </FieldShell>
           <fieldset
-            aria-describedby={errors("lists")?.length ? `${id}-lists-error` : undefined}
-            aria-invalid={errors("lists")?.length ? true : undefined}
+            aria-describedby={field("lists")["aria-describedby"]}
+            aria-invalid={field("lists")["aria-invalid"]}
           >
             <legend className="font-semibold">Newsletters</legend>
             <input type="hidden" name="chooseLists" value="1" />

@@ -1,10 +1,10 @@
-import { Form, useNavigation } from "react-router";
 import { Link } from "../lib/page-scripts";
 import { Notice, primaryButton, useCompanyName } from "./subscription-page";
 
 /**
  * The one button behind a signed unsubscribe link (the unsubscribe page's ?token= and the one-click
- * link): a GET only asks, so a mail scanner fetching the link unsubscribes nobody.
+ * link): a GET only asks, so a mail scanner fetching the link unsubscribes nobody. A plain form on
+ * pages without scripts; their form enhancements give the button its busy label.
  */
 export function ConfirmUnsubscribe({
   email,
@@ -15,19 +15,18 @@ export function ConfirmUnsubscribe({
   fields: Record<string, string>;
 }) {
   const companyName = useCompanyName();
-  const sending = useNavigation().state === "submitting";
   return (
-    <Form method="post" className="space-y-5" aria-label="Unsubscribe">
+    <form method="post" className="space-y-5" aria-label="Unsubscribe">
       <p className="break-words">
         Stop all newsletters from {companyName} to <strong>{email}</strong>?
       </p>
       {Object.entries(fields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      <button type="submit" className={primaryButton} aria-disabled={sending || undefined}>
-        {sending ? "Unsubscribing…" : "Unsubscribe from all newsletters"}
+      <button type="submit" className={primaryButton} data-busy-label="Unsubscribing…">
+        Unsubscribe from all newsletters
       </button>
-    </Form>
+    </form>
   );
 }
 

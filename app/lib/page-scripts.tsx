@@ -17,11 +17,30 @@ import {
  */
 export const withoutScripts = { scripts: false } as const;
 
+/**
+ * A page without the app's JavaScript whose forms have a few behaviours beyond HTML (a busy label,
+ * a button disabled while a field is blank, a password toggle): the root inlines the small script
+ * app/lib/form-enhancements.js for them instead of React (decision 023).
+ */
+export const withFormEnhancements = { scripts: false, formEnhancements: true } as const;
+
+interface PageScriptsHandle {
+  scripts?: boolean;
+  formEnhancements?: boolean;
+}
+
+function handles(matches: ReturnType<typeof useMatches>): PageScriptsHandle[] {
+  return matches.map((match) => (match.handle ?? {}) as PageScriptsHandle);
+}
+
 /** Whether this page loads the app's JavaScript (false when a matched route opts out). */
 export function usePageScripts(): boolean {
-  return !useMatches().some(
-    (match) => (match.handle as { scripts?: boolean } | undefined)?.scripts === false,
-  );
+  return !handles(useMatches()).some((handle) => handle.scripts === false);
+}
+
+/** Whether this page inlines the form enhancements (a matched route asks for them). */
+export function useFormEnhancements(): boolean {
+  return handles(useMatches()).some((handle) => handle.formEnhancements === true);
 }
 
 /** Set once by the root layout from usePageScripts, for the links below. */

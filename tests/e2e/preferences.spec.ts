@@ -175,11 +175,18 @@ test("unsubscribing by address goes through a mailed link, then takes optional f
 
   const reasons = page.getByRole("group", { name: "Reason for unsubscribing" });
   await expect(reasons.getByRole("radio")).toHaveCount(5);
-  await expect(page.getByLabel("Tell us more")).toHaveCount(0);
+  // The box is for 'Other' only: hidden, and not sent, for any other reason.
+  const details = page.getByLabel("Tell us more");
+  await expect(details).toBeHidden();
   await page.getByRole("button", { name: "Send Feedback" }).click();
   await expect(page.getByText("Please choose a reason.")).toBeVisible();
   await reasons.getByRole("radio", { name: "Other" }).check();
-  await page.getByLabel("Tell us more").fill("We changed firms.");
+  await details.fill("We changed firms.");
+  await reasons.getByRole("radio", { name: "Too many emails" }).check();
+  await expect(details).toBeHidden();
+  await expect(details).toBeDisabled();
+  await reasons.getByRole("radio", { name: "Other" }).check();
+  await expect(details).toHaveValue("We changed firms.");
   await page.getByRole("button", { name: "Send Feedback" }).click();
   await expect(page.getByText("Thank you for your feedback.")).toBeVisible();
 

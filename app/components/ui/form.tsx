@@ -3,7 +3,7 @@ import type { ComponentProps, ReactNode } from "react";
 
 interface FieldShellProps {
   id: string;
-  label: string;
+  label: ReactNode;
   hint?: string;
   errors?: string[];
   optional?: boolean;

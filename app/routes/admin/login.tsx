@@ -1,65 +1,69 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useState } from "react";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
-import { loginSchema } from "../../../shared/schemas/login";
+import { useSearchParams } from "react-router";
+import { MAX_EMAIL_LENGTH } from "../../../shared/schemas/email";
 import { AuthCard } from "../../components/auth-card";
-import {
-  FieldShell,
-  FormAlert,
-  InputField,
-  SubmitButton,
-  TextInput,
-} from "../../components/ui/form";
+import { FieldShell, FormAlert, SubmitButton, TextInput } from "../../components/ui/form";
+import { submitted } from "../../components/ui/submitted";
 import { noindexMeta } from "../../lib/meta";
+import { Link, withFormEnhancements } from "../../lib/page-scripts";
 import type { Route } from "./+types/login";
-import type { action } from "./login.server";
 
 export const meta: Route.MetaFunction = () => noindexMeta("Admin Login");
 
 export { action, loader } from "./login.server";
 
-export default function AdminLogin() {
-  const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
+/**
+ * A plain form: the page ships no app JavaScript (issue 17, target 5). Its form enhancements give
+ * the password its Show/Hide toggle and the button its 'Signing in...' (SPEC §2 /admin/login).
+ */
+export const handle = withFormEnhancements;
+
+export default function AdminLogin({ actionData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
-  const [showPassword, setShowPassword] = useState(false);
-  const [form, fields] = useForm({
-    lastResult: navigation.state === "idle" ? actionData?.result : null,
-    constraint: getZodConstraint(loginSchema),
-    shouldValidate: "onSubmit",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
-  });
-  const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/admin/login");
+  const { errors, field, value, formErrorId } = submitted("login", actionData?.result);
+  const email = field("email");
+  const password = field("password");
 
   return (
     <AuthCard title="Admin Login">
-      <Form method="post" className="mt-6 space-y-5" {...getFormProps(form)}>
-        <FormAlert id={form.errorId} errors={form.errors} />
+      <form
+        method="post"
+        id="login"
+        // The action's messages are the contract, not the browser's: it checks.
+        noValidate
+        className="mt-6 space-y-5"
+        aria-describedby={errors("") ? formErrorId : undefined}
+      >
+        <FormAlert id={formErrorId} errors={errors("")} />
         <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
-        <InputField field={fields.email} label="Email" type="email" autoComplete="username" />
-        <FieldShell id={fields.password.id} label="Password" errors={fields.password.errors}>
+        <FieldShell id={email.id} label="Email" errors={errors("email")}>
+          <TextInput
+            {...email}
+            type="email"
+            required
+            maxLength={MAX_EMAIL_LENGTH}
+            autoComplete="username"
+            defaultValue={value("email")}
+          />
+        </FieldShell>
+        <FieldShell id={password.id} label="Password" errors={errors("password")}>
           <div className="flex gap-2">
-            <TextInput
-              {...getInputProps(fields.password, { type: showPassword ? "text" : "password" })}
-              autoComplete="current-password"
-            />
+            <TextInput {...password} type="password" required autoComplete="current-password" />
             <button
               type="button"
-              onClick={() => setShowPassword((shown) => !shown)}
-              aria-pressed={showPassword}
-              aria-controls={fields.password.id}
-              aria-label={showPassword ? "Hide password" : "Show password"}
+              // Shown by the form enhancements: without script it could do nothing.
+              hidden
+              data-toggles-password={password.id}
+              aria-pressed="false"
+              aria-controls={password.id}
+              aria-label="Show password"
               className="rounded-brand border border-black/30 px-3 font-medium"
             >
-              {showPassword ? "Hide" : "Show"}
+              Show
             </button>
           </div>
         </FieldShell>
-        <SubmitButton pending={busy} disabled={busy}>
-          {busy ? "Signing in..." : "Sign In"}
-        </SubmitButton>
-      </Form>
+        <SubmitButton data-busy-label="Signing in...">Sign In</SubmitButton>
+      </form>
       <p className="mt-5 text-sm">
         <Link to="/admin/forgot-password" className="font-semibold">
           Forgot password?

@@ -1,4 +1,3 @@
-import { Form, useNavigation } from "react-router";
 import {
   Notice,
   Panel,
@@ -9,7 +8,7 @@ import {
   subscriptionMeta,
   useCompanyName,
 } from "../../components/subscription-page";
-import { Link } from "../../lib/page-scripts";
+import { Link, withFormEnhancements } from "../../lib/page-scripts";
 import type { Route } from "./+types/confirm";
 
 export { action, loader } from "./confirm.server";
@@ -27,11 +26,11 @@ export const meta: Route.MetaFunction = (args) =>
 
 export const headers = subscriptionHeaders;
 
+export const handle = withFormEnhancements;
+
 export default function Confirm({ loaderData, actionData }: Route.ComponentProps) {
   const view = actionData ?? loaderData;
   const companyName = useCompanyName();
-  const navigation = useNavigation();
-  const confirming = navigation.state === "submitting";
   return (
     <SubscriptionPage
       title={view.state === "confirmed" ? "Subscription confirmed" : "Confirm your subscription"}
@@ -39,18 +38,18 @@ export default function Confirm({ loaderData, actionData }: Route.ComponentProps
     >
       <Panel>
         {view.state === "pending" ? (
-          <Form method="post" className="space-y-5">
+          <form method="post" className="space-y-5">
             <p className="break-words">
               Please confirm that <strong>{view.email}</strong> should receive newsletters from{" "}
               {companyName}.
             </p>
-            <button type="submit" className={primaryButton} aria-disabled={confirming || undefined}>
-              {confirming ? "Confirming…" : "Confirm my subscription"}
+            <button type="submit" className={primaryButton} data-busy-label="Confirming…">
+              Confirm my subscription
             </button>
             <p className="text-sm">
               If you did not sign up, close this page and nothing will happen.
             </p>
-          </Form>
+          </form>
         ) : view.state === "confirmed" ? (
           <div className="space-y-5">
             <Notice tone="ok" title="Your subscription is confirmed." testId="confirmed">

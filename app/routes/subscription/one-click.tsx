@@ -6,7 +6,7 @@ import {
   subscriptionMeta,
 } from "../../components/subscription-page";
 import { ConfirmUnsubscribe, UnsubscribedNotice } from "../../components/unsubscribe-confirm";
-import { Link } from "../../lib/page-scripts";
+import { Link, withFormEnhancements } from "../../lib/page-scripts";
 import type { Route } from "./+types/one-click";
 
 export { action, loader } from "./one-click.server";
@@ -15,6 +15,8 @@ export const meta: Route.MetaFunction = (args) =>
   subscriptionMeta(args, "Unsubscribe", "unsubscribe");
 
 export const headers = subscriptionHeaders;
+
+export const handle = withFormEnhancements;
 
 export default function OneClick({ loaderData, actionData }: Route.ComponentProps) {
   const view = actionData ?? loaderData;

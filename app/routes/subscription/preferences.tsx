@@ -1,7 +1,6 @@
-import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form, useNavigation } from "react-router";
-import { lookupSchema, PREFERENCES_PATH as PATH } from "../../../shared/schemas/preferences";
+import type { SubmissionResult } from "@conform-to/react";
+import { MAX_EMAIL_LENGTH } from "../../../shared/schemas/email";
+import { PREFERENCES_PATH as PATH } from "../../../shared/schemas/preferences";
 import {
   Notice,
   Panel,
@@ -11,7 +10,8 @@ import {
   subscriptionMeta,
 } from "../../components/subscription-page";
 import { FieldShell, TextInput } from "../../components/ui/form";
-import { Link } from "../../lib/page-scripts";
+import { submitted } from "../../components/ui/submitted";
+import { Link, withFormEnhancements } from "../../lib/page-scripts";
 import type { Route } from "./+types/preferences";
 
 export { action, loader } from "./preferences.server";
@@ -24,6 +24,8 @@ export const meta: Route.MetaFunction = (args) =>
   );
 
 export const headers = subscriptionHeaders;
+
+export const handle = withFormEnhancements;
 
 export default function Preferences({ loaderData, actionData }: Route.ComponentProps) {
   if (loaderData.view === "apply") {
@@ -48,12 +50,7 @@ export default function Preferences({ loaderData, actionData }: Route.ComponentP
           link works for 24 hours.
         </Notice>
       ) : (
-        <Lookup
-          // A new answer from the server starts the form afresh (its value and its errors).
-          key={JSON.stringify(lookup)}
-          lastResult={lookup}
-          email={loaderData.email}
-        />
+        <Lookup lastResult={lookup} email={loaderData.email} />
       )}
     </SubscriptionPage>
   );
@@ -66,18 +63,8 @@ function Lookup({
   lastResult: SubmissionResult<string[]> | null;
   email: string;
 }) {
-  const navigation = useNavigation();
-  const [form, fields] = useForm({
-    id: "lookup",
-    lastResult,
-    defaultValue: email ? { email } : undefined,
-    constraint: getZodConstraint(lookupSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: lookupSchema }),
-  });
-  // SPEC §4 'loading': the lookup form's own submission is on its way.
-  const loading = navigation.state === "submitting";
+  const { errors, field, value, formErrorId } = submitted("lookup", lastResult);
+  const emailField = field("email");
 
   return (
     <Panel labelledBy="lookup-heading">
@@ -88,26 +75,39 @@ function Lookup({
         Enter the email address you subscribed with. We email it a link to your preferences, so
         nobody else can see or change them.
       </p>
-      <Form method="post" action={PATH} className="mt-4 space-y-4" {...getFormProps(form)}>
+      <form
+        method="post"
+        action={PATH}
+        id="lookup"
+        // The action's messages are the contract (SPEC's texts), not the browser's: it checks.
+        noValidate
+        className="mt-4 space-y-4"
+        aria-describedby={errors("") ? formErrorId : undefined}
+      >
         <input type="hidden" name="intent" value="lookup" />
-        {form.errors?.length ? (
-          <div id={form.errorId}>
-            <Notice tone="error">{form.errors.join(" ")}</Notice>
+        {errors("") ? (
+          <div id={formErrorId}>
+            <Notice tone="error">{errors("")?.join(" ")}</Notice>
           </div>
         ) : null}
-        <FieldShell id={fields.email.id} label="Email address" errors={fields.email.errors}>
+        <FieldShell id={emailField.id} label="Email address" errors={errors("email")}>
           <div className="flex flex-col gap-3 sm:flex-row">
             <TextInput
-              {...getInputProps(fields.email, { type: "email" })}
+              {...emailField}
+              type="email"
+              required
+              maxLength={MAX_EMAIL_LENGTH}
               autoComplete="email"
+              defaultValue={value("email") ?? (email || undefined)}
               className="sm:flex-1"
             />
-            <button type="submit" className={primaryButton} aria-disabled={loading || undefined}>
-              {loading ? "Sending…" : "Find Subscription"}
+            {/* SPEC §4 'loading': the lookup is on its way. */}
+            <button type="submit" className={primaryButton} data-busy-label="Sending…">
+              Find Subscription
             </button>
           </div>
         </FieldShell>
-      </Form>
+      </form>
     </Panel>
   );
 }
@@ -122,8 +122,6 @@ function ApplyChanges({
   token: string;
   error: string | null;
 }) {
-  const navigation = useNavigation();
-  const applying = navigation.state === "submitting";
   return (
     <SubscriptionPage
       title="Confirm your changes"
@@ -153,18 +151,18 @@ function ApplyChanges({
             </p>
           </div>
         ) : (
-          <Form method="post" className="mt-5">
+          <form method="post" className="mt-5">
             <input type="hidden" name="intent" value="apply" />
             <input type="hidden" name="email" value={email} />
             <input type="hidden" name="token" value={token} />
-            <button type="submit" className={primaryButton} aria-disabled={applying || undefined}>
-              {applying ? "Applying…" : "Confirm my changes"}
+            <button type="submit" className={primaryButton} data-busy-label="Applying…">
+              Confirm my changes
             </button>
             <p className="mt-4 text-sm">
               We ask for this click so that programs which open links in your mailbox cannot change
               your subscriptions for you.
             </p>
-          </Form>
+          </form>
         )}
       </Panel>
     </SubscriptionPage>

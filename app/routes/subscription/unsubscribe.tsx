@@ -1,8 +1,5 @@
-import { getFormProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useState } from "react";
-import { Form, useNavigation } from "react-router";
-import { unsubscribeSchema } from "../../../shared/schemas/unsubscribe";
+import type { SubmissionResult } from "@conform-to/react";
+import { MAX_EMAIL_LENGTH } from "../../../shared/schemas/email";
 import {
   Notice,
   Panel,
@@ -11,12 +8,12 @@ import {
   subscriptionHeaders,
   subscriptionMeta,
   useCompanyName,
-  useHydrated,
 } from "../../components/subscription-page";
-import { InputField } from "../../components/ui/form";
+import { FieldShell, TextInput } from "../../components/ui/form";
+import { submitted } from "../../components/ui/submitted";
 import { ConfirmUnsubscribe, UnsubscribedNotice } from "../../components/unsubscribe-confirm";
 import { UnsubscribeFeedbackForm } from "../../components/unsubscribe-feedback-form";
-import { Link } from "../../lib/page-scripts";
+import { Link, withFormEnhancements } from "../../lib/page-scripts";
 import type { Route } from "./+types/unsubscribe";
 
 export { action, loader } from "./unsubscribe.server";
@@ -29,6 +26,8 @@ export const meta: Route.MetaFunction = (args) =>
   );
 
 export const headers = subscriptionHeaders;
+
+export const handle = withFormEnhancements;
 
 export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {
   const companyName = useCompanyName();
@@ -99,58 +98,63 @@ function UnsubscribeForm({
   linkError: string | null;
   lastResult: SubmissionResult<string[]> | null;
 }) {
-  const hydrated = useHydrated();
-  const navigation = useNavigation();
-  const [form, fields] = useForm({
-    id: "unsubscribe",
-    lastResult: navigation.state === "idle" ? lastResult : null,
-    defaultValue: { email },
-    constraint: getZodConstraint(unsubscribeSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: unsubscribeSchema }),
-  });
+  const { errors, field, value, formErrorId } = submitted("unsubscribe", lastResult);
+  const formErrors = [...(linkError ? [linkError] : []), ...(errors("") ?? [])];
+  const emailField = field("email", { hint: true });
   // What the field holds: the query's address, or what was typed before the server answered.
-  const typedBefore = lastResult?.initialValue?.email;
-  const [value, setValue] = useState(typeof typedBefore === "string" ? typedBefore : email);
-  const sending = navigation.state === "submitting";
-  const errors = [...(linkError ? [linkError] : []), ...(form.errors ?? [])];
+  const typed = value("email") ?? email;
 
   return (
     <Panel>
-      <Form method="post" className="space-y-5" {...getFormProps(form)} aria-label="Unsubscribe">
+      <form
+        method="post"
+        id="unsubscribe"
+        // The action's messages are the contract (SPEC's texts), not the browser's: it checks.
+        noValidate
+        className="space-y-5"
+        aria-label="Unsubscribe"
+        aria-describedby={formErrors.length ? formErrorId : undefined}
+      >
         <input type="hidden" name="intent" value="unsubscribe" />
-        {errors.length ? (
-          <div id={form.errorId}>
-            <Notice tone="error">{errors.join(" ")}</Notice>
+        {formErrors.length ? (
+          <div id={formErrorId}>
+            <Notice tone="error">{formErrors.join(" ")}</Notice>
           </div>
         ) : null}
-        <InputField
-          field={fields.email}
+        <FieldShell
+          id={emailField.id}
           label="Email address"
           hint="We email this address a link to confirm, so nobody else can unsubscribe you."
-          type="email"
-          autoComplete="email"
-          onChange={(event) => setValue(event.currentTarget.value)}
-        />
+          errors={errors("email")}
+        >
+          <TextInput
+            {...emailField}
+            type="email"
+            required
+            maxLength={MAX_EMAIL_LENGTH}
+            autoComplete="email"
+            defaultValue={typed}
+          />
+        </FieldShell>
         <button
           type="submit"
           className={primaryButton}
           // SPEC §5: disabled while the field is blank (the server refuses a blank one anyway).
-          disabled={hydrated && value.trim() === ""}
-          aria-disabled={sending || undefined}
+          data-disabled-when-blank={emailField.id}
+          data-busy-label="Sending…"
         >
-          {sending ? "Sending…" : "Unsubscribe from all newsletters"}
+          Unsubscribe from all newsletters
         </button>
-      </Form>
+      </form>
       <p className="mt-6 border-t border-black/10 pt-5">
         Only want fewer emails?{" "}
         <Link
           to={
-            value.trim()
-              ? `/subscription/preferences?${new URLSearchParams({ email: value.trim() })}`
+            typed.trim()
+              ? `/subscription/preferences?${new URLSearchParams({ email: typed.trim() })}`
               : "/subscription/preferences"
           }
+          data-email-from={emailField.id}
           className="font-semibold"
         >
           Manage your preferences
