@@ -95,6 +95,11 @@ interface LighthouseRow {
   warnings: string[];
   /** every run's performance score: one, or three when the first missed (the median is kept) */
   performanceRuns: (number | null)[];
+  /**
+   * Lighthouse's measure of the machine's speed during the kept run (higher is faster): simulated
+   * throttling scales what it observed, so a slow moment on a shared machine lowers the score.
+   */
+  benchmarkIndex: number | null;
 }
 
 interface AxeRow {
@@ -198,6 +203,7 @@ async function runLighthouse(urls: { tenant: string; page: string; url: string }
         error,
         warnings: lhr.runWarnings,
         performanceRuns,
+        benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,
       });
       const median =
         runs.length > 1 ? ` (median of performance ${performanceRuns.join(", ")})` : "";
