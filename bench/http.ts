@@ -36,6 +36,7 @@ import {
   machineInfo,
   type RssReport,
   RssSampler,
+  readProcCpuMs,
   readProcStatusKb,
   repoRoot,
   round,
@@ -429,6 +430,18 @@ interface ScenarioResult extends LoadSummary {
   /** "fixed": a counted number of requests (writing scenarios); else a timed run */
   mode: "duration" | "fixed";
   count: CountCheck | null;
+  /** the server's CPU time (user + system) per request of the run, ms; null without /proc */
+  cpuMsPerRequest: number | null;
+}
+
+/** Server CPU per request over a run, from two readings of /proc; null without them. */
+function cpuPerRequest(
+  before: number | null,
+  after: number | null,
+  result: { requests: { total: number } },
+): number | null {
+  if (before === null || after === null || result.requests.total === 0) return null;
+  return round((after - before) / result.requests.total, 2);
 }
 
 async function probe(
@@ -650,7 +663,9 @@ async function main(): Promise<void> {
             const checked = await probe(url, headers);
             const rate = warm.result.requests.total / warm.elapsedSeconds;
             const amount = Math.max(CONNECTIONS, Math.round(rate * durationSeconds));
+            const cpuBefore = readProcCpuMs(server.pid);
             const run = await runFixedLoad({ ...load, amount });
+            const cpuMs = cpuPerRequest(cpuBefore, readProcCpuMs(server.pid), run.result);
             const answered =
               warm.result["2xx"] +
               (checked.status >= 200 && checked.status < 300 ? 1 : 0) +
@@ -664,6 +679,7 @@ async function main(): Promise<void> {
               probe: checked,
               mode: "fixed",
               count: await prepared.check(answered),
+              cpuMsPerRequest: cpuMs,
             });
           } else {
             console.log(
@@ -671,7 +687,9 @@ async function main(): Promise<void> {
             );
             await runLoad({ ...load, durationSeconds: warmupSeconds });
             const checked = await probe(url, headers);
+            const cpuBefore = readProcCpuMs(server.pid);
             const result = await runLoad({ ...load, durationSeconds });
+            const cpuMs = cpuPerRequest(cpuBefore, readProcCpuMs(server.pid), result);
             results.set(scenario, {
               ...summarize(scenario.label, result),
               profile,
@@ -679,6 +697,7 @@ async function main(): Promise<void> {
               probe: checked,
               mode: "duration",
               count: null,
+              cpuMsPerRequest: cpuMs,
             });
           }
         } finally {
@@ -743,16 +762,17 @@ async function main(): Promise<void> {
   console.log("");
   console.log(
     formatTable(
-      ["scenario", "req/s", "p50 ms", "p99 ms", "requests", "non-2xx"],
+      ["scenario", "req/s", "p50 ms", "p99 ms", "CPU ms/req", "requests", "non-2xx"],
       rows.map((row) => [
         row.label,
         row.reqPerSec.toFixed(0),
         String(row.p50Ms),
         String(row.p99Ms),
+        row.cpuMsPerRequest === null ? "–" : row.cpuMsPerRequest.toFixed(2),
         String(row.requests),
         String(row.non2xx),
       ]),
-      ["left", "right", "right", "right", "right", "right"],
+      ["left", "right", "right", "right", "right", "right", "right"],
     ),
   );
   console.log("");

@@ -5,9 +5,20 @@ const DATE = new Intl.DateTimeFormat("en-US", {
   timeZone: "UTC",
 });
 
+// A page shows the same dates on every render (50 comments, a list of newsletters), and
+// Intl's format is the dearest step of rendering them: texts are kept, up to a bound.
+const formattedDates = new Map<string, string>();
+const MAX_FORMATTED_DATES = 2_000;
+
 /** "November 22, 2026": in UTC, so the server and the browser render the same text. */
 export function formatDate(iso: string): string {
-  return DATE.format(new Date(iso));
+  let text = formattedDates.get(iso);
+  if (text === undefined) {
+    text = DATE.format(new Date(iso));
+    if (formattedDates.size >= MAX_FORMATTED_DATES) formattedDates.clear();
+    formattedDates.set(iso, text);
+  }
+  return text;
 }
 
 export function plural(count: number, one: string, many = `${one}s`): string {

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { formatDate } from "./format";
+
+describe("formatDate", () => {
+  it("reads a stored time as its UTC day, the same on every call", () => {
+    expect(formatDate("2026-11-22T23:30:00.000Z")).toBe("November 22, 2026");
+    expect(formatDate("2026-11-22T23:30:00.000Z")).toBe("November 22, 2026");
+    expect(formatDate("2026-11-23T00:30:00.000Z")).toBe("November 23, 2026");
+  });
+
+  it("stays right past the bound of kept texts", () => {
+    const start = Date.UTC(2020, 0, 1);
+    for (let day = 0; day < 2_500; day++) {
+      const iso = new Date(start + day * 86_400_000).toISOString();
+      expect(formatDate(iso)).toBe(
+        new Date(iso).toLocaleDateString("en-US", {
+          year: "numeric",
+          month: "long",
+          day: "numeric",
+          timeZone: "UTC",
+        }),
+      );
+    }
+  });
+
+  it("refuses a time that is not one", () => {
+    expect(() => formatDate("not a date")).toThrow(RangeError);
+  });
+});
