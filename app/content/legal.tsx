@@ -1,5 +1,5 @@
-import { Link } from "react-router";
 import type { LegalDocumentContent, LegalParty } from "../components/legal-document";
+import { Link } from "../lib/page-scripts";
 
 /*
  * The legal pages' content, as data: each page is its title, description, lead and sections; one

@@ -63,38 +63,56 @@ function anchorProps<T extends LinkProps>(props: T) {
   return anchor;
 }
 
+/** What decides how a link renders. */
+type LinkTarget = Pick<LinkProps, "to" | "prefetch" | "discover"> & { mask?: unknown };
+
 /**
- * React Router's Link where the page has scripts (client navigation, prefetching); a plain <a>
- * where it has none, since there a Link only costs its render (resolving its path against the
- * route tree) to produce the same href. Paths must be absolute for the plain form.
+ * How a link renders. In the browser of a page with scripts: React Router's Link (client
+ * navigation). On a page without scripts: a plain <a>. On the server for a page with scripts: the
+ * very markup React Router's Link renders for an absolute path (`data-discover` included), without
+ * the hooks it runs to resolve that path against the route tree; the browser then hydrates it as
+ * React Router's Link. Anything else (relative paths, objects, prefetching, masks) is React
+ * Router's own.
  */
-export function Link(props: LinkProps) {
-  const scripts = useContext(PageScriptsContext);
-  if (scripts || typeof props.to !== "string" || !props.to.startsWith("/")) {
-    return <RouterLink {...props} />;
-  }
-  return <a href={props.to} {...anchorProps(props)} />;
+function linkForm(props: LinkTarget, scripts: boolean): "router" | "plain" | "server" {
+  const { to } = props;
+  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//")) return "router";
+  if (!scripts) return "plain";
+  const simple = (props.prefetch ?? "none") === "none" && !props.mask;
+  return import.meta.env.SSR && simple ? "server" : "router";
 }
 
-/** NavLink, likewise: on a page without scripts, active when the path is the link's (or under it). */
+/** `data-discover` as React Router's Link sets it for a path on this site. */
+function discoverAttribute(props: LinkTarget): "true" | undefined {
+  return (props.discover ?? "render") === "render" ? "true" : undefined;
+}
+
+export function Link(props: LinkProps) {
+  const form = linkForm(props, useContext(PageScriptsContext));
+  if (form === "router") return <RouterLink {...props} />;
+  const to = props.to as string;
+  if (form === "plain") return <a href={to} {...anchorProps(props)} />;
+  return <a {...anchorProps(props)} href={to} data-discover={discoverAttribute(props)} />;
+}
+
+/** NavLink, likewise: active when the location is the link's path (or under it, unless `end`). */
 export function NavLink(props: NavLinkProps) {
-  const scripts = useContext(PageScriptsContext);
+  const form = linkForm(props, useContext(PageScriptsContext));
   const { pathname } = useLocation();
-  if (scripts || typeof props.to !== "string" || !props.to.startsWith("/")) {
-    return <RouterNavLink {...props} />;
-  }
+  if (form === "router") return <RouterNavLink {...props} />;
   const { className, style, children, end, caseSensitive: _caseSensitive, ...rest } = props;
-  const to = props.to;
+  const to = props.to as string;
   const isActive =
     pathname === to || (!end && to !== "/" && pathname.startsWith(`${to.replace(/\/$/, "")}/`));
   const state = { isActive, isPending: false, isTransitioning: false };
   return (
     <a
       {...anchorProps({ ...rest, to })}
-      href={to}
       aria-current={isActive ? "page" : undefined}
       className={typeof className === "function" ? className(state) : className}
       style={typeof style === "function" ? style(state) : style}
+      href={to}
+      data-discover={form === "server" ? discoverAttribute(props) : undefined}
     >
       {typeof children === "function" ? children(state) : children}
     </a>

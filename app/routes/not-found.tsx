@@ -1,5 +1,6 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { noindexMeta } from "../lib/meta";
+import { Link } from "../lib/page-scripts";
 import type { Route } from "./+types/not-found";
 
 export function loader() {

@@ -1,6 +1,6 @@
 import type { FieldMetadata } from "@conform-to/react";
 import { useEffect, useRef } from "react";
-import { Link } from "react-router";
+import { Link } from "../../lib/page-scripts";
 import { NewsletterEditor } from "../newsletter-editor";
 import { FieldErrors } from "../ui/form";
 import { AutosaveStatus, type useAutosave } from "./newsletter-autosave";

@@ -1,6 +1,7 @@
 import type { MouseEvent } from "react";
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import { formatDate } from "../../../shared/format";
+import { Link } from "../../lib/page-scripts";
 
 /**
  * The newsletter editor's side panel and its delete confirmation (app/routes/admin/newsletter-form.tsx):

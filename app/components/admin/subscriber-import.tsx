@@ -3,11 +3,12 @@
  * the subscribers page): the upload form, a job's progress bar and its report, the latest jobs.
  */
 import { useEffect, useState } from "react";
-import { Form, Link, useNavigation, useRevalidator } from "react-router";
+import { Form, useNavigation, useRevalidator } from "react-router";
 import type { RefusedRow } from "../../../server/subscribers/admin";
 import type { ImportJob } from "../../../server/subscribers/imports";
 import { formatDateTime, plural } from "../../../shared/format";
 import { MAX_IMPORT_BYTES, MAX_IMPORT_LABEL } from "../../../shared/schemas/subscribers";
+import { Link } from "../../lib/page-scripts";
 import { type Column, DataTable } from "../ui/data-table";
 
 export const STATUS_LOOK: Record<string, string> = {

@@ -1,7 +1,7 @@
 /** The parts of the tenant manager page (app/routes/admin/tenant.tsx). */
 import { colord } from "colord";
 import { type ReactNode, useState } from "react";
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import {
   COLOR_FIELDS,
   COLOR_LABELS,
@@ -21,6 +21,7 @@ import {
   TextArea,
   TextInput,
 } from "../../components/ui/form";
+import { Link } from "../../lib/page-scripts";
 import { StaffTime } from "../../lib/time-zone";
 import type { ActionResult, loader } from "../../routes/admin/tenant.server";
 

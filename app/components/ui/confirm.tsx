@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
+import { Link } from "../../lib/page-scripts";
 import { dangerSubmitClass, outlineButtonClass } from "./form";
 
 /** A one-button form posting `intent` (archive, delete…): the first step of an action. */

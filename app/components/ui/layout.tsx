@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link } from "../../lib/page-scripts";
 
 /** Page width and side padding shared by every public page. */
 export function Container({

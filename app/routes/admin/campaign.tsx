@@ -1,4 +1,4 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import type { CampaignReport } from "../../../server/campaigns/campaigns";
 import { plural } from "../../../shared/format";
 import { ActivityChart } from "../../components/admin/activity-chart";
@@ -10,6 +10,7 @@ import {
 } from "../../components/campaign-progress";
 import { type Column, DataTable } from "../../components/ui/data-table";
 import { noindexMeta } from "../../lib/meta";
+import { Link } from "../../lib/page-scripts";
 import { StaffTime } from "../../lib/time-zone";
 import type { Route } from "./+types/campaign";
 

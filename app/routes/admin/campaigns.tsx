@@ -1,4 +1,3 @@
-import { Link, NavLink } from "react-router";
 import { CAMPAIGN_STATUSES } from "../../../shared/schemas/campaign";
 import { AdminPage, AdminSection } from "../../components/admin-header";
 import {
@@ -9,6 +8,7 @@ import {
 import { Pagination } from "../../components/pagination";
 import { type Column, DataTable } from "../../components/ui/data-table";
 import { noindexMeta } from "../../lib/meta";
+import { Link, NavLink } from "../../lib/page-scripts";
 import { StaffTime } from "../../lib/time-zone";
 import type { Route } from "./+types/campaigns";
 

@@ -1,4 +1,4 @@
-import { Form, Link, redirect, useSearchParams } from "react-router";
+import { Form, redirect, useSearchParams } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import { listNewsletters, STAFF_PAGE_SIZE } from "../../../server/newsletters/newsletters";
@@ -8,6 +8,7 @@ import { NewsletterCard } from "../../components/newsletter-card";
 import { Pagination } from "../../components/pagination";
 import { FilterSelect } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
+import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/dashboard";
 
 export const meta: Route.MetaFunction = () => noindexMeta("Newsletter Management");

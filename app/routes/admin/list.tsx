@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { plural } from "../../../shared/format";
 import { ListFields } from "../../components/admin/list-fields";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
@@ -10,6 +10,7 @@ import {
   SubmitButton,
 } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
+import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/list";
 
 export { action, loader } from "./list.server";

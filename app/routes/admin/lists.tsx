@@ -1,10 +1,11 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import type { ListOverview } from "../../../server/subscribers/lists";
 import { ListFields } from "../../components/admin/list-fields";
 import { AdminPage, AdminSection } from "../../components/admin-header";
 import { type Column, DataTable } from "../../components/ui/data-table";
 import { FormAlert, SubmitButton } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
+import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/lists";
 
 export { action, loader } from "./lists.server";

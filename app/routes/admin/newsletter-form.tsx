@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { type FormEvent, type MouseEvent, useRef } from "react";
-import { Form, isRouteErrorResponse, Link, useNavigation, useSubmit } from "react-router";
+import { Form, isRouteErrorResponse, useNavigation, useSubmit } from "react-router";
 import { NEWSLETTER_NOT_FOUND as NOT_FOUND } from "../../../shared/newsletters";
 import { AdminPage } from "../../components/admin-header";
 import { FormAlert, InputField, TextAreaField } from "../../components/ui/form";
@@ -15,6 +15,7 @@ import { ContentField, SaveBar } from "../../components/admin/newsletter-fields"
 import { CoverField, TagsField } from "../../components/admin/newsletter-meta-fields";
 import { ConfirmDelete, PublishingPanel } from "../../components/admin/newsletter-publishing";
 import { ErrorPage } from "../../components/error-page";
+import { Link } from "../../lib/page-scripts";
 
 const editPath = (id: string) => `/admin/newsletter/edit/${id}`;
 

@@ -1,9 +1,9 @@
 import { useState } from "react";
-import { Link } from "react-router";
 import { NewsletterArticle } from "../../components/newsletter-article";
 import { PreviewBar } from "../../components/preview-bar";
 import { SubscribeBox } from "../../components/subscribe-box";
 import { noindexMeta } from "../../lib/meta";
+import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/newsletter-preview";
 
 export { loader } from "./newsletter-preview.server";

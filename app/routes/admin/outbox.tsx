@@ -1,4 +1,3 @@
-import { Link } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import type { OutboxEntry } from "../../../server/mail/outbox";
@@ -10,6 +9,7 @@ import { MailStatusBadge } from "../../components/mail-status";
 import { Pagination } from "../../components/pagination";
 import { type Column, DataTable } from "../../components/ui/data-table";
 import { noindexMeta } from "../../lib/meta";
+import { Link } from "../../lib/page-scripts";
 import { StaffTime } from "../../lib/time-zone";
 import type { Route } from "./+types/outbox";
 

@@ -1,8 +1,8 @@
-import { Link } from "react-router";
 import { AuthCard, AuthMessage } from "../../components/auth-card";
 import { PasswordLinkPage } from "../../components/choose-password-form";
 import { LinkLine } from "../../components/ui/layout";
 import { noindexMeta } from "../../lib/meta";
+import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/reset-password";
 
 export { action, loader } from "./reset-password.server";

@@ -1,8 +1,8 @@
-import { Link } from "react-router";
 import { AdminPage } from "../../components/admin-header";
 import { type Column, DataTable } from "../../components/ui/data-table";
 import { outlineButtonClass } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
+import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/segments";
 
 export { loader } from "./segments.server";

@@ -1,4 +1,4 @@
-import { Form, Link, useSearchParams } from "react-router";
+import { Form, useSearchParams } from "react-router";
 import type { SubscriberView } from "../../../server/subscribers/subscribers";
 import { formatDate, plural } from "../../../shared/format";
 import { SUBSCRIBER_STATUSES } from "../../../shared/schemas/subscribers";
@@ -15,6 +15,7 @@ import { Pagination } from "../../components/pagination";
 import { type Column, DataTable } from "../../components/ui/data-table";
 import { FilterSelect } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
+import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/subscribers";
 
 export { action, loader } from "./subscribers.server";

@@ -1,4 +1,4 @@
-import { Link, useActionData, useNavigation, useSearchParams } from "react-router";
+import { useActionData, useNavigation, useSearchParams } from "react-router";
 import { DKIM_MESSAGES, DKIM_OUTCOMES } from "../../../shared/schemas/dkim";
 import { TENANT_MESSAGES } from "../../../shared/schemas/tenant";
 import { DangerZone, EditForm, History, ViewMode } from "../../components/admin/tenant-manager";
@@ -6,6 +6,7 @@ import { WebhookSettings } from "../../components/admin/webhook-settings";
 import { AdminPage } from "../../components/admin-header";
 import { DkimSettings } from "../../components/dkim-settings";
 import { noindexMeta } from "../../lib/meta";
+import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/tenant";
 import type { ActionResult, action } from "./tenant.server";
 

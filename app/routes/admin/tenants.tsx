@@ -1,8 +1,9 @@
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
+import { Form, useActionData, useNavigation, useSearchParams } from "react-router";
 import { TENANT_ID_PATTERN } from "../../../shared/schemas/tenant";
 import { AdminPage } from "../../components/admin-header";
 import { FieldShell, SubmitButton, TextInput } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
+import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/tenants";
 import type { action, CreateFailure } from "./tenants.server";
 
