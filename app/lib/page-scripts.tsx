@@ -92,7 +92,9 @@ export function Link(props: LinkProps) {
   if (form === "router") return <RouterLink {...props} />;
   const to = props.to as string;
   if (form === "plain") return <a href={to} {...anchorProps(props)} />;
-  return <a {...anchorProps(props)} href={to} data-discover={discoverAttribute(props)} />;
+  // Attributes in React Router's order, so the markup is byte for byte the same.
+  const { target, ...anchor } = anchorProps(props);
+  return <a {...anchor} href={to} target={target} data-discover={discoverAttribute(props)} />;
 }
 
 /** NavLink, likewise: active when the location is the link's path (or under it, unless `end`). */
@@ -100,18 +102,24 @@ export function NavLink(props: NavLinkProps) {
   const form = linkForm(props, useContext(PageScriptsContext));
   const { pathname } = useLocation();
   if (form === "router") return <RouterNavLink {...props} />;
-  const { className, style, children, end, caseSensitive: _caseSensitive, ...rest } = props;
+  const { className, style, children, end, caseSensitive, ...rest } = props;
   const to = props.to as string;
+  // React Router's rule: the same path, or (unless `end`) a path under it; case-insensitive
+  // unless asked.
+  const here = caseSensitive ? pathname : pathname.toLowerCase();
+  const path = caseSensitive ? to : to.toLowerCase();
   const isActive =
-    pathname === to || (!end && to !== "/" && pathname.startsWith(`${to.replace(/\/$/, "")}/`));
+    here === path || (!end && path !== "/" && here.startsWith(`${path.replace(/\/$/, "")}/`));
   const state = { isActive, isPending: false, isTransitioning: false };
+  const { target, ...anchor } = anchorProps({ ...rest, to });
   return (
     <a
-      {...anchorProps({ ...rest, to })}
+      {...anchor}
       aria-current={isActive ? "page" : undefined}
       className={typeof className === "function" ? className(state) : className}
       style={typeof style === "function" ? style(state) : style}
       href={to}
+      target={target}
       data-discover={form === "server" ? discoverAttribute(props) : undefined}
     >
       {typeof children === "function" ? children(state) : children}
