@@ -10,9 +10,9 @@ import {
 import { describe, expect, it } from "vitest";
 import { Link, NavLink, PageScriptsContext } from "./page-scripts";
 
-/** Renders `content` on the server at `path`, as a page with or without the app's scripts. */
-async function render(path: string, scripts: boolean, content: () => ReactNode): Promise<string> {
-  const routes = [{ path: "*", Component: () => content() }];
+/** Renders `element` on the server at `path`, as a page with or without the app's scripts. */
+async function render(path: string, scripts: boolean, element: ReactNode): Promise<string> {
+  const routes = [{ path: "*", element }];
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(`http://herald.test${path}`));
   if (context instanceof Response) throw new Error("unexpected response");
@@ -34,10 +34,8 @@ describe("links rendered on the server", () => {
       { to: "/newsletter", discover: "none" as const },
     ];
     for (const props of cases) {
-      const ours = await render("/admin/dashboard", true, () => createElement(Link, props, "Go"));
-      const theirs = await render("/admin/dashboard", true, () =>
-        createElement(RouterLink, props, "Go"),
-      );
+      const ours = await render("/admin/dashboard", true, createElement(Link, props, "Go"));
+      const theirs = await render("/admin/dashboard", true, createElement(RouterLink, props, "Go"));
       expect(ours).toBe(theirs);
     }
   });
@@ -56,10 +54,14 @@ describe("links rendered on the server", () => {
       ["/admin/lists", { to: "/admin/lists/" }],
     ];
     for (const [path, props] of cases) {
-      const ours = await render(path, true, () =>
+      const ours = await render(
+        path,
+        true,
         createElement(NavLink, { ...props, className, target: "_self" }, "Campaigns"),
       );
-      const theirs = await render(path, true, () =>
+      const theirs = await render(
+        path,
+        true,
         createElement(RouterNavLink, { ...props, className, target: "_self" }, "Campaigns"),
       );
       expect(ours, `${path} → ${JSON.stringify(props)}`).toBe(theirs);
@@ -67,11 +69,15 @@ describe("links rendered on the server", () => {
   });
 
   it("are plain anchors on a page without scripts, and React Router's for relative paths", async () => {
-    const plain = await render("/about", false, () =>
+    const plain = await render(
+      "/about",
+      false,
       createElement(Link, { to: "/newsletter", className: "x" }, "Newsletter"),
     );
     expect(plain).toBe('<a href="/newsletter" class="x">Newsletter</a>');
-    const relative = await render("/newsletter/abc", true, () =>
+    const relative = await render(
+      "/newsletter/abc",
+      true,
       createElement(Link, { to: "comments" }, "Comments"),
     );
     expect(relative).toContain('href="/newsletter/abc/comments"');
