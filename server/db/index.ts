@@ -30,10 +30,17 @@ export function createDb(url: string): Db {
     });
     // The server may close an idle connection (restart, failover, an administrator): the pool
     // drops it and opens another on the next query. Unheard, the error would end the process.
-    pool.on("error", (error) => {
+    const logClosed = (error: Error, what: string) => {
       // Only the error itself: pg attaches its client, connection parameters (password) and all.
       const { message, code } = error as Error & { code?: string };
-      getLogger().warn({ err: { message, code } }, "PostgreSQL closed an idle connection");
+      getLogger().warn({ err: { message, code } }, what);
+    };
+    pool.on("error", (error) => logClosed(error, "PostgreSQL closed an idle connection"));
+    // The pool listens to a connection only while it is idle. One checked out between two queries
+    // (inside a transaction, while the sender works) emits its error to nobody, which ends the
+    // process; heard here, the connection's next query fails instead, and its caller retries.
+    pool.on("connect", (client) => {
+      client.on("error", (error) => logClosed(error, "PostgreSQL closed a connection"));
     });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: GUARDED });
   }

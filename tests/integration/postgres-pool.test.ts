@@ -35,4 +35,29 @@ describe.runIf(process.env.TEST_DATABASE_URL)("the PostgreSQL pool", () => {
     const again = await sql<{ two: number }>`select 2 as two`.execute(database.db);
     expect(again.rows[0]?.two).toBe(2);
   });
+
+  it("survives the server terminating a connection checked out between two queries", async () => {
+    const name = new URL(database.url).pathname.slice(1);
+    // A transaction holds its connection while the caller works between queries (the sender does).
+    const outcome = await database.db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`select 1`.execute(trx);
+        const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+        await admin.connect();
+        await admin.query(
+          "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+          [name],
+        );
+        await admin.end();
+        // The connection hears it while no query is running: unheard, the process would end here.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await sql`select 2`.execute(trx);
+        return "committed";
+      })
+      .catch(() => "failed");
+    expect(outcome).toBe("failed");
+    const after = await sql<{ three: number }>`select 3 as three`.execute(database.db);
+    expect(after.rows[0]?.three).toBe(3);
+  });
 });
