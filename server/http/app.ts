@@ -3,6 +3,7 @@ import { Readable, Transform } from "node:stream";
 import * as build from "virtual:react-router/server-build";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import express, { type NextFunction, type Request, type Response } from "express";
+import proxyaddr from "proxy-addr";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { readCookieHeader, SESSION_COOKIE } from "../auth/sessions";
 import { getEnv, trustProxySetting } from "../env";
@@ -14,9 +15,11 @@ import {
   viewCountValues,
 } from "../newsletters/page-views";
 import { getRuntime, stopRuntime } from "../runtime";
+import { onListsChanged } from "../subscribers/lists";
 import { isLocalHost, resolveTenantId } from "../tenants/resolve";
 import { getTenant, getTenantDirectory, onTenantChanged } from "../tenants/store";
 import { type RequestScope, requestContext } from "./context";
+import { responseBytes } from "./document";
 import { publicOrigin } from "./origin";
 import { type CachedPage, PAGE_CACHE_HEADER, PageCache, pageChunks, splitPage } from "./page-cache";
 import { limitBodySize, maxBodyBytesFor, refuseCrossSiteWrites, securityHeaders } from "./security";
@@ -34,6 +37,8 @@ const handleRequest = createRequestHandler(build, process.env.NODE_ENV);
 
 export const pageCache = new PageCache();
 onTenantChanged((tenantId) => pageCache.dropTenant(tenantId));
+// Marketing pages carry the sign-up form, which offers the tenant's lists.
+onListsChanged((tenantId) => pageCache.dropTenant(tenantId));
 
 /**
  * 128 bits of CSP nonce per response, cut from a pool of random bytes: one call into the system's
@@ -54,7 +59,7 @@ function nextNonce(): string {
 export const app = express();
 app.disable("x-powered-by");
 // Whose X-Forwarded-* headers count (TRUST_PROXY): the client address decides every rate limit.
-app.set("trust proxy", trustProxySetting(getEnv().TRUST_PROXY));
+app.set("trust proxy", rememberedTrust(trustProxySetting(getEnv().TRUST_PROXY)));
 
 app.use((req, res, next) => {
   res.locals.nonce = nextNonce();
@@ -156,7 +161,7 @@ app.use(async (req, res, next) => {
 
     const shareable = response.headers.get(PAGE_CACHE_HEADER) !== null || views !== null;
     if (cacheable && shareable && response.status === 200 && !response.headers.has("set-cookie")) {
-      const body = await response.text();
+      const body = (await responseBytes(response)).toString();
       const headers = [...response.headers.entries()].filter(
         ([name]) => name !== PAGE_CACHE_HEADER && name !== "content-length",
       );
@@ -225,32 +230,54 @@ function readCookie(req: Request, name: string): string | null {
   return readCookieHeader(req.headers.cookie ?? null, name);
 }
 
-/** Express request → Fetch Request, as @react-router/express does, with a body size cap. */
+/**
+ * A list of trusted proxies, as Express would check it, remembering each address's answer: Express
+ * asks twice a request (req.ip, req.protocol), and each time parsed the address and every range.
+ * Hop counts and true/false are cheap already and stay as they are.
+ */
+function rememberedTrust(setting: ReturnType<typeof trustProxySetting>) {
+  if (!Array.isArray(setting)) return setting;
+  const trusts = proxyaddr.compile(setting);
+  const answers = new Map<string, boolean>();
+  return (address: string, hop: number) => {
+    let trusted = answers.get(address);
+    if (trusted === undefined) {
+      trusted = trusts(address, hop);
+      if (answers.size >= 10_000) answers.clear();
+      answers.set(address, trusted);
+    }
+    return trusted;
+  };
+}
+
+/**
+ * Express request → Fetch Request, as @react-router/express does, with a body size cap. Only a
+ * request with a body is aborted when its client goes: a page is rendered in milliseconds, and
+ * following another signal costs each Request a listener and a finalizer.
+ */
 function toFetchRequest(req: Request, res: Response): globalThis.Request {
-  const url = new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`);
+  const url = `${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`;
   const headers = new Headers();
   for (const [key, values] of Object.entries(req.headers)) {
     if (values === undefined) continue;
     for (const value of Array.isArray(values) ? values : [values]) headers.append(key, value);
   }
+  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers };
+  if (req.method === "GET" || req.method === "HEAD") return new Request(url, init);
   let controller: AbortController | null = new AbortController();
   res.on("finish", () => {
     controller = null;
   });
   res.on("close", () => controller?.abort());
-  const init: RequestInit & { duplex?: "half" } = {
-    method: req.method,
-    headers,
-    signal: controller.signal,
-  };
+  init.signal = controller.signal;
   if (res.locals.body instanceof Buffer) {
     // a chunked body, already read (and checked) by limitBodySize
     init.body = res.locals.body;
-  } else if (req.method !== "GET" && req.method !== "HEAD") {
+  } else {
     init.body = createReadableStreamFromReadable(req.pipe(capBytes(maxBodyBytesFor(req.path))));
     init.duplex = "half";
   }
-  return new Request(url.href, init);
+  return new Request(url, init);
 }
 
 function capBytes(limit: number): Transform {
@@ -268,13 +295,13 @@ async function sendFetchResponse(res: Response, response: globalThis.Response): 
   res.statusMessage = response.statusText;
   res.status(response.status);
   copyHeaders(res, response.headers.entries());
-  if (!response.body) {
-    res.end();
-    return;
-  }
   // Documents are rendered whole before they are answered (app/entry.server.tsx): one write.
   if (response.headers.get("content-type")?.startsWith("text/html")) {
-    res.end(Buffer.from(await response.arrayBuffer()));
+    res.end(await responseBytes(response));
+    return;
+  }
+  if (!response.body) {
+    res.end();
     return;
   }
   const body = Readable.fromWeb(response.body as import("node:stream/web").ReadableStream);

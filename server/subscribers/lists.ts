@@ -41,6 +41,17 @@ export function defaultListsFor(
   }));
 }
 
+const listChangeListeners = new Set<(tenantId: string) => void>();
+
+/** Called after this instance changes a tenant's lists (a cache of them drops its entry). */
+export function onListsChanged(listener: (tenantId: string) => void): void {
+  listChangeListeners.add(listener);
+}
+
+function listsChanged(tenantId: string): void {
+  for (const listener of listChangeListeners) listener(tenantId);
+}
+
 async function selectLists(db: Db, tenantId: string): Promise<MailingList[]> {
   const rows = await db
     .selectFrom("lists")
@@ -188,6 +199,7 @@ export async function createList(
     })
     .returning("id")
     .executeTakeFirstOrThrow();
+  listsChanged(tenant.id);
   return requireList(db, tenant, id);
 }
 
@@ -209,6 +221,7 @@ export async function updateList(
     .where("tenant_id", "=", tenant.id)
     .where("id", "=", id)
     .execute();
+  listsChanged(tenant.id);
   return requireList(db, tenant, id);
 }
 
@@ -229,6 +242,7 @@ export async function setListArchived(
     .where("tenant_id", "=", tenant.id)
     .where("id", "=", id)
     .execute();
+  listsChanged(tenant.id);
   return requireList(db, tenant, id);
 }
 
@@ -261,6 +275,7 @@ export async function deleteList(db: Db, tenant: TenantConfig, id: number): Prom
       .where("id", "=", id)
       .execute();
   });
+  listsChanged(tenant.id);
 }
 
 export interface ListOverview extends MailingList {

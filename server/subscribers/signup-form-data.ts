@@ -1,6 +1,8 @@
 import type { RouterContextProvider } from "react-router";
 import { scopeOf } from "../http/context";
-import { listTenantLists, offeredLists } from "./lists";
+import type { TenantConfig } from "../tenants/config";
+import { TENANT_CACHE_TTL_MS } from "../tenants/store";
+import { listTenantLists, offeredLists, onListsChanged } from "./lists";
 
 /** What the sign-up form (app/components/signup-form.tsx) needs: the lists it offers. */
 export interface SignupFormData {
@@ -16,13 +18,30 @@ export interface SignupFormData {
 export async function signupFormData(
   context: Readonly<RouterContextProvider>,
 ): Promise<SignupFormData> {
-  const tenant = scopeOf(context).tenant;
-  const lists = offeredLists(await listTenantLists(scopeOf(context).db, tenant));
+  const { db, tenant } = scopeOf(context);
+  const kept = signupForms.get(tenant.id);
+  if (kept && kept.tenant === tenant && Date.now() - kept.loadedAt < TENANT_CACHE_TTL_MS) {
+    return kept.value;
+  }
+  const lists = offeredLists(await listTenantLists(db, tenant));
   const configured = tenant.emailGroups.default;
-  return {
+  const value: SignupFormData = {
     lists: lists.map(({ key, name, description }) => ({ key, name, description })),
     defaultList: lists.some((list) => list.key === configured)
       ? configured
       : (lists[0]?.key ?? configured),
   };
+  signupForms.set(tenant.id, { tenant, value, loadedAt: Date.now() });
+  return value;
 }
+
+/**
+ * Every page with a sign-up form reads it, so it is kept per tenant as the tenant's config is
+ * (server/tenants/store.ts): dropped when this instance changes the tenant's lists or reloads its
+ * config, and read again after TENANT_CACHE_TTL_MS for changes made by other instances.
+ */
+const signupForms = new Map<
+  string,
+  { tenant: TenantConfig; value: SignupFormData; loadedAt: number }
+>();
+onListsChanged((tenantId) => signupForms.delete(tenantId));
