@@ -19,7 +19,7 @@ import { onListsChanged } from "../subscribers/lists";
 import { isLocalHost, resolveTenantId } from "../tenants/resolve";
 import { getTenant, getTenantDirectory, onTenantChanged } from "../tenants/store";
 import { type RequestScope, requestContext } from "./context";
-import { responseBytes } from "./document";
+import { responseBody } from "./document";
 import { publicOrigin } from "./origin";
 import { type CachedPage, PAGE_CACHE_HEADER, PageCache, pageChunks, splitPage } from "./page-cache";
 import { limitBodySize, maxBodyBytesFor, refuseCrossSiteWrites, securityHeaders } from "./security";
@@ -161,7 +161,7 @@ app.use(async (req, res, next) => {
 
     const shareable = response.headers.get(PAGE_CACHE_HEADER) !== null || views !== null;
     if (cacheable && shareable && response.status === 200 && !response.headers.has("set-cookie")) {
-      const body = (await responseBytes(response)).toString();
+      const body = String(await responseBody(response));
       const headers = [...response.headers.entries()].filter(
         ([name]) => name !== PAGE_CACHE_HEADER && name !== "content-length",
       );
@@ -297,7 +297,7 @@ async function sendFetchResponse(res: Response, response: globalThis.Response): 
   copyHeaders(res, response.headers.entries());
   // Documents are rendered whole before they are answered (app/entry.server.tsx): one write.
   if (response.headers.get("content-type")?.startsWith("text/html")) {
-    res.end(await responseBytes(response));
+    res.end(await responseBody(response));
     return;
   }
   if (!response.body) {
