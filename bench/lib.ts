@@ -3,7 +3,7 @@
  * production server as a child process, an RSS sampler, an autocannon wrapper and a table printer.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import os from "node:os";
@@ -117,7 +117,17 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
 }
 
 /**
- * Starts `node server.js` in production mode on a free port with a fresh SQLite database, and
+ * The Node flags `npm start` gives the server (package.json's start script), so that what is
+ * measured is what runs in production.
+ */
+export function startFlags(root = repoRoot): string[] {
+  const scripts = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts;
+  const flags = /\bnode\s+((?:--[\w-]+(?:=\S+)?\s+)*)server\.js\b/.exec(scripts?.start ?? "");
+  return flags?.[1]?.split(/\s+/).filter(Boolean) ?? [];
+}
+
+/**
+ * Starts `node server.js` in production mode, with `npm start`'s Node flags, on a free port with a fresh SQLite database, and
  * resolves once GET /healthz answers 200.
  */
 export async function startServer(options: StartServerOptions = {}): Promise<ServerHandle> {
@@ -130,7 +140,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
   const databaseUrl = `file:${path.join(tempDir, "bench.db")}`;
   // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server under load.
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, "server.js"], {
+  const child = spawn(process.execPath, [...startFlags(root), ...nodeArgs, "server.js"], {
     cwd: root,
     env: {
       ...process.env,
@@ -149,6 +159,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
     output = (output + chunk.toString()).slice(-8_000);
   };
   child.stdout?.on("data", remember);
+  // BENCH_SERVER_LOG=/tmp/server.log keeps all of the servers' output (with --trace-gc, say).
+  const log = process.env.BENCH_SERVER_LOG;
+  if (log) {
+    const keep = (chunk: Buffer) => appendFileSync(log, chunk);
+    child.stdout?.on("data", keep);
+    child.stderr?.on("data", keep);
+  }
   child.stderr?.on("data", (chunk: Buffer) => {
     remember(chunk);
     process.stderr.write(`[${name}] ${chunk.toString()}`);
