@@ -38,7 +38,9 @@ export default function handleRequest(
   );
   if (!pageHasScripts(routerContext)) {
     responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-    return documentResponse(`<!DOCTYPE html>${renderToString(app)}`, {
+    // Encoded here, once: given the string, Node measures it for Content-Length (walking React's
+    // rope of pieces) and encodes it again on the socket.
+    return documentResponse(Buffer.from(`<!DOCTYPE html>${renderToString(app)}`), {
       headers: responseHeaders,
       status: responseStatusCode,
     });

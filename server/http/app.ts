@@ -161,7 +161,7 @@ app.use(async (req, res, next) => {
 
     const shareable = response.headers.get(PAGE_CACHE_HEADER) !== null || views !== null;
     if (cacheable && shareable && response.status === 200 && !response.headers.has("set-cookie")) {
-      const body = String(await responseBody(response));
+      const body = (await responseBody(response)).toString();
       const headers = [...response.headers.entries()].filter(
         ([name]) => name !== PAGE_CACHE_HEADER && name !== "content-length",
       );
