@@ -1,5 +1,6 @@
 import { type FieldMetadata, getInputProps, getTextareaProps } from "@conform-to/react";
 import type { ComponentProps, ReactNode } from "react";
+import { MAX_EMAIL_LENGTH } from "../../../shared/schemas/email";
 
 interface FieldShellProps {
   id: string;
@@ -45,6 +46,13 @@ const controlClass =
 
 export function TextInput(props: ComponentProps<"input">) {
   return <input {...props} className={`${controlClass} ${props.className ?? ""}`} />;
+}
+
+/** A subscriber's email address: required, as long as the server takes, filled in by browsers. */
+export function EmailInput(props: Omit<ComponentProps<"input">, "type">) {
+  return (
+    <TextInput type="email" required maxLength={MAX_EMAIL_LENGTH} autoComplete="email" {...props} />
+  );
 }
 
 export function TextArea(props: ComponentProps<"textarea">) {

@@ -1,5 +1,4 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { MAX_EMAIL_LENGTH } from "../../../shared/schemas/email";
 import { PREFERENCES_PATH as PATH } from "../../../shared/schemas/preferences";
 import {
   Notice,
@@ -9,7 +8,7 @@ import {
   subscriptionHeaders,
   subscriptionMeta,
 } from "../../components/subscription-page";
-import { FieldShell, TextInput } from "../../components/ui/form";
+import { EmailInput, FieldShell } from "../../components/ui/form";
 import { submitted } from "../../components/ui/submitted";
 import { Link, withFormEnhancements } from "../../lib/page-scripts";
 import type { Route } from "./+types/preferences";
@@ -92,12 +91,8 @@ function Lookup({
         ) : null}
         <FieldShell id={emailField.id} label="Email address" errors={errors("email")}>
           <div className="flex flex-col gap-3 sm:flex-row">
-            <TextInput
+            <EmailInput
               {...emailField}
-              type="email"
-              required
-              maxLength={MAX_EMAIL_LENGTH}
-              autoComplete="email"
               defaultValue={value("email") ?? (email || undefined)}
               className="sm:flex-1"
             />

@@ -1,5 +1,4 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { MAX_EMAIL_LENGTH } from "../../../shared/schemas/email";
 import {
   Notice,
   Panel,
@@ -9,7 +8,7 @@ import {
   subscriptionMeta,
   useCompanyName,
 } from "../../components/subscription-page";
-import { FieldShell, TextInput } from "../../components/ui/form";
+import { EmailInput, FieldShell } from "../../components/ui/form";
 import { submitted } from "../../components/ui/submitted";
 import { ConfirmUnsubscribe, UnsubscribedNotice } from "../../components/unsubscribe-confirm";
 import { UnsubscribeFeedbackForm } from "../../components/unsubscribe-feedback-form";
@@ -127,14 +126,7 @@ function UnsubscribeForm({
           hint="We email this address a link to confirm, so nobody else can unsubscribe you."
           errors={errors("email")}
         >
-          <TextInput
-            {...emailField}
-            type="email"
-            required
-            maxLength={MAX_EMAIL_LENGTH}
-            autoComplete="email"
-            defaultValue={typed}
-          />
+          <EmailInput {...emailField} defaultValue={typed} />
         </FieldShell>
         <button
           type="submit"
