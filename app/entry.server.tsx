@@ -2,8 +2,8 @@ import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { type EntryContext, type RouterContextProvider, ServerRouter } from "react-router";
 import { scopeOf } from "../server/http/context";
 import { documentResponse } from "../server/http/document";
-import stylesheet from "./app.css?inline";
 import { NonceContext } from "./lib/nonce";
+import { STYLESHEET_MARKER, StylesheetContext, stylesheet } from "./lib/stylesheet";
 
 export const streamTimeout = 5_000;
 
@@ -39,8 +39,12 @@ export default function handleRequest(
   if (!pageHasScripts(routerContext)) {
     responseHeaders.set("Content-Type", "text/html; charset=utf-8");
     // Encoded here, once: given the string, Node measures it for Content-Length (walking React's
-    // rope of pieces) and encodes it again on the socket.
-    return documentResponse(Buffer.from(`<!DOCTYPE html>${renderToString(app)}`), {
+    // rope of pieces) and encodes it again on the socket. The stylesheet, most of the page, is
+    // left out of the render and its bytes put in its place.
+    const html = `<!DOCTYPE html>${renderToString(
+      <StylesheetContext value={STYLESHEET_MARKER}>{app}</StylesheetContext>,
+    )}`;
+    return documentResponse(withStylesheet(html), {
       headers: responseHeaders,
       status: responseStatusCode,
     });
@@ -85,6 +89,17 @@ export default function handleRequest(
       },
     });
   });
+}
+
+/** A page rendered with STYLESHEET_MARKER, as bytes with the stylesheet's own in its place. */
+function withStylesheet(html: string): Buffer {
+  const at = html.indexOf(STYLESHEET_MARKER);
+  if (at === -1) return Buffer.from(html);
+  return Buffer.concat([
+    Buffer.from(html.slice(0, at)),
+    STYLESHEET_BYTES,
+    Buffer.from(html.slice(at + STYLESHEET_MARKER.length)),
+  ]);
 }
 
 /** usePageScripts' rule, read from the matched routes' handles before rendering. */

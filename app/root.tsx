@@ -16,8 +16,6 @@ import { getSessionUser, readCookieHeader, SESSION_COOKIE } from "../server/auth
 import { scopeOf, userContext } from "../server/http/context";
 import { brandingCssVariables } from "../shared/theme";
 import type { Route } from "./+types/root";
-// The stylesheet, inlined: small (about 9 KB), and a separate file would block the first paint.
-import styles from "./app.css?inline";
 import { AccessDenied } from "./components/access-denied";
 import { ErrorPage } from "./components/error-page";
 import { SiteFooter } from "./components/site-footer";
@@ -25,6 +23,7 @@ import { SiteHeader } from "./components/site-header";
 import formEnhancements from "./lib/form-enhancements.js?raw";
 import { useNonce } from "./lib/nonce";
 import { PageScriptsContext, useFormEnhancements, usePageScripts } from "./lib/page-scripts";
+import { useStylesheet } from "./lib/stylesheet";
 import { accessFor } from "./route-access";
 
 /**
@@ -89,6 +88,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const tenant = root?.tenant;
   const scripts = usePageScripts();
   const enhanceForms = useFormEnhancements() && !scripts;
+  const styles = useStylesheet();
   return (
     <html
       lang="en"

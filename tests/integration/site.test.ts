@@ -22,6 +22,24 @@ describe.each(testDialects())("the public site on %s", (dialect) => {
   // fetch() may not override Host, so host-based resolution is exercised over plain HTTP.
   const getWithHost = (path: string, host: string) => requestWithHost(server.port, path, host);
 
+  it("inlines the whole stylesheet, the same on a page with scripts and on one without", async () => {
+    const page = async (path: string) => {
+      const html = await (await get(path)).text();
+      return { style: /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? "", html };
+    };
+    // The home page is rendered to a string with the stylesheet's bytes put in afterwards; a page
+    // with scripts (the 404 page) streams it.
+    const home = await page("/?fresh=1");
+    const notFound = await page("/no-such-page");
+    expect(home.html).not.toContain("modulepreload");
+    expect(notFound.html).toContain("modulepreload");
+    const [withoutScripts, withScripts] = [home.style, notFound.style];
+    expect(withoutScripts.length).toBeGreaterThan(20_000);
+    expect(withoutScripts).toContain("--tw-");
+    expect(withoutScripts).not.toContain("herald:stylesheet");
+    expect(withScripts).toBe(withoutScripts);
+  });
+
   it("migrates and seeds a fresh database on first start", async () => {
     const tenants = await database.db
       .selectFrom("tenants")

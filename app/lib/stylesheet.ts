@@ -1,0 +1,18 @@
+import { createContext, useContext } from "react";
+// The stylesheet, inlined: a separate file would block the first paint.
+import stylesheet from "../app.css?inline";
+
+export { stylesheet };
+
+/**
+ * What the root's <style> holds: the stylesheet, or (while app/entry.server.tsx renders a page to
+ * a string) a marker the entry replaces with the stylesheet's bytes, encoded once at start rather
+ * than on every render.
+ */
+export const StylesheetContext = createContext(stylesheet);
+
+export function useStylesheet(): string {
+  return useContext(StylesheetContext);
+}
+
+export const STYLESHEET_MARKER = "/*herald:stylesheet*/";
