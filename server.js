@@ -19,7 +19,7 @@ const port = Number(process.env.PORT ?? 3000);
 
 // Compression only for clients that ask for it: the others cost nothing extra.
 const compress = compression();
-/** Sends a request through `handler` (compressed when the client asks), then `next`. */
+/** `handler`, its answer compressed when the client asks for it. */
 const withCompression = (handler) => (req, res) =>
   req.headers["accept-encoding"] ? compress(req, res, () => handler(req, res)) : handler(req, res);
 /** What a static file handler's failure answers (a broken read: a request for a directory, say). */
@@ -62,10 +62,10 @@ if (production) {
       try {
         const fresh = await vite.ssrLoadModule("./server/http/app.ts");
         fresh.app(req, res);
-      } catch (error) {
-        if (error instanceof Error) vite.ssrFixStacktrace(error);
-        console.error(error);
-        staticFailure(res, error);
+      } catch (failure) {
+        if (failure instanceof Error) vite.ssrFixStacktrace(failure);
+        console.error(failure);
+        staticFailure(res, failure);
       }
     }),
   );

@@ -19,6 +19,7 @@ export const streamTimeout = 5_000;
  */
 // The inline stylesheet (root.tsx) is most of a page's bytes: encoded once, not on every render.
 const STYLESHEET_BYTES = Buffer.from(stylesheet);
+const MARKER_BYTES = Buffer.from(STYLESHEET_MARKER);
 
 export default function handleRequest(
   request: Request,
@@ -31,19 +32,19 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   const scope = scopeOf(loadContext);
+  // The stylesheet, most of a page, is left out of the render: its bytes go in afterwards.
   const app = (
-    <NonceContext value={scope.nonce}>
-      <ServerRouter context={routerContext} url={request.url} nonce={scope.nonce} />
-    </NonceContext>
+    <StylesheetContext value={STYLESHEET_MARKER}>
+      <NonceContext value={scope.nonce}>
+        <ServerRouter context={routerContext} url={request.url} nonce={scope.nonce} />
+      </NonceContext>
+    </StylesheetContext>
   );
   if (!pageHasScripts(routerContext)) {
     responseHeaders.set("Content-Type", "text/html; charset=utf-8");
     // Encoded here, once: given the string, Node measures it for Content-Length (walking React's
-    // rope of pieces) and encodes it again on the socket. The stylesheet, most of the page, is
-    // left out of the render and its bytes put in its place.
-    const html = `<!DOCTYPE html>${renderToString(
-      <StylesheetContext value={STYLESHEET_MARKER}>{app}</StylesheetContext>,
-    )}`;
+    // rope of pieces) and encodes it again on the socket.
+    const html = Buffer.from(`<!DOCTYPE html>${renderToString(app)}`);
     return documentResponse(withStylesheet(html), {
       headers: responseHeaders,
       status: responseStatusCode,
@@ -63,12 +64,12 @@ export default function handleRequest(
         const chunks: Uint8Array[] = [];
         pipe({
           write(chunk: Uint8Array | string) {
-            if (chunk === stylesheet) chunks.push(STYLESHEET_BYTES);
-            else chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+            chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
             return true;
           },
           end() {
-            resolve(documentResponse(Buffer.concat(chunks), { headers: responseHeaders, status }));
+            const html = withStylesheet(Buffer.concat(chunks));
+            resolve(documentResponse(html, { headers: responseHeaders, status }));
             return this;
           },
           on() {
@@ -91,14 +92,14 @@ export default function handleRequest(
   });
 }
 
-/** A page rendered with STYLESHEET_MARKER, as bytes with the stylesheet's own in its place. */
-function withStylesheet(html: string): Buffer {
-  const at = html.indexOf(STYLESHEET_MARKER);
-  if (at === -1) return Buffer.from(html);
+/** A page rendered with STYLESHEET_MARKER, with the stylesheet's bytes in the marker's place. */
+function withStylesheet(html: Buffer): Buffer {
+  const at = html.indexOf(MARKER_BYTES);
+  if (at === -1) return html;
   return Buffer.concat([
-    Buffer.from(html.slice(0, at)),
+    html.subarray(0, at),
     STYLESHEET_BYTES,
-    Buffer.from(html.slice(at + STYLESHEET_MARKER.length)),
+    html.subarray(at + MARKER_BYTES.length),
   ]);
 }
 

@@ -127,8 +127,8 @@ export function startFlags(root = repoRoot): string[] {
 }
 
 /**
- * Starts `node server.js` in production mode, with `npm start`'s Node flags, on a free port with a fresh SQLite database, and
- * resolves once GET /healthz answers 200.
+ * Starts `node server.js` in production mode, with `npm start`'s Node flags, on a free port with a
+ * fresh SQLite database, and resolves once GET /healthz answers 200.
  */
 export async function startServer(options: StartServerOptions = {}): Promise<ServerHandle> {
   installCleanup();

@@ -5,9 +5,9 @@ import stylesheet from "../app.css?inline";
 export { stylesheet };
 
 /**
- * What the root's <style> holds: the stylesheet, or (while app/entry.server.tsx renders a page to
- * a string) a marker the entry replaces with the stylesheet's bytes, encoded once at start rather
- * than on every render.
+ * What the root's <style> holds: the stylesheet (in the browser), or on the server a marker that
+ * app/entry.server.tsx replaces with the stylesheet's bytes, encoded once at start rather than on
+ * every render.
  */
 export const StylesheetContext = createContext(stylesheet);
 
