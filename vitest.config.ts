@@ -10,6 +10,7 @@ export default defineConfig({
             "server/**/*.test.ts",
             "server/**/*.test.tsx",
             "app/**/*.test.ts",
+            "app/**/*.test.tsx",
             "shared/**/*.test.ts",
           ],
           environment: "node",

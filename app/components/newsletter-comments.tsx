@@ -9,6 +9,13 @@ import { submitted } from "./ui/submitted";
 type CommentReply = NonNullable<ReturnType<typeof useActionData<typeof action>>>;
 type Comments = Extract<CommentReply, { ok: true }>["comments"];
 
+/** The items of the comment list; `moderation` is where staff's buttons return to. */
+export function commentItems(comments: Comments, moderation: string | null) {
+  return comments.map((comment) => (
+    <CommentItem key={comment.id} comment={comment} moderation={moderation} />
+  ));
+}
+
 /**
  * A newsletter's comments and the form to add one (SPEC §2 Newsletter detail). The article ships
  * no JavaScript (decision 021): the form posts the page, the action checks the comment, and the
@@ -23,6 +30,7 @@ export function CommentsSection({
   canModerate,
   reply,
   posted,
+  listMarkup,
 }: {
   /** the article's current slug: comments post to its page */
   newsletterSlug: string;
@@ -33,6 +41,8 @@ export function CommentsSection({
   reply: CommentReply | undefined;
   /** the last answer is a comment just posted */
   posted: boolean;
+  /** the list's items already rendered, for these comments (app/lib/markup.server.ts) */
+  listMarkup: string | null;
 }) {
   const id = useId();
   const { errors, field, value, formErrorId } = submitted(id, reply?.result);
@@ -51,15 +61,15 @@ export function CommentsSection({
 
         {comments.length === 0 ? (
           <p className="mt-4">No comments yet. Be the first to share your thoughts.</p>
+        ) : listMarkup !== null ? (
+          <ol
+            className="mt-6 space-y-4"
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: React's own markup of these comments
+            dangerouslySetInnerHTML={{ __html: listMarkup }}
+          />
         ) : (
           <ol className="mt-6 space-y-4">
-            {comments.map((comment) => (
-              <CommentItem
-                key={comment.id}
-                comment={comment}
-                moderation={canModerate ? `/newsletter/${newsletterSlug}#comments` : null}
-              />
-            ))}
+            {commentItems(comments, canModerate ? `/newsletter/${newsletterSlug}#comments` : null)}
           </ol>
         )}
         {comments.length >= commentsShown ? (

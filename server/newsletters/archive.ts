@@ -1,6 +1,10 @@
 import { findImagesByUrl, type Picture, pictureOf } from "../files/stored-images";
 import type { TenantScope } from "../scope";
-import { listPublishedNewsletters, listPublishedYears, type Newsletter } from "./newsletters";
+import {
+  listPublishedNewsletters,
+  listPublishedYears,
+  type NewsletterListItem,
+} from "./newsletters";
 import { listPublishedTags, type Tag, type TagCount, tagsOfNewsletters } from "./tags";
 
 /*
@@ -55,7 +59,10 @@ export async function readArchive(
 }
 
 /** Newsletters as lists show them: with their tags and cover pictures. */
-export async function summarize(ctx: TenantScope, items: Newsletter[]): Promise<IssueSummary[]> {
+export async function summarize(
+  ctx: TenantScope,
+  items: NewsletterListItem[],
+): Promise<IssueSummary[]> {
   const [tags, covers] = await Promise.all([
     tagsOfNewsletters(
       ctx,

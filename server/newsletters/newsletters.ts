@@ -145,13 +145,46 @@ export interface Newsletter {
   sharing: boolean;
 }
 
+/** A newsletter as lists show it: all but its content, which no list reads. */
+export type NewsletterListItem = Omit<Newsletter, "content">;
+
+/** The columns of a NewsletterListItem: a list leaves the content's pages unread. */
+const LIST_COLUMNS = [
+  "id",
+  "tenant_id",
+  "title",
+  "excerpt",
+  "read_time",
+  "status",
+  "views",
+  "comments",
+  "created_at",
+  "updated_at",
+  "published_at",
+  "sent_at",
+  "campaign_id",
+  "send_status",
+  "slug",
+  "author_id",
+  "cover_image",
+  "cover_alt",
+  "scheduled_at",
+  "scheduled_send",
+  "preview_key",
+] as const satisfies readonly Exclude<keyof NewsletterRow, "content">[];
+
+type ListedRow = Pick<NewsletterRow, (typeof LIST_COLUMNS)[number]>;
+
 export function toNewsletter(row: NewsletterRow): Newsletter {
+  return { ...toListItem(row), content: row.content };
+}
+
+function toListItem(row: ListedRow): NewsletterListItem {
   return {
     id: row.id,
     tenantId: row.tenant_id,
     title: row.title,
     excerpt: row.excerpt,
-    content: row.content,
     readTime: row.read_time,
     status: row.status,
     date: row.published_at ?? row.created_at,
@@ -622,7 +655,7 @@ export async function listNewsletters(
   ctx: TenantScope,
   filter: NewsletterFilter = {},
   page: { page: number; pageSize: number } = { page: 1, pageSize: STAFF_PAGE_SIZE },
-): Promise<{ items: Newsletter[]; total: number }> {
+): Promise<{ items: NewsletterListItem[]; total: number }> {
   let base = ctx.db.selectFrom("newsletters").where("tenant_id", "=", ctx.tenantId);
   if (filter.status) base = base.where("status", "=", filter.status);
   if (filter.search?.trim()) {
@@ -640,10 +673,10 @@ async function newestFirstPage(
   base: SelectQueryBuilder<Database, "newsletters", object>,
   newest: "updated_at" | "published_at",
   page: { page: number; pageSize: number },
-): Promise<{ items: Newsletter[]; total: number }> {
+): Promise<{ items: NewsletterListItem[]; total: number }> {
   const [rows, counted] = await Promise.all([
     base
-      .selectAll()
+      .select(LIST_COLUMNS)
       .orderBy(newest, "desc")
       .orderBy("id", "desc")
       .limit(page.pageSize)
@@ -651,14 +684,14 @@ async function newestFirstPage(
       .execute(),
     base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirst(),
   ]);
-  return { items: rows.map(toNewsletter), total: Number(counted?.total ?? 0) };
+  return { items: rows.map(toListItem), total: Number(counted?.total ?? 0) };
 }
 
 /** Published newsletters, newest first, one page at a time: all, or those of a tag or a year. */
 export async function listPublishedNewsletters(
   ctx: TenantScope,
   page: { page: number; pageSize: number; tag?: string; year?: number },
-): Promise<{ items: Newsletter[]; total: number }> {
+): Promise<{ items: NewsletterListItem[]; total: number }> {
   let base = ctx.db
     .selectFrom("newsletters")
     .where("tenant_id", "=", ctx.tenantId)
@@ -699,14 +732,23 @@ export async function listPublishedYears(
 }
 
 /** One page view: a single atomic increment, so concurrent views are all counted. */
-export async function recordNewsletterView(ctx: TenantScope, id: string): Promise<void> {
-  await ctx.db
+/**
+ * Counts one view of a published newsletter of the tenant and reads it, views included, in one
+ * statement (the page's reading runs it on every load); null when there is none to count.
+ */
+export async function viewPublishedNewsletter(
+  ctx: TenantScope,
+  slug: string,
+): Promise<Newsletter | null> {
+  const row = await ctx.db
     .updateTable("newsletters")
     .set({ views: sql<number>`views + 1` })
-    .where("id", "=", id)
+    .where("slug", "=", slug)
     .where("tenant_id", "=", ctx.tenantId)
     .where("status", "=", "published")
-    .execute();
+    .returningAll()
+    .executeTakeFirst();
+  return row ? toNewsletter(row) : null;
 }
 
 /**

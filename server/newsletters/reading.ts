@@ -8,7 +8,11 @@ import {
 } from "../files/stored-images";
 import type { TenantScope } from "../scope";
 import { type Comment, listComments } from "./comments";
-import { getPublishedNewsletterBySlug, type Newsletter, recordNewsletterView } from "./newsletters";
+import {
+  getPublishedNewsletterBySlug,
+  type Newsletter,
+  viewPublishedNewsletter,
+} from "./newsletters";
 import { sanitizeNewsletterHtml } from "./sanitize";
 import { type Tag, tagsOfNewsletters } from "./tags";
 
@@ -36,20 +40,18 @@ export async function readNewsletter(
   slug: string,
   options: { countView: boolean; includeHidden: boolean },
 ): Promise<NewsletterReading | null> {
-  const newsletter = await getPublishedNewsletterBySlug(ctx, slug);
+  const newsletter = options.countView
+    ? await viewPublishedNewsletter(ctx, slug)
+    : await getPublishedNewsletterBySlug(ctx, slug);
   if (!newsletter) return null;
-  const { id } = newsletter;
-  const [, comments, article] = await Promise.all([
-    options.countView ? recordNewsletterView(ctx, id) : undefined,
-    listComments(ctx, id, { includeHidden: options.includeHidden, limit: COMMENTS_SHOWN }),
+  const [comments, article] = await Promise.all([
+    listComments(ctx, newsletter.id, {
+      includeHidden: options.includeHidden,
+      limit: COMMENTS_SHOWN,
+    }),
     readArticle(ctx, newsletter),
   ]);
-  const views = newsletter.metrics.views + (options.countView ? 1 : 0);
-  return {
-    ...article,
-    newsletter: { ...newsletter, metrics: { ...newsletter.metrics, views } },
-    comments,
-  };
+  return { ...article, newsletter, comments };
 }
 
 /** What the article shows besides comments: safe HTML, byline, tags and cover (also for previews). */

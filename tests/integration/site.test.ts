@@ -27,8 +27,8 @@ describe.each(testDialects())("the public site on %s", (dialect) => {
       const html = await (await get(path)).text();
       return { style: /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? "", html };
     };
-    // The home page is rendered to a string with the stylesheet's bytes put in afterwards; a page
-    // with scripts (the 404 page) streams it.
+    // Both are rendered to a string with the stylesheet's bytes put in afterwards; the 404 page
+    // has scripts, and its hydration data is read before its render.
     const home = await page("/?fresh=1");
     const notFound = await page("/no-such-page");
     expect(home.html).not.toContain("modulepreload");
@@ -38,6 +38,22 @@ describe.each(testDialects())("the public site on %s", (dialect) => {
     expect(withoutScripts).toContain("--tw-");
     expect(withoutScripts).not.toContain("herald:stylesheet");
     expect(withScripts).toBe(withoutScripts);
+  });
+
+  it("gives a page with scripts its loader data, read before the render: the data, then the close", async () => {
+    const html = await (await get("/no-such-page")).text();
+    const enqueue = html.indexOf("window.__reactRouterContext.streamController.enqueue(");
+    const close = html.indexOf("window.__reactRouterContext.streamController.close();");
+    expect(enqueue).toBeGreaterThan(html.indexOf("window.__reactRouterContext = "));
+    expect(close).toBeGreaterThan(enqueue);
+    expect(html.match(/streamController\.enqueue\(/g)).toHaveLength(1);
+    const data = html.slice(enqueue, close);
+    expect(data).toContain("routes/not-found");
+    expect(data).toContain("KeyDiscovery");
+    // Nothing was left for React to stream in later.
+    expect(html).not.toContain("<template");
+    expect(html).not.toContain("$RC");
+    expect(html.trimEnd().endsWith("</html>")).toBe(true);
   });
 
   it("migrates and seeds a fresh database on first start", async () => {

@@ -45,7 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           dashboardHref: `${base}/admin/dashboard${query}`,
           total,
           newHref: `${base}/admin/newsletter/new${query}`,
-          newsletters: newsletters.map(({ content: _content, ...card }) => ({
+          newsletters: newsletters.map((card) => ({
             ...card,
             editHref: `${base}/admin/newsletter/edit/${card.id}${query}`,
             viewHref:

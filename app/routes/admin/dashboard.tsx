@@ -36,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     throw redirect(`${url.pathname}${url.search}`);
   }
   return {
-    newsletters: items.map(({ content: _content, ...card }) => card),
+    newsletters: items,
     page: filter.page,
     pageCount,
     total,

@@ -19,6 +19,8 @@ import { signupFormData } from "../../../server/subscribers/signup-form-data";
 import { NEWSLETTER_NOT_FOUND as NOT_FOUND } from "../../../shared/newsletters";
 import { commentFormSchema } from "../../../shared/schemas/comment";
 import { z } from "../../../shared/zod";
+import { commentItems } from "../../components/newsletter-comments";
+import { keptMarkup } from "../../lib/markup.server";
 import type { Route } from "./+types/detail";
 
 /** A slug (or an old id); anything else is not found, unqueried. */
@@ -78,6 +80,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     },
     signup: await signupFormData(context),
     comments: reading.comments,
+    // Readers all see the same list until a comment changes it: rendered once per list. Staff's
+    // list has moderation forms, which need the page's router: rendered with the page.
+    commentsMarkup: canModerate
+      ? null
+      : keptMarkup(["comments", reading.comments], () => commentItems(reading.comments, null)),
     canModerate,
     commentsShown: COMMENTS_SHOWN,
     asOf: Date.now(),

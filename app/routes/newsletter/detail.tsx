@@ -82,6 +82,7 @@ export default function NewsletterDetail({ loaderData }: Route.ComponentProps) {
         canModerate={canModerate}
         reply={reply}
         posted={Boolean(fresh?.posted)}
+        listMarkup={fresh ? null : loaderData.commentsMarkup}
       />
     </main>
   );
