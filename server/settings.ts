@@ -1,16 +1,18 @@
 import type { Db } from "./db";
+import { preparedQuery } from "./db/prepared";
 
 /*
  * Installation-wide values (the `settings` table): the one-time setup token's hash, whether staff
  * must use two-factor sign-in. This module is the table's one writer.
  */
 
+// Read on every staff page (whether two-factor sign-in is required).
+const settingByKey = preparedQuery<"key", { value: string }>((db, value) =>
+  db.selectFrom("settings").select("value").where("key", "=", value("key")),
+);
+
 export async function readSetting(db: Db, key: string): Promise<string | null> {
-  const row = await db
-    .selectFrom("settings")
-    .select("value")
-    .where("key", "=", key)
-    .executeTakeFirst();
+  const [row] = await settingByKey(db, { key });
   return row?.value ?? null;
 }
 

@@ -8,6 +8,17 @@ export interface NewsletterCardData {
   date: string;
   status: "draft" | "published";
   metrics: { views: number; comments: number };
+  /** its public address's part, for the View link */
+  slug: string;
+}
+
+/**
+ * A newsletter as its card shows it, and nothing more: a staff page's data is encoded again for
+ * the browser on every load, and a card needs a third of a newsletter's fields.
+ */
+export function newsletterCardData(newsletter: NewsletterCardData): NewsletterCardData {
+  const { id, title, excerpt, date, status, metrics, slug } = newsletter;
+  return { id, title, excerpt, date, status, metrics, slug };
 }
 
 /** A newsletter in the staff grid: title, date, views, comments, status, Edit and View (SPEC §2). */

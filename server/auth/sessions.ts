@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../db";
+import { preparedQuery } from "../db/prepared";
+import type { UserRow } from "../db/schema";
 import type { StaffUser } from "./permissions";
 import { toStaffUser } from "./permissions";
 
@@ -28,16 +30,22 @@ export async function createSession(
   return { token, expiresAt };
 }
 
-/** The user a session token belongs to, or null when it is unknown or expired. */
-export async function getSessionUser(db: Db, token: string | null): Promise<StaffUser | null> {
-  if (!token || token.length > 100) return null;
-  const row = await db
+type SessionUserRow = UserRow & { expires_at: string };
+
+// Every signed-in request runs it.
+const sessionUserByHash = preparedQuery<"hash", SessionUserRow>((db, value) =>
+  db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
     .selectAll("users")
     .select("sessions.expires_at")
-    .where("sessions.token_hash", "=", hashToken(token))
-    .executeTakeFirst();
+    .where("sessions.token_hash", "=", value("hash")),
+);
+
+/** The user a session token belongs to, or null when it is unknown or expired. */
+export async function getSessionUser(db: Db, token: string | null): Promise<StaffUser | null> {
+  if (!token || token.length > 100) return null;
+  const [row] = await sessionUserByHash(db, { hash: hashToken(token) });
   if (!row || row.expires_at <= new Date().toISOString()) return null;
   return toStaffUser(row);
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { commentTextSchema } from "../../shared/schemas/comment";
+import { preparedQuery } from "../db/prepared";
 import type { CommentRow } from "../db/schema";
 import { createRateLimit } from "../http/rate-limit";
 import type { TenantScope } from "../scope";
@@ -95,18 +96,29 @@ export async function listComments(
   newsletterId: string,
   options: { includeHidden?: boolean; limit?: number } = {},
 ): Promise<Comment[]> {
-  let query = ctx.db
-    .selectFrom("comments")
-    .selectAll()
-    .where("newsletter_id", "=", newsletterId)
-    .where("tenant_id", "=", ctx.tenantId);
-  if (!options.includeHidden) query = query.where("hidden", "=", 0);
-  const rows = await query
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .limit(options.limit ?? 500)
-    .execute();
+  const list = options.includeHidden ? commentsWithHidden : visibleComments;
+  const rows = await list(ctx.db, {
+    newsletter: newsletterId,
+    tenant: ctx.tenantId,
+    limit: options.limit ?? 500,
+  });
   return rows.map(toComment);
+}
+
+// A newsletter's page lists its comments on every render.
+const visibleComments = commentsQuery({ includeHidden: false });
+const commentsWithHidden = commentsQuery({ includeHidden: true });
+
+function commentsQuery(options: { includeHidden: boolean }) {
+  return preparedQuery<"newsletter" | "tenant" | "limit", CommentRow>((db, value) => {
+    let query = db
+      .selectFrom("comments")
+      .selectAll()
+      .where("newsletter_id", "=", value("newsletter"))
+      .where("tenant_id", "=", value("tenant"));
+    if (!options.includeHidden) query = query.where("hidden", "=", 0);
+    return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(value("limit"));
+  });
 }
 
 /** The comments and the public comment count, as the page shows them after a comment is posted. */

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { type CompiledQuery, createQueryId, type SelectQueryBuilder, sql } from "kysely";
+import { type SelectQueryBuilder, sql } from "kysely";
 import { z } from "zod";
 import type { Db } from "../db";
+import { preparedQuery } from "../db/prepared";
 import type { Database, NewsletterRow, NewsletterStatus } from "../db/schema";
 import { findImagesByUrl } from "../files/stored-images";
 import type { TenantScope } from "../scope";
@@ -364,18 +365,29 @@ export async function getPublishedNewsletterBySlug(
   return publishedWhere(ctx, "slug", slug);
 }
 
+// A newsletter's page reads it by slug on every render.
+const publishedBy = {
+  id: publishedQuery("id"),
+  slug: publishedQuery("slug"),
+};
+
+function publishedQuery(column: "id" | "slug") {
+  return preparedQuery<"value" | "tenant", NewsletterRow>((db, value) =>
+    db
+      .selectFrom("newsletters")
+      .selectAll()
+      .where(column, "=", value("value"))
+      .where("tenant_id", "=", value("tenant"))
+      .where("status", "=", "published"),
+  );
+}
+
 async function publishedWhere(
   ctx: TenantScope,
   column: "id" | "slug",
   value: string,
 ): Promise<Newsletter | null> {
-  const row = await ctx.db
-    .selectFrom("newsletters")
-    .selectAll()
-    .where(column, "=", value)
-    .where("tenant_id", "=", ctx.tenantId)
-    .where("status", "=", "published")
-    .executeTakeFirst();
+  const [row] = await publishedBy[column](ctx.db, { value, tenant: ctx.tenantId });
   return row ? toNewsletter(row) : null;
 }
 
@@ -740,16 +752,19 @@ export async function viewPublishedNewsletter(
   ctx: TenantScope,
   slug: string,
 ): Promise<Newsletter | null> {
-  const row = await ctx.db
-    .updateTable("newsletters")
-    .set({ views: sql<number>`views + 1` })
-    .where("slug", "=", slug)
-    .where("tenant_id", "=", ctx.tenantId)
-    .where("status", "=", "published")
-    .returningAll()
-    .executeTakeFirst();
+  const [row] = await viewBySlug(ctx.db, { slug, tenant: ctx.tenantId });
   return row ? toNewsletter(row) : null;
 }
+
+const viewBySlug = preparedQuery<"slug" | "tenant", NewsletterRow>((db, value) =>
+  db
+    .updateTable("newsletters")
+    .set({ views: sql<number>`views + 1` })
+    .where("slug", "=", value("slug"))
+    .where("tenant_id", "=", value("tenant"))
+    .where("status", "=", "published")
+    .returningAll(),
+);
 
 /**
  * SPEC §3/§4 for a campaign MailerLite sends: the newsletter remembers MailerLite's campaign id and
@@ -784,37 +799,24 @@ export async function countNewsletterView(
   tenantId: string,
   slug: string,
 ): Promise<{ views: number; version: string } | null> {
-  // Every view of a newsletter page runs this, cached page or not: the statement is compiled (and
-  // checked by the tenant guard) once per database, then run with this view's values.
-  let compiled = countViewStatements.get(db);
-  if (!compiled) {
-    compiled = db
-      .updateTable("newsletters")
-      .set({ views: sql<number>`views + 1` })
-      .where("slug", "=", SLUG_PARAMETER)
-      .where("tenant_id", "=", TENANT_PARAMETER)
-      .where("status", "=", "published")
-      .returning(["views", "updated_at", "render_version"])
-      .compile();
-    countViewStatements.set(db, compiled);
-  }
-  const parameters = compiled.parameters.map((value) =>
-    value === SLUG_PARAMETER ? slug : value === TENANT_PARAMETER ? tenantId : value,
-  );
-  const { rows } = await db.executeQuery<CountedView>({
-    ...compiled,
-    parameters,
-    queryId: createQueryId(),
-  });
-  const row = rows[0];
+  const [row] = await countViewBySlug(db, { slug, tenant: tenantId });
   if (!row) return null;
   return { views: Number(row.views), version: `${row.updated_at}#${row.render_version}` };
 }
 
-const SLUG_PARAMETER = "\u0000slug";
-const TENANT_PARAMETER = "\u0000tenant";
-type CountedView = Pick<NewsletterRow, "views" | "updated_at" | "render_version">;
-const countViewStatements = new WeakMap<Db, CompiledQuery<CountedView>>();
+// Every view of a newsletter page runs it, cached page or not.
+const countViewBySlug = preparedQuery<
+  "slug" | "tenant",
+  Pick<NewsletterRow, "views" | "updated_at" | "render_version">
+>((db, value) =>
+  db
+    .updateTable("newsletters")
+    .set({ views: sql<number>`views + 1` })
+    .where("slug", "=", value("slug"))
+    .where("tenant_id", "=", value("tenant"))
+    .where("status", "=", "published")
+    .returning(["views", "updated_at", "render_version"]),
+);
 
 /** The number of visible comments went up or down by one; false when no such newsletter. */
 export async function countNewsletterComment(

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { z } from "zod";
 import type { Db } from "../db";
+import { preparedQuery } from "../db/prepared";
 import type { TenantScope } from "../scope";
 import { slugFor } from "./slugs";
 
@@ -128,7 +129,37 @@ export async function tagsOfNewsletters(
 ): Promise<Map<string, Tag[]>> {
   const byNewsletter = new Map<string, Tag[]>(newsletterIds.map((id) => [id, []]));
   if (newsletterIds.length === 0) return byNewsletter;
-  const rows = await ctx.db
+  const [only] = newsletterIds;
+  const rows =
+    newsletterIds.length === 1
+      ? await tagsOfOne(ctx.db, { newsletter: only, tenant: ctx.tenantId })
+      : await tagsOfMany(ctx, newsletterIds);
+  for (const row of rows) {
+    byNewsletter.get(row.newsletter_id)?.push({ slug: row.slug, name: row.name });
+  }
+  return byNewsletter;
+}
+
+// An article's page reads its own tags on every render.
+const tagsOfOne = preparedQuery<
+  "newsletter" | "tenant",
+  { newsletter_id: string; slug: string; name: string }
+>((db, value) =>
+  db
+    .selectFrom("newsletter_tags")
+    .innerJoin("tags", (join) =>
+      join
+        .onRef("tags.slug", "=", "newsletter_tags.tag_slug")
+        .on("tags.tenant_id", "=", value("tenant")),
+    )
+    .select(["newsletter_tags.newsletter_id", "tags.slug", "tags.name"])
+    .where("newsletter_tags.tenant_id", "=", value("tenant"))
+    .where("newsletter_tags.newsletter_id", "=", value("newsletter"))
+    .orderBy("newsletter_tags.position"),
+);
+
+function tagsOfMany(ctx: TenantScope, newsletterIds: readonly string[]) {
+  return ctx.db
     .selectFrom("newsletter_tags")
     .innerJoin("tags", (join) =>
       join
@@ -140,10 +171,6 @@ export async function tagsOfNewsletters(
     .where("newsletter_tags.newsletter_id", "in", [...newsletterIds])
     .orderBy("newsletter_tags.position")
     .execute();
-  for (const row of rows) {
-    byNewsletter.get(row.newsletter_id)?.push({ slug: row.slug, name: row.name });
-  }
-  return byNewsletter;
 }
 
 /** Every tag of the tenant (the editor's suggestions), by name. */

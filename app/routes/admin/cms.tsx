@@ -5,7 +5,7 @@ import { scopeOf } from "../../../server/http/context";
 import { listNewsletters } from "../../../server/newsletters/newsletters";
 import { listTenants } from "../../../server/tenants/store";
 import { AdminPage } from "../../components/admin-header";
-import { NewsletterCard } from "../../components/newsletter-card";
+import { NewsletterCard, newsletterCardData } from "../../components/newsletter-card";
 import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/cms";
 
@@ -45,11 +45,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           dashboardHref: `${base}/admin/dashboard${query}`,
           total,
           newHref: `${base}/admin/newsletter/new${query}`,
-          newsletters: newsletters.map((card) => ({
-            ...card,
-            editHref: `${base}/admin/newsletter/edit/${card.id}${query}`,
+          newsletters: newsletters.map((newsletter) => ({
+            ...newsletterCardData(newsletter),
+            editHref: `${base}/admin/newsletter/edit/${newsletter.id}${query}`,
             viewHref:
-              card.status === "published" ? `${base}/newsletter/${card.slug}${query}` : null,
+              newsletter.status === "published"
+                ? `${base}/newsletter/${newsletter.slug}${query}`
+                : null,
           })),
         };
       }),

@@ -4,7 +4,7 @@ import { scopeOf } from "../../../server/http/context";
 import { listNewsletters, STAFF_PAGE_SIZE } from "../../../server/newsletters/newsletters";
 import { z } from "../../../shared/zod";
 import { AdminPage } from "../../components/admin-header";
-import { NewsletterCard } from "../../components/newsletter-card";
+import { NewsletterCard, newsletterCardData } from "../../components/newsletter-card";
 import { Pagination } from "../../components/pagination";
 import { FilterSelect } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
@@ -36,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     throw redirect(`${url.pathname}${url.search}`);
   }
   return {
-    newsletters: items,
+    newsletters: items.map(newsletterCardData),
     page: filter.page,
     pageCount,
     total,
