@@ -746,14 +746,20 @@ export async function listPublishedYears(
 /** One page view: a single atomic increment, so concurrent views are all counted. */
 /**
  * Counts one view of a published newsletter of the tenant and reads it, views included, in one
- * statement (the page's reading runs it on every load); null when there is none to count.
+ * statement (the page's reading runs it on every load), with its page version (as
+ * countNewsletterView's); null when there is none to count.
  */
 export async function viewPublishedNewsletter(
   ctx: TenantScope,
   slug: string,
-): Promise<Newsletter | null> {
+): Promise<{ newsletter: Newsletter; version: string } | null> {
   const [row] = await viewBySlug(ctx.db, { slug, tenant: ctx.tenantId });
-  return row ? toNewsletter(row) : null;
+  return row ? { newsletter: toNewsletter(row), version: pageVersion(row) } : null;
+}
+
+/** What changes whenever the public page does: the newsletter, or its comments (render_version). */
+function pageVersion(row: Pick<NewsletterRow, "updated_at" | "render_version">): string {
+  return `${row.updated_at}#${row.render_version}`;
 }
 
 const viewBySlug = preparedQuery<"slug" | "tenant", NewsletterRow>((db, value) =>
@@ -801,7 +807,7 @@ export async function countNewsletterView(
 ): Promise<{ views: number; version: string } | null> {
   const [row] = await countViewBySlug(db, { slug, tenant: tenantId });
   if (!row) return null;
-  return { views: Number(row.views), version: `${row.updated_at}#${row.render_version}` };
+  return { views: Number(row.views), version: pageVersion(row) };
 }
 
 // Every view of a newsletter page runs it, cached page or not.

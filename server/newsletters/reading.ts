@@ -40,18 +40,43 @@ export async function readNewsletter(
   slug: string,
   options: { countView: boolean; includeHidden: boolean },
 ): Promise<NewsletterReading | null> {
-  const newsletter = options.countView
+  const found = options.countView
     ? await viewPublishedNewsletter(ctx, slug)
-    : await getPublishedNewsletterBySlug(ctx, slug);
-  if (!newsletter) return null;
+    : { newsletter: await getPublishedNewsletterBySlug(ctx, slug), version: null };
+  if (!found?.newsletter) return null;
+  const { newsletter, version } = found;
   const [comments, article] = await Promise.all([
-    listComments(ctx, newsletter.id, {
-      includeHidden: options.includeHidden,
-      limit: COMMENTS_SHOWN,
-    }),
+    options.includeHidden
+      ? listComments(ctx, newsletter.id, { includeHidden: true, limit: COMMENTS_SHOWN })
+      : readersComments(ctx, newsletter.id, version),
     readArticle(ctx, newsletter),
   ]);
   return { ...article, newsletter, comments };
+}
+
+// The comments readers see, kept per page version: the version (read before the list) rises with
+// every change to that list (countNewsletterComment), so a list kept under a version is never
+// older than it. Like the page cache, this instance learns of another's change from the version.
+const MAX_KEPT_LISTS = 100;
+const readersLists = new Map<string, Comment[]>();
+
+async function readersComments(
+  ctx: TenantScope,
+  newsletterId: string,
+  version: string | null,
+): Promise<Comment[]> {
+  const key = version === null ? null : `${ctx.tenantId}\u0000${newsletterId}\u0000${version}`;
+  const kept = key === null ? undefined : readersLists.get(key);
+  if (kept) return kept;
+  const comments = await listComments(ctx, newsletterId, { limit: COMMENTS_SHOWN });
+  if (key !== null) {
+    if (readersLists.size >= MAX_KEPT_LISTS) {
+      const oldest = readersLists.keys().next().value;
+      if (oldest !== undefined) readersLists.delete(oldest);
+    }
+    readersLists.set(key, comments);
+  }
+  return comments;
 }
 
 /** What the article shows besides comments: safe HTML, byline, tags and cover (also for previews). */
