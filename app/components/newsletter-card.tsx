@@ -56,7 +56,7 @@ export function NewsletterCard({
       <div className="mt-4 flex flex-wrap gap-3">
         <Link
           to={editHref}
-          className="rounded-brand bg-brand-strong px-4 py-2 text-sm font-semibold text-on-brand-strong no-underline"
+          className="rounded-brand border-2 border-brand-strong bg-brand-strong px-4 py-2 text-sm font-semibold text-on-brand-strong no-underline"
         >
           Edit
         </Link>
