@@ -1,20 +1,16 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type Db } from "../db";
+import { createTestDatabase, type TestDatabase, testDialects } from "../../tests/support/database";
 import { migrateToLatest } from "../db/migrate";
 import { seedTenants } from "../tenants/seed";
 import { addComment, deleteComment, setCommentHidden } from "./comments";
 import { createNewsletter, publishNewsletter } from "./newsletters";
 import { readNewsletter } from "./reading";
 
-// A real SQLite file: the readers' comment list is kept per page version, and every change to
-// that list must reach the next reading.
-describe("reading a newsletter", () => {
-  let dir: string;
-  let db: Db;
-  const main = () => ({ db, tenantId: "main" });
+// A real database: the readers' comment list is kept per page version, and every change to that
+// list must reach the next reading.
+describe.each(testDialects())("reading a newsletter on %s", (dialect) => {
+  let database: TestDatabase;
+  const main = () => ({ db: database.db, tenantId: "main" });
   const read = async (slug: string, options = { countView: true, includeHidden: false }) => {
     const reading = await readNewsletter(main(), slug, options);
     if (!reading) throw new Error("not found");
@@ -24,15 +20,13 @@ describe("reading a newsletter", () => {
     reading.comments.map((comment) => comment.text);
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "herald-reading-"));
-    db = createDb(`file:${join(dir, "test.db")}`);
-    await migrateToLatest(db);
-    await seedTenants(db);
+    database = await createTestDatabase(dialect);
+    await migrateToLatest(database.db);
+    await seedTenants(database.db);
   });
 
   afterAll(async () => {
-    await db.destroy();
-    rmSync(dir, { recursive: true, force: true });
+    await database?.drop();
   });
 
   async function published() {
