@@ -7,7 +7,7 @@ describe("markup kept per distinct data", () => {
   it("renders once for the same data, again when the data changes", () => {
     let renders = 0;
     const markup = (items: string[]) =>
-      keptMarkup(["test-list", items], () => {
+      keptMarkup("test-list", items, () => {
         renders += 1;
         return list(items);
       });
@@ -18,10 +18,25 @@ describe("markup kept per distinct data", () => {
     expect(renders).toBe(2);
   });
 
+  it("tells lists apart by name, and equal lists in new objects by their content", () => {
+    let renders = 0;
+    const render = (items: string[]) => () => {
+      renders += 1;
+      return list(items);
+    };
+    const items = ["x"];
+    keptMarkup("first", items, render(items));
+    keptMarkup("second", items, render(items));
+    expect(renders).toBe(2);
+    keptMarkup("first", ["x"], render(["x"]));
+    keptMarkup("first", items, render(items));
+    expect(renders).toBe(2);
+  });
+
   it("keeps a bounded number of lists, the least recently used going first", () => {
     let renders = 0;
     const markup = (n: number) =>
-      keptMarkup(["bounded", n], () => {
+      keptMarkup("bounded", [n], () => {
         renders += 1;
         return <p>{n}</p>;
       });

@@ -7,17 +7,27 @@ const MAX_KEPT = 100;
 const MAX_MARKUP_LENGTH = 100_000;
 const kept = new Map<string, string>();
 
+// The digest of each data object seen: a list kept elsewhere (the readers' comments of a page
+// version) comes back as the same object, and hashing its JSON cost as much as rendering it.
+const digests = new WeakMap<object, string>();
+
 /**
  * The markup of a part of a page that is a pure function of `data` (a comment list), rendered
  * once per distinct data and kept, newest use last. The same list goes to every reader until a
- * comment changes it, and rendering 50 comments is a fifth of an article's render. The key is a
- * digest of the data itself, so no change has to be announced: changed data is a new key, and the
- * old markup ages out. `data` must hold everything `render` reads.
+ * comment changes it, and rendering 50 comments is a fifth of an article's render. The key is
+ * `name` and a digest of the data itself, so no change has to be announced: changed data is a new
+ * key, and the old markup ages out. `data` must hold everything `render` reads, and must not be
+ * changed once passed here (its digest is remembered for the object).
  *
  * Rendered outside the page's render (in a loader): React's renderer does not nest.
  */
-export function keptMarkup(data: unknown, render: () => ReactNode): string {
-  const key = createHash("sha1").update(JSON.stringify(data)).digest("base64");
+export function keptMarkup(name: string, data: object, render: () => ReactNode): string {
+  let digest = digests.get(data);
+  if (digest === undefined) {
+    digest = createHash("sha1").update(JSON.stringify(data)).digest("base64");
+    digests.set(data, digest);
+  }
+  const key = `${name}\u0000${digest}`;
   const hit = kept.get(key);
   if (hit !== undefined) {
     kept.delete(key);

@@ -84,7 +84,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     // list has moderation forms, which need the page's router: rendered with the page.
     commentsMarkup: canModerate
       ? null
-      : keptMarkup(["comments", reading.comments], () => commentItems(reading.comments, null)),
+      : keptMarkup("comments", reading.comments, () => commentItems(reading.comments, null)),
     canModerate,
     commentsShown: COMMENTS_SHOWN,
     asOf: Date.now(),
