@@ -64,12 +64,18 @@ export function createDb(url: string): Db {
  * and preparing costs about as much as running a simple query (a sixth of the sender's database
  * time). Statements are never iterated (Kysely's stream() is not used), so one may serve every
  * caller; SQLite re-prepares a kept statement itself after a schema change.
+ *
+ * Kysely's transactions begin DEFERRED. Here they begin IMMEDIATE: with another process on the
+ * file (`herald worker` beside the site), a deferred transaction that reads, then writes after the
+ * other process wrote, fails at once with SQLITE_BUSY (busy_timeout cannot wait for a snapshot to
+ * become current); one that takes the write lock first waits its turn instead.
  */
 function keptStatements(database: SQLite.Database, limit = 1000): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>();
   return {
     close: () => database.close(),
-    prepare(sql: string) {
+    prepare(text: string) {
+      const sql = text === "begin" ? "begin immediate" : text;
       let statement = statements.get(sql);
       if (!statement) {
         // Queries are built from code, so their texts are few; the limit only guards a runaway.
