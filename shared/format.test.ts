@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDate } from "./format";
+import { formatCount, formatDate, plural } from "./format";
 
 describe("formatDate", () => {
   it("reads a stored time as its UTC day, the same on every call", () => {
@@ -25,5 +25,14 @@ describe("formatDate", () => {
 
   it("refuses a time that is not one", () => {
     expect(() => formatDate("not a date")).toThrow(RangeError);
+  });
+});
+
+describe("counts", () => {
+  it("separate thousands the US way, and say one or many", () => {
+    expect(formatCount(1234567)).toBe("1,234,567");
+    expect(plural(1, "view")).toBe("1 view");
+    expect(plural(12345, "view")).toBe("12,345 views");
+    expect(plural(0, "reply", "replies")).toBe("0 replies");
   });
 });

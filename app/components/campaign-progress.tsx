@@ -1,5 +1,6 @@
 import { useEffect } from "react";
 import { useRevalidator } from "react-router";
+import { formatCount } from "../../shared/format";
 import type { CAMPAIGN_STATUSES } from "../../shared/schemas/campaign";
 
 export type CampaignStatusName = (typeof CAMPAIGN_STATUSES)[number];
@@ -33,8 +34,6 @@ export function CampaignStatusBadge({ status }: { status: CampaignStatusName | (
     </span>
   );
 }
-
-const count = (value: number) => value.toLocaleString("en-US");
 
 function duration(seconds: number): string {
   if (seconds < 60) return `${seconds} s`;
@@ -75,9 +74,9 @@ export function CampaignProgressBar({
       <p className="mt-1 text-sm" data-testid="campaign-progress">
         {[
           `${percent}%`,
-          `${count(progress.sent)} sent`,
-          `${count(progress.failed)} failed`,
-          `${count(progress.total)} recipients`,
+          `${formatCount(progress.sent)} sent`,
+          `${formatCount(progress.failed)} failed`,
+          `${formatCount(progress.total)} recipients`,
           status === "sending" && progress.rate > 0 ? `${progress.rate}/s` : null,
           status === "sending" && progress.secondsLeft !== null
             ? `about ${duration(progress.secondsLeft)} left`

@@ -3,6 +3,7 @@ import { Group } from "@visx/group";
 import { scaleBand, scaleLinear } from "@visx/scale";
 import { Bar, LinePath } from "@visx/shape";
 import type { GrowthDay } from "../../../server/subscribers/growth";
+import { formatCount } from "../../../shared/format";
 import { type Column, DataTable } from "../ui/data-table";
 
 /*
@@ -14,7 +15,6 @@ import { type Column, DataTable } from "../ui/data-table";
 const WIDTH = 720;
 const HEIGHT = 240;
 const MARGIN = { top: 12, right: 12, bottom: 28, left: 44 };
-const count = (n: number) => n.toLocaleString("en-US");
 /** Short axis labels that fit the margin at any size: 950, 12K, 1.2M. */
 const axisNumber = new Intl.NumberFormat("en-US", {
   notation: "compact",
@@ -54,7 +54,7 @@ export function GrowthChart({ days, caption }: { days: GrowthDay[]; caption: str
   return (
     <figure className="mt-3">
       <figcaption className="text-sm">
-        {`${caption}: ${count(totals.new)} new, ${count(totals.confirmed)} confirmed, ${count(totals.unsubscribed)} unsubscribed, net ${net > 0 ? "+" : ""}${count(net)}.`}
+        {`${caption}: ${formatCount(totals.new)} new, ${formatCount(totals.confirmed)} confirmed, ${formatCount(totals.unsubscribed)} unsubscribed, net ${net > 0 ? "+" : ""}${formatCount(net)}.`}
       </figcaption>
       <svg
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
