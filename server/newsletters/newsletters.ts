@@ -176,6 +176,49 @@ const LIST_COLUMNS = [
 
 type ListedRow = Pick<NewsletterRow, (typeof LIST_COLUMNS)[number]>;
 
+/**
+ * A newsletter as the staff lists' cards show it (the dashboard, the CMS), with the list's order
+ * (its last change). A page of cards reads these columns only: most of a row's columns lie after
+ * its content in the row, and reading each costs SQLite a walk past it (130 µs of a dashboard).
+ */
+export interface NewsletterSummary {
+  id: string;
+  title: string;
+  excerpt: string;
+  status: NewsletterStatus;
+  /** published, else created */
+  date: string;
+  updatedAt: string;
+  metrics: { views: number; comments: number };
+  slug: string;
+}
+
+const SUMMARY_COLUMNS = [
+  "id",
+  "title",
+  "excerpt",
+  "status",
+  "views",
+  "comments",
+  "created_at",
+  "updated_at",
+  "published_at",
+  "slug",
+] as const satisfies readonly (typeof LIST_COLUMNS)[number][];
+
+function toSummary(row: Pick<NewsletterRow, (typeof SUMMARY_COLUMNS)[number]>): NewsletterSummary {
+  return {
+    id: row.id,
+    title: row.title,
+    excerpt: row.excerpt,
+    status: row.status,
+    date: row.published_at ?? row.created_at,
+    updatedAt: row.updated_at,
+    metrics: { views: Number(row.views), comments: Number(row.comments) },
+    slug: row.slug ?? row.id,
+  };
+}
+
 export function toNewsletter(row: NewsletterRow): Newsletter {
   return { ...toListItem(row), content: row.content };
 }
@@ -667,7 +710,7 @@ export async function listNewsletters(
   ctx: TenantScope,
   filter: NewsletterFilter = {},
   page: { page: number; pageSize: number } = { page: 1, pageSize: STAFF_PAGE_SIZE },
-): Promise<{ items: NewsletterListItem[]; total: number }> {
+): Promise<{ items: NewsletterSummary[]; total: number }> {
   let base = ctx.db.selectFrom("newsletters").where("tenant_id", "=", ctx.tenantId);
   if (filter.status) base = base.where("status", "=", filter.status);
   if (filter.search?.trim()) {
@@ -677,26 +720,28 @@ export async function listNewsletters(
       .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     base = base.where(sql<boolean>`lower(title) like ${pattern} escape '\\'`);
   }
-  return newestFirstPage(base, "updated_at", page);
+  const { rows, total } = newestFirstPage(base, "updated_at", page);
+  const [items, count] = await Promise.all([rows.select(SUMMARY_COLUMNS).execute(), total]);
+  return { items: items.map(toSummary), total: count };
 }
 
-/** One page of the newsletters `base` selects, newest first by `newest`, and how many in all. */
-async function newestFirstPage(
+/** `base` as one page, newest first by `newest`, for the caller's columns; and how many in all. */
+function newestFirstPage(
   base: SelectQueryBuilder<Database, "newsletters", object>,
   newest: "updated_at" | "published_at",
   page: { page: number; pageSize: number },
-): Promise<{ items: NewsletterListItem[]; total: number }> {
-  const [rows, counted] = await Promise.all([
-    base
-      .select(LIST_COLUMNS)
+) {
+  return {
+    rows: base
       .orderBy(newest, "desc")
       .orderBy("id", "desc")
       .limit(page.pageSize)
-      .offset((page.page - 1) * page.pageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirst(),
-  ]);
-  return { items: rows.map(toListItem), total: Number(counted?.total ?? 0) };
+      .offset((page.page - 1) * page.pageSize),
+    total: base
+      .select((eb) => eb.fn.countAll<number>().as("total"))
+      .executeTakeFirst()
+      .then((counted) => Number(counted?.total ?? 0)),
+  };
 }
 
 /** Published newsletters, newest first, one page at a time: all, or those of a tag or a year. */
@@ -724,7 +769,9 @@ export async function listPublishedNewsletters(
       .where("published_at", ">=", `${String(page.year).padStart(4, "0")}-01-01`)
       .where("published_at", "<", `${String(page.year + 1).padStart(4, "0")}-01-01`);
   }
-  return newestFirstPage(base, "published_at", page);
+  const { rows, total } = newestFirstPage(base, "published_at", page);
+  const [items, count] = await Promise.all([rows.select(LIST_COLUMNS).execute(), total]);
+  return { items: items.map(toListItem), total: count };
 }
 
 /** The years with published newsletters, newest first, with how many each has. */
