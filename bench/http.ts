@@ -22,11 +22,6 @@ import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
-import { createSession, SESSION_COOKIE } from "../server/auth/sessions";
-import { createUser } from "../server/auth/users";
-import { createDb } from "../server/db";
-import { addComment } from "../server/newsletters/comments";
-import { createNewsletter, publishNewsletter } from "../server/newsletters/newsletters";
 import {
   ensureBuild,
   envSeconds,
@@ -47,6 +42,14 @@ import {
   summarize,
   writeResults,
 } from "./lib";
+import {
+  type CountCheck,
+  type PreparedScenario,
+  seedArchive,
+  seedNewsletterPage,
+  signedIn,
+  staffCookie,
+} from "./scenarios";
 
 const CONNECTIONS = 20;
 
@@ -126,26 +129,6 @@ const profiles = {
 
 type ProfileName = keyof typeof profiles;
 
-/** What a scenario's requests are expected to have written, compared after the run. */
-interface CountCheck {
-  /** e.g. "views" */
-  what: string;
-  counted: number;
-  /** 2xx responses of the scenario: warm-up, probe and run */
-  expected: number;
-  ok: boolean;
-}
-
-/** A scenario's path on the running server, after seeding what it needs. */
-interface PreparedScenario {
-  path: string;
-  /** e.g. a signed-in session's cookie */
-  headers?: Record<string, string>;
-  /** Set when each 2xx response writes: the run is a fixed number of requests, then this compares. */
-  check?: (answered: number) => Promise<CountCheck>;
-  close?: () => Promise<void>;
-}
-
 interface Scenario {
   label: string;
   /** Which server the scenario runs against (one server per profile, started once). */
@@ -166,161 +149,6 @@ const scenarios: Scenario[] = [
   { label: HOME_UNCACHED_SCENARIO, profile: "pageCacheOff", path: "/" },
   { label: NEWSLETTER_UNCACHED_SCENARIO, profile: "pageCacheOff", path: seedNewsletterPage },
 ];
-
-// ---------------------------------------------------------------------------------------------
-// Signed-in staff: a super admin and a session, made through the server's own functions
-
-const sessions = new WeakMap<ServerHandle, Promise<string>>();
-
-/** The Cookie header of a super admin's session on this server (made once per server). */
-function staffCookie(server: ServerHandle): Promise<string> {
-  let cookie = sessions.get(server);
-  if (!cookie) {
-    cookie = (async () => {
-      const db = createDb(server.databaseUrl);
-      try {
-        const user = await createUser(db, {
-          email: `bench-staff-${server.port}@example.com`,
-          password: "a long bench passphrase, never used to sign in",
-          role: "super_admin",
-        });
-        const session = await createSession(db, user.id);
-        return `${SESSION_COOKIE}=${session.token}`;
-      } finally {
-        await db.destroy();
-      }
-    })();
-    sessions.set(server, cookie);
-  }
-  return cookie;
-}
-
-function signedIn(path: string) {
-  return async (server: ServerHandle): Promise<PreparedScenario> => ({
-    path,
-    headers: { cookie: await staffCookie(server) },
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// The newsletter page: about 1,500 words and 50 comments, each load counting a view
-
-const SENTENCES = [
-  "Discovery teams that negotiate the ESI protocol early spend less on review and fight fewer motions about scope.",
-  "Technology-assisted review keeps winning acceptance when the producing party explains how it measured recall.",
-  "Short-message data from chat platforms now appears in most requests for production, and it rarely fits the old custodian model.",
-  "A defensible workflow is documented before the first document is coded, not reconstructed after a challenge.",
-  "General counsel want fewer surprises, which means budgets that track the matter and not the vendor's invoice.",
-  "Privilege logs built with generative summaries save hours, but every entry still needs a human who can stand behind it.",
-  "The best litigation-support managers treat validation as a routine report, the way finance treats reconciliation.",
-  "Information governance is cheaper than collection: what was never kept never has to be reviewed.",
-];
-
-/** Deterministic newsletter HTML of about `words` words: paragraphs, headings, a list, a quote, links. */
-function benchArticle(words: number): string {
-  const parts: string[] = [];
-  let count = 0;
-  let index = 0;
-  while (count < words) {
-    if (index % 5 === 4)
-      parts.push(`<h2>Part ${Math.ceil(index / 5)}: what changed this week</h2>`);
-    if (index % 9 === 8) {
-      parts.push(
-        '<ul><li>Ask for the validation report.</li><li>Write down the sampling method.</li><li>Read the <a href="https://example.com/guide">practitioner guide</a>.</li></ul>',
-      );
-    }
-    if (index % 11 === 10) {
-      parts.push("<blockquote><p>Defensibility is a process, not a product.</p></blockquote>");
-    }
-    const paragraph = [0, 1, 2, 3]
-      .map((offset) => SENTENCES[(index + offset * 3) % SENTENCES.length] ?? "")
-      .join(" ");
-    parts.push(`<p>${paragraph.replace("recall", "<strong>recall</strong>")}</p>`);
-    count += paragraph.split(/\s+/).length;
-    index += 1;
-  }
-  return parts.join("\n");
-}
-
-// ---------------------------------------------------------------------------------------------
-// The archive and a tag page with 1,000 published newsletters (issue 15)
-
-const ARCHIVE_TAGS = [
-  { slug: "ediscovery", name: "eDiscovery" },
-  { slug: "ai-review", name: "AI review" },
-  { slug: "privilege", name: "Privilege" },
-  { slug: "governance", name: "Governance" },
-  { slug: "case-law", name: "Case law" },
-];
-let archiveSeeded: Promise<void> | null = null;
-
-/** 1,000 published newsletters of ~300 words, two tags each, over three years (seeded once). */
-function seedArchive(path: string) {
-  return async (server: ServerHandle): Promise<PreparedScenario> => {
-    archiveSeeded ??= (async () => {
-      const db = createDb(server.databaseUrl);
-      const ctx = { db, tenantId: "main" };
-      try {
-        for (let i = 0; i < 1_000; i++) {
-          const newsletter = await createNewsletter(
-            { ...ctx, authorId: null },
-            {
-              title: `Archive issue ${i + 1}: what changed in review this week`,
-              excerpt: "Three developments worth your attention and one practical takeaway.",
-              content: benchArticle(300),
-              tags: [ARCHIVE_TAGS[i % 5], ARCHIVE_TAGS[(i + 2) % 5]].filter(
-                (tag) => tag !== undefined,
-              ),
-            },
-          );
-          await publishNewsletter(ctx, newsletter.id);
-        }
-      } finally {
-        await db.destroy();
-      }
-    })();
-    await archiveSeeded;
-    return { path };
-  };
-}
-
-/** Seeds the newsletter through the server's own functions, straight into the bench database. */
-async function seedNewsletterPage(server: ServerHandle): Promise<PreparedScenario> {
-  const db = createDb(server.databaseUrl);
-  const ctx = { db, tenantId: "main" };
-  const newsletter = await createNewsletter(
-    { ...ctx, authorId: null },
-    {
-      title: "The protocol is the bottleneck: what eDiscovery teams learned this year",
-      excerpt: "Why the ESI protocol, not the review tool, decides the cost of discovery.",
-      content: benchArticle(1_500),
-      readTime: 7,
-    },
-  );
-  await publishNewsletter(ctx, newsletter.id);
-  for (let i = 0; i < 50; i++) {
-    const text =
-      i % 3 === 0
-        ? `Comment ${i}: this matches what we saw on our last two matters.\nThe validation point is the one I will take to our next meet-and-confer.`
-        : `Comment ${i}: useful summary, thank you. We are rolling out the same checklist for our review vendors this quarter.`;
-    const outcome = await addComment(ctx, { newsletterId: newsletter.id, text });
-    if (outcome.status !== "added") throw new Error(`seeding comment ${i}: ${outcome.status}`);
-  }
-  return {
-    path: `/newsletter/${newsletter.slug}`,
-    async check(answered) {
-      const row = await db
-        .selectFrom("newsletters")
-        .select("views")
-        .where("tenant_id", "=", "main")
-        .where("id", "=", newsletter.id)
-        .executeTakeFirstOrThrow();
-      const counted = Number(row.views);
-      return { what: "views", counted, expected: answered, ok: counted === answered };
-    },
-    close: () => db.destroy(),
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Client JavaScript of a page
