@@ -1,16 +1,9 @@
+import type { NewsletterSummary } from "../../server/newsletters/newsletters";
 import { formatDate, plural } from "../../shared/format";
 import { Link } from "../lib/page-scripts";
 
-export interface NewsletterCardData {
-  id: string;
-  title: string;
-  excerpt: string;
-  date: string;
-  status: "draft" | "published";
-  metrics: { views: number; comments: number };
-  /** its public address's part, for the View link */
-  slug: string;
-}
+/** What a card shows: the staff list's summary without its sort key. */
+export type NewsletterCardData = Omit<NewsletterSummary, "updatedAt">;
 
 /**
  * A newsletter as its card shows it, and nothing more: a staff page's data is encoded again for

@@ -179,7 +179,7 @@ type ListedRow = Pick<NewsletterRow, (typeof LIST_COLUMNS)[number]>;
 /**
  * A newsletter as the staff lists' cards show it (the dashboard, the CMS), with the list's order
  * (its last change). A page of cards reads these columns only: most of a row's columns lie after
- * its content in the row, and reading each costs SQLite a walk past it (130 µs of a dashboard).
+ * its content in the row, and reading each costs SQLite a walk past it (decision 022, fourth pass).
  */
 export interface NewsletterSummary {
   id: string;
@@ -190,6 +190,7 @@ export interface NewsletterSummary {
   date: string;
   updatedAt: string;
   metrics: { views: number; comments: number };
+  /** its public address's part, for the View link */
   slug: string;
 }
 

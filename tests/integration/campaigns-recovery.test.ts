@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { createCampaign, getCampaignRow } from "../../server/campaigns/campaigns";
 import { STALE_CLAIM_MS } from "../../server/campaigns/worker";
@@ -8,6 +7,7 @@ import {
   recipientsOf,
   SECRET,
   seedAudience,
+  startWorkerProcess,
   useSendingEngine,
   waitForStatus,
 } from "../support/campaigns";
@@ -25,21 +25,11 @@ describe.each(testDialects())("the sending engine's recovery on %s", (dialect) =
       { subject: "Issue 4", content: "<p>Hi</p>", groups: lists },
       null,
     );
-    const env = {
-      ...process.env,
-      DATABASE_URL: engine.database.url,
-      SMTP_URL: engine.sink.url,
-      SEND_RATE: "150",
-      SEND_CONCURRENCY: "4",
-      SESSION_SECRET: SECRET,
-      LOG_LEVEL: "warn",
-    };
     const startWorker = () => {
-      // node itself with tsx's loader, not the tsx wrapper: SIGKILL must hit the sending process
-      // (the wrapper would die and leave its node child sending on, orphaned).
-      const child = spawn(process.execPath, ["--import", "tsx", "cli/herald.ts", "worker"], {
-        env,
-        stdio: "ignore",
+      const child = startWorkerProcess({
+        databaseUrl: engine.database.url,
+        smtpUrl: engine.sink.url,
+        sessionSecret: SECRET,
       });
       engine.children.push(child);
       return child;

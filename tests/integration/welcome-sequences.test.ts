@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crossTenant } from "../../server/db/tenant-guard";
 import { listTenantLists } from "../../server/subscribers/lists";
 import { getTenant } from "../../server/tenants/store";
+import { startWorkerProcess } from "../support/campaigns";
 import { type TestDatabase, testDialects } from "../support/database";
 import { postForm } from "../support/forms";
 import { textOf } from "../support/html";
@@ -215,19 +216,11 @@ describe.each(testDialects())("welcome sequences on %s", (dialect) => {
         .filter((mail) => mail.subject === "Welcome aboard")
         .flatMap((mail) => mail.to)
         .filter((to) => to.startsWith("k-"));
-    const env = {
-      ...process.env,
-      DATABASE_URL: database.url,
-      SMTP_URL: sink.url,
-      SEND_RATE: "150",
-      SEND_CONCURRENCY: "4",
-      SESSION_SECRET: SECRET,
-      LOG_LEVEL: "warn",
-    };
     const startWorker = () => {
-      const child = spawn(process.execPath, ["--import", "tsx", "cli/herald.ts", "worker"], {
-        env,
-        stdio: "ignore",
+      const child = startWorkerProcess({
+        databaseUrl: database.url,
+        smtpUrl: sink.url,
+        sessionSecret: SECRET,
       });
       children.push(child);
       return child;

@@ -1,4 +1,4 @@
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { getCampaignRow } from "../../server/campaigns/campaigns";
@@ -127,4 +127,28 @@ export function useSendingEngine(dialect: DialectName): SendingEngine {
   });
 
   return engine;
+}
+
+/**
+ * `herald worker` as its own process, sending from `databaseUrl` to `smtpUrl` at 150 messages a
+ * second, four at a time: node itself with tsx's loader, not the tsx wrapper, so that SIGKILL hits
+ * the sending process (the wrapper would die and leave its node child sending on, orphaned).
+ */
+export function startWorkerProcess(options: {
+  databaseUrl: string;
+  smtpUrl: string;
+  sessionSecret: string;
+}): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", "cli/herald.ts", "worker"], {
+    env: {
+      ...process.env,
+      DATABASE_URL: options.databaseUrl,
+      SMTP_URL: options.smtpUrl,
+      SEND_RATE: "150",
+      SEND_CONCURRENCY: "4",
+      SESSION_SECRET: options.sessionSecret,
+      LOG_LEVEL: "warn",
+    },
+    stdio: "ignore",
+  });
 }
