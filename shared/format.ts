@@ -31,7 +31,7 @@ export function formatCount(count: number): string {
 }
 
 export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${COUNT.format(count)} ${count === 1 ? one : many}`;
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
 }
 
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();

@@ -1,5 +1,6 @@
 import { useId } from "react";
 import type { useActionData } from "react-router";
+import { formatCount } from "../../shared/format";
 import { COMMENT_MAX_LENGTH } from "../../shared/schemas/comment";
 import type { action } from "../routes/newsletter/detail.server";
 import { CommentItem } from "./comment-item";
@@ -99,8 +100,7 @@ export function CommentsSection({
           />
           <FieldErrors id={`${text.id}-error`} errors={errors("text")} />
           <p id={`${text.id}-hint`} className="mt-2 text-sm opacity-80">
-            Comments are posted as Anonymous, up to {COMMENT_MAX_LENGTH.toLocaleString("en-US")}{" "}
-            characters.
+            Comments are posted as Anonymous, up to {formatCount(COMMENT_MAX_LENGTH)} characters.
           </p>
           <Honeypot />
           <div className="mt-4 flex flex-wrap items-center gap-4">

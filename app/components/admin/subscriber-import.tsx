@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 import { Form, useNavigation, useRevalidator } from "react-router";
 import type { RefusedRow } from "../../../server/subscribers/admin";
 import type { ImportJob } from "../../../server/subscribers/imports";
-import { formatDateTime, plural } from "../../../shared/format";
+import { formatCount, formatDateTime, plural } from "../../../shared/format";
 import { MAX_IMPORT_BYTES, MAX_IMPORT_LABEL } from "../../../shared/schemas/subscribers";
 import { Link } from "../../lib/page-scripts";
 import { type Column, DataTable } from "../ui/data-table";
@@ -39,7 +39,7 @@ const working = (job: ImportJob) => job.status === "queued" || job.status === "r
 /** How far a job is, in words: "Imported 12,000 of 100,000 rows". */
 function progressText(job: ImportJob): string {
   if (job.status === "queued") return `Waiting to start: ${plural(job.totalRows, "row")} to import`;
-  return `Imported ${job.doneRows.toLocaleString("en-US")} of ${plural(job.totalRows, "row")}`;
+  return `Imported ${formatCount(job.doneRows)} of ${plural(job.totalRows, "row")}`;
 }
 
 /**
@@ -100,7 +100,7 @@ export function ImportReportView({ job }: { job: ImportJob }) {
     >
       <h2 id="import-report" className="text-lg font-bold">
         {done
-          ? `Imported ${job.doneRows.toLocaleString("en-US")} rows; refused ${job.refusedCount.toLocaleString("en-US")} rows`
+          ? `Imported ${formatCount(job.doneRows)} rows; refused ${formatCount(job.refusedCount)} rows`
           : failed
             ? `Import stopped after ${plural(job.doneRows, "row")}`
             : `Importing: refused ${plural(job.refusedCount, "row")} so far`}
@@ -111,9 +111,8 @@ export function ImportReportView({ job }: { job: ImportJob }) {
         </p>
       ) : null}
       <p className="mt-1 text-sm">
-        From <span className="font-mono">{job.fileName}</span>:{" "}
-        {job.created.toLocaleString("en-US")} new, {job.updated.toLocaleString("en-US")} updated. No
-        email was sent.
+        From <span className="font-mono">{job.fileName}</span>: {formatCount(job.created)} new,{" "}
+        {formatCount(job.updated)} updated. No email was sent.
       </p>
       {job.keptUnsubscribed > 0 ? (
         <p className="mt-2 text-sm">
@@ -127,7 +126,7 @@ export function ImportReportView({ job }: { job: ImportJob }) {
           className="mt-4"
           caption={
             job.refusedCount > job.refused.length
-              ? `Refused rows (the first ${job.refused.length.toLocaleString("en-US")} of ${job.refusedCount.toLocaleString("en-US")})`
+              ? `Refused rows (the first ${formatCount(job.refused.length)} of ${formatCount(job.refusedCount)})`
               : "Refused rows"
           }
           columns={REFUSED_COLUMNS}
@@ -162,7 +161,7 @@ const IMPORT_COLUMNS: Column<ImportJob>[] = [
     header: "Rows",
     className: "tabular-nums",
     cell: (job) =>
-      `${job.doneRows.toLocaleString("en-US")} of ${job.totalRows.toLocaleString("en-US")} written, ${job.refusedCount.toLocaleString("en-US")} refused`,
+      `${formatCount(job.doneRows)} of ${formatCount(job.totalRows)} written, ${formatCount(job.refusedCount)} refused`,
   },
 ];
 

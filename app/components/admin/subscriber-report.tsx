@@ -1,4 +1,4 @@
-import { formatDate } from "../../../shared/format";
+import { formatCount, formatDate } from "../../../shared/format";
 import type { loader } from "../../routes/admin/subscribers.server";
 import { AdminSection } from "../admin-header";
 
@@ -29,9 +29,7 @@ export function SubscriberCounts({
           ].map(([label, count]) => (
             <div key={label} className="rounded-brand border border-black/10 bg-surface p-3">
               <dt className="text-sm font-medium">{label}</dt>
-              <dd className="text-2xl font-bold tabular-nums">
-                {Number(count).toLocaleString("en-US")}
-              </dd>
+              <dd className="text-2xl font-bold tabular-nums">{formatCount(Number(count))}</dd>
             </div>
           ))}
         </dl>
@@ -52,7 +50,7 @@ export function SubscriberCounts({
                   {list.name} <span className="text-sm opacity-80">{`(${list.key})`}</span>
                 </td>
                 <td className="py-2 text-right text-lg font-semibold tabular-nums">
-                  {list.active.toLocaleString("en-US")}
+                  {formatCount(list.active)}
                 </td>
               </tr>
             ))}

@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import type { CampaignReport } from "../../../server/campaigns/campaigns";
-import { plural } from "../../../shared/format";
+import { formatCount, plural } from "../../../shared/format";
 import { ActivityChart } from "../../components/admin/activity-chart";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
 import {
@@ -199,7 +199,7 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
             <div key={label} className="rounded-brand border border-black/10 p-3">
               <dt className="text-sm">{label}</dt>
               <dd className="text-xl font-bold">
-                {typeof value === "number" ? value.toLocaleString("en-US") : value}
+                {typeof value === "number" ? formatCount(value) : value}
               </dd>
             </div>
           ))}

@@ -1,3 +1,4 @@
+import { formatCount } from "../../../shared/format";
 import { CAMPAIGN_STATUSES } from "../../../shared/schemas/campaign";
 import { AdminPage, AdminSection } from "../../components/admin-header";
 import {
@@ -16,7 +17,7 @@ export { loader } from "./campaigns.server";
 
 export const meta: Route.MetaFunction = () => noindexMeta("Campaigns");
 
-const count = (value: number) => value.toLocaleString("en-US");
+const count = (value: number) => formatCount(value);
 /** A list's figures, from the builtin provider or MailerLite's groups. */
 interface ListFigures {
   id: string | number;
@@ -50,7 +51,7 @@ const COMPARISON_COLUMNS: Column<ComparisonRow>[] = [
     className: "sm:whitespace-nowrap",
     cell: (row) => (row.startedAt ? <StaffTime iso={row.startedAt} /> : "—"),
   },
-  { header: "Messages", align: "right", cell: (row) => row.sent.toLocaleString("en-US") },
+  { header: "Messages", align: "right", cell: (row) => formatCount(row.sent) },
   { header: "Open rate", align: "right", cell: (row) => rate(row.opened, row.sent) },
   { header: "Click rate", align: "right", cell: (row) => rate(row.clicked, row.sent) },
   { header: "Unsubscribes", align: "right", cell: (row) => row.unsubscribes },

@@ -1,5 +1,6 @@
 import { Form, useNavigation } from "react-router";
 import type { ListOverview } from "../../../server/subscribers/lists";
+import { formatCount } from "../../../shared/format";
 import { ListFields } from "../../components/admin/list-fields";
 import { AdminPage, AdminSection } from "../../components/admin-header";
 import { type Column, DataTable } from "../../components/ui/data-table";
@@ -29,8 +30,8 @@ const COLUMNS: Column<ListOverview>[] = [
     cell: (list) =>
       list.archived ? "Archived" : list.visibility === "public" ? "Public" : "Private",
   },
-  { header: "Active", align: "right", cell: (list) => list.active.toLocaleString("en-US") },
-  { header: "On the list", align: "right", cell: (list) => list.members.toLocaleString("en-US") },
+  { header: "Active", align: "right", cell: (list) => formatCount(list.active) },
+  { header: "On the list", align: "right", cell: (list) => formatCount(list.members) },
 ];
 
 export default function Lists({ loaderData, actionData }: Route.ComponentProps) {

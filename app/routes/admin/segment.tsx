@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Form, useFetcher, useNavigation } from "react-router";
-import { plural } from "../../../shared/format";
+import { formatCount, plural } from "../../../shared/format";
 import {
   ACTIVITIES,
   ACTIVITY_LABELS,
@@ -98,7 +98,7 @@ export default function Segment({ loaderData, actionData }: Route.ComponentProps
         className="rounded-brand border border-black/10 bg-surface p-3 text-lg font-semibold"
       >
         {count
-          ? `${plural(count.matching, "subscriber")} ${count.matching === 1 ? "matches" : "match"} · ${count.active.toLocaleString("en-US")} active (a campaign reaches these)`
+          ? `${plural(count.matching, "subscriber")} ${count.matching === 1 ? "matches" : "match"} · ${formatCount(count.active)} active (a campaign reaches these)`
           : "Set conditions to see how many match."}
       </p>
       <Form method="post" ref={form} onChange={recount} className="space-y-6" noValidate>

@@ -1,3 +1,4 @@
+import { formatCount } from "../../../shared/format";
 import { AdminPage } from "../../components/admin-header";
 import { type Column, DataTable } from "../../components/ui/data-table";
 import { outlineButtonClass } from "../../components/ui/form";
@@ -20,9 +21,9 @@ const COLUMNS: Column<Row>[] = [
   {
     header: "Matching now",
     align: "right",
-    cell: (segment) => segment.matching.toLocaleString("en-US"),
+    cell: (segment) => formatCount(segment.matching),
   },
-  { header: "Active", align: "right", cell: (segment) => segment.active.toLocaleString("en-US") },
+  { header: "Active", align: "right", cell: (segment) => formatCount(segment.active) },
 ];
 
 export default function Segments({ loaderData }: Route.ComponentProps) {

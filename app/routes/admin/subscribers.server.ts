@@ -17,6 +17,7 @@ import {
   ProfileError,
   unsubscribeByStaff,
 } from "../../../server/subscribers/profiles";
+import { formatCount } from "../../../shared/format";
 import { z } from "../../../shared/zod";
 import type { Route } from "./+types/subscribers";
 
@@ -117,7 +118,7 @@ async function bulkAction(
   const chosen = await selectedSubscriberIds(ctx, filter);
   if (chosen.length === 0)
     return answer({ kind: "bulk-error", message: "No subscribers match." }, 400);
-  const people = `${chosen.length.toLocaleString("en-US")} ${chosen.length === 1 ? "subscriber" : "subscribers"}`;
+  const people = `${formatCount(chosen.length)} ${chosen.length === 1 ? "subscriber" : "subscribers"}`;
   try {
     if (bulk === "add" || bulk === "remove") {
       const changed = await changeListMembership(ctx, by, chosen, {
@@ -126,7 +127,7 @@ async function bulkAction(
       });
       return answer({
         kind: "bulk-done",
-        message: `${changed.toLocaleString("en-US")} of ${people} ${bulk === "add" ? "added to" : "removed from"} the list.`,
+        message: `${formatCount(changed)} of ${people} ${bulk === "add" ? "added to" : "removed from"} the list.`,
       });
     }
     if (!confirmed) {
@@ -147,7 +148,7 @@ async function bulkAction(
         : await unsubscribeByStaff(ctx, by, chosen);
     return answer({
       kind: "bulk-done",
-      message: `${done.toLocaleString("en-US")} ${done === 1 ? "subscriber" : "subscribers"} ${bulk === "erase" ? "erased" : "unsubscribed"}.`,
+      message: `${formatCount(done)} ${done === 1 ? "subscriber" : "subscribers"} ${bulk === "erase" ? "erased" : "unsubscribed"}.`,
     });
   } catch (error) {
     if (error instanceof ProfileError)

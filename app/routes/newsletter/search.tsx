@@ -1,4 +1,4 @@
-import { formatDate } from "../../../shared/format";
+import { formatCount, formatDate } from "../../../shared/format";
 import { Pagination } from "../../components/newsletter-archive";
 import { NewsletterSearchBox } from "../../components/newsletter-search-box";
 import { Container, PageHero } from "../../components/ui/layout";
@@ -31,7 +31,7 @@ export default function NewsletterSearch({ loaderData }: Route.ComponentProps) {
               {total === 0
                 ? `No newsletters match “${query}”.`
                 : more
-                  ? `More than ${total.toLocaleString("en-US")} results for “${query}”`
+                  ? `More than ${formatCount(total)} results for “${query}”`
                   : `${total} ${total === 1 ? "result" : "results"} for “${query}”`}
             </h2>
             {results.length > 0 ? (
