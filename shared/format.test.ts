@@ -35,4 +35,11 @@ describe("counts", () => {
     expect(plural(12345, "view")).toBe("12,345 views");
     expect(plural(0, "reply", "replies")).toBe("0 replies");
   });
+
+  it("write every count as Intl does, below a thousand too", () => {
+    const intl = new Intl.NumberFormat("en-US");
+    for (const count of [0, 7, 999, 1000, 1001, -1, -999, 2.5, 999.5, 1e21]) {
+      expect(formatCount(count)).toBe(intl.format(count));
+    }
+  });
 });

@@ -2,6 +2,7 @@ import { useId } from "react";
 import type { useActionData } from "react-router";
 import { formatCount } from "../../shared/format";
 import { COMMENT_MAX_LENGTH } from "../../shared/schemas/comment";
+import { Kept } from "../lib/page-scripts";
 import type { action } from "../routes/newsletter/detail.server";
 import { CommentItem } from "./comment-item";
 import { FieldErrors, FormAlert, Honeypot, SubmitButton, TextArea } from "./ui/form";
@@ -77,39 +78,49 @@ export function CommentsSection({
           <p className="mt-4 text-sm">Showing the {commentsShown} most recent comments.</p>
         ) : null}
 
-        <form
-          method="post"
-          action={`/newsletter/${newsletterSlug}`}
-          id={id}
-          // The action's messages are the contract (SPEC's texts), not the browser's: it checks.
-          noValidate
-          className="relative mt-10 rounded-brand border border-black/10 bg-surface p-5 shadow-sm sm:p-6"
-        >
-          <h3 className="text-lg font-semibold">Leave a comment</h3>
-          <FormAlert id={formErrorId} errors={errors("")} className="mt-4" />
-          <label htmlFor={text.id} className="sr-only">
-            Your comment
-          </label>
-          <TextArea
-            {...text}
-            defaultValue={value("text")}
-            rows={4}
-            maxLength={COMMENT_MAX_LENGTH}
-            placeholder="Share your thoughts..."
-            className="mt-4"
-          />
-          <FieldErrors id={`${text.id}-error`} errors={errors("text")} />
-          <p id={`${text.id}-hint`} className="mt-2 text-sm opacity-80">
-            Comments are posted as Anonymous, up to {formatCount(COMMENT_MAX_LENGTH)} characters.
-          </p>
-          <Honeypot />
-          <div className="mt-4 flex flex-wrap items-center gap-4">
-            <SubmitButton>Post Comment</SubmitButton>
-            <p role="status" className="text-sm font-medium text-ok">
-              {posted ? "Your comment has been posted." : ""}
-            </p>
-          </div>
-        </form>
+        <Kept
+          as="form"
+          props={{
+            method: "post",
+            action: `/newsletter/${newsletterSlug}`,
+            id,
+            // The action's messages are the contract (SPEC's texts), not the browser's: it checks.
+            noValidate: true,
+            className:
+              "relative mt-10 rounded-brand border border-black/10 bg-surface p-5 shadow-sm sm:p-6",
+          }}
+          // Until someone submits it, the form is the same for every reader of every article.
+          keyOf={reply || posted ? null : `comment-form\u0000${id}`}
+          render={() => (
+            <>
+              <h3 className="text-lg font-semibold">Leave a comment</h3>
+              <FormAlert id={formErrorId} errors={errors("")} className="mt-4" />
+              <label htmlFor={text.id} className="sr-only">
+                Your comment
+              </label>
+              <TextArea
+                {...text}
+                defaultValue={value("text")}
+                rows={4}
+                maxLength={COMMENT_MAX_LENGTH}
+                placeholder="Share your thoughts..."
+                className="mt-4"
+              />
+              <FieldErrors id={`${text.id}-error`} errors={errors("text")} />
+              <p id={`${text.id}-hint`} className="mt-2 text-sm opacity-80">
+                Comments are posted as Anonymous, up to {formatCount(COMMENT_MAX_LENGTH)}{" "}
+                characters.
+              </p>
+              <Honeypot />
+              <div className="mt-4 flex flex-wrap items-center gap-4">
+                <SubmitButton>Post Comment</SubmitButton>
+                <p role="status" className="text-sm font-medium text-ok">
+                  {posted ? "Your comment has been posted." : ""}
+                </p>
+              </div>
+            </>
+          )}
+        />
       </div>
     </section>
   );

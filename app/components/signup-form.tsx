@@ -3,7 +3,7 @@ import { useId } from "react";
 import { useLocation } from "react-router";
 import { MAX_EMAIL_LENGTH } from "../../shared/schemas/email";
 import { SIGNUP_LIMITS } from "../../shared/schemas/signup";
-import { Link } from "../lib/page-scripts";
+import { Kept, Link } from "../lib/page-scripts";
 import { FieldErrors, FieldShell, Honeypot, SubmitButton, TextInput } from "./ui/form";
 import { submitted } from "./ui/submitted";
 
@@ -65,104 +65,119 @@ export function SignupForm({
     );
   }
 
-  const email = (
-    <TextInput
-      {...field("email")}
-      type="email"
-      required
-      maxLength={MAX_EMAIL_LENGTH}
-      defaultValue={value("email")}
-      autoComplete="email"
-      placeholder={compact ? "you@company.com" : undefined}
-      className={compact ? "sm:max-w-sm" : undefined}
-    />
-  );
-  const submit = <SubmitButton>Subscribe</SubmitButton>;
-  const chosen = result ? values("lists") : [defaultList];
-
+  const form = {
+    method: "post",
+    action: SIGNUP_ACTION,
+    id,
+    // The action's messages are the contract (SPEC's texts), not the browser's: it checks.
+    noValidate: true,
+    className: "relative",
+    "aria-label": "Newsletter sign-up",
+    "aria-describedby": formErrors ? formErrorId : undefined,
+  };
+  // Until someone submits it, the form is the same for every visitor of this page.
+  const keyOf = answer
+    ? null
+    : `signup\u0000${id}\u0000${pathname}\u0000${compact}\u0000${defaultList}\u0000${JSON.stringify(lists)}`;
   return (
-    <form
-      method="post"
-      action={SIGNUP_ACTION}
-      id={id}
-      // The action's messages are the contract (SPEC's texts), not the browser's: it checks.
-      noValidate
-      className="relative"
-      aria-label="Newsletter sign-up"
-      aria-describedby={formErrors ? formErrorId : undefined}
-    >
-      {/* The page it was sent from: part of the consent record (issue 16, point 3). */}
-      <input type="hidden" name="page" value={pathname} />
-      {compact ? (
-        <div>
-          <label htmlFor={`${id}-email`} className="sr-only">
-            Email address
-          </label>
-          <div className="flex flex-col gap-2 sm:flex-row">
-            {email}
-            <input type="hidden" name="lists" value={defaultList} />
-            {submit}
-          </div>
-          <FieldErrors id={`${id}-email-error`} errors={errors("email")} />
-          <div className="mt-1">{formErrors}</div>
-        </div>
-      ) : (
-        <div className="space-y-5">
-          {formErrors ? (
-            <div className="rounded-brand border-2 border-danger bg-surface p-3">{formErrors}</div>
-          ) : null}
-          <FieldShell id={`${id}-email`} label="Email" errors={errors("email")}>
-            {email}
-          </FieldShell>
-          <FieldShell id={`${id}-name`} label="Name" optional errors={errors("name")}>
-            <TextInput
-              {...field("name")}
-              type="text"
-              maxLength={SIGNUP_LIMITS.name}
-              defaultValue={value("name")}
-              autoComplete="name"
-            />
-          </FieldShell>
-          <fieldset
-            aria-describedby={field("lists")["aria-describedby"]}
-            aria-invalid={field("lists")["aria-invalid"]}
-          >
-            <legend className="font-semibold">Newsletters</legend>
-            <input type="hidden" name="chooseLists" value="1" />
-            <div className="mt-2 space-y-2">
-              {lists.map((list) => (
-                <label
-                  key={list.key}
-                  htmlFor={`${id}-lists-${list.key}`}
-                  className="flex cursor-pointer gap-3 rounded-brand border border-black/15 p-3 has-[:checked]:border-brand-strong has-[:checked]:bg-brand/5"
-                >
-                  <input
-                    id={`${id}-lists-${list.key}`}
-                    type="checkbox"
-                    name="lists"
-                    value={list.key}
-                    defaultChecked={chosen.includes(list.key)}
-                    className="mt-1 size-4 shrink-0 accent-brand-strong"
-                  />
-                  <span>
-                    <span className="block font-semibold">{list.name}</span>
-                    {list.description ? (
-                      <span className="block text-sm opacity-85">{list.description}</span>
-                    ) : null}
-                  </span>
+    <Kept
+      as="form"
+      props={form}
+      keyOf={keyOf}
+      render={() => {
+        const email = (
+          <TextInput
+            {...field("email")}
+            type="email"
+            required
+            maxLength={MAX_EMAIL_LENGTH}
+            defaultValue={value("email")}
+            autoComplete="email"
+            placeholder={compact ? "you@company.com" : undefined}
+            className={compact ? "sm:max-w-sm" : undefined}
+          />
+        );
+        const submit = <SubmitButton>Subscribe</SubmitButton>;
+        const chosen = result ? values("lists") : [defaultList];
+        return (
+          <>
+            {/* The page it was sent from: part of the consent record (issue 16, point 3). */}
+            <input type="hidden" name="page" value={pathname} />
+            {compact ? (
+              <div>
+                <label htmlFor={`${id}-email`} className="sr-only">
+                  Email address
                 </label>
-              ))}
-            </div>
-            <FieldErrors id={`${id}-lists-error`} errors={errors("lists")} />
-          </fieldset>
-          {submit}
-          <p className="text-sm">
-            We will email you about your subscription. Every newsletter has a link to change or
-            cancel it. <Link to="/privacy">Privacy Policy</Link>
-          </p>
-        </div>
-      )}
-      <Honeypot id={`${id}-website`} />
-    </form>
+                <div className="flex flex-col gap-2 sm:flex-row">
+                  {email}
+                  <input type="hidden" name="lists" value={defaultList} />
+                  {submit}
+                </div>
+                <FieldErrors id={`${id}-email-error`} errors={errors("email")} />
+                <div className="mt-1">{formErrors}</div>
+              </div>
+            ) : (
+              <div className="space-y-5">
+                {formErrors ? (
+                  <div className="rounded-brand border-2 border-danger bg-surface p-3">
+                    {formErrors}
+                  </div>
+                ) : null}
+                <FieldShell id={`${id}-email`} label="Email" errors={errors("email")}>
+                  {email}
+                </FieldShell>
+                <FieldShell id={`${id}-name`} label="Name" optional errors={errors("name")}>
+                  <TextInput
+                    {...field("name")}
+                    type="text"
+                    maxLength={SIGNUP_LIMITS.name}
+                    defaultValue={value("name")}
+                    autoComplete="name"
+                  />
+                </FieldShell>
+                <fieldset
+                  aria-describedby={field("lists")["aria-describedby"]}
+                  aria-invalid={field("lists")["aria-invalid"]}
+                >
+                  <legend className="font-semibold">Newsletters</legend>
+                  <input type="hidden" name="chooseLists" value="1" />
+                  <div className="mt-2 space-y-2">
+                    {lists.map((list) => (
+                      <label
+                        key={list.key}
+                        htmlFor={`${id}-lists-${list.key}`}
+                        className="flex cursor-pointer gap-3 rounded-brand border border-black/15 p-3 has-[:checked]:border-brand-strong has-[:checked]:bg-brand/5"
+                      >
+                        <input
+                          id={`${id}-lists-${list.key}`}
+                          type="checkbox"
+                          name="lists"
+                          value={list.key}
+                          defaultChecked={chosen.includes(list.key)}
+                          className="mt-1 size-4 shrink-0 accent-brand-strong"
+                        />
+                        <span>
+                          <span className="block font-semibold">{list.name}</span>
+                          {list.description ? (
+                            <span className="block text-sm opacity-85">{list.description}</span>
+                          ) : null}
+                        </span>
+                      </label>
+                    ))}
+                  </div>
+                  <FieldErrors id={`${id}-lists-error`} errors={errors("lists")} />
+                </fieldset>
+                {submit}
+                <p className="text-sm">
+                  We will email you about your subscription. Every newsletter has a link to change
+                  or cancel it. <Link to="/privacy">Privacy Policy</Link>
+                </p>
+              </div>
+            )}
+            <Honeypot id={`${id}-website`} />
+          </>
+        );
+      }}
+    />
   );
 }

@@ -1,5 +1,5 @@
-import { Form } from "react-router";
-import { Link, NavLink } from "../lib/page-scripts";
+import { Form, useLocation } from "react-router";
+import { isActivePath, Kept, Link, NavLink } from "../lib/page-scripts";
 
 const NAV_ITEMS = [
   { to: "/", label: "Home" },
@@ -16,8 +16,28 @@ interface SiteHeaderProps {
   user: { email: string } | null;
 }
 
+const HEADER_PROPS = { className: "border-b-4 border-brand bg-surface" };
+
 /** SPEC §2 navigation bar. Signed-in state comes from the server, so it renders without a flash. */
 export function SiteHeader({ companyName, logoUrl, user }: SiteHeaderProps) {
+  const { pathname } = useLocation();
+  // What the bar shows: the brand and which item is the current page. The signed-in bar's sign-out
+  // is React Router's Form, which renders only inside the page's router: rendered each time.
+  const active = NAV_ITEMS.findIndex((item) =>
+    isActivePath(pathname, item.to, { end: item.to === "/" }),
+  );
+  const keyOf = user ? null : `header\u0000${companyName}\u0000${logoUrl}\u0000${active}`;
+  return (
+    <Kept
+      as="header"
+      props={HEADER_PROPS}
+      keyOf={keyOf}
+      render={() => <HeaderContent companyName={companyName} logoUrl={logoUrl} user={user} />}
+    />
+  );
+}
+
+function HeaderContent({ companyName, logoUrl, user }: SiteHeaderProps) {
   const links = (
     <>
       {NAV_ITEMS.map((item) => (
@@ -72,48 +92,46 @@ export function SiteHeader({ companyName, logoUrl, user }: SiteHeaderProps) {
   );
 
   return (
-    <header className="border-b-4 border-brand bg-surface">
-      <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3 sm:px-6">
-        <Link
-          to="/"
-          className="flex min-w-0 items-center gap-3 text-ink no-underline"
-          aria-label={`${companyName} home`}
-        >
-          {logoUrl ? (
-            <img src={logoUrl} alt="" className="h-9 w-auto shrink-0" />
-          ) : (
-            <span
-              aria-hidden="true"
-              className="grid size-9 shrink-0 place-items-center rounded-brand bg-brand text-lg font-bold text-on-brand"
-            >
-              {companyName.charAt(0)}
-            </span>
-          )}
-          {/* A long name is cut with an ellipsis so the navigation always stays on screen. */}
+    <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3 sm:px-6">
+      <Link
+        to="/"
+        className="flex min-w-0 items-center gap-3 text-ink no-underline"
+        aria-label={`${companyName} home`}
+      >
+        {logoUrl ? (
+          <img src={logoUrl} alt="" className="h-9 w-auto shrink-0" />
+        ) : (
           <span
-            className="truncate text-lg font-bold tracking-tight"
-            title={companyName}
-            data-testid="header-company-name"
+            aria-hidden="true"
+            className="grid size-9 shrink-0 place-items-center rounded-brand bg-brand text-lg font-bold text-on-brand"
           >
-            {companyName}
+            {companyName.charAt(0)}
           </span>
-        </Link>
-        <nav aria-label="Main" className="hidden shrink-0 md:block">
-          <ul className="flex items-center gap-1">{links}</ul>
+        )}
+        {/* A long name is cut with an ellipsis so the navigation always stays on screen. */}
+        <span
+          className="truncate text-lg font-bold tracking-tight"
+          title={companyName}
+          data-testid="header-company-name"
+        >
+          {companyName}
+        </span>
+      </Link>
+      <nav aria-label="Main" className="hidden shrink-0 md:block">
+        <ul className="flex items-center gap-1">{links}</ul>
+      </nav>
+      {/* Phones: a disclosure that works without JavaScript. */}
+      <details className="group relative shrink-0 md:hidden">
+        <summary className="cursor-pointer list-none rounded-brand border border-current px-3 py-2 font-medium [&::-webkit-details-marker]:hidden">
+          Menu
+        </summary>
+        <nav
+          aria-label="Main"
+          className="absolute right-0 z-20 mt-2 w-56 rounded-brand border border-black/10 bg-surface p-2 shadow-lg"
+        >
+          <ul className="flex flex-col gap-1">{links}</ul>
         </nav>
-        {/* Phones: a disclosure that works without JavaScript. */}
-        <details className="group relative shrink-0 md:hidden">
-          <summary className="cursor-pointer list-none rounded-brand border border-current px-3 py-2 font-medium [&::-webkit-details-marker]:hidden">
-            Menu
-          </summary>
-          <nav
-            aria-label="Main"
-            className="absolute right-0 z-20 mt-2 w-56 rounded-brand border border-black/10 bg-surface p-2 shadow-lg"
-          >
-            <ul className="flex flex-col gap-1">{links}</ul>
-          </nav>
-        </details>
-      </div>
-    </header>
+      </details>
+    </div>
   );
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ReactNode } from "react";
 import { renderToString } from "react-dom/server";
+import type { KeptMarkupStore } from "./page-scripts";
 
 // Bounds: a hundred lists of up to 100,000 characters is at most 20 MB of strings.
 const MAX_KEPT = 100;
@@ -43,4 +44,57 @@ export function keptMarkup(name: string, data: object, render: () => ReactNode):
     kept.set(key, markup);
   }
   return markup;
+}
+
+// <Kept> parts (app/lib/kept.tsx): a header, a footer, an empty form — a few KB each, one per
+// tenant, signed-in state and page at most, so a few hundred cover a busy site (about 2 MB).
+const MAX_KEPT_PARTS = 500;
+const MAX_PART_LENGTH = 20_000;
+const keptParts = new Map<string, string>();
+
+/** The store of <Kept> parts for one page without scripts; `keep` ends it, after the render. */
+export interface PageKeptParts extends KeptMarkupStore {
+  /**
+   * Renders on its own, and keeps, each part the page asked to keep. `wrap` gives a part the
+   * page's contexts it may read (the location, for links). A part that fails on its own is not
+   * kept, and is reported to `failed`: the page was rendered whole anyway.
+   */
+  keep(
+    wrap: (content: ReactNode) => ReactNode,
+    failed: (key: string, error: unknown) => void,
+  ): void;
+}
+
+export function pageKeptParts(): PageKeptParts {
+  const pending: [string, ReactNode][] = [];
+  return {
+    get(key) {
+      const markup = keptParts.get(key);
+      if (markup !== undefined) {
+        keptParts.delete(key);
+        keptParts.set(key, markup);
+      }
+      return markup;
+    },
+    keepLater(key, content) {
+      pending.push([key, content]);
+    },
+    keep(wrap, failed) {
+      for (const [key, content] of pending) {
+        let markup: string;
+        try {
+          markup = renderToString(wrap(content));
+        } catch (error) {
+          failed(key, error);
+          continue;
+        }
+        if (markup.length > MAX_PART_LENGTH) continue;
+        if (keptParts.size >= MAX_KEPT_PARTS) {
+          const oldest = keptParts.keys().next().value;
+          if (oldest !== undefined) keptParts.delete(oldest);
+        }
+        keptParts.set(key, markup);
+      }
+    },
+  };
 }

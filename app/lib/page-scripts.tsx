@@ -1,4 +1,4 @@
-import { createContext, createElement, useContext } from "react";
+import { createContext, createElement, type ReactNode, useContext } from "react";
 import {
   type LinkProps,
   type NavLinkProps,
@@ -115,6 +115,20 @@ export function Link(props: LinkProps) {
   return createElement("a", anchor);
 }
 
+/**
+ * React Router's rule for an active NavLink: the location is the link's path, or (unless `end`)
+ * a path under it; case-insensitive unless asked.
+ */
+export function isActivePath(
+  pathname: string,
+  to: string,
+  { end = false, caseSensitive = false }: { end?: boolean; caseSensitive?: boolean } = {},
+): boolean {
+  const here = caseSensitive ? pathname : pathname.toLowerCase();
+  const path = caseSensitive ? to : to.toLowerCase();
+  return here === path || (!end && path !== "/" && here.startsWith(`${path.replace(/\/$/, "")}/`));
+}
+
 /** NavLink, likewise: active when the location is the link's path (or under it, unless `end`). */
 export function NavLink(props: NavLinkProps) {
   const form = linkForm(props, useContext(PageScriptsContext));
@@ -122,12 +136,7 @@ export function NavLink(props: NavLinkProps) {
   if (form === "router") return <RouterNavLink {...props} />;
   const { className, style, children, end, caseSensitive } = props;
   const to = props.to as string;
-  // React Router's rule: the same path, or (unless `end`) a path under it; case-insensitive
-  // unless asked.
-  const here = caseSensitive ? pathname : pathname.toLowerCase();
-  const path = caseSensitive ? to : to.toLowerCase();
-  const isActive =
-    here === path || (!end && path !== "/" && here.startsWith(`${path.replace(/\/$/, "")}/`));
+  const isActive = isActivePath(pathname, to, { end, caseSensitive });
   const state = { isActive, isPending: false, isTransitioning: false };
   const anchor = anchorProps(props, {}, NAV_LINK_ONLY);
   anchor["aria-current"] = isActive ? "page" : undefined;
@@ -141,3 +150,44 @@ export function NavLink(props: NavLinkProps) {
 
 /** NavLink's own props, and the target it puts last. */
 const NAV_LINK_ONLY = ["className", "style", "children", "end", "caseSensitive", "target"];
+
+/**
+ * Kept markup (decision 022, "Fifth pass"). On a page without scripts nothing hydrates, so a part
+ * that comes out the same for many requests — the header, the footer, a form nobody has submitted
+ * yet — need not be rendered by React each time: the first render of it is kept under a key that
+ * names everything it shows, and later pages put that markup in as it is. app/entry.server.tsx
+ * provides the store for such pages only; elsewhere (pages with scripts, the browser) a <Kept>
+ * renders its content like any element.
+ */
+export interface KeptMarkupStore {
+  /** the markup kept under `key`, if any */
+  get(key: string): string | undefined;
+  /** `content` is to be rendered on its own and kept under `key` once the page's render is over */
+  keepLater(key: string, content: ReactNode): void;
+}
+
+export const KeptMarkupContext = createContext<KeptMarkupStore | null>(null);
+
+interface KeptProps {
+  /** the element around the kept content, rendered every time with `props` */
+  as: string;
+  props: Record<string, unknown>;
+  /**
+   * Everything `render` shows, as one string; null renders it afresh (a form showing what was
+   * submitted). `render` must not read position-dependent hooks (useId): its caller passes ids in.
+   */
+  keyOf: string | null;
+  render: () => ReactNode;
+}
+
+export function Kept({ as, props, keyOf, render }: KeptProps) {
+  const store = useContext(KeptMarkupContext);
+  if (store === null || keyOf === null) return createElement(as, props, render());
+  const markup = store.get(keyOf);
+  if (markup !== undefined) {
+    return createElement(as, { ...props, dangerouslySetInnerHTML: { __html: markup } });
+  }
+  const content = render();
+  store.keepLater(keyOf, content);
+  return createElement(as, props, content);
+}
