@@ -40,8 +40,7 @@ export default async function handleRequest(
   }
   const scope = scopeOf(loadContext);
   const scripts = pageHasScripts(routerContext);
-  // Nothing hydrates a page without scripts: its <Kept> parts may be put in as kept markup.
-  const keptParts = scripts ? null : pageKeptParts();
+  const keptParts = pageKeptParts(scripts);
   // The stylesheet, most of a page, is left out of the render: its bytes go in afterwards.
   const app = (
     <StylesheetContext value={STYLESHEET_MARKER}>
@@ -55,10 +54,10 @@ export default async function handleRequest(
   if (scripts) await readHydrationData(routerContext);
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   const html = renderToString(app);
-  keptParts?.keep(
+  keptParts.keep(
     (content: ReactNode) => (
       <StaticRouter location={routerContext.staticHandlerContext.location}>
-        <PageScriptsContext value={false}>{content}</PageScriptsContext>
+        <PageScriptsContext value={scripts}>{content}</PageScriptsContext>
       </StaticRouter>
     ),
     (key, error) => scope.logger.warn({ err: error, key }, "a kept part failed to render alone"),

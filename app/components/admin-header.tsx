@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { Form, useRouteLoaderData } from "react-router";
-import { Link, NavLink } from "../lib/page-scripts";
+import { Form, useLocation, useRouteLoaderData } from "react-router";
+import { isActivePath, Kept, Link, NavLink } from "../lib/page-scripts";
 import type { RootData } from "../root";
 
 /** The staff area's tabs; some pages are for super admins only (their guards say so too). */
@@ -32,8 +32,9 @@ export function AdminHeader({ title, tenantName, actions }: AdminHeaderProps) {
   // The tenant and the signed-in user come from the root's data, which every page has.
   const root = useRouteLoaderData<RootData>("root");
   const isSuperAdmin = root?.user?.isSuperAdmin === true;
-  const tab = ({ isActive }: { isActive: boolean }) =>
-    `rounded-brand px-3 py-1.5 text-sm font-medium no-underline ${isActive ? "bg-brand-strong text-on-brand-strong" : "text-ink hover:bg-black/5"}`;
+  const { pathname } = useLocation();
+  const tabs = STAFF_TABS.filter((item) => isSuperAdmin || !item.superAdminOnly);
+  const current = tabs.map((item) => (isActivePath(pathname, item.to) ? 1 : 0)).join("");
   return (
     <div className="border-b border-black/10 bg-black/[0.03]">
       <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6">
@@ -54,19 +55,34 @@ export function AdminHeader({ title, tenantName, actions }: AdminHeaderProps) {
             </Form>
           </div>
         </div>
-        <nav aria-label="Staff" className="mt-4">
-          <ul className="flex flex-wrap gap-2">
-            {STAFF_TABS.filter((item) => isSuperAdmin || !item.superAdminOnly).map((item) => (
-              <li key={item.to}>
-                <NavLink to={item.to} className={tab}>
-                  {item.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        {/* The same for every page of a tab: kept (app/lib/page-scripts.tsx). */}
+        <Kept
+          as="nav"
+          props={STAFF_NAV_PROPS}
+          keyOf={`staff-nav\u0000${isSuperAdmin}\u0000${current}`}
+          render={() => <StaffTabs tabs={tabs} />}
+        />
       </div>
     </div>
+  );
+}
+
+const STAFF_NAV_PROPS = { "aria-label": "Staff", className: "mt-4" };
+
+const tabClass = ({ isActive }: { isActive: boolean }) =>
+  `rounded-brand px-3 py-1.5 text-sm font-medium no-underline ${isActive ? "bg-brand-strong text-on-brand-strong" : "text-ink hover:bg-black/5"}`;
+
+function StaffTabs({ tabs }: { tabs: typeof STAFF_TABS }) {
+  return (
+    <ul className="flex flex-wrap gap-2">
+      {tabs.map((item) => (
+        <li key={item.to}>
+          <NavLink to={item.to} className={tabClass}>
+            {item.label}
+          </NavLink>
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -1,6 +1,6 @@
 import type { NewsletterSummary } from "../../server/newsletters/newsletters";
 import { formatDate, plural } from "../../shared/format";
-import { Link } from "../lib/page-scripts";
+import { Kept, Link } from "../lib/page-scripts";
 
 /** What a card shows: the staff list's summary without its sort key. */
 export type NewsletterCardData = Omit<NewsletterSummary, "updatedAt">;
@@ -14,22 +14,63 @@ export function newsletterCardData(newsletter: NewsletterCardData): NewsletterCa
   return { id, title, excerpt, date, status, metrics, slug };
 }
 
-/** A newsletter in the staff grid: title, date, views, comments, status, Edit and View (SPEC §2). */
-export function NewsletterCard({
-  newsletter,
-  editHref,
-  viewHref,
-  sendHref = null,
-}: {
+interface NewsletterCardProps {
   newsletter: NewsletterCardData;
   editHref: string;
   viewHref: string | null;
   /** 'Send as email', for a published newsletter */
   sendHref?: string | null;
-}) {
+}
+
+const CARD_PROPS = {
+  className: "flex h-full flex-col rounded-brand border border-black/10 bg-surface p-5 shadow-sm",
+};
+
+/**
+ * A newsletter in the staff grid: title, date, views, comments, status, Edit and View (SPEC §2).
+ * Kept (app/lib/page-scripts.tsx): a page of cards changes only when a newsletter does.
+ */
+export function NewsletterCard({
+  newsletter,
+  editHref,
+  viewHref,
+  sendHref = null,
+}: NewsletterCardProps) {
+  const { id, title, excerpt, date, status, metrics, slug } = newsletter;
+  const keyOf = JSON.stringify([
+    id,
+    title,
+    excerpt,
+    date,
+    status,
+    metrics.views,
+    metrics.comments,
+    slug,
+    editHref,
+    viewHref,
+    sendHref,
+  ]);
+  return (
+    <Kept
+      as="article"
+      props={CARD_PROPS}
+      keyOf={`card\u0000${keyOf}`}
+      render={() => (
+        <CardContent
+          newsletter={newsletter}
+          editHref={editHref}
+          viewHref={viewHref}
+          sendHref={sendHref}
+        />
+      )}
+    />
+  );
+}
+
+function CardContent({ newsletter, editHref, viewHref, sendHref }: Required<NewsletterCardProps>) {
   const published = newsletter.status === "published";
   return (
-    <article className="flex h-full flex-col rounded-brand border border-black/10 bg-surface p-5 shadow-sm">
+    <>
       <div className="flex items-start justify-between gap-3">
         <h3 className="text-lg font-semibold leading-snug">{newsletter.title}</h3>
         <span
@@ -72,6 +113,6 @@ export function NewsletterCard({
           </Link>
         ) : null}
       </div>
-    </article>
+    </>
   );
 }

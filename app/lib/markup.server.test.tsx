@@ -63,7 +63,7 @@ function NeedsThePageRouter() {
 
 describe("parts kept on pages without scripts (<Kept>)", () => {
   // A page as app/entry.server.tsx renders one: the store around it, the parts kept afterwards.
-  function renderPage(page: () => ReactNode, store: PageKeptParts | null = pageKeptParts()) {
+  function renderPage(page: () => ReactNode, store: PageKeptParts | null = pageKeptParts(false)) {
     const html = renderToString(
       <KeptMarkupContext value={store}>
         <StaticRouter location="/about">
@@ -136,9 +136,35 @@ describe("parts kept on pages without scripts (<Kept>)", () => {
     expect(renderPage(page(key), null).html).toBe('<form method="post"><input name="x"/></form>');
   });
 
+  it("keeps a page with scripts' parts apart from a plain page's (their links differ)", () => {
+    const key = `kinds-${Math.random()}`;
+    const part = () => (
+      <Kept as="p" props={{}} keyOf={key} render={() => <NavLink to="/about">About</NavLink>} />
+    );
+    const plain = pageKeptParts(false);
+    renderToString(
+      <KeptMarkupContext value={plain}>
+        <StaticRouter location="/about">
+          <PageScriptsContext value={false}>{part()}</PageScriptsContext>
+        </StaticRouter>
+      </KeptMarkupContext>,
+    );
+    plain.keep(
+      (content) => (
+        <StaticRouter location="/about">
+          <PageScriptsContext value={false}>{content}</PageScriptsContext>
+        </StaticRouter>
+      ),
+      () => {},
+    );
+    expect(plain.get(key)).toBe('<a aria-current="page" href="/about">About</a>');
+    const withScripts = pageKeptParts(true);
+    expect(withScripts.get(key)).toBeUndefined();
+  });
+
   it("does not keep a part that cannot render on its own, and says so", () => {
     const key = `failing-${Math.random()}`;
-    const store = pageKeptParts();
+    const store = pageKeptParts(false);
     store.keepLater(key, <NeedsThePageRouter />);
     const failures: string[] = [];
     store.keep(

@@ -52,7 +52,11 @@ const MAX_KEPT_PARTS = 500;
 const MAX_PART_LENGTH = 20_000;
 const keptParts = new Map<string, string>();
 
-/** The store of <Kept> parts for one page without scripts; `keep` ends it, after the render. */
+/**
+ * The store of <Kept> parts for one page; `keep` ends it, after the render. A part's markup can
+ * depend on whether the page has scripts (links carry `data-discover` for the browser's router),
+ * so the two kinds of page keep apart.
+ */
 export interface PageKeptParts extends KeptMarkupStore {
   /**
    * Renders on its own, and keeps, each part the page asked to keep. `wrap` gives a part the
@@ -65,14 +69,16 @@ export interface PageKeptParts extends KeptMarkupStore {
   ): void;
 }
 
-export function pageKeptParts(): PageKeptParts {
+export function pageKeptParts(scripts: boolean): PageKeptParts {
+  const kind = scripts ? "scripts\u0000" : "plain\u0000";
   const pending: [string, ReactNode][] = [];
   return {
     get(key) {
-      const markup = keptParts.get(key);
+      const stored = `${kind}${key}`;
+      const markup = keptParts.get(stored);
       if (markup !== undefined) {
-        keptParts.delete(key);
-        keptParts.set(key, markup);
+        keptParts.delete(stored);
+        keptParts.set(stored, markup);
       }
       return markup;
     },
@@ -93,7 +99,9 @@ export function pageKeptParts(): PageKeptParts {
           const oldest = keptParts.keys().next().value;
           if (oldest !== undefined) keptParts.delete(oldest);
         }
-        keptParts.set(key, markup);
+        // Kept as one flat string: React's is a rope of a piece per tag and attribute, which
+        // every page using it would walk again when it is encoded.
+        keptParts.set(`${kind}${key}`, Buffer.from(markup).toString());
       }
     },
   };

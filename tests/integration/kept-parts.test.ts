@@ -5,6 +5,7 @@ import {
   createNewsletter,
   getNewsletter,
   publishNewsletter,
+  updateNewsletter,
 } from "../../server/newsletters/newsletters";
 import { seedTenants } from "../../server/tenants/seed";
 import { createStaffUser, signIn } from "../support/auth";
@@ -13,12 +14,13 @@ import { postForm } from "../support/forms";
 import { type RunningServer, startServer } from "../support/server";
 
 /*
- * Issue 17 (decision 022, fifth pass): on pages without scripts the header, the footer and the
- * empty sign-up and comment forms are rendered once and then put in as kept markup. Whatever was
- * kept, every document must be the one React renders — for each tenant, page and visitor.
+ * Issue 17 (decision 022, fifth pass): the header, the footer, the empty sign-up and comment
+ * forms, the staff tabs and the newsletter cards are rendered once and then put in as kept
+ * markup. Whatever was kept, every document must be the one React renders — for each tenant,
+ * page and visitor.
  * Rendering, not the database, is under test: SQLite only.
  */
-describe("parts kept on pages without scripts", () => {
+describe("kept parts of pages", () => {
   let database: TestDatabase;
   let server: RunningServer;
   /** a published article of each tenant */
@@ -128,6 +130,33 @@ describe("parts kept on pages without scripts", () => {
       expect(signedIn).toContain("Sign Out");
       expect(signedIn).not.toContain(">Sign In<");
     }
+  });
+
+  it("shows staff each newsletter's card and tab as they are now", async () => {
+    const scope = { db: database.db, tenantId: "main", authorId: null };
+    const { id } = await createNewsletter(scope, {
+      title: "A card before its edit",
+      excerpt: "Cards are kept while nothing changes.",
+      content: "<p>Draft.</p>",
+    });
+    const dashboard = async () => (await page("/admin/dashboard", { cookie: staff })).html;
+    const first = await dashboard();
+    expect(first).toContain("A card before its edit");
+    expect(await dashboard()).toBe(first);
+    await updateNewsletter(scope, id, {
+      title: "A card after its edit",
+      excerpt: "Cards are kept while nothing changes.",
+      content: "<p>Draft.</p>",
+    });
+    const edited = await dashboard();
+    expect(edited).toContain("A card after its edit");
+    expect(edited).not.toContain("A card before its edit");
+    // The staff tabs mark the page's own tab, whichever page kept them first.
+    const tab = (html: string) =>
+      html.match(/<nav aria-label="Staff".*?<a aria-current="page"[^>]*>([^<]*)</s)?.[1];
+    expect(tab(edited)).toBe("Newsletters");
+    expect(tab((await page("/admin/lists", { cookie: staff })).html)).toBe("Lists");
+    expect(tab(await dashboard())).toBe("Newsletters");
   });
 
   it("shows what was submitted beside its errors, and the empty form to the next visitor", async () => {
