@@ -36,10 +36,32 @@ describe("counts", () => {
     expect(plural(0, "reply", "replies")).toBe("0 replies");
   });
 
-  it("write every count as Intl does, below a thousand too", () => {
+  it("write every count as Intl does, whole or not", () => {
     const intl = new Intl.NumberFormat("en-US");
-    for (const count of [0, 7, 999, 1000, 1001, -1, -999, 2.5, 999.5, 1e21]) {
+    for (const count of [
+      0,
+      7,
+      999,
+      1000,
+      1001,
+      12345,
+      999999,
+      1000000,
+      1234567,
+      -1,
+      -999,
+      -1000,
+      -1234567,
+      Number.MAX_SAFE_INTEGER,
+      -Number.MAX_SAFE_INTEGER,
+      2.5,
+      999.5,
+      1234.5678,
+      1e21,
+    ]) {
       expect(formatCount(count)).toBe(intl.format(count));
     }
+    // Except minus zero, which Intl writes "-0": no count is below nothing.
+    expect(formatCount(-0)).toBe("0");
   });
 });
