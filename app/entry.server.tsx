@@ -75,10 +75,9 @@ let scratch = Buffer.allocUnsafe(256 * 1024);
  * A rendered page as the bytes the host sends, with the stylesheet's bytes in its marker's place.
  * Encoded here, once: given the string, Node measures it for Content-Length (walking React's rope
  * of pieces) and encodes it again on the socket. And not with `Buffer.from`, which walks the
- * string twice (its UTF-8 length, then its bytes) and, once a page holds one character beyond
- * Latin-1 (an arrow, a typographic quote), does both on two-byte text: written into a buffer
- * large enough for any encoding of it and copied out, a newsletter page encodes in a third of
- * the time (decision 022).
+ * string twice (its UTF-8 length, then its bytes): written into a buffer large enough for any
+ * encoding of it and copied out (a newsletter page's encoding, in a profile: 11% of the page
+ * before, 9% after; most of what is left is joining React's rope into one string).
  */
 function encodeDocument(html: string): Buffer {
   // UTF-8 takes at most three bytes per UTF-16 unit (a surrogate pair: four for two).

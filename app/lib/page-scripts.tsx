@@ -176,6 +176,7 @@ interface KeptProps {
   /**
    * Everything `render` shows, as one string; null renders it afresh (a form showing what was
    * submitted). `render` must not read position-dependent hooks (useId): its caller passes ids in.
+   * Nothing per request may be in a kept part (a nonce, a token): it would reach other requests.
    */
   keyOf: string | null;
   render: () => ReactNode;
