@@ -1,12 +1,13 @@
 import { createHash } from "node:crypto";
 import type { ReactNode } from "react";
 import { renderToString } from "react-dom/server";
+import { BoundedMap } from "../../shared/bounded-map";
 import type { KeptMarkupStore } from "./page-scripts";
 
 // Bounds: a hundred lists of up to 100,000 characters is at most 20 MB of strings.
 const MAX_KEPT = 100;
 const MAX_MARKUP_LENGTH = 100_000;
-const kept = new Map<string, string>();
+const kept = new BoundedMap<string, string>(MAX_KEPT);
 
 // The digest of each data object seen: a list kept elsewhere (the readers' comments of a page
 // version) comes back as the same object, and hashing its JSON cost as much as rendering it.
@@ -29,28 +30,18 @@ export function keptMarkup(name: string, data: object, render: () => ReactNode):
     digests.set(data, digest);
   }
   const key = `${name}\u0000${digest}`;
-  const hit = kept.get(key);
-  if (hit !== undefined) {
-    kept.delete(key);
-    kept.set(key, hit);
-    return hit;
-  }
+  const hit = kept.recall(key);
+  if (hit !== undefined) return hit;
   const markup = renderToString(render());
-  if (markup.length <= MAX_MARKUP_LENGTH) {
-    if (kept.size >= MAX_KEPT) {
-      const oldest = kept.keys().next().value;
-      if (oldest !== undefined) kept.delete(oldest);
-    }
-    kept.set(key, markup);
-  }
+  if (markup.length <= MAX_MARKUP_LENGTH) kept.set(key, markup);
   return markup;
 }
 
-// <Kept> parts (app/lib/kept.tsx): a header, a footer, an empty form — a few KB each, one per
-// tenant, signed-in state and page at most, so a few hundred cover a busy site (about 2 MB).
+// <Kept> parts (app/lib/page-scripts.tsx): a header, a footer, an empty form, a card — a few KB at
+// most each, so a few hundred cover a busy site (a few MB).
 const MAX_KEPT_PARTS = 500;
 const MAX_PART_LENGTH = 20_000;
-const keptParts = new Map<string, string>();
+const keptParts = new BoundedMap<string, string>(MAX_KEPT_PARTS);
 
 /**
  * The store of <Kept> parts for one page; `keep` ends it, after the render. A part's markup can
@@ -74,13 +65,7 @@ export function pageKeptParts(scripts: boolean): PageKeptParts {
   const pending: [string, ReactNode][] = [];
   return {
     get(key) {
-      const stored = `${kind}${key}`;
-      const markup = keptParts.get(stored);
-      if (markup !== undefined) {
-        keptParts.delete(stored);
-        keptParts.set(stored, markup);
-      }
-      return markup;
+      return keptParts.recall(`${kind}${key}`);
     },
     keepLater(key, content) {
       pending.push([key, content]);
@@ -95,10 +80,6 @@ export function pageKeptParts(scripts: boolean): PageKeptParts {
           continue;
         }
         if (markup.length > MAX_PART_LENGTH) continue;
-        if (keptParts.size >= MAX_KEPT_PARTS) {
-          const oldest = keptParts.keys().next().value;
-          if (oldest !== undefined) keptParts.delete(oldest);
-        }
         // Kept as one flat string: React's is a rope of a piece per tag and attribute, which
         // every page using it would walk again when it is encoded.
         keptParts.set(`${kind}${key}`, Buffer.from(markup).toString());

@@ -1,3 +1,5 @@
+import { BoundedMap } from "../../shared/bounded-map";
+
 /**
  * Rendered HTML of anonymous page views, kept per tenant and path (issue #2's performance design).
  * A marketing page depends only on the tenant and on whether a visitor is signed in, so one render
@@ -19,7 +21,7 @@ export const PAGE_CACHE_TTL_MS = 60_000;
 const MAX_ENTRIES = 1_000;
 
 export class PageCache {
-  private readonly entries = new Map<string, CachedPage>();
+  private readonly entries = new BoundedMap<string, CachedPage>(MAX_ENTRIES);
 
   constructor(private readonly ttlMs = PAGE_CACHE_TTL_MS) {}
 
@@ -39,11 +41,6 @@ export class PageCache {
   }
 
   set(tenantId: string, path: string, page: CachedPage): void {
-    if (this.entries.size >= MAX_ENTRIES) {
-      // Maps iterate in insertion order: drop the oldest entry.
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
     this.entries.set(this.key(tenantId, path), page);
   }
 

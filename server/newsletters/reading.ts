@@ -1,3 +1,4 @@
+import { BoundedMap } from "../../shared/bounded-map";
 import { displayNameOf } from "../auth/users";
 import {
   findImagesByUrl,
@@ -58,7 +59,7 @@ export async function readNewsletter(
 // every change to that list (countNewsletterComment), so a list kept under a version is never
 // older than it. Like the page cache, this instance learns of another's change from the version.
 const MAX_KEPT_LISTS = 100;
-const readersLists = new Map<string, Comment[]>();
+const readersLists = new BoundedMap<string, Comment[]>(MAX_KEPT_LISTS);
 
 async function readersComments(
   ctx: TenantScope,
@@ -69,13 +70,7 @@ async function readersComments(
   const kept = key === null ? undefined : readersLists.get(key);
   if (kept) return kept;
   const comments = await listComments(ctx, newsletterId, { limit: COMMENTS_SHOWN });
-  if (key !== null) {
-    if (readersLists.size >= MAX_KEPT_LISTS) {
-      const oldest = readersLists.keys().next().value;
-      if (oldest !== undefined) readersLists.delete(oldest);
-    }
-    readersLists.set(key, comments);
-  }
+  if (key !== null) readersLists.set(key, comments);
   return comments;
 }
 
@@ -106,7 +101,7 @@ export async function readArticle(
 // newsletter version; the stored content is compared too, so a changed row is never served stale.
 const MAX_CACHED = 100;
 const MAX_CACHED_LENGTH = 100_000;
-const rendered = new Map<string, { content: string; html: string }>();
+const rendered = new BoundedMap<string, { content: string; html: string }>(MAX_CACHED);
 
 async function safeNewsletterHtml(ctx: TenantScope, newsletter: Newsletter): Promise<string> {
   const key = `${newsletter.id}\u0000${newsletter.updatedAt}`;
@@ -117,10 +112,6 @@ async function safeNewsletterHtml(ctx: TenantScope, newsletter: Newsletter): Pro
   const images = await findImagesByUrl(ctx.db, ctx.tenantId, imageSources(safe));
   const html = withResponsiveImages(safe, images);
   if (newsletter.content.length <= MAX_CACHED_LENGTH) {
-    if (rendered.size >= MAX_CACHED) {
-      const oldest = rendered.keys().next().value;
-      if (oldest !== undefined) rendered.delete(oldest);
-    }
     rendered.set(key, { content: newsletter.content, html });
   }
   return html;

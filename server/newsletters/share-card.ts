@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import sharp from "sharp";
+import { BoundedMap } from "../../shared/bounded-map";
 import { textOn } from "../../shared/theme";
 import { fileStoreFor, readFile } from "../files/store";
 import { findImagesByUrl } from "../files/stored-images";
@@ -41,16 +42,12 @@ export interface RenderedCard {
 
 // Drawing a card takes tens of milliseconds; the few that are shared at once are kept.
 const MAX_KEPT = 64;
-const kept = new Map<string, RenderedCard>();
+const kept = new BoundedMap<string, RenderedCard>(MAX_KEPT);
 
 async function remember(key: string, render: () => Promise<RenderedCard>): Promise<RenderedCard> {
   const hit = kept.get(key);
   if (hit) return hit;
   const card = await render();
-  if (kept.size >= MAX_KEPT) {
-    const oldest = kept.keys().next().value;
-    if (oldest !== undefined) kept.delete(oldest);
-  }
   kept.set(key, card);
   return card;
 }
