@@ -13,7 +13,7 @@ import {
 } from "react-router";
 import { enforceRouteAccess } from "../server/auth/route-access";
 import { getSessionUser, readCookieHeader, SESSION_COOKIE } from "../server/auth/sessions";
-import { scopeOf, userContext } from "../server/http/context";
+import { matchedRouteContext, scopeOf, userContext } from "../server/http/context";
 import { brandingCssVariables } from "../shared/theme";
 import type { Route } from "./+types/root";
 import { AccessDenied } from "./components/access-denied";
@@ -24,15 +24,16 @@ import formEnhancements from "./lib/form-enhancements.js?raw";
 import { useNonce } from "./lib/nonce";
 import { PageScriptsContext, useFormEnhancements, usePageScripts } from "./lib/page-scripts";
 import { useStylesheet } from "./lib/stylesheet";
-import { accessFor } from "./route-access";
+import { accessFor, routeKey } from "./route-access";
 
 /**
  * Every request: the signed-in user goes into the router context (the host put the tenant in the
  * request's scope), and the route's declared access (app/route-access.ts) is enforced.
  */
 export const middleware: Route.MiddlewareFunction[] = [
-  async ({ request, context, pattern }) => {
+  async ({ request, context, pattern, params }) => {
     const scope = scopeOf(context);
+    context.set(matchedRouteContext, { pattern: routeKey(pattern), params });
     const token = readCookieHeader(request.headers.get("cookie"), SESSION_COOKIE);
     context.set(userContext, token ? await getSessionUser(scope.db, token) : null);
     // A refusal thrown here runs no loader, the root's included: it carries the layout's data.

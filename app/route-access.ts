@@ -135,9 +135,13 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
 };
 
 /** The access a request needs: undefined when the route answers this method itself (405). */
+/** React Router joins route paths without the leading slash ("admin/users"); keys have it. */
+export function routeKey(pattern: string): string {
+  return pattern.startsWith("/") ? pattern : `/${pattern}`;
+}
+
 export function accessFor(pattern: string, method: string): Access | undefined | null {
-  // React Router joins route paths without the leading slash ("admin/users"); keys have it.
-  const declared = ROUTE_ACCESS[pattern.startsWith("/") ? pattern : `/${pattern}`];
+  const declared = ROUTE_ACCESS[routeKey(pattern)];
   if (declared === undefined) return null;
   if (typeof declared === "string") return declared;
   return declared[(method === "HEAD" ? "GET" : method) as HttpMethod];

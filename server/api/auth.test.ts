@@ -1,16 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { READ_ONLY_FUNCTIONS, requiredTokenScope } from "./auth";
+import { FUNCTIONS_ROUTE, READ_ONLY_FUNCTIONS, requiredTokenScope } from "./auth";
 import { FUNCTION_NAMES } from "./functions";
 
-const request = (method: string, path: string) =>
-  new Request(`http://localhost${path}`, { method });
+const route = (pattern: string, params: Record<string, string> = {}) => ({ pattern, params });
 
 describe("the scope an API token needs", () => {
   it("is read for the tenant API's GETs and tenants:write for its other methods", () => {
-    expect(requiredTokenScope(request("GET", "/api/tenants"))).toBe("read");
-    expect(requiredTokenScope(request("GET", "/api/tenants/main/email-groups"))).toBe("read");
+    expect(requiredTokenScope("GET", route("/api/tenants"))).toBe("read");
+    expect(requiredTokenScope("HEAD", route("/api/tenants/:id", { id: "main" }))).toBe("read");
     for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
-      expect(requiredTokenScope(request(method, "/api/tenants/main"))).toBe("tenants:write");
+      expect(requiredTokenScope(method, route("/api/tenants/:id", { id: "main" }))).toBe(
+        "tenants:write",
+      );
     }
   });
 
@@ -24,9 +25,15 @@ describe("the scope an API token needs", () => {
       "sendEmail",
     ]);
     for (const name of FUNCTION_NAMES) {
-      expect(requiredTokenScope(request("POST", `/api/functions/${name}`))).toBe(
+      expect(requiredTokenScope("POST", route(FUNCTIONS_ROUTE, { name }))).toBe(
         READ_ONLY_FUNCTIONS.has(name) ? "read" : "functions",
       );
+    }
+  });
+
+  it("takes the function from the matched route: an unknown or odd name needs the functions scope", () => {
+    for (const name of ["", "GETALLGROUPS", "getAllGroups/", "constructor", "__proto__"]) {
+      expect(requiredTokenScope("POST", route(FUNCTIONS_ROUTE, { name }))).toBe("functions");
     }
   });
 });

@@ -4,7 +4,7 @@ import { getApiTokenUser } from "../auth/api-tokens";
 import type { StaffUser } from "../auth/permissions";
 import { getSessionUser } from "../auth/sessions";
 import type { Db } from "../db";
-import { scopeOf, userContext } from "../http/context";
+import { type MatchedRoute, matchedRouteContext, scopeOf, userContext } from "../http/context";
 import { API_MESSAGES, ApiError } from "./errors";
 
 /** Who is calling an API route: a staff member by session cookie, session token or API token. */
@@ -35,12 +35,20 @@ export const READ_ONLY_FUNCTIONS: ReadonlySet<string> = new Set([
   "getSubscriber",
 ]);
 
-/** The scope an API token needs for this request (shared/schemas/api-tokens.ts says which is which). */
-export function requiredTokenScope(request: Request): TokenScope {
-  const { pathname } = new URL(request.url);
-  const fn = /^\/api\/functions\/([^/]+)$/.exec(pathname)?.[1];
-  if (fn !== undefined) return READ_ONLY_FUNCTIONS.has(fn) ? "read" : "functions";
-  return request.method === "GET" || request.method === "HEAD" ? "read" : "tenants:write";
+/** The functions route's pattern in app/routes.ts. */
+export const FUNCTIONS_ROUTE = "/api/functions/:name";
+
+/**
+ * The scope an API token needs for this request (shared/schemas/api-tokens.ts says which is which).
+ * Decided from the route React Router matched and its params, never from the raw path: a trailing
+ * slash, a doubled slash or another letter case reach the same handler with the same name, so
+ * they need the same scope (issue 32, finding 3).
+ */
+export function requiredTokenScope(method: string, route: MatchedRoute): TokenScope {
+  if (route.pattern === FUNCTIONS_ROUTE) {
+    return READ_ONLY_FUNCTIONS.has(route.params.name ?? "") ? "read" : "functions";
+  }
+  return method === "GET" || method === "HEAD" ? "read" : "tenants:write";
 }
 
 /**
@@ -56,7 +64,7 @@ export async function apiCaller(
     const verified = await verifyAuthToken(scopeOf(context).db, token.trim());
     if (!verified) throw new ApiError("UNAUTHENTICATED", API_MESSAGES.unauthenticated);
     // Least privilege: an API token does only what its scopes say, whoever it acts as.
-    const needed = requiredTokenScope(request);
+    const needed = requiredTokenScope(request.method, context.get(matchedRouteContext));
     if (verified.scopes && !verified.scopes.includes(needed)) {
       throw new ApiError("PERMISSION_DENIED", `This API token lacks the ${needed} scope.`);
     }

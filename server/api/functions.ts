@@ -18,7 +18,7 @@ import { mailerLiteGroupIds, providerFor, providerNameFor } from "../providers";
 import type { ProviderCampaignInput } from "../providers/types";
 import { type MailProvider, PROVIDER_MESSAGES, type ProviderSubscriber } from "../providers/types";
 import type { Scope } from "../scope";
-import { listTenantLists, resolveLists } from "../subscribers/lists";
+import { listTenantLists, offeredLists, resolveLists } from "../subscribers/lists";
 import { submitNewsletterSignup } from "../subscribers/signup-submission";
 import {
   normaliseSubscriberEmail,
@@ -179,6 +179,17 @@ async function requireGroups(
     throw new ApiError("INVALID_ARGUMENT", PROVIDER_MESSAGES.noGroups);
   }
   return requested;
+}
+
+/** The provider group ids of the lists a visitor may choose (offeredLists): list ids, or MailerLite's. */
+async function offeredGroupIds(ctx: FunctionContext): Promise<Set<string>> {
+  const { db, tenant } = ctx.subscription;
+  const offered = offeredLists(await listTenantLists(db, tenant));
+  if (providerNameFor(tenant, ctx.env) !== "mailerlite") {
+    return new Set(offered.map((list) => String(list.id)));
+  }
+  const groupIds = mailerLiteGroupIds(tenant);
+  return new Set(offered.flatMap((list) => groupIds[list.key] ?? []));
 }
 
 /**
@@ -381,10 +392,13 @@ export const FUNCTIONS: Record<string, RegisteredFunction> = {
     input: z.object({}),
     async handler(ctx) {
       const groups = await ctx.provider().listGroups();
-      // Audience sizes and campaign figures are the tenant's business: visitors get the lists only.
+      if (ctx.trusted) return { success: true, groups };
+      // Visitors see what the sign-up form offers (public lists), and not their audience sizes or
+      // campaign figures, which are the tenant's business (issue 32, finding 7).
+      const offered = await offeredGroupIds(ctx);
       return {
         success: true,
-        groups: ctx.trusted ? groups : groups.map(({ id, name }) => ({ id, name })),
+        groups: groups.filter(({ id }) => offered.has(id)).map(({ id, name }) => ({ id, name })),
       };
     },
   }),

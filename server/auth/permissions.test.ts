@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   canManageTenant,
@@ -49,7 +50,74 @@ describe("permissions (SPEC §6)", () => {
     ["javascript:alert(1)", null],
     ["", null],
     [null, null],
-  ])("safeRedirectPath(%s) → %s", (target, expected) => {
+    // Issue 32, finding 2: checked after dot segments, backslashes, tabs and %2e are resolved.
+    ["/.//evil.example/x", null],
+    ["/admin/../..//evil.example", null],
+    ["/%2e%2e//evil.example", null],
+    ["/%2E%2E//evil.example", null],
+    ["/.%2e//evil.example", null],
+    ["/./\\evil.example", null],
+    ["/..\\/evil.example", null],
+    ["/\t/evil.example", null],
+    ["/\n/evil.example", null],
+    ["/\r\n/evil.example", null],
+    ["/\\/evil.example", null],
+    ["/ /evil.example", "/%20/evil.example"],
+    ["/admin/../newsletter", "/newsletter"],
+    ["/a/./b/../c?x=//y#//z", "/a/c?x=//y#//z"],
+    ["/%2f%2fevil.example", "/%2f%2fevil.example"],
+    ["/admin/%2e%2e/%2e%2e", "/"],
+    ["/\u0000//evil.example", "/%00//evil.example"],
+    ["/x\r\nSet-Cookie: a=b", "/xSet-Cookie:%20a=b"],
+  ])("safeRedirectPath(%j) → %j", (target, expected) => {
     expect(safeRedirectPath(target)).toBe(expected);
+  });
+
+  it("never answers a target that a browser resolves off the site, whatever the input", () => {
+    const piece = fc.constantFrom(
+      "/",
+      "\\",
+      ".",
+      "..",
+      "%2e",
+      "%2E",
+      "%2f",
+      "%5c",
+      "\t",
+      "\n",
+      "\r",
+      " ",
+      "\u0000",
+      "evil.example",
+      "@",
+      ":",
+      "?",
+      "#",
+      "http:",
+      "javascript:",
+      "a",
+      "%09",
+      "\u3002",
+    );
+    const target = fc.oneof(
+      fc.array(piece, { maxLength: 12 }).map((parts) => parts.join("")),
+      fc.string({ maxLength: 40 }),
+      fc.string({ maxLength: 40 }).map((rest) => `/${rest}`),
+    );
+    fc.assert(
+      fc.property(target, (input) => {
+        const path = safeRedirectPath(input);
+        if (path === null) return;
+        // What a browser does with the Location, from any page of the site.
+        const landed = new URL(path, "https://site.example/admin/login?x=1");
+        expect(landed.origin).toBe("https://site.example");
+        expect(path).toMatch(/^\/(?![/\\])/);
+        // No control character (a header split, a tab a browser drops) reaches the Location.
+        expect([...path].every((char) => char > " " && char !== "\u007f")).toBe(true);
+        // Already normal: checking it again changes nothing.
+        expect(safeRedirectPath(path)).toBe(path);
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

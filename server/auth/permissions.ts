@@ -44,16 +44,26 @@ export function landingPathFor(user: StaffUser): string {
   return "/";
 }
 
-/** A redirect target is honoured only when it stays on this site. */
+const REDIRECT_BASE = "http://herald.invalid";
+
+/**
+ * A redirect target is honoured only when it stays on this site (issue 32, finding 2). The one
+ * check for every redirect after sign-in, sign-out, two-factor and moderation: normalise first
+ * (resolve against a fixed origin as a browser would: dot segments, backslashes, tabs, %2e), then
+ * decide on the result, which must be a path of this origin: one "/" and then neither "/" nor "\"
+ * (a Location of "//host" or "/\host" leaves the site). Returns the normalised path or null.
+ */
 export function safeRedirectPath(target: string | null | undefined): string | null {
-  if (!target?.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return null;
+  if (!target?.startsWith("/")) return null;
+  let url: URL;
   try {
-    const url = new URL(target, "http://herald.invalid");
-    if (url.origin !== "http://herald.invalid") return null;
-    return `${url.pathname}${url.search}${url.hash}`;
+    url = new URL(target, REDIRECT_BASE);
   } catch {
     return null;
   }
+  if (url.origin !== REDIRECT_BASE) return null;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return /^\/[^/\\]/.test(path) || path === "/" ? path : null;
 }
 
 /** Reads the stored products map, keeping only keys set to exactly true. */

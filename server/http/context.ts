@@ -15,6 +15,20 @@ export const requestContext = createContext<RequestScope>();
 /** The signed-in staff member, or null (set by the root middleware from the session cookie). */
 export const userContext = createContext<StaffUser | null>(null);
 
+/** The route React Router matched: its pattern as app/route-access.ts names it, and its params. */
+export interface MatchedRoute {
+  /** with a leading slash: "/api/functions/:name" */
+  pattern: string;
+  params: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Set by the root middleware. Decisions about a request's route (an API token's scope) read it
+ * rather than the raw path, so every spelling that reaches a handler is judged alike (issue 32).
+ * No default: reading it before the middleware ran is a bug, and throws.
+ */
+export const matchedRouteContext = createContext<MatchedRoute>();
+
 /** The request's scope: its tenant and services. Loaders, actions and middleware all start here. */
 export function scopeOf(context: Readonly<RouterContextProvider>): RequestScope {
   return context.get(requestContext);

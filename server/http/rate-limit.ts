@@ -10,6 +10,10 @@ import {
 import { getEnv } from "../env";
 import { getLogger } from "../logger";
 
+/** What a visitor reads when a public limit refuses them (forms, look-ups, search, the functions API). */
+export const RATE_LIMITED_MESSAGE =
+  "Too many requests from your address. Please wait a few minutes and try again.";
+
 export interface RateLimit {
   /** Counts one attempt for `key`; false when the key has used up its allowance. */
   take(key: string): Promise<boolean>;

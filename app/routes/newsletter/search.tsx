@@ -15,7 +15,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
   noindexMeta(loaderData?.query ? `Search: ${loaderData.query}` : "Search the newsletter");
 
 export default function NewsletterSearch({ loaderData }: Route.ComponentProps) {
-  const { query, results, total, more, page, pageCount } = loaderData;
+  const { query, results, total, more, page, pageCount, limited } = loaderData;
   return (
     <main>
       <PageHero
@@ -25,7 +25,11 @@ export default function NewsletterSearch({ loaderData }: Route.ComponentProps) {
       />
       <Container className="max-w-3xl py-12">
         <NewsletterSearchBox query={query} />
-        {query ? (
+        {limited ? (
+          <p role="alert" className="mt-8 font-medium text-danger">
+            {limited}
+          </p>
+        ) : query ? (
           <section aria-labelledby="results-heading" className="mt-8">
             <h2 id="results-heading" className="text-xl font-bold" aria-live="polite">
               {total === 0

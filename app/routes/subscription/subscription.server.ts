@@ -1,5 +1,5 @@
 import { afterAnswer } from "../../../server/http/after-answer";
-import { createRateLimit } from "../../../server/http/rate-limit";
+import { createRateLimit, RATE_LIMITED_MESSAGE } from "../../../server/http/rate-limit";
 import { MESSAGES, SubscriptionError } from "../../../server/subscribers/errors";
 import { listTenantLists, offeredLists } from "../../../server/subscribers/lists";
 import {
@@ -54,8 +54,7 @@ export async function sendLinkQuietly(
   );
 }
 
-export const RATE_LIMITED =
-  "Too many requests from your address. Please wait a few minutes and try again.";
+export const RATE_LIMITED = RATE_LIMITED_MESSAGE;
 /** SPEC §8, for failures that have no message of their own. */
 export const GENERIC_FAILURE = "An error occurred while processing your request.";
 
