@@ -29,10 +29,13 @@ const proofAttempts = createRateLimit({
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireStaff(context, request);
   const { db, tenant } = scopeOf(context);
+  // An enrolment-only session is shown only what it may do: set up two-factor sign-in.
+  const enrolmentOnly = context.get(enrolmentOnlyContext) !== null;
   return {
     email: user.email,
     displayName: (await findUserById(db, user.id))?.display_name ?? "",
-    isSuperAdmin: user.isSuperAdmin,
+    enrolmentOnly,
+    isSuperAdmin: user.isSuperAdmin && !enrolmentOnly,
     twoFactor: user.twoFactor,
     pending: user.twoFactor ? null : await pendingEnrolment(db, user, tenant.branding.companyName),
     recoveryLeft: user.twoFactor ? await recoveryCodesLeft(db, user.id) : 0,

@@ -31,23 +31,25 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         </p>
       ) : null}
 
-      <AdminSection id="byline" title="Your byline">
-        <OneFieldForm
-          intent="name"
-          errors={error("name")}
-          field={{
-            id: "display-name",
-            name: "displayName",
-            label: "Name shown on newsletters you write",
-            hint: "For example “Jane Doe, Head of eDiscovery”. Leave it blank for no byline.",
-            defaultValue: loaderData.displayName,
-            maxLength: 100,
-            required: false,
-            autoComplete: "name",
-          }}
-          submit={<SubmitButton pending={busy}>Save name</SubmitButton>}
-        />
-      </AdminSection>
+      {loaderData.enrolmentOnly ? null : (
+        <AdminSection id="byline" title="Your byline">
+          <OneFieldForm
+            intent="name"
+            errors={error("name")}
+            field={{
+              id: "display-name",
+              name: "displayName",
+              label: "Name shown on newsletters you write",
+              hint: "For example “Jane Doe, Head of eDiscovery”. Leave it blank for no byline.",
+              defaultValue: loaderData.displayName,
+              maxLength: 100,
+              required: false,
+              autoComplete: "name",
+            }}
+            submit={<SubmitButton pending={busy}>Save name</SubmitButton>}
+          />
+        </AdminSection>
+      )}
 
       <AdminSection id="two-factor" title="Two-factor sign-in">
         {actionData?.kind === "recovery-codes" ? (
