@@ -120,7 +120,12 @@ export async function turnOnTwoFactor(
   input: { code: string; password: string; keepToken: string | null },
 ): Promise<TurnOnResult> {
   const row = await findUserById(db, userId);
-  if (!row || !(await verifyPassword(input.password, row.password_hash))) {
+  if (!row) return { ok: false, wrong: "password" };
+  // The code first: it costs nothing, where the password check costs a hash.
+  if (!row.totp_secret || row.totp_enabled_at || stepOf(row.totp_secret, input.code) === null) {
+    return { ok: false, wrong: "code" };
+  }
+  if (!(await verifyPassword(input.password, row.password_hash))) {
     return { ok: false, wrong: "password" };
   }
   const codes = await db.transaction().execute(async (trx) => {

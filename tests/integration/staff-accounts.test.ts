@@ -414,7 +414,7 @@ describe.each(testDialects())("staff accounts on %s", (dialect) => {
         form: { intent: "disable", proof: NEW_PASSWORD },
       });
       expect(limited.status).toBe(429);
-    });
+    }, 60_000); // three enrolments and a dozen password checks: slow on a busy machine
 
     it("a super admin can require it: staff without it set it up before anything else", async () => {
       await createStaffUser(database.db, { email: "late@example.com", products: { main: true } });
