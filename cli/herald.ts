@@ -4,6 +4,7 @@
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { SUPER_ADMIN_ROLE } from "../server/auth/permissions";
+import { clearSecondFactor } from "../server/auth/two-factor";
 import {
   createUser,
   findUserByEmail,
@@ -31,7 +32,10 @@ Commands:
                                 (e.g. keydiscovery); without --password it is asked for
   user list                     list staff users
   user set-password --email E [--password PW]
-                                set a user's password (signs them out everywhere)
+                                set a user's password (signs them out everywhere, revokes
+                                their API tokens)
+  user reset-2fa --email E      clear a user's two-factor sign-in (a lost phone); signs them out
+                                everywhere
   worker                        send campaigns (SEND_RATE, SEND_CONCURRENCY, SMTP_URL) and run CSV imports, until
                                 stopped; several may run against one PostgreSQL; with
                                 BOUNCE_SMTP_PORT also receives bounce and complaint reports
@@ -119,6 +123,21 @@ async function userCommand(args: string[]): Promise<number> {
       }
       await setUserPassword(db, user.id, password);
       console.log(`Password set for ${user.email}.`);
+      return 0;
+    });
+  }
+  if (sub === "reset-2fa") {
+    return withDb(async (db) => {
+      const user = await findUserByEmail(db, email);
+      if (!user) {
+        console.error(`No user with email ${email}.`);
+        return 1;
+      }
+      if (!(await clearSecondFactor(db, user.id))) {
+        console.error(`${user.email} has no two-factor sign-in to clear.`);
+        return 1;
+      }
+      console.log(`Two-factor sign-in cleared for ${user.email}; signed out everywhere.`);
       return 0;
     });
   }

@@ -3,8 +3,15 @@ import type { TokenScope } from "../../shared/schemas/api-tokens";
 import { getApiTokenUser } from "../auth/api-tokens";
 import type { StaffUser } from "../auth/permissions";
 import { getSessionUser } from "../auth/sessions";
+import { heldForEnrolment } from "../auth/two-factor";
 import type { Db } from "../db";
-import { type MatchedRoute, matchedRouteContext, scopeOf, userContext } from "../http/context";
+import {
+  enrolmentOnlyContext,
+  type MatchedRoute,
+  matchedRouteContext,
+  scopeOf,
+  userContext,
+} from "../http/context";
 import { API_MESSAGES, ApiError } from "./errors";
 
 /** Who is calling an API route: a staff member by session cookie, session token or API token. */
@@ -15,16 +22,30 @@ export interface ApiCaller {
   actor: string;
 }
 
-/** The user an `x-auth-token` (a session token or an API token) stands for, or null. */
-export async function verifyAuthToken(
+type VerifiedToken = { user: StaffUser; tokenName: string | null; scopes: TokenScope[] | null };
+
+/**
+ * What an `x-auth-token` stands for: a user, "enrolment-only" for the session token of staff who
+ * must still set up two-factor sign-in (decision 024), or null.
+ */
+async function resolveAuthToken(
   db: Db,
   token: string,
-): Promise<{ user: StaffUser; tokenName: string | null; scopes: TokenScope[] | null } | null> {
+): Promise<VerifiedToken | "enrolment-only" | null> {
+  // API tokens are honoured whoever owns them: they are made only in a full session (decision 024).
   const apiToken = await getApiTokenUser(db, token);
   if (apiToken) return apiToken;
   const user = await getSessionUser(db, token);
+  if (!user) return null;
+  if (await heldForEnrolment(db, user)) return "enrolment-only";
   // A session token is the signed-in user themselves: no scopes narrow it.
-  return user ? { user, tokenName: null, scopes: null } : null;
+  return { user, tokenName: null, scopes: null };
+}
+
+/** The user an `x-auth-token` (a session token or an API token) stands for, or null. */
+export async function verifyAuthToken(db: Db, token: string): Promise<VerifiedToken | null> {
+  const verified = await resolveAuthToken(db, token);
+  return verified === "enrolment-only" ? null : verified;
 }
 
 /** The functions that only read: a token with the `read` scope may call them. */
@@ -61,7 +82,10 @@ export async function apiCaller(
 ): Promise<ApiCaller | null> {
   const token = request.headers.get("x-auth-token");
   if (token !== null) {
-    const verified = await verifyAuthToken(scopeOf(context).db, token.trim());
+    const verified = await resolveAuthToken(scopeOf(context).db, token.trim());
+    if (verified === "enrolment-only") {
+      throw new ApiError("UNAUTHENTICATED", API_MESSAGES.twoFactorRequired);
+    }
     if (!verified) throw new ApiError("UNAUTHENTICATED", API_MESSAGES.unauthenticated);
     // Least privilege: an API token does only what its scopes say, whoever it acts as.
     const needed = requiredTokenScope(request.method, context.get(matchedRouteContext));
@@ -77,7 +101,12 @@ export async function apiCaller(
     };
   }
   const user = context.get(userContext);
-  return user ? { user, via: "cookie", actor: user.email } : null;
+  if (user) return { user, via: "cookie", actor: user.email };
+  // Refused, not served as a visitor: an anonymous call (a sign-up, say) was not what they meant.
+  if (context.get(enrolmentOnlyContext)) {
+    throw new ApiError("UNAUTHENTICATED", API_MESSAGES.twoFactorRequired);
+  }
+  return null;
 }
 
 export async function requireApiStaff(

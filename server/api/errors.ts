@@ -34,6 +34,8 @@ export class ApiError extends Error {
 export const API_MESSAGES = {
   unauthenticated: "Sign in or send a valid x-auth-token header",
   superAdminOnly: "Only super admins may do this",
+  twoFactorRequired:
+    "Two-factor sign-in is required for all staff: set it up at /admin/account first",
   notJson: "The request body must be JSON",
   internal: "An error occurred while processing your request.",
 } as const;

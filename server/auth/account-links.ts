@@ -5,7 +5,7 @@ import { renderEmail } from "../emails/templates";
 import { sendMail } from "../mail/send";
 import type { Scope } from "../scope";
 import { tenantLink } from "../subscribers/subscribers";
-import { type Products, parseProducts, type StaffUser } from "./permissions";
+import { isSuperAdmin, type Products, parseProducts, type StaffUser } from "./permissions";
 import { createUser, findUserByEmail, normaliseEmail, setUserPassword, UserError } from "./users";
 
 /*
@@ -66,7 +66,31 @@ async function openToken(db: Db, token: string, purpose: StaffTokenPurpose) {
     .where("purpose", "=", purpose)
     .executeTakeFirst();
   if (!row || row.used_at || row.revoked_at) return undefined;
-  return row.expires_at > new Date().toISOString() ? row : undefined;
+  if (row.expires_at <= new Date().toISOString()) return undefined;
+  return purpose === "invite" && !(await senderMayStillInvite(db, row.created_by))
+    ? undefined
+    : row;
+}
+
+/**
+ * An invitation grants only what its sender could still grant (issue 32, finding 8): inviting is
+ * a super admin's act, so one whose sender has since been removed or demoted opens nothing.
+ */
+async function senderMayStillInvite(db: Db, senderEmail: string | null): Promise<boolean> {
+  const sender = senderEmail ? await findUserByEmail(db, senderEmail) : undefined;
+  return sender !== undefined && isSuperAdmin(sender.role);
+}
+
+/** Withdraws the pending invitations a staff member sent (they were removed or demoted). */
+export async function revokeInvitationsFrom(db: Db, senderEmail: string): Promise<void> {
+  await db
+    .updateTable("staff_tokens")
+    .set({ revoked_at: new Date().toISOString() })
+    .where("purpose", "=", "invite")
+    .where("created_by", "=", senderEmail)
+    .where("used_at", "is", null)
+    .where("revoked_at", "is", null)
+    .execute();
 }
 
 /** Marks a link spent; false when someone else spent it first. */

@@ -1,8 +1,29 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { TOKEN_SCOPES, type TokenScope } from "../../shared/schemas/api-tokens";
+import {
+  allowedTokenLifetimes,
+  TOKEN_SCOPES,
+  type TokenScope,
+} from "../../shared/schemas/api-tokens";
 import type { Db } from "../db";
+import { readSetting, writeSetting } from "../settings";
 import type { StaffUser } from "./permissions";
 import { toStaffUser } from "./permissions";
+
+const MAX_LIFETIME_KEY = "api_token_max_days";
+const DAY_MS = 86_400_000;
+
+/** The longest lifetime a super admin allows API tokens, in days; 0 = no maximum. */
+export async function maxTokenLifetimeDays(db: Db): Promise<number> {
+  const days = Number(await readSetting(db, MAX_LIFETIME_KEY));
+  return Number.isInteger(days) && days > 0 ? days : 0;
+}
+
+export async function setMaxTokenLifetimeDays(db: Db, days: number): Promise<void> {
+  await writeSetting(db, MAX_LIFETIME_KEY, String(Math.max(days, 0)));
+}
+
+/** An asked-for lifetime that the installation's longest lifetime does not allow. */
+export class TokenLifetimeError extends Error {}
 
 /** API tokens start with this, so a token is told apart from a session token at a glance. */
 export const API_TOKEN_PREFIX = "hrld_";
@@ -44,6 +65,12 @@ export async function createApiToken(
 ): Promise<{ token: string; id: string }> {
   const now = new Date();
   const days = options.lifetimeDays ?? 0;
+  const maxDays = await maxTokenLifetimeDays(db);
+  if (!allowedTokenLifetimes(maxDays).includes(days)) {
+    throw new TokenLifetimeError(
+      `Tokens may live at most ${maxDays} days here: choose an expiry within that.`,
+    );
+  }
   const token = `${API_TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
   const id = randomUUID();
   await db
@@ -57,7 +84,7 @@ export async function createApiToken(
       last_used_at: null,
       revoked_at: null,
       scopes: JSON.stringify(options.scopes?.length ? options.scopes : ["read"]),
-      expires_at: days > 0 ? new Date(now.getTime() + days * 86_400_000).toISOString() : null,
+      expires_at: days > 0 ? new Date(now.getTime() + days * DAY_MS).toISOString() : null,
     })
     .execute();
   return { token, id };
@@ -102,6 +129,31 @@ export async function revokeApiToken(db: Db, id: string): Promise<boolean> {
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * Revokes every live token acting as `userId`: a password reset ends them with the sessions
+ * (issue 32, finding 13), in the reset's transaction.
+ */
+export async function revokeApiTokensOf(db: Db, userId: string): Promise<void> {
+  await db
+    .updateTable("api_tokens")
+    .set({ revoked_at: new Date().toISOString() })
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null)
+    .execute();
+}
+
+/**
+ * When a token stops working: its own expiry, or sooner under the longest lifetime allowed now;
+ * under a maximum, a token made to never expire does not work at all (issue 32, finding 13).
+ */
+function effectiveExpiry(row: { created_at: string; expires_at: string | null }, maxDays: number) {
+  if (maxDays > 0 && !row.expires_at) return Number.NEGATIVE_INFINITY;
+  const own = row.expires_at ? Date.parse(row.expires_at) : Number.POSITIVE_INFINITY;
+  const cap =
+    maxDays > 0 ? Date.parse(row.created_at) + maxDays * DAY_MS : Number.POSITIVE_INFINITY;
+  return Math.min(own, cap);
+}
+
 /** The user a live, unexpired API token acts as (with that user's current role) and its scopes, or null. */
 export async function getApiTokenUser(
   db: Db,
@@ -118,13 +170,20 @@ export async function getApiTokenUser(
       "api_tokens.last_used_at",
       "api_tokens.revoked_at",
       "api_tokens.expires_at",
+      "api_tokens.created_at as token_created_at",
       "api_tokens.scopes as token_scopes",
     ])
     .where("api_tokens.token_hash", "=", hashToken(token))
     .executeTakeFirst();
   if (!row || row.revoked_at) return null;
   const now = new Date();
-  if (row.expires_at && row.expires_at <= now.toISOString()) return null;
+  // A maximum set later applies to tokens made before it.
+  const maxDays = await maxTokenLifetimeDays(db);
+  const expiry = effectiveExpiry(
+    { created_at: row.token_created_at, expires_at: row.expires_at },
+    maxDays,
+  );
+  if (expiry <= now.getTime()) return null;
   if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > LAST_USED_RESOLUTION_MS) {
     await db
       .updateTable("api_tokens")

@@ -5,7 +5,7 @@ import { decoyHash, verifyPassword } from "./password";
 import type { StaffUser } from "./permissions";
 import { toStaffUser } from "./permissions";
 import { createSession } from "./sessions";
-import { verifySecondFactor } from "./two-factor";
+import { CHALLENGE_LIFETIME_MS, type Challenge, verifySecondFactor } from "./two-factor";
 import { findUserByEmail, getUser, normaliseEmail } from "./users";
 
 export const SIGN_IN_FAILED = "Failed to sign in. Please check your credentials.";
@@ -75,26 +75,69 @@ export async function signIn(
 }
 
 export const SECOND_FACTOR_FAILED = "That code is not right. Try the current one from your app.";
-export const SECOND_FACTOR_LIMITED = "Too many codes tried. Please wait 5 minutes and try again.";
+export const SECOND_FACTOR_LIMITED = "Too many codes tried. Please wait 15 minutes and try again.";
 
-/** Codes tried per account: 5 in 5 minutes, so six digits cannot be guessed through the form. */
-const secondFactorTries = createRateLimit({ name: "two-factor", points: 5, windowSeconds: 5 * 60 });
+/*
+ * Guessing the second step is limited where it comes from, never on the account alone (issue 32,
+ * finding 10: five wrong codes per account from anywhere let anyone who knew the password lock
+ * the owner out). A challenge dies after 5 wrong codes, so guessing on needs the password step
+ * again, itself throttled per address; codes are limited per account and address (10 in 15
+ * minutes) and per address (30 in 15 minutes). The owner, elsewhere, is never held by either.
+ * Decision 024.
+ */
+const CHALLENGE_TRIES = 5;
+const challengeFailures = createRateLimit({
+  name: "two-factor-challenge",
+  points: CHALLENGE_TRIES,
+  windowSeconds: CHALLENGE_LIFETIME_MS / 1000,
+});
+/** A challenge that started a session (issue 32, finding 16): single use, within its lifetime. */
+const challengeSpent = createRateLimit({
+  name: "two-factor-challenge-spent",
+  points: 1,
+  windowSeconds: CHALLENGE_LIFETIME_MS / 1000,
+});
+const codesPerPair = createRateLimit({
+  name: "two-factor-pair",
+  points: 10,
+  windowSeconds: 15 * 60,
+});
+const codesPerAddress = createRateLimit({
+  name: "two-factor-address",
+  points: 30,
+  windowSeconds: 15 * 60,
+});
+
+export type SecondStepResult =
+  | SignInResult
+  /** the challenge was used up (spent, or too many wrong codes): back to the password step */
+  | { ok: "challenge-dead" };
 
 /** The second step of sign-in: a code (or a recovery code) for the account the challenge names. */
 export async function signInSecondStep(
-  ctx: { db: Db; logger: Logger },
-  input: { userId: string; code: string },
-): Promise<SignInResult> {
-  if (!(await secondFactorTries.take(input.userId))) {
-    ctx.logger.warn({ code: "auth/too-many-codes", userId: input.userId }, "2fa rate-limited");
+  ctx: { db: Db; logger: Logger; clientAddress: string },
+  input: { challenge: Challenge; code: string },
+): Promise<SecondStepResult> {
+  const { userId, id } = input.challenge;
+  if ((await challengeSpent.isExhausted(id)) || (await challengeFailures.isExhausted(id))) {
+    return { ok: "challenge-dead" };
+  }
+  const pairKey = `${userId}|${ctx.clientAddress}`;
+  const addressKey = `address:${ctx.clientAddress}`;
+  if (!(await codesPerPair.take(pairKey)) || !(await codesPerAddress.take(addressKey))) {
+    ctx.logger.warn({ code: "auth/too-many-codes", userId }, "2fa rate-limited");
     return { ok: false, error: SECOND_FACTOR_LIMITED, limited: true };
   }
-  if (!(await verifySecondFactor(ctx.db, input.userId, input.code))) {
-    ctx.logger.warn({ code: "auth/wrong-code", userId: input.userId }, "2fa code refused");
+  if (!(await verifySecondFactor(ctx.db, userId, input.code))) {
+    await challengeFailures.take(id);
+    ctx.logger.warn({ code: "auth/wrong-code", userId }, "2fa code refused");
     return { ok: false, error: SECOND_FACTOR_FAILED, limited: false };
   }
-  await secondFactorTries.reset(input.userId);
-  const user = await getUser(ctx.db, input.userId);
+  // Only failures count; and the challenge is spent, so a copy of the cookie starts nothing.
+  await codesPerPair.reset(pairKey);
+  await codesPerAddress.refund(addressKey);
+  if (!(await challengeSpent.take(id))) return { ok: "challenge-dead" };
+  const user = await getUser(ctx.db, userId);
   if (!user) return { ok: false, error: SIGN_IN_FAILED, limited: false };
-  return { ok: true, user, ...(await createSession(ctx.db, input.userId)) };
+  return { ok: true, user, ...(await createSession(ctx.db, userId)) };
 }

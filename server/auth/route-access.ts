@@ -2,14 +2,14 @@ import { data, type RouterContextProvider, redirect } from "react-router";
 import type { Access } from "../../app/route-access";
 import { requireApiStaff, requireApiSuperAdmin } from "../api/auth";
 import { apiErrorResponse } from "../api/errors";
-import { scopeOf, userContext } from "../http/context";
+import { enrolmentOnlyContext, scopeOf, userContext } from "../http/context";
 import {
   requireStaff,
   requireSuperAdmin,
   requireTenantAccess,
   requireTenantManager,
 } from "./guards";
-import { twoFactorRequired } from "./two-factor";
+import { heldForEnrolment } from "./two-factor";
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -31,10 +31,11 @@ export async function enforceRouteAccess(
     // Refused, not guessed: every route declares its access (the route-access test lists them).
     throw new Error(`Route ${pattern} has no access declaration in app/route-access.ts`);
   }
+  await admitSession(context, pattern);
   if (!access) return;
   try {
+    holdUnenrolled(context, access);
     await check(access, context, request);
-    await requireEnrolledWhenRequired(context, request, access);
   } catch (refusal) {
     if (isDataRefusal(refusal)) {
       throw data({ ...refusal.data, root: layoutData() }, refusal.init ?? undefined);
@@ -43,8 +44,8 @@ export async function enforceRouteAccess(
   }
 }
 
-/** Where staff without a second factor may still go while it is required: to set it up, or out. */
-const ENROLMENT_PATHS = new Set(["/admin/account", "/admin/logout"]);
+/** Where an enrolment-only session may go: to set up two-factor sign-in, or out (route patterns). */
+const ENROLMENT_ROUTES = new Set(["/admin/account", "/admin/logout"]);
 const STAFF_ACCESS: ReadonlySet<Access> = new Set([
   "staff",
   "tenant-staff",
@@ -53,16 +54,25 @@ const STAFF_ACCESS: ReadonlySet<Access> = new Set([
 ]);
 
 /**
- * The super admins' "Require two-factor sign-in for all staff": a signed-in staff member without
- * it is sent to set it up before any staff page opens (issue 14, part 4).
+ * The super admins' "Require two-factor sign-in for all staff" (issue 14 part 4; issue 32 finding
+ * 1): a staff member without a second factor holds an enrolment-only session. It is the user
+ * only on the enrolment routes; everywhere else the request is treated as signed out, with the
+ * held user set aside so staff pages send them to enrolment and the APIs refuse them
+ * (server/api/auth.ts). Fail-safe: anything that reads userContext sees nobody.
  */
-async function requireEnrolledWhenRequired(context: Context, request: Request, access: Access) {
+async function admitSession(context: Context, pattern: string): Promise<void> {
   const user = context.get(userContext);
-  if (!user || user.twoFactor || !STAFF_ACCESS.has(access)) return;
-  if (ENROLMENT_PATHS.has(new URL(request.url).pathname.replace(/\.data$/, ""))) return;
-  if (await twoFactorRequired(scopeOf(context).db)) {
-    throw redirect("/admin/account?required=1#two-factor");
+  if (!user || !(await heldForEnrolment(scopeOf(context).db, user))) return;
+  context.set(enrolmentOnlyContext, user);
+  if (!ENROLMENT_ROUTES.has(pattern.startsWith("/") ? pattern : `/${pattern}`)) {
+    context.set(userContext, null);
   }
+}
+
+/** A staff page asked for by an enrolment-only session: set up two-factor sign-in first. */
+function holdUnenrolled(context: Context, access: Access) {
+  if (context.get(userContext) || !context.get(enrolmentOnlyContext)) return;
+  if (STAFF_ACCESS.has(access)) throw redirect("/admin/account?required=1#two-factor");
 }
 
 /** A guard's 403: `data({ message }, { status: 403 })`. Redirects and API answers are Responses. */

@@ -60,6 +60,17 @@ export async function endSessionsOf(db: Db, userId: string): Promise<void> {
   await db.deleteFrom("sessions").where("user_id", "=", userId).execute();
 }
 
+/** Signs a staff member out everywhere but the session `keepToken` (which may be null: none kept). */
+export async function endOtherSessionsOf(
+  db: Db,
+  userId: string,
+  keepToken: string | null,
+): Promise<void> {
+  let query = db.deleteFrom("sessions").where("user_id", "=", userId);
+  if (keepToken) query = query.where("token_hash", "!=", hashToken(keepToken));
+  await query.execute();
+}
+
 export async function deleteExpiredSessions(db: Db): Promise<void> {
   await db.deleteFrom("sessions").where("expires_at", "<=", new Date().toISOString()).execute();
 }

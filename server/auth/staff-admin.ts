@@ -1,6 +1,7 @@
 import type { Db } from "../db";
+import { revokeInvitationsFrom } from "./account-links";
 import { type StaffUser, SUPER_ADMIN_ROLE } from "./permissions";
-import { deleteUser, listUsers, UserError, updateUserAccess } from "./users";
+import { deleteUser, getUser, listUsers, UserError, updateUserAccess } from "./users";
 
 /**
  * Staff management rules for the admin area: a super admin cannot remove or demote themself, and
@@ -15,7 +16,14 @@ export async function changeUserAccess(
     throw new UserError("You cannot remove your own super admin role.", "role");
   }
   const products = Object.fromEntries(input.products.map((key) => [key, true] as const));
-  await updateUserAccess(db, input.userId, { role: input.role, products });
+  const target = await getUser(db, input.userId);
+  await db.transaction().execute(async (trx) => {
+    await updateUserAccess(trx, input.userId, { role: input.role, products });
+    // No longer a super admin: their pending invitations go with the role (issue 32, finding 8).
+    if (target?.isSuperAdmin && input.role !== SUPER_ADMIN_ROLE) {
+      await revokeInvitationsFrom(trx, target.email);
+    }
+  });
 }
 
 export async function removeUser(db: Db, actor: StaffUser, userId: string): Promise<void> {
@@ -26,5 +34,8 @@ export async function removeUser(db: Db, actor: StaffUser, userId: string): Prom
   if (target.isSuperAdmin && users.filter((user) => user.isSuperAdmin).length <= 1) {
     throw new UserError("The last super admin cannot be removed.");
   }
-  await deleteUser(db, userId);
+  await db.transaction().execute(async (trx) => {
+    await deleteUser(trx, userId);
+    await revokeInvitationsFrom(trx, target.email);
+  });
 }

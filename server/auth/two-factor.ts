@@ -1,10 +1,11 @@
-import { createHash, createHmac, randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
 import type { Db } from "../db";
 import { signatureMatches } from "../secrets";
 import { readSetting, writeSetting } from "../settings";
 import { verifyPassword } from "./password";
+import { endOtherSessionsOf, endSessionsOf } from "./sessions";
 import {
   acceptTotpStep,
   disableTotp,
@@ -103,6 +104,53 @@ export async function confirmEnrolment(
   return codes;
 }
 
+export type TurnOnResult =
+  | { ok: true; codes: string[] }
+  | { ok: false; wrong: "password" | "code" };
+
+/**
+ * Turns two-factor sign-in on from the account page (issue 32, finding 9): the account's password
+ * as well as a code from the pending secret, as turning it off asks for. The account's other
+ * sessions end with it, in one transaction: they began on the password alone. `keepToken` is the
+ * session that asked.
+ */
+export async function turnOnTwoFactor(
+  db: Db,
+  userId: string,
+  input: { code: string; password: string; keepToken: string | null },
+): Promise<TurnOnResult> {
+  const row = await findUserById(db, userId);
+  if (!row) return { ok: false, wrong: "password" };
+  // The code first: it costs nothing, where the password check costs a hash.
+  if (!row.totp_secret || row.totp_enabled_at || stepOf(row.totp_secret, input.code) === null) {
+    return { ok: false, wrong: "code" };
+  }
+  if (!(await verifyPassword(input.password, row.password_hash))) {
+    return { ok: false, wrong: "password" };
+  }
+  const codes = await db.transaction().execute(async (trx) => {
+    const made = await confirmEnrolment(trx, userId, input.code);
+    if (made) await endOtherSessionsOf(trx, userId, input.keepToken);
+    return made;
+  });
+  return codes ? { ok: true, codes } : { ok: false, wrong: "code" };
+}
+
+/**
+ * A super admin (or `herald user reset-2fa`) clears a staff member's second factor when they have
+ * lost their phone and recovery codes: secret and codes gone, every session of theirs ended.
+ * False when the account had none.
+ */
+export async function clearSecondFactor(db: Db, userId: string): Promise<boolean> {
+  const row = await findUserById(db, userId);
+  if (!row?.totp_secret) return false;
+  await db.transaction().execute(async (trx) => {
+    await disableTotp(trx, userId);
+    await endSessionsOf(trx, userId);
+  });
+  return true;
+}
+
 /** The second step of sign-in: a current code from the app, or an unused recovery code. */
 export async function verifySecondFactor(db: Db, userId: string, code: string): Promise<boolean> {
   const row = await findUserById(db, userId);
@@ -139,6 +187,15 @@ export async function twoFactorRequired(db: Db): Promise<boolean> {
   return (await readSetting(db, REQUIRE_KEY)) === "1";
 }
 
+/**
+ * True when `user` may hold only an enrolment-only session: two-factor sign-in is required and
+ * they have not set it up (decision 024). Checked at use, so turning the requirement on holds
+ * sessions that began before it.
+ */
+export async function heldForEnrolment(db: Db, user: { twoFactor: boolean }): Promise<boolean> {
+  return !user.twoFactor && (await twoFactorRequired(db));
+}
+
 export async function setTwoFactorRequired(db: Db, required: boolean): Promise<void> {
   await writeSetting(db, REQUIRE_KEY, required ? "1" : "0");
 }
@@ -148,28 +205,44 @@ export async function setTwoFactorRequired(db: Db, required: boolean): Promise<v
  * not a session: nothing of the admin opens until the code is right.
  */
 export const CHALLENGE_COOKIE = "herald_2fa";
-const CHALLENGE_LIFETIME_MS = 5 * 60 * 1000;
+export const CHALLENGE_LIFETIME_MS = 5 * 60 * 1000;
+
+/** A challenge: the account whose password was right, and the challenge's own id (single use). */
+export interface Challenge {
+  userId: string;
+  id: string;
+}
 
 export function signChallenge(secret: string, userId: string, now = Date.now()): string {
-  const body = Buffer.from(JSON.stringify({ userId, expiresAt: now + CHALLENGE_LIFETIME_MS }));
+  const body = Buffer.from(
+    JSON.stringify({ userId, id: randomUUID(), expiresAt: now + CHALLENGE_LIFETIME_MS }),
+  );
   const mac = createHmac("sha256", secret)
     .update(`2fa.${body.toString("base64url")}`)
     .digest();
   return `${body.toString("base64url")}.${mac.toString("base64url")}`;
 }
 
-/** The user a challenge names, while it is valid. */
-export function readChallenge(secret: string, value: string | null, now = Date.now()) {
+/** The challenge a cookie carries, while it is valid (whether it is spent, login.ts knows). */
+export function readChallenge(
+  secret: string,
+  value: string | null,
+  now = Date.now(),
+): Challenge | null {
   const [body = "", signature = ""] = (value ?? "").split(".");
   if (!body || !signature || body.length > 500) return null;
   const expected = createHmac("sha256", secret).update(`2fa.${body}`).digest();
   if (!signatureMatches(signature, expected)) return null;
   try {
     const payload = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as {
-      userId: string;
+      userId: unknown;
+      id: unknown;
       expiresAt: number;
     };
-    return payload.expiresAt > now && typeof payload.userId === "string" ? payload.userId : null;
+    const { userId, id } = payload;
+    return payload.expiresAt > now && typeof userId === "string" && typeof id === "string"
+      ? { userId, id }
+      : null;
   } catch {
     return null;
   }

@@ -7,6 +7,7 @@ import { type Products, type StaffUser, toStaffUser } from "./permissions";
 export { MIN_PASSWORD_LENGTH } from "../../shared/schemas/staff";
 
 import { MIN_PASSWORD_LENGTH } from "../../shared/schemas/staff";
+import { revokeApiTokensOf } from "./api-tokens";
 import { endSessionsOf } from "./sessions";
 
 export class UserError extends Error {
@@ -100,7 +101,8 @@ export async function createUser(
 }
 
 /**
- * A new password, which signs the user out everywhere. `alongside` runs in the same transaction
+ * A new password (a reset by emailed link, by a super admin or on the command line), which signs
+ * the user out everywhere and revokes their API tokens. `alongside` runs in the same transaction
  * (spending the reset link that allowed it).
  */
 export async function setUserPassword(
@@ -119,8 +121,9 @@ export async function setUserPassword(
       .where("id", "=", userId)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) throw new UserError("User not found.");
-    // A new password signs the user out everywhere.
+    // A new password signs the user out everywhere, scripts included (issue 32, finding 13).
     await endSessionsOf(trx, userId);
+    await revokeApiTokensOf(trx, userId);
   });
 }
 

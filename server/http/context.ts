@@ -14,6 +14,13 @@ export interface RequestScope extends Scope {
 export const requestContext = createContext<RequestScope>();
 /** The signed-in staff member, or null (set by the root middleware from the session cookie). */
 export const userContext = createContext<StaffUser | null>(null);
+/**
+ * An enrolment-only session (decision 024): the staff member signed in with the password while
+ * two-factor sign-in is required and they have not set it up. On the enrolment pages userContext
+ * holds them and this says the session may do nothing else; everywhere else userContext is null
+ * and this holds them, so each door refuses them instead of guessing.
+ */
+export const enrolmentOnlyContext = createContext<StaffUser | null>(null);
 
 /** The route React Router matched: its pattern as app/route-access.ts names it, and its params. */
 export interface MatchedRoute {

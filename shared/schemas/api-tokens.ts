@@ -21,6 +21,24 @@ export const TOKEN_SCOPE_LABELS: Record<TokenScope, string> = {
 /** Days until a new token stops working; 0 = never. */
 export const TOKEN_LIFETIMES = [30, 90, 365, 0] as const;
 
+/** The longest lifetimes a super admin may set for every token (days; 0 = no maximum). */
+export const TOKEN_MAX_LIFETIMES = [0, 30, 90, 365] as const;
+
+/** The lifetimes a new token may have under `maxDays` (0 = no maximum): no "never" under one. */
+export function allowedTokenLifetimes(maxDays: number): number[] {
+  return TOKEN_LIFETIMES.filter((days) => maxDays <= 0 || (days > 0 && days <= maxDays));
+}
+
+export const tokenMaxLifetimeSchema = z.object({
+  intent: z.literal("token-lifetime"),
+  maxDays: z.coerce
+    .number()
+    .refine(
+      (days) => (TOKEN_MAX_LIFETIMES as readonly number[]).includes(days),
+      "Choose a longest lifetime",
+    ),
+});
+
 export const newApiTokenSchema = z.object({
   name: z
     .string()

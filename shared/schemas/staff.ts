@@ -59,6 +59,12 @@ export const inviteUserSchema = z.object({
   products: z.array(z.string().max(64)).default([]),
 });
 
+/** A super admin clears a staff member's second factor (a lost phone). */
+export const resetTwoFactorSchema = z.object({
+  intent: z.literal("reset-2fa"),
+  userId: z.string().min(1).max(64),
+});
+
 export const invitationActionSchema = z.object({
   intent: z.enum(["revoke-invitation", "resend-invitation"]),
   invitationId: z.string().min(1).max(64),
@@ -88,6 +94,20 @@ export const secondFactorCodeSchema = z.object({
     .min(6, "Enter the code from your app.")
     .max(20, "That code is too long."),
   redirectTo: z.string().max(2000).optional(),
+});
+
+/** Turning two-factor sign-in on: a code from the new secret and the account's password. */
+export const turnOnTwoFactorSchema = z.object({
+  intent: z.literal("confirm"),
+  code: z
+    .string({ error: "Enter the code from your app." })
+    .trim()
+    .min(1, "Enter the code from your app.")
+    .max(20, "That code is too long."),
+  password: z
+    .string({ error: "Enter your password." })
+    .min(1, "Enter your password.")
+    .max(200, "That is too long."),
 });
 
 /** Turning two-factor sign-in off: the password, a code from the app or a recovery code. */

@@ -23,6 +23,7 @@ test("a staff member turns on two-factor sign-in and signs in with a code", asyn
   await page.setViewportSize(desktop);
   const secret = (await page.getByTestId("totp-secret").textContent()) ?? "";
   await page.getByLabel("Code from the app").fill(codeFor(secret));
+  await page.getByLabel("Your password").fill(PASSWORD);
   await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
   const codes = page.getByTestId("recovery-codes").getByRole("listitem");
   await expect(codes).toHaveCount(10);

@@ -130,6 +130,26 @@ export function StaffUserCard({
               Reset password
             </button>
           </Form>
+          {user.twoFactor ? (
+            <Form
+              method="post"
+              className="space-y-2"
+              aria-label={`Clear the two-factor sign-in of ${user.email}`}
+            >
+              <input type="hidden" name="intent" value="reset-2fa" />
+              <input type="hidden" name="userId" value={user.id} />
+              <p className="text-sm">
+                Two-factor sign-in is on. Lost phone and recovery codes? Clear it: they sign in with
+                the password and set it up again.
+              </p>
+              <button
+                type="submit"
+                className="rounded-brand border-2 border-danger px-3 py-1.5 font-semibold text-danger"
+              >
+                Clear two-factor sign-in
+              </button>
+            </Form>
+          ) : null}
           {!isYou ? (
             confirmingRemove ? (
               <Form

@@ -1,7 +1,8 @@
 import type { ComponentProps, ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
+import { TOKEN_MAX_LIFETIMES } from "../../../shared/schemas/api-tokens";
 import { AdminPage, AdminSection } from "../../components/admin-header";
-import { FormAlert, SubmitButton, TextField } from "../../components/ui/form";
+import { FilterSelect, FormAlert, SubmitButton, TextField } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/account";
 
@@ -30,23 +31,25 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         </p>
       ) : null}
 
-      <AdminSection id="byline" title="Your byline">
-        <OneFieldForm
-          intent="name"
-          errors={error("name")}
-          field={{
-            id: "display-name",
-            name: "displayName",
-            label: "Name shown on newsletters you write",
-            hint: "For example “Jane Doe, Head of eDiscovery”. Leave it blank for no byline.",
-            defaultValue: loaderData.displayName,
-            maxLength: 100,
-            required: false,
-            autoComplete: "name",
-          }}
-          submit={<SubmitButton pending={busy}>Save name</SubmitButton>}
-        />
-      </AdminSection>
+      {loaderData.enrolmentOnly ? null : (
+        <AdminSection id="byline" title="Your byline">
+          <OneFieldForm
+            intent="name"
+            errors={error("name")}
+            field={{
+              id: "display-name",
+              name: "displayName",
+              label: "Name shown on newsletters you write",
+              hint: "For example “Jane Doe, Head of eDiscovery”. Leave it blank for no byline.",
+              defaultValue: loaderData.displayName,
+              maxLength: 100,
+              required: false,
+              autoComplete: "name",
+            }}
+            submit={<SubmitButton pending={busy}>Save name</SubmitButton>}
+          />
+        </AdminSection>
+      )}
 
       <AdminSection id="two-factor" title="Two-factor sign-in">
         {actionData?.kind === "recovery-codes" ? (
@@ -110,17 +113,29 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
                 {pending.secret}
               </code>
             </p>
-            <OneFieldForm
-              intent="confirm"
-              errors={error("confirm")}
-              field={{
-                id: "confirm-code",
-                name: "code",
-                label: "Code from the app",
-                autoComplete: "one-time-code",
-              }}
-              submit={<SubmitButton pending={busy}>Turn on two-factor sign-in</SubmitButton>}
-            />
+            <Form method="post" className="mt-3 space-y-3">
+              <input type="hidden" name="intent" value="confirm" />
+              <FormAlert errors={error("confirm")} />
+              <TextField
+                id="confirm-code"
+                name="code"
+                label="Code from the app"
+                autoComplete="one-time-code"
+                required
+                maxLength={20}
+              />
+              <TextField
+                id="confirm-password"
+                name="password"
+                label="Your password"
+                hint="Turning it on signs you out on every other device."
+                type="password"
+                autoComplete="current-password"
+                required
+                maxLength={200}
+              />
+              <SubmitButton pending={busy}>Turn on two-factor sign-in</SubmitButton>
+            </Form>
           </div>
         ) : (
           <Form method="post" className="mt-3 space-y-3">
@@ -151,6 +166,24 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
               {loaderData.required
                 ? "Make two-factor sign-in optional"
                 : "Require two-factor sign-in for all staff"}
+            </button>
+          </Form>
+          <Form method="post" className="mt-6 flex flex-wrap items-end gap-4">
+            <input type="hidden" name="intent" value="token-lifetime" />
+            <FilterSelect
+              name="maxDays"
+              label="Longest lifetime of API tokens"
+              defaultValue={String(loaderData.tokenMaxDays)}
+              options={TOKEN_MAX_LIFETIMES.map((days) => ({
+                value: String(days),
+                label: days === 0 ? "No maximum" : `${days} days`,
+              }))}
+            />
+            <button
+              type="submit"
+              className="rounded-brand border-2 border-brand-strong px-4 py-2 font-semibold text-brand-strong"
+            >
+              Save longest lifetime
             </button>
           </Form>
         </AdminSection>

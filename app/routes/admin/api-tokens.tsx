@@ -1,10 +1,16 @@
 import { data, Form, useActionData, useNavigation } from "react-router";
-import { createApiToken, listApiTokens, revokeApiToken } from "../../../server/auth/api-tokens";
+import {
+  createApiToken,
+  listApiTokens,
+  maxTokenLifetimeDays,
+  revokeApiToken,
+  TokenLifetimeError,
+} from "../../../server/auth/api-tokens";
 import { requireSuperAdmin } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import {
+  allowedTokenLifetimes,
   newApiTokenSchema,
-  TOKEN_LIFETIMES,
   TOKEN_SCOPE_LABELS,
   TOKEN_SCOPES,
 } from "../../../shared/schemas/api-tokens";
@@ -19,8 +25,11 @@ export const meta: Route.MetaFunction = () => noindexMeta("API tokens");
 /** /admin/api-tokens — super admins create and revoke the tokens scripts send as x-auth-token. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireSuperAdmin(context, request);
+  const { db } = scopeOf(context);
   return {
-    tokens: await listApiTokens(scopeOf(context).db),
+    tokens: await listApiTokens(db),
+    /** what the longest lifetime a super admin set (on /admin/account) allows */
+    lifetimes: allowedTokenLifetimes(await maxTokenLifetimeDays(db)),
     now: new Date().toISOString(),
   };
 }
@@ -56,7 +65,14 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 400 },
     );
   }
-  const { token, id } = await createApiToken(db, user, input.data.name, input.data);
+  let made: Awaited<ReturnType<typeof createApiToken>>;
+  try {
+    made = await createApiToken(db, user, input.data.name, input.data);
+  } catch (error) {
+    if (!(error instanceof TokenLifetimeError)) throw error;
+    return data<ActionResult>({ ok: false, message: error.message }, { status: 400 });
+  }
+  const { token, id } = made;
   logger.info({ tokenId: id, actor: user.id, scopes: input.data.scopes }, "API token created");
   return data<ActionResult>({
     ok: true,
@@ -132,8 +148,10 @@ export default function ApiTokens({ loaderData }: Route.ComponentProps) {
         <FilterSelect
           name="lifetimeDays"
           label="Expires"
-          defaultValue="90"
-          options={TOKEN_LIFETIMES.map((days) => ({
+          defaultValue={String(
+            loaderData.lifetimes.includes(90) ? 90 : (loaderData.lifetimes.at(-1) ?? ""),
+          )}
+          options={loaderData.lifetimes.map((days) => ({
             value: String(days),
             label: days === 0 ? "Never" : `In ${days} days`,
           }))}

@@ -9,7 +9,7 @@ import { secondFactorCodeSchema } from "../../../shared/schemas/staff";
 import type { Route } from "./+types/login-two-factor";
 
 /** The account whose password was just right, from the short-lived challenge cookie. */
-function challengedUser(request: Request, sessionSecret: string): string | null {
+function challengeOf(request: Request, sessionSecret: string) {
   return readChallenge(
     sessionSecret,
     readCookieHeader(request.headers.get("cookie"), CHALLENGE_COOKIE),
@@ -17,24 +17,28 @@ function challengedUser(request: Request, sessionSecret: string): string | null 
 }
 
 export function loader({ request, context }: Route.LoaderArgs) {
-  if (!challengedUser(request, scopeOf(context).sessionSecret)) throw redirect("/admin/login");
+  if (!challengeOf(request, scopeOf(context).sessionSecret)) throw redirect("/admin/login");
   return null;
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const scope = scopeOf(context);
-  const userId = challengedUser(request, scope.sessionSecret);
-  if (!userId) throw redirect("/admin/login");
+  const challenge = challengeOf(request, scope.sessionSecret);
+  if (!challenge) throw redirect("/admin/login");
   const input = secondFactorCodeSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!input.success) {
     return data({ error: input.error.issues[0]?.message ?? "Enter the code." }, { status: 400 });
   }
-  const result = await signInSecondStep(scope, { userId, code: input.data.code });
+  const result = await signInSecondStep(scope, { challenge, code: input.data.code });
+  const secure = new URL(request.url).protocol === "https:";
+  if (result.ok === "challenge-dead") {
+    // Spent, or too many wrong codes: the password step again (throttled where it comes from).
+    throw redirect("/admin/login", { headers: { "Set-Cookie": challengeCookie(null, secure) } });
+  }
   if (result.ok !== true) {
     const error = result.ok === false ? result.error : "";
     return data({ error }, { status: result.ok === false && result.limited ? 429 : 401 });
   }
-  const secure = new URL(request.url).protocol === "https:";
   const headers = new Headers();
   headers.append(
     "Set-Cookie",

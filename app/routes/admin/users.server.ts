@@ -9,6 +9,7 @@ import {
 } from "../../../server/auth/account-links";
 import { requireSuperAdmin } from "../../../server/auth/guards";
 import { changeUserAccess, removeUser } from "../../../server/auth/staff-admin";
+import { clearSecondFactor } from "../../../server/auth/two-factor";
 import { createUser, listUsers, setUserPassword, UserError } from "../../../server/auth/users";
 import { scopeOf } from "../../../server/http/context";
 import { listTenants } from "../../../server/tenants/store";
@@ -18,6 +19,7 @@ import {
   inviteUserSchema,
   removeUserSchema,
   resetPasswordSchema,
+  resetTwoFactorSchema,
   updateAccessSchema,
 } from "../../../shared/schemas/staff";
 import type { Route } from "./+types/users";
@@ -106,6 +108,19 @@ export async function action({ request, context }: Route.ActionArgs) {
       return data<ActionResult>({
         ok: true,
         message: "Password reset. The user was signed out everywhere.",
+      });
+    }
+    if (intent === "reset-2fa") {
+      const submission = parseWithZod(formData, { schema: resetTwoFactorSchema });
+      if (submission.status !== "success") return fail(firstError(submission.error));
+      const { userId } = submission.value;
+      if (!(await clearSecondFactor(db, userId)))
+        return fail("Two-factor sign-in is not on.", userId);
+      // There is no staff audit table: the log keeps who cleared whose.
+      logger.info({ actor: actor.id, userId }, "staff member's two-factor sign-in cleared");
+      return data<ActionResult>({
+        ok: true,
+        message: "Two-factor sign-in cleared. The user was signed out everywhere.",
       });
     }
     if (intent === "remove") {
