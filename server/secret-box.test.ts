@@ -1,5 +1,10 @@
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { isSealed, SecretBox, SecretBoxError } from "./secret-box";
+import type { Env } from "./env";
+import { isSealed, loadSecretKey, SecretBox, SecretBoxError } from "./secret-box";
 
 const KEY = "the current key, at least thirty-two characters";
 const OLD = "the previous key, at least thirty-two characters";
@@ -67,5 +72,27 @@ describe("secret box", () => {
       true,
     );
     expect(new SecretBox(KEY).digestMatches(digest, "recovery-code", "user-1\ncode")).toBe(false);
+  });
+});
+
+describe("loadSecretKey", () => {
+  const env = (overrides: Partial<Env> = {}) => ({ NODE_ENV: "production", ...overrides }) as Env;
+
+  it("uses HERALD_SECRET_KEY when set", () => {
+    expect(
+      loadSecretKey(env({ HERALD_SECRET_KEY: KEY }), pino({ level: "silent" }), "unused"),
+    ).toBe(KEY);
+  });
+
+  it("generates a key once, keeps it owner-only in ./data, reuses it, and warns in production", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "herald-key-")), "data", "secret-key");
+    const lines: string[] = [];
+    const logger = pino({ level: "warn" }, { write: (line: string) => lines.push(line) });
+    const first = loadSecretKey(env(), logger, file);
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(file, "utf8").trim()).toBe(first);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(loadSecretKey(env(), logger, file)).toBe(first);
+    expect(lines.join("")).toContain("HERALD_SECRET_KEY is not set");
   });
 });
