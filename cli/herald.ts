@@ -19,7 +19,9 @@ import { migrateToLatest } from "../server/db/migrate";
 import { getEnv } from "../server/env";
 import { getLogger } from "../server/logger";
 import { outboxTransport, smtpTransport } from "../server/mail/transport";
+import { getSecretBox } from "../server/secret-box";
 import { loadSessionSecret } from "../server/secrets";
+import { accountsWithOldRecoveryCodes, resealStoredSecrets } from "../server/secrets-at-rest";
 import { ImportWorker } from "../server/subscribers/imports";
 import { seedTenants } from "../server/tenants/seed";
 
@@ -36,6 +38,9 @@ Commands:
                                 their API tokens)
   user reset-2fa --email E      clear a user's two-factor sign-in (a lost phone); signs them out
                                 everywhere
+  secrets rotate                re-seal every kept secret (two-factor, DKIM keys, webhook secrets)
+                                under HERALD_SECRET_KEY; the key that sealed them before must be
+                                in HERALD_SECRET_KEY_PREVIOUS
   worker                        send campaigns (SEND_RATE, SEND_CONCURRENCY, SMTP_URL) and run CSV imports, until
                                 stopped; several may run against one PostgreSQL; with
                                 BOUNCE_SMTP_PORT also receives bounce and complaint reports
@@ -64,6 +69,7 @@ async function withDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
   try {
     await migrateToLatest(db);
     await seedTenants(db);
+    await resealStoredSecrets(db, "plaintext");
     return await work(db);
   } finally {
     await db.destroy();
@@ -145,6 +151,27 @@ async function userCommand(args: string[]): Promise<number> {
   return 1;
 }
 
+/** `secrets rotate`: everything sealed under a previous key (or not yet sealed) sealed under the current one. */
+async function secretsCommand(args: string[]): Promise<number> {
+  if (args[0] !== "rotate" || args.length > 1) {
+    console.error(`Unknown secrets command: ${args.join(" ") || "(none)"}\n\n${USAGE}`);
+    return 1;
+  }
+  return withDb(async (db) => {
+    const sealed = await resealStoredSecrets(db, "rotate");
+    console.log(
+      `Sealed under key ${getSecretBox().keyId}: ${sealed.totpSecrets} two-factor secrets, ${sealed.webhookSecrets} webhook secrets, ${sealed.dkimKeys} DKIM keys.`,
+    );
+    const old = await accountsWithOldRecoveryCodes(db);
+    if (old > 0) {
+      console.log(
+        `${old} accounts keep recovery codes made under an older key: keep that key in HERALD_SECRET_KEY_PREVIOUS until they set up two-factor sign-in again, or those codes stop working.`,
+      );
+    }
+    return 0;
+  });
+}
+
 /** The sending engine on its own (DESIGN.md §6), without the web server. */
 async function workerCommand(): Promise<number> {
   const env = getEnv();
@@ -152,6 +179,7 @@ async function workerCommand(): Promise<number> {
   const db = createDb(env.DATABASE_URL);
   await migrateToLatest(db);
   await seedTenants(db);
+  await resealStoredSecrets(db, "plaintext");
   const transport = env.SMTP_URL
     ? smtpTransport(env.SMTP_URL, env.SEND_CONCURRENCY + 1)
     : outboxTransport();
@@ -186,6 +214,8 @@ async function main(argv: string[]): Promise<number> {
       return userCommand(rest);
     case "worker":
       return workerCommand();
+    case "secrets":
+      return secretsCommand(rest);
     case undefined:
     case "help":
     case "--help":

@@ -54,6 +54,25 @@ const envSchema = z.object({
     }),
   APP_URL: z.url().optional(),
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Seals secrets at rest (server/secret-box.ts); unset → generated once and kept in ./data. */
+  HERALD_SECRET_KEY: z.preprocess(
+    unsetWhenEmpty,
+    z.string().min(32, "must be at least 32 characters").optional(),
+  ),
+  /** Keys that sealed before (comma-separated): still open, until `herald secrets rotate` re-seals. */
+  HERALD_SECRET_KEY_PREVIOUS: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .string()
+      .default("")
+      .transform((text) =>
+        text
+          .split(",")
+          .map((key) => key.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().min(32, "each key must be at least 32 characters"))),
+  ),
   SMTP_URL: z.string().optional(),
   MAIL_PROVIDER: z.enum(["builtin", "mailerlite"]).default("builtin"),
   MAILERLITE_API_KEY: z.string().optional(),

@@ -9,7 +9,9 @@ import { closeRateLimitStores } from "./http/rate-limit";
 import { getLogger, type Logger } from "./logger";
 import { retryFailedMail } from "./mail/send";
 import { outboxTransport, smtpTransport, type Transport } from "./mail/transport";
+import { getSecretBox } from "./secret-box";
 import { loadSessionSecret } from "./secrets";
+import { resealStoredSecrets } from "./secrets-at-rest";
 import { ImportWorker } from "./subscribers/imports";
 import { seedTenants } from "./tenants/seed";
 
@@ -44,6 +46,10 @@ async function boot(): Promise<Runtime> {
   const db = createDb(env.DATABASE_URL);
   const applied = await migrateToLatest(db);
   if (applied.length > 0) logger.info({ applied }, "database migrated");
+  // Before anything reads them: secrets kept in plaintext by an older version are sealed now.
+  getSecretBox();
+  const sealed = await resealStoredSecrets(db, "plaintext");
+  if (Object.values(sealed).some((count) => count > 0)) logger.info({ sealed }, "secrets sealed");
   await seedTenants(db);
   await ensureFirstAdmin(db, env, logger);
   const transport = env.SMTP_URL

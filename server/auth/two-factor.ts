@@ -1,7 +1,8 @@
-import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
+import { createHash, createHmac, randomInt, randomUUID, timingSafeEqual } from "node:crypto";
 import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
 import type { Db } from "../db";
+import { getSecretBox } from "../secret-box";
 import { signatureMatches } from "../secrets";
 import { readSetting, writeSetting } from "../settings";
 import { verifyPassword } from "./password";
@@ -13,6 +14,7 @@ import {
   findUserById,
   savePendingTotpSecret,
   spendRecoveryCode,
+  totpSecretOf,
 } from "./users";
 
 /*
@@ -25,8 +27,49 @@ export const RECOVERY_CODE_COUNT = 10;
 const PERIOD_SECONDS = 30;
 const REQUIRE_KEY = "require_two_factor";
 
-const hashCode = (code: string) =>
-  createHash("sha256").update(code.replace(/[\s-]/g, "").toLowerCase()).digest("hex");
+/*
+ * Recovery codes: 20 characters of Crockford's base32 (100 bits), shown in groups of five. Only a
+ * keyed digest is kept (HMAC under HERALD_SECRET_KEY, bound to the account): a copy of the database
+ * alone cannot test guesses. Codes made before (10 hex characters, unsalted SHA-256) still work
+ * until spent or replaced by a new enrolment.
+ */
+const CODE_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
+const CODE_LENGTH = 20;
+const CODE_PURPOSE = "recovery-code";
+const DIGEST_PREFIX = "h1.";
+
+/** What was typed, as the code it stands for: case, spaces and hyphens ignored; i l → 1, o → 0. */
+const normaliseCode = (code: string) =>
+  code.replace(/[\s-]/g, "").toLowerCase().replace(/[il]/g, "1").replace(/o/g, "0");
+
+const isCode = (code: string) =>
+  code.length === CODE_LENGTH && [...code].every((c) => CODE_ALPHABET.includes(c));
+const isLegacyCode = (code: string) => /^[0-9a-f]{10}$/.test(code);
+
+function newRecoveryCode(): string {
+  const chars = Array.from({ length: CODE_LENGTH }, () => CODE_ALPHABET[randomInt(32)]).join("");
+  return chars.match(/.{5}/g)?.join("-") ?? chars;
+}
+
+const digestOf = (userId: string, code: string) =>
+  `${DIGEST_PREFIX}${getSecretBox().digest(CODE_PURPOSE, `${userId}\n${code}`)}`;
+
+/** Whether a stored digest (new, or a legacy unsalted SHA-256) is that of `code`. */
+function codeMatches(userId: string, code: string, stored: string): boolean {
+  if (stored.startsWith(DIGEST_PREFIX)) {
+    return (
+      isCode(code) &&
+      getSecretBox().digestMatches(
+        stored.slice(DIGEST_PREFIX.length),
+        CODE_PURPOSE,
+        `${userId}\n${code}`,
+      )
+    );
+  }
+  if (!isLegacyCode(code) || stored.length !== 64) return false;
+  const legacy = createHash("sha256").update(code).digest("hex");
+  return timingSafeEqual(Buffer.from(legacy), Buffer.from(stored));
+}
 
 function totpFor(secret: string, label = "", issuer = "Herald"): TOTP {
   return new TOTP({
@@ -73,8 +116,8 @@ export async function pendingEnrolment(
   issuer: string,
 ): Promise<Enrolment | null> {
   const row = await findUserById(db, user.id);
-  if (!row?.totp_secret || row.totp_enabled_at) return null;
-  return enrolmentOf(row.totp_secret, user.email, issuer);
+  const secret = row && !row.totp_enabled_at ? totpSecretOf(row) : null;
+  return secret ? enrolmentOf(secret, user.email, issuer) : null;
 }
 
 async function enrolmentOf(secret: string, email: string, issuer: string): Promise<Enrolment> {
@@ -93,14 +136,15 @@ export async function confirmEnrolment(
   code: string,
 ): Promise<string[] | null> {
   const row = await findUserById(db, userId);
-  if (!row?.totp_secret || row.totp_enabled_at) return null;
-  const step = stepOf(row.totp_secret, code);
+  const secret = row && !row.totp_enabled_at ? totpSecretOf(row) : null;
+  if (!secret) return null;
+  const step = stepOf(secret, code);
   if (step === null) return null;
-  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => {
-    const raw = randomBytes(5).toString("hex");
-    return `${raw.slice(0, 5)}-${raw.slice(5)}`;
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  await enableTotp(db, userId, {
+    step,
+    recoveryHashes: codes.map((code) => digestOf(userId, normaliseCode(code))),
   });
-  await enableTotp(db, userId, { step, recoveryHashes: codes.map(hashCode) });
   return codes;
 }
 
@@ -122,7 +166,8 @@ export async function turnOnTwoFactor(
   const row = await findUserById(db, userId);
   if (!row) return { ok: false, wrong: "password" };
   // The code first: it costs nothing, where the password check costs a hash.
-  if (!row.totp_secret || row.totp_enabled_at || stepOf(row.totp_secret, input.code) === null) {
+  const secret = row.totp_enabled_at ? null : totpSecretOf(row);
+  if (!secret || stepOf(secret, input.code) === null) {
     return { ok: false, wrong: "code" };
   }
   if (!(await verifyPassword(input.password, row.password_hash))) {
@@ -154,13 +199,13 @@ export async function clearSecondFactor(db: Db, userId: string): Promise<boolean
 /** The second step of sign-in: a current code from the app, or an unused recovery code. */
 export async function verifySecondFactor(db: Db, userId: string, code: string): Promise<boolean> {
   const row = await findUserById(db, userId);
-  if (!row?.totp_secret || !row.totp_enabled_at) return false;
-  const step = stepOf(row.totp_secret, code);
+  const secret = row?.totp_enabled_at ? totpSecretOf(row) : null;
+  if (!secret) return false;
+  const step = stepOf(secret, code);
   if (step !== null) return acceptTotpStep(db, userId, step);
-  if (/^[0-9a-f]{5}-?[0-9a-f]{5}$/i.test(code.trim())) {
-    return spendRecoveryCode(db, userId, hashCode(code.trim()));
-  }
-  return false;
+  const typed = normaliseCode(code);
+  if (!isCode(typed) && !isLegacyCode(typed)) return false;
+  return spendRecoveryCode(db, userId, (stored) => codeMatches(userId, typed, stored));
 }
 
 /**
@@ -253,4 +298,21 @@ export function challengeCookie(value: string | null, secure: boolean): string {
   if (secure) parts.push("Secure");
   parts.push(value ? `Max-Age=${CHALLENGE_LIFETIME_MS / 1000}` : "Max-Age=0");
   return parts.join("; ");
+}
+
+/**
+ * How many accounts keep recovery codes that the current key did not digest (a previous key's, or
+ * the unsalted SHA-256 of before): a digest cannot be redone without the code, so those codes work
+ * only while that key stays in HERALD_SECRET_KEY_PREVIOUS, until spent or replaced.
+ */
+export async function accountsWithOldRecoveryCodes(db: Db): Promise<number> {
+  const current = `${DIGEST_PREFIX}${getSecretBox().keyId}.`;
+  const rows = await db
+    .selectFrom("users")
+    .select("recovery_codes")
+    .where("recovery_codes", "is not", null)
+    .execute();
+  return rows.filter((row) =>
+    (JSON.parse(row.recovery_codes ?? "[]") as string[]).some((code) => !code.startsWith(current)),
+  ).length;
 }

@@ -1,6 +1,7 @@
-import { randomUUID, timingSafeEqual } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { Db } from "../db";
 import type { UserRow } from "../db/schema";
+import { getSecretBox, type Reseal, resealAll, type SealedAt } from "../secret-box";
 import { COMMON_PASSWORD_MESSAGE, hashPassword, isCommonPassword } from "./password";
 import { type Products, type StaffUser, toStaffUser } from "./permissions";
 
@@ -148,13 +149,51 @@ export async function deleteUser(db: Db, userId: string): Promise<void> {
 
 /* Two-factor sign-in (server/auth/two-factor.ts decides; these write the users row). */
 
+/** Where a user's TOTP secret is sealed (server/secret-box.ts): it opens on that user's row only. */
+export const totpSecretAt = (userId: string): SealedAt => ({
+  table: "users",
+  column: "totp_secret",
+  row: userId,
+});
+
+/** A user's TOTP secret (base32), opened; null without one. */
+export function totpSecretOf(row: Pick<UserRow, "id" | "totp_secret">): string | null {
+  return row.totp_secret ? getSecretBox().openStored(row.totp_secret, totpSecretAt(row.id)) : null;
+}
+
 /** Starts (or restarts) enrolment: the secret waits, unused, until a code confirms it. */
 export async function savePendingTotpSecret(db: Db, userId: string, secret: string): Promise<void> {
+  const sealed = getSecretBox().seal(secret, totpSecretAt(userId));
   await db
     .updateTable("users")
-    .set({ totp_secret: secret, totp_enabled_at: null, totp_last_step: null, recovery_codes: null })
+    .set({ totp_secret: sealed, totp_enabled_at: null, totp_last_step: null, recovery_codes: null })
     .where("id", "=", userId)
     .execute();
+}
+
+/** Seals every TOTP secret not sealed under the current key (at start, `herald secrets rotate`). */
+export async function resealTotpSecrets(db: Db, which: Reseal): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom("users")
+      .select(["id", "totp_secret"])
+      .where("totp_secret", "is not", null)
+      .execute();
+    return resealAll(
+      which,
+      rows,
+      (row) => row.totp_secret ?? "",
+      (row) => totpSecretAt(row.id),
+      async (row, sealed) => {
+        await trx
+          .updateTable("users")
+          .set({ totp_secret: sealed })
+          .where("id", "=", row.id)
+          .where("totp_secret", "=", row.totp_secret)
+          .execute();
+      },
+    );
+  });
 }
 
 export async function enableTotp(
@@ -186,8 +225,15 @@ export async function acceptTotpStep(db: Db, userId: string, step: number): Prom
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Spends one recovery code (by hash); false when it is not among the unused ones. */
-export async function spendRecoveryCode(db: Db, userId: string, hash: string): Promise<boolean> {
+/**
+ * Spends one recovery code: the first stored digest `matches` accepts; false when none does.
+ * Every stored digest is tried (the comparisons are constant-time), so timing tells nothing.
+ */
+export async function spendRecoveryCode(
+  db: Db,
+  userId: string,
+  matches: (stored: string) => boolean,
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom("users")
@@ -195,13 +241,9 @@ export async function spendRecoveryCode(db: Db, userId: string, hash: string): P
       .where("id", "=", userId)
       .executeTakeFirst();
     const codes = JSON.parse(row?.recovery_codes ?? "[]") as string[];
-    // Compared in constant time, each against every stored hash.
-    const given = Buffer.from(hash);
-    const found = codes.filter(
-      (code) => code.length === hash.length && timingSafeEqual(Buffer.from(code), given),
-    );
-    if (found.length === 0) return false;
-    const left = JSON.stringify(codes.filter((code) => code !== hash));
+    const found = codes.map(matches).indexOf(true);
+    if (found < 0) return false;
+    const left = JSON.stringify(codes.filter((_, index) => index !== found));
     const result = await trx
       .updateTable("users")
       .set({ recovery_codes: left })

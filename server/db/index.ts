@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from "kysely";
@@ -46,7 +46,13 @@ export function createDb(url: string): Db {
   }
   const path = resolve(url.replace(/^file:/, ""));
   mkdirSync(dirname(path), { recursive: true });
+  // Created owner-only (SQLite gives its -wal and -shm files the database file's mode): the file
+  // holds subscribers' addresses and staff's password hashes. An existing file keeps its mode.
+  closeSync(openSync(path, "a", 0o600));
   const database = new SQLite(path);
+  // Deleted and overwritten content is zeroed, not left in free pages: an erased subscriber's
+  // address is gone from the file, not only from the table.
+  database.pragma("secure_delete = ON");
   database.pragma("journal_mode = WAL");
   database.pragma("synchronous = NORMAL");
   database.pragma("foreign_keys = ON");

@@ -1,11 +1,25 @@
 import { createPrivateKey, type KeyObject } from "node:crypto";
 import type { Db } from "../db";
+import type { DkimKeysTable } from "../db/schema";
+import { getSecretBox, type SealedAt } from "../secret-box";
 import type { DkimSigner } from "./dkim-sign";
 
 /** A tenant's signing key as the transport takes it (OutgoingMessage.dkim; server/mail/dkim-sign.ts). */
 export type DkimSigningKey = DkimSigner;
 
-/** Parsed keys by PEM: parsing a PEM for every message would cost as much as signing it. */
+/**
+ * Where a private key is sealed (server/secret-box.ts): the tenant, selector and domain name the
+ * key (not its status, which a rotation changes), so it opens for that key only.
+ */
+export const dkimPrivateKeyAt = (
+  row: Pick<DkimKeysTable, "tenant_id" | "selector" | "domain">,
+): SealedAt => ({
+  table: "dkim_keys",
+  column: "private_key",
+  row: `${row.tenant_id}/${row.selector}/${row.domain}`,
+});
+
+/** Parsed keys by stored value: opening and parsing a PEM for every message would cost as much as signing it. */
 const parsedKeys = new Map<string, KeyObject>();
 
 /**
@@ -24,11 +38,17 @@ export async function dkimSigningKey(
     .where("status", "=", "active")
     .executeTakeFirst();
   if (!row) return undefined;
-  let privateKey = parsedKeys.get(row.private_key);
+  // Opened and parsed once per key and place.
+  const cacheKey = `${tenantId}\n${row.selector}\n${row.domain}\n${row.private_key}`;
+  let privateKey = parsedKeys.get(cacheKey);
   if (!privateKey) {
     if (parsedKeys.size >= 100) parsedKeys.clear();
-    privateKey = createPrivateKey(row.private_key);
-    parsedKeys.set(row.private_key, privateKey);
+    const pem = getSecretBox().openStored(
+      row.private_key,
+      dkimPrivateKeyAt({ tenant_id: tenantId, selector: row.selector, domain: row.domain }),
+    );
+    privateKey = createPrivateKey(pem);
+    parsedKeys.set(cacheKey, privateKey);
   }
   return {
     algorithm: row.algorithm,

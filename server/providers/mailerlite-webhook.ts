@@ -1,6 +1,8 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { recordUnsubscribe } from "../campaigns/tracking";
 import type { Db } from "../db";
+import { crossTenant } from "../db/tenant-guard";
+import { getSecretBox, type Reseal, resealAll, type SealedAt } from "../secret-box";
 import { markUnsubscribed } from "../subscribers/store";
 
 /**
@@ -81,6 +83,13 @@ export type WebhookOutcome =
 /** How long applied event ids are remembered: far longer than MailerLite retries or WEBHOOK_MAX_AGE_MS. */
 const EVENT_MEMORY_MS = 7 * 86_400_000;
 
+/** Where a tenant's webhook secret is sealed (server/secret-box.ts): it opens on that row only. */
+export const webhookSecretAt = (tenantId: string, provider = "mailerlite"): SealedAt => ({
+  table: "webhook_secrets",
+  column: "secret",
+  row: `${tenantId}/${provider}`,
+});
+
 /** Staff paste the secret MailerLite shows for the tenant's webhook; it replaces the one before. */
 export async function saveWebhookSecret(
   db: Db,
@@ -88,12 +97,43 @@ export async function saveWebhookSecret(
   secret: string,
   actor: string,
 ): Promise<void> {
-  const values = { secret, created_by: actor, created_at: new Date().toISOString() };
+  const values = {
+    secret: getSecretBox().seal(secret, webhookSecretAt(tenantId)),
+    created_by: actor,
+    created_at: new Date().toISOString(),
+  };
   await db
     .insertInto("webhook_secrets")
     .values({ tenant_id: tenantId, provider: "mailerlite", ...values })
     .onConflict((oc) => oc.columns(["tenant_id", "provider"]).doUpdateSet(values))
     .execute();
+}
+
+/** Seals every webhook secret not sealed under the current key (at start, `herald secrets rotate`). */
+export async function resealWebhookSecrets(db: Db, which: Reseal): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    // Every tenant's secrets at once, on purpose: the key is the installation's, not a tenant's.
+    const all = crossTenant(trx);
+    const rows = await all
+      .selectFrom("webhook_secrets")
+      .select(["tenant_id", "provider", "secret"])
+      .execute();
+    return resealAll(
+      which,
+      rows,
+      (row) => row.secret,
+      (row) => webhookSecretAt(row.tenant_id, row.provider),
+      async (row, sealed) => {
+        await all
+          .updateTable("webhook_secrets")
+          .set({ secret: sealed })
+          .where("tenant_id", "=", row.tenant_id)
+          .where("provider", "=", row.provider)
+          .where("secret", "=", row.secret)
+          .execute();
+      },
+    );
+  });
 }
 
 export async function removeWebhookSecret(db: Db, tenantId: string): Promise<void> {
@@ -125,7 +165,7 @@ async function webhookSecretOf(db: Db, tenantId: string): Promise<string | null>
     .where("tenant_id", "=", tenantId)
     .where("provider", "=", "mailerlite")
     .executeTakeFirst();
-  return row?.secret ?? null;
+  return row ? getSecretBox().openStored(row.secret, webhookSecretAt(tenantId)) : null;
 }
 
 /** Checks, then applies MailerLite's word to our copy of the tenant's subscribers. */

@@ -8,6 +8,9 @@ import {
 import { ApiError } from "../api/errors";
 import type { Db } from "../db";
 import type { DkimKeysTable } from "../db/schema";
+import { crossTenant } from "../db/tenant-guard";
+import { dkimPrivateKeyAt } from "../mail/dkim";
+import { getSecretBox, type Reseal, resealAll } from "../secret-box";
 import { getTenantView, recordChange } from "./admin";
 
 /**
@@ -129,7 +132,10 @@ export async function generateDkimKey(
       domain: valid.domain,
       algorithm: valid.algorithm,
       public_key: keys.publicKey,
-      private_key: keys.privateKey,
+      private_key: getSecretBox().seal(
+        keys.privateKey,
+        dkimPrivateKeyAt({ tenant_id: tenantId, selector: valid.selector, domain: valid.domain }),
+      ),
       created_by: actor,
       created_at: new Date().toISOString(),
     } as const;
@@ -147,6 +153,33 @@ export async function generateDkimKey(
       },
     ]);
     return { status, record: recordOf(row) };
+  });
+}
+
+/** Seals every private key not sealed under the current key (at start, `herald secrets rotate`). */
+export async function resealDkimKeys(db: Db, which: Reseal): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    // Every tenant's keys at once, on purpose: the key is the installation's, not a tenant's.
+    const all = crossTenant(trx);
+    const rows = await all
+      .selectFrom("dkim_keys")
+      .select(["id", "tenant_id", "selector", "domain", "private_key"])
+      .execute();
+    return resealAll(
+      which,
+      rows,
+      (row) => row.private_key,
+      dkimPrivateKeyAt,
+      async (row, sealed) => {
+        await all
+          .updateTable("dkim_keys")
+          .set({ private_key: sealed })
+          .where("tenant_id", "=", row.tenant_id)
+          .where("id", "=", row.id)
+          .where("private_key", "=", row.private_key)
+          .execute();
+      },
+    );
   });
 }
 

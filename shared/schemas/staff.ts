@@ -86,13 +86,13 @@ export const choosePasswordSchema = z
     path: ["confirmPassword"],
   });
 
-/** A code from the authenticator app (6 digits) or a recovery code (xxxxx-xxxxx). */
+/** A code from the authenticator app (6 digits) or a recovery code (xxxxx-xxxxx-xxxxx-xxxxx). */
 export const secondFactorCodeSchema = z.object({
   code: z
     .string({ error: "Enter the code from your app." })
     .trim()
     .min(6, "Enter the code from your app.")
-    .max(20, "That code is too long."),
+    .max(40, "That code is too long."),
   redirectTo: z.string().max(2000).optional(),
 });
 

@@ -3,9 +3,11 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";
+import { dkimPrivateKeyAt } from "../../server/mail/dkim";
 import { retryFailedMail } from "../../server/mail/send";
 import { smtpTransport } from "../../server/mail/transport";
 import { createNewsletter, publishNewsletter } from "../../server/newsletters/newsletters";
+import { getSecretBox } from "../../server/secret-box";
 import { listTenantLists } from "../../server/subscribers/lists";
 import {
   createTenant,
@@ -241,8 +243,11 @@ describe.each(testDialects())("DKIM per tenant on %s", (dialect) => {
 
     const [row] = await keyRows();
     expect(row?.status).toBe("active");
-    expect(row?.private_key).toContain("BEGIN PRIVATE KEY");
-    const secrets = secretParts(row?.private_key ?? "");
+    // Sealed at rest (decision 027); the server opens it with the same key as this process.
+    expect(row?.private_key).toMatch(/^v1\./);
+    const pem = row ? getSecretBox().open(row.private_key, dkimPrivateKeyAt(row)) : "";
+    expect(pem).toContain("BEGIN PRIVATE KEY");
+    const secrets = secretParts(pem);
     const readable = [
       html,
       await (await get("/admin/tenants/main.data")).text(),

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest } from "../../server/db/migrate";
+import { webhookSecretAt } from "../../server/providers/mailerlite-webhook";
+import { getSecretBox } from "../../server/secret-box";
 import { createTenant } from "../../server/tenants/admin";
 import { seedTenants } from "../../server/tenants/seed";
 import { createStaffUser, signIn } from "../support/auth";
@@ -56,12 +58,17 @@ describe("the tenant manager page", () => {
         headers: { cookie: chief, origin: server.url },
         redirect: "manual",
       });
-    const secretRow = () =>
-      database.db
+    const secretRow = async () => {
+      const row = await database.db
         .selectFrom("webhook_secrets")
         .select(["secret", "created_by"])
         .where("tenant_id", "=", "main")
         .executeTakeFirst();
+      if (!row) return undefined;
+      // Sealed at rest (decision 027): opened with the key this process shares with the server.
+      expect(row.secret).toMatch(/^v1\./);
+      return { ...row, secret: getSecretBox().open(row.secret, webhookSecretAt("main")) };
+    };
     const page = async () =>
       (await fetch(`${server.url}/admin/tenants/main`, { headers: { cookie: chief } })).text();
 

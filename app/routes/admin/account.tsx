@@ -61,7 +61,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
               Keep these recovery codes somewhere safe (a password manager, or printed). Each one
               signs you in once if you lose your phone. They are shown only now.
             </p>
-            <ul className="grid grid-cols-2 gap-2 rounded-brand bg-black/5 p-4 font-mono sm:grid-cols-3">
+            <ul className="grid grid-cols-1 gap-2 whitespace-nowrap rounded-brand bg-black/5 p-4 font-mono sm:grid-cols-2">
               {actionData.codes.map((code) => (
                 <li key={code}>{code}</li>
               ))}

@@ -25,7 +25,7 @@ export default function TwoFactorSignIn({ actionData }: Route.ComponentProps) {
           autoComplete="one-time-code"
           autoFocus
           required
-          maxLength={20}
+          maxLength={40}
           spellCheck={false}
         />
         <SubmitButton pending={busy}>{busy ? "Checking…" : "Verify"}</SubmitButton>
