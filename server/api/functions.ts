@@ -28,6 +28,7 @@ import {
   tenantLink,
 } from "../subscribers/subscribers";
 import { FIXED_SENDER, type TenantConfig } from "../tenants/config";
+import { foreignSenderProblem } from "../tenants/sender-domains";
 import { getTenant, getTenantDirectory } from "../tenants/store";
 import { API_MESSAGES, ApiError, statusForHttp } from "./errors";
 
@@ -305,6 +306,8 @@ export const FUNCTIONS: Record<string, RegisteredFunction> = {
       const content = cleanCampaignContent(data.content ?? "");
       if (!subject || !content) throw new ApiError("INVALID_ARGUMENT", CAMPAIGN_MESSAGES.required);
       const from = parseSender(data.from, tenant);
+      const foreign = await foreignSenderProblem(db, tenant, from.email);
+      if (foreign) throw new ApiError("INVALID_ARGUMENT", foreign, { from: [foreign] });
       // The campaign frame, without tracking; the footer gets SPEC §2's fixed links for the address.
       const { origin } = ctx.subscription;
       const rendered = await renderCampaignEmail(tenant, {

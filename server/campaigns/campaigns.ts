@@ -16,6 +16,7 @@ import {
 import { campaignAudience, listSegments, type Segment } from "../subscribers/segments";
 import { type SubscriptionContext, tenantLink } from "../subscribers/subscribers";
 import { FIXED_SENDER } from "../tenants/config";
+import { foreignSenderProblem } from "../tenants/sender-domains";
 import { cleanCampaignContent } from "./clean-content";
 import {
   type Audience,
@@ -91,6 +92,8 @@ export async function validateCampaign(
   if (subject.length > 300) throw new CampaignError("Subject must be at most 300 characters");
   const fromEmail = input.senderEmail?.trim() || ctx.tenant.email.senderEmail || FIXED_SENDER.email;
   if (!isValidEmail(fromEmail)) throw new CampaignError(CAMPAIGN_MESSAGES.badSender);
+  const foreign = await foreignSenderProblem(ctx.db, ctx.tenant, fromEmail);
+  if (foreign) throw new CampaignError(foreign);
   const fromName = (
     input.senderName?.trim() ||
     ctx.tenant.email.senderName ||
@@ -721,6 +724,26 @@ export async function reviewCampaign(
       : ids(valid.lists),
     recipients,
   };
+}
+
+/**
+ * The review of a saved campaign (issue 32, finding 16): a draft's or scheduled campaign's "Send
+ * now" shows the compose form's review, read from the campaign as saved, and sends only with the
+ * audience and count that review showed.
+ */
+export function reviewSavedCampaign(ctx: SubscriptionContext, campaign: CampaignRow) {
+  return reviewCampaign(ctx, {
+    newsletterId: campaign.newsletter_id,
+    subject: campaign.subject,
+    content: campaign.content,
+    senderName: campaign.from_name,
+    senderEmail: campaign.from_email,
+    replyTo: campaign.reply_to,
+    groups: JSON.parse(campaign.list_ids) as number[],
+    segments: JSON.parse(campaign.segment_ids) as number[],
+    trackOpens: campaign.track_opens === 1,
+    trackClicks: campaign.track_clicks === 1,
+  });
 }
 
 /** 'Send a test to myself': the real message, to one staff address, marked as a test. */

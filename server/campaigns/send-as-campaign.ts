@@ -1,8 +1,13 @@
 import { recordProviderCampaign } from "../newsletters/newsletters";
 import { providerFor } from "../providers";
 import type { ProviderEnv } from "../providers/choice";
-import type { ProviderCampaign, ProviderCampaignInput } from "../providers/types";
+import {
+  type ProviderCampaign,
+  type ProviderCampaignInput,
+  ProviderError,
+} from "../providers/types";
 import type { SubscriptionContext } from "../subscribers/subscribers";
+import { foreignSenderProblem } from "../tenants/sender-domains";
 import type { CampaignWorker } from "./worker";
 
 /**
@@ -18,6 +23,11 @@ export async function sendAsCampaign(
   by: { userId: string | null; worker: CampaignWorker | null; env?: ProviderEnv },
 ): Promise<{ provider: "builtin" | "mailerlite"; campaign: ProviderCampaign }> {
   const provider = providerFor(ctx, { createdBy: by.userId, env: by.env });
+  // Herald's own sender checks the From in validateCampaign; MailerLite would take any.
+  if (provider.name === "mailerlite" && input.senderEmail?.trim()) {
+    const foreign = await foreignSenderProblem(ctx.db, ctx.tenant, input.senderEmail.trim());
+    if (foreign) throw new ProviderError(foreign, "INVALID_ARGUMENT", { senderEmail: [foreign] });
+  }
   const campaign = await provider.createCampaign(input);
   if (provider.name === "mailerlite" && input.newsletterId) {
     await recordProviderCampaign(

@@ -522,6 +522,9 @@ export async function publishNewsletter(ctx: TenantScope, id: string): Promise<v
         // Published by hand: a schedule it had is done with.
         scheduled_at: null,
         scheduled_send: 0,
+        // Share links were for the draft (issue 32, finding 16): they die with it, and stay dead
+        // when it is unpublished again.
+        preview_key: null,
       })
       .where("id", "=", id)
       .where("tenant_id", "=", ctx.tenantId)
@@ -601,6 +604,7 @@ export async function publishScheduledNewsletter(
         published_at: sql<string>`coalesce(published_at, scheduled_at)`,
         scheduled_at: null,
         updated_at: now,
+        preview_key: null,
       })
       .where("id", "=", id)
       .where("tenant_id", "=", tenantId)

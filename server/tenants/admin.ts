@@ -16,6 +16,7 @@ import type { TenantRow } from "../db/schema";
 import { dropAudienceCounts } from "../subscribers/counts";
 import { DEFAULT_TENANT_CONFIG, type TenantConfig, type TenantOverrides } from "./config";
 import { DEFAULT_TENANT_ID } from "./resolve";
+import { isOwnDomain, notOwnDomainMessage, ownSenderDomains } from "./sender-domains";
 import { invalidateTenant, toTenantConfig } from "./store";
 
 export { TENANT_MESSAGES };
@@ -74,6 +75,7 @@ export function settingsOf(config: TenantConfig): TenantSettings {
     emailTemplates: config.emailTemplates,
     features: config.features,
     email: config.email,
+    senderDomains: config.senderDomains,
     emailGroups: config.emailGroups,
     mailProvider: config.mailProvider,
     mailerLiteGroups: config.mailerLiteGroups,
@@ -126,6 +128,7 @@ function overridesOf(settings: TenantSettings): TenantOverrides {
     emailGroups: differing(settings.emailGroups, d.emailGroups),
     features: differing(settings.features, d.features),
     email: differing(settings.email, d.email),
+    ...(settings.senderDomains.length ? { senderDomains: settings.senderDomains } : {}),
     mailProvider: settings.mailProvider,
     mailerLiteGroups: Object.fromEntries(
       Object.entries(settings.mailerLiteGroups).filter(([, id]) => id !== ""),
@@ -306,6 +309,33 @@ export async function createTenant(
 }
 
 /**
+ * Finding 15 of issue 32: the sender address and the templates' From addresses are at the tenant's
+ * own domains, the sender domains being saved with them included.
+ */
+async function assertOwnSenders(
+  db: Db,
+  tenant: TenantView,
+  settings: TenantSettings,
+  domain: string | null | undefined,
+): Promise<void> {
+  const domains = await ownSenderDomains(
+    db,
+    { ...tenant, domain: domain === undefined ? tenant.domain : domain },
+    { configured: settings.senderDomains },
+  );
+  const fields: Record<string, string[]> = {};
+  const message = notOwnDomainMessage(domains);
+  if (settings.email.senderEmail && !isOwnDomain(settings.email.senderEmail, domains)) {
+    fields["email.senderEmail"] = [message];
+  }
+  for (const key of TEMPLATE_KEYS) {
+    const from = settings.emailTemplates[key].fromEmail;
+    if (from && !isOwnDomain(from, domains)) fields[`emailTemplates.${key}.fromEmail`] = [message];
+  }
+  if (Object.keys(fields).length > 0) throw new ApiError("INVALID_ARGUMENT", message, fields);
+}
+
+/**
  * Replaces a tenant's settings (the manager's Save, the API's PUT). Validated as a whole; written
  * with its audit record in one transaction, so a failure leaves the tenant as it was.
  */
@@ -319,6 +349,7 @@ export async function saveTenantSettings(
   const settings = tenantSettingsSchema.parse(input);
   const nextDomain = domain === undefined ? undefined : domain;
   if (nextDomain) await assertDomainFree(db, nextDomain, id);
+  await assertOwnSenders(db, await getTenantView(db, id), settings, nextDomain);
   let changed = false;
   try {
     await db.transaction().execute(async (trx) => {

@@ -49,6 +49,11 @@ export interface TenantConfig {
   /** replyTo: where replies to the tenant's mail go; blank: to the sender */
   email: { senderName: string; senderEmail: string; replyTo: string };
   /**
+   * Domains a super admin lets this tenant send from, beside its DKIM keys' and its site's
+   * (issue 32, finding 15; server/tenants/sender-domains.ts).
+   */
+  senderDomains: string[];
+  /**
    * Who keeps this tenant's subscribers and sends its campaigns (issue 7): "" follows the
    * deployment's MAIL_PROVIDER; "builtin" or "mailerlite" overrides it.
    */
@@ -119,6 +124,7 @@ export const DEFAULT_TENANT_CONFIG: Omit<TenantConfig, "id"> = {
     doubleOptIn: true,
   },
   email: { senderName: FIXED_SENDER.name, senderEmail: FIXED_SENDER.email, replyTo: "" },
+  senderDomains: [],
   mailProvider: "",
   mailerLiteGroups: {},
   timeZone: "UTC",
@@ -174,6 +180,7 @@ export const tenantOverridesSchema = z
     email: z
       .object({ senderName: z.string(), senderEmail: z.string(), replyTo: z.string() })
       .partial(),
+    senderDomains: z.array(z.string()),
     mailProvider: z.enum(["", "builtin", "mailerlite"]),
     mailerLiteGroups: z.record(z.string(), z.string()),
     timeZone: z.string(),
@@ -218,6 +225,7 @@ export function mergeTenantConfig(record: TenantRecord): TenantConfig {
     emailGroups: { ...d.emailGroups, ...o.emailGroups },
     features: { ...d.features, ...o.features },
     email: { ...d.email, ...withoutBlanks(o.email ?? {}) },
+    senderDomains: o.senderDomains ?? d.senderDomains,
     mailProvider: o.mailProvider ?? d.mailProvider,
     mailerLiteGroups: withoutBlanks(o.mailerLiteGroups ?? {}) as Record<string, string>,
     timeZone: o.timeZone || d.timeZone,

@@ -238,6 +238,12 @@ export const tenantSettingsSchema = z.object({
   emailTemplates: emailTemplatesSchema,
   features: featuresSchema,
   email: emailSettingsSchema,
+  /** issue 32, finding 15: where the tenant's mail may come from, beside its DKIM keys' domains */
+  senderDomains: z
+    .array(domainField)
+    .max(20, "At most 20 sender domains")
+    .transform((domains) => [...new Set(domains)])
+    .default([]),
   emailGroups: emailGroupsSchema,
   /** "" = the deployment's MAIL_PROVIDER */
   mailProvider: z
@@ -303,6 +309,12 @@ export function settingsFromForm(form: FormData, current: TenantSettings): Tenan
     },
     features: section("features", current.features),
     email: section("email", current.email),
+    // one text field: domains separated by commas, spaces or lines
+    senderDomains: form.has("senderDomains")
+      ? value("senderDomains", "")
+          .split(/[\s,]+/)
+          .filter(Boolean)
+      : current.senderDomains,
     emailGroups: current.emailGroups,
     mailProvider: value("mailProvider", current.mailProvider) as TenantSettings["mailProvider"],
     mailerLiteGroups: Object.fromEntries(

@@ -37,7 +37,7 @@ describe.each(testDialects())("sending a newsletter from the admin pages on %s",
   const compose = (overrides: Record<string, string | string[]> = {}) => ({
     subject: "The ESI protocol issue",
     senderName: "KeyDiscovery Editors",
-    senderEmail: "editors@keydiscovery.example",
+    senderEmail: "editors@keydiscovery.com",
     lists: ["newsletter"],
     trackOpens: "on",
     trackClicks: "on",
@@ -214,7 +214,7 @@ describe.each(testDialects())("sending a newsletter from the admin pages on %s",
       "reader2@example.com",
     ]);
     const mail = sink.messages.find((m) => m.to.includes("reader0@example.com"));
-    expect(mail?.parsed.from?.value[0]?.address).toBe("editors@keydiscovery.example");
+    expect(mail?.parsed.from?.value[0]?.address).toBe("editors@keydiscovery.com");
     // The envelope sender is the delivery's VERP bounce address (issue 12).
     expect(mail?.from).toMatch(/^bounces\+\d+\.[0-9a-f]{24}@localhost$/);
     expect(mail?.subject).toBe("The ESI protocol issue");
@@ -330,11 +330,14 @@ describe.each(testDialects())("sending a newsletter from the admin pages on %s",
           .where("id", "=", draftPage.split("/").pop() ?? "")
           .executeTakeFirstOrThrow()
       ).status;
-    // "Send now" and "Cancel campaign" ask first, saying to how many; asking changes nothing.
+    // "Send now" shows the review, "Cancel campaign" asks first, saying to how many; asking
+    // changes nothing.
     const sendAsked = await post(draftPage, { action: "send" });
     expect(sendAsked.status).toBe(200);
     // (one of the three readers unsubscribed in an earlier test)
-    expect(textOf(await sendAsked.text())).toContain("Send to 2 recipients now?");
+    const review = textOf(await sendAsked.text());
+    expect(review).toContain("Review");
+    expect(review).toContain("Send to 2 recipients");
     const cancelAsked = await post(draftPage, { action: "cancel" });
     expect(textOf(await cancelAsked.text())).toContain("Cancel this campaign?");
     expect(await status()).toBe("draft");
@@ -453,7 +456,17 @@ describe.each(testDialects())("sending a newsletter from the admin pages on %s",
     expect(await stored()).toMatchObject({ status: "draft", scheduled_at: null });
 
     // once it has started, it can no longer be edited
-    expect((await post(page, { action: "send", confirmed: "yes" })).status).toBe(200);
+    // "Send now" sends with what its review showed
+    const reviewed = await (await post(page, { action: "send" })).text();
+    const showed = (name: string) =>
+      new RegExp(`name="${name}" value="([^"]*)"`).exec(reviewed)?.[1] ?? "";
+    const sent = await post(page, {
+      action: "send",
+      confirmedRecipients: showed("confirmedRecipients"),
+      confirmedAudience: showed("confirmedAudience"),
+    });
+    expect(sent.status).toBe(200);
+    expect((await stored()).status).not.toBe("draft");
     const late = await post(`${page}/edit`, compose({ mode: "draft", subject: "Too late" }));
     expect(late.status).toBe(409);
     expect(textOf(await late.text())).toContain(

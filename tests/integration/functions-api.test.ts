@@ -367,12 +367,12 @@ describe.each(testDialects())("the functions API on %s", (dialect) => {
           to: "named@example.com",
           subject: "One",
           content: "<p>1</p>",
-          from: "The Desk <desk@example.com>",
+          from: "The Desk <desk@keydiscovery.com>",
         },
         { cookie: cookies.editor },
       );
       let mail = await sink.waitFor((message) => message.to.includes("named@example.com"));
-      expect(mail.from).toBe("desk@example.com");
+      expect(mail.from).toBe("desk@keydiscovery.com");
       expect(mail.headers.get("from")).toContain("The Desk");
       await call(
         "sendEmail",
@@ -380,12 +380,12 @@ describe.each(testDialects())("the functions API on %s", (dialect) => {
           to: "object@example.com",
           subject: "Two",
           content: "<p>2</p>",
-          from: { name: "Ops", email: "ops@example.com" },
+          from: { name: "Ops", email: "ops@keydiscovery.com" },
         },
         { cookie: cookies.editor },
       );
       mail = await sink.waitFor((message) => message.to.includes("object@example.com"));
-      expect(mail.from).toBe("ops@example.com");
+      expect(mail.from).toBe("ops@keydiscovery.com");
     });
 
     it("refuses what it cannot send, and says so when the mail server refuses", async () => {
@@ -618,7 +618,7 @@ describe.each(testDialects())("the functions API on %s", (dialect) => {
           subject: "Industry round-up",
           content: "<p>News</p>",
           senderName: "The Editors",
-          senderEmail: "editors@example.com",
+          senderEmail: "editors@keydiscovery.com",
           groups: [String(lists.main["industry-news"]), lists.main.newsletter],
           trackOpens: false,
           trackClicks: false,
@@ -633,7 +633,7 @@ describe.each(testDialects())("the functions API on %s", (dialect) => {
         .executeTakeFirstOrThrow();
       expect(row).toMatchObject({
         from_name: "The Editors",
-        from_email: "editors@example.com",
+        from_email: "editors@keydiscovery.com",
         track_opens: 0,
         track_clicks: 0,
       });

@@ -120,7 +120,7 @@ describe.each(testDialects())("the email in the inbox on %s", (dialect) => {
       {
         subject: "Proportionality, quarter by quarter",
         senderName: "Herald Editors",
-        senderEmail: "editors@news.herald.example",
+        senderEmail: "editors@news.keydiscovery.com",
         replyTo: "desk@herald.example",
         lists: ["newsletter"],
         trackOpens: "on",
@@ -247,7 +247,7 @@ describe.each(testDialects())("the email in the inbox on %s", (dialect) => {
   });
 
   it("names the list, and makes its Message-ID on the sender's domain", () => {
-    expect(campaignMail.messageId).toMatch(/^<d\d+\.[0-9a-f-]{36}@news\.herald\.example>$/);
+    expect(campaignMail.messageId).toMatch(/^<d\d+\.[0-9a-f-]{36}@news\.keydiscovery\.com>$/);
     expect(campaignMail.headers.get("list-id")).toBe(
       '"KeyDiscovery Newsletter" <newsletter.main.localhost>',
     );

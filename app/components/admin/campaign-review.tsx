@@ -23,11 +23,21 @@ export function CampaignReview({
   scheduled,
   busy,
   testLabel,
+  form = "campaign-form",
+  send = { name: "intent", value: "create" },
+  children,
 }: {
   review: Review;
   scheduled: boolean;
   busy: boolean;
-  testLabel: string;
+  /** the test send's button; none where the page has no test send */
+  testLabel?: string;
+  /** the id of the form the buttons submit */
+  form?: string;
+  /** the send button's name and value */
+  send?: { name: string; value: string };
+  /** more actions beside the buttons (a way back) */
+  children?: React.ReactNode;
 }) {
   const who = plural(review.recipients, "recipient");
   return (
@@ -77,30 +87,23 @@ export function CampaignReview({
         </figure>
       </div>
       <div className="mt-5 flex flex-wrap items-center gap-3">
-        <input
-          type="hidden"
-          name="confirmedRecipients"
-          value={review.recipients}
-          form="campaign-form"
-        />
-        <input
-          type="hidden"
-          name="confirmedAudience"
-          value={review.audience}
-          form="campaign-form"
-        />
-        <SubmitButton name="intent" value="create" form="campaign-form" disabled={busy}>
+        <input type="hidden" name="confirmedRecipients" value={review.recipients} form={form} />
+        <input type="hidden" name="confirmedAudience" value={review.audience} form={form} />
+        <SubmitButton name={send.name} value={send.value} form={form} disabled={busy}>
           {scheduled ? `Schedule for ${who}` : `Send to ${who}`}
         </SubmitButton>
-        <button
-          type="submit"
-          name="intent"
-          value="test"
-          form="campaign-form"
-          className="rounded-brand border-2 border-brand-strong px-5 py-3 font-semibold text-brand-strong"
-        >
-          {testLabel}
-        </button>
+        {testLabel ? (
+          <button
+            type="submit"
+            name="intent"
+            value="test"
+            form={form}
+            className="rounded-brand border-2 border-brand-strong px-5 py-3 font-semibold text-brand-strong"
+          >
+            {testLabel}
+          </button>
+        ) : null}
+        {children}
       </div>
     </AdminSection>
   );

@@ -144,6 +144,9 @@ export function ViewMode({
           ))}
           <Definition term="Sender name">{settings.email.senderName}</Definition>
           <Definition term="Sender email">{settings.email.senderEmail}</Definition>
+          <Definition term="Sender domains">
+            {settings.senderDomains.join(", ") || "Only the DKIM key's and the site's"}
+          </Definition>
           <Definition term="Reply-to email">{settings.email.replyTo || "The sender"}</Definition>
           <Definition term="Time zone">{settings.timeZone.replaceAll("_", " ")}</Definition>
           <Definition term="Lists">
@@ -424,6 +427,22 @@ export function EditForm({
               type: "email",
               maxLength: 254,
             })}
+            <FieldShell
+              {...fieldProps("senderDomains", errors).shell}
+              // a bad domain's issue is "senderDomains.2": shown under the one field
+              errors={Object.entries(errors)
+                .filter(([key]) => key.split(".")[0] === "senderDomains")
+                .flatMap(([, messages]) => messages)}
+              label="Sender domains"
+              hint="Domains this tenant's mail may come from, separated by commas, beside its DKIM key's domain, its own domain and this site's. A subdomain of one is allowed too."
+            >
+              <TextInput
+                {...fieldProps("senderDomains", errors).input}
+                aria-describedby="f-senderDomains-hint f-senderDomains-error"
+                defaultValue={values.senderDomains.join(", ")}
+                maxLength={2000}
+              />
+            </FieldShell>
           </div>
         </div>
       </Section>

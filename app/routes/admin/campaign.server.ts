@@ -8,6 +8,7 @@ import {
   campaignReport,
   changeCampaignState,
   getCampaignRow,
+  reviewSavedCampaign,
 } from "../../../server/campaigns/campaigns";
 import { countRecipients } from "../../../server/campaigns/deliveries";
 import { scopeOf } from "../../../server/http/context";
@@ -76,31 +77,42 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 const actionSchema = z.object({
   action: z.enum(["pause", "resume", "cancel", "send"]),
   confirmed: z.literal("yes").optional(),
+  /** what the review showed: "Send to N recipients" sends only while both still hold */
+  confirmedRecipients: z.coerce.number().int().min(0).optional(),
+  confirmedAudience: z.string().max(2_000).optional(),
 });
 
-/** Sending and cancelling ask first (issue 16, point 7), in the states that allow them. */
+/** Cancelling asks first (issue 16, point 7), in the states that allow it. */
 const ASKS_FIRST: Partial<Record<string, readonly string[]>> = {
-  send: ["draft", "scheduled"],
   cancel: ["draft", "scheduled", "sending", "paused"],
 };
+
+/** "Send now" goes through the review (issue 32, finding 16), in the states that allow it. */
+const REVIEWED_FIRST: readonly string[] = ["draft", "scheduled"];
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   requireTenantAccess(context, request);
   const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data({ error: "Unknown action" }, { status: 400 });
   const scope = scopeOf(context);
-  const { action, confirmed } = parsed.data;
-  if (!confirmed && ASKS_FIRST[action]) {
-    const campaign = await load(context, params.id);
-    if (ASKS_FIRST[action]?.includes(campaign.status)) {
-      const recipients =
-        action === "send"
-          ? await countRecipients(scope.db, scope.tenantId, await audienceOf(scope.db, campaign))
-          : (await campaignProgress(scope.db, campaign)).pending;
-      return { error: null, confirm: { action: action as "send" | "cancel", recipients } };
-    }
-  }
+  const { action, confirmed, confirmedRecipients, confirmedAudience } = parsed.data;
   try {
+    if (action === "send") {
+      const campaign = await load(context, params.id);
+      if (REVIEWED_FIRST.includes(campaign.status)) {
+        // Before a review, or when the audience changed since, the review is shown (again).
+        const review = await reviewSavedCampaign(scope, campaign);
+        if (confirmedRecipients !== review.recipients || confirmedAudience !== review.audience) {
+          return { error: null, review: { ...review, changed: confirmedRecipients !== undefined } };
+        }
+      }
+    } else if (!confirmed && ASKS_FIRST[action]) {
+      const campaign = await load(context, params.id);
+      if (ASKS_FIRST[action]?.includes(campaign.status)) {
+        const recipients = (await campaignProgress(scope.db, campaign)).pending;
+        return { error: null, confirm: { action: "cancel" as const, recipients } };
+      }
+    }
     await changeCampaignState(
       { db: scope.db, tenant: scopeOf(context).tenant },
       params.id,

@@ -1,7 +1,8 @@
-import { Form } from "react-router";
+import { Form, useNavigation } from "react-router";
 import type { CampaignReport } from "../../../server/campaigns/campaigns";
 import { formatCount, plural } from "../../../shared/format";
 import { ActivityChart } from "../../components/admin/activity-chart";
+import { CampaignReview } from "../../components/admin/campaign-review";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
 import {
   CampaignProgressBar,
@@ -39,55 +40,50 @@ const FEEDBACK_COLUMNS: Column<CampaignReport["feedback"][number]>[] = [
   { header: "Report", className: "break-words sm:max-w-[24rem]", cell: (row) => row.detail ?? "—" },
 ];
 
-/** "Send now" and "Cancel campaign" ask first, on the page (no JavaScript needed). */
-function ConfirmCampaignAction({
-  action,
-  recipients,
-}: {
-  action: "send" | "cancel";
-  recipients: number;
-}) {
-  const sending = action === "send";
+/** "Cancel campaign" asks first, on the page (no JavaScript needed). */
+function ConfirmCancel({ recipients }: { recipients: number }) {
   return (
-    <section
-      aria-labelledby="confirm-heading"
-      className={`rounded-brand border-2 p-4 ${sending ? "border-ok" : "border-danger"}`}
-    >
+    <section aria-labelledby="confirm-heading" className="rounded-brand border-2 border-danger p-4">
       <h3 id="confirm-heading" className="text-lg font-bold">
-        {sending ? `Send to ${plural(recipients, "recipient")} now?` : "Cancel this campaign?"}
+        Cancel this campaign?
       </h3>
       <p className="mt-1">
-        {sending
-          ? "Active subscribers of its lists; unsubscribed, bounced and complained addresses are never included."
-          : recipients > 0
-            ? `The ${plural(recipients, "message")} not yet sent will not be sent. This cannot be undone.`
-            : "Nothing has been sent yet, and nothing will be. This cannot be undone."}
+        {recipients > 0
+          ? `The ${plural(recipients, "message")} not yet sent will not be sent. This cannot be undone.`
+          : "Nothing has been sent yet, and nothing will be. This cannot be undone."}
       </p>
       <div className="mt-3 flex flex-wrap gap-3">
         <Form method="post">
-          <input type="hidden" name="action" value={action} />
+          <input type="hidden" name="action" value="cancel" />
           <input type="hidden" name="confirmed" value="yes" />
           <button
             type="submit"
-            className={`rounded-brand px-4 py-2 font-semibold text-white ${sending ? "bg-ok" : "bg-danger"}`}
+            className="rounded-brand bg-danger px-4 py-2 font-semibold text-white"
           >
-            {sending ? `Send to ${plural(recipients, "recipient")}` : "Yes, cancel the campaign"}
+            Yes, cancel the campaign
           </button>
         </Form>
-        <Link
-          to="."
-          relative="path"
-          className="rounded-brand border-2 border-black/30 px-4 py-2 font-semibold text-ink no-underline"
-        >
-          {sending ? "Not now" : "Keep it"}
-        </Link>
+        <NotNow>Keep it</NotNow>
       </div>
     </section>
   );
 }
 
+function NotNow({ children }: { children: string }) {
+  return (
+    <Link
+      to="."
+      relative="path"
+      className="rounded-brand border-2 border-black/30 px-4 py-2 font-semibold text-ink no-underline"
+    >
+      {children}
+    </Link>
+  );
+}
+
 export default function Campaign({ loaderData, actionData }: Route.ComponentProps) {
   const { campaign, progress, report } = loaderData;
+  const navigation = useNavigation();
   useLiveWhile(campaign.status === "sending" || campaign.status === "scheduled");
   const button =
     "rounded-brand border-2 border-brand-strong px-4 py-2 font-semibold text-brand-strong";
@@ -166,10 +162,7 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
           </p>
         ) : null}
         {actionData && "confirm" in actionData && actionData.confirm ? (
-          <ConfirmCampaignAction
-            action={actionData.confirm.action}
-            recipients={actionData.confirm.recipients}
-          />
+          <ConfirmCancel recipients={actionData.confirm.recipients} />
         ) : null}
         <div className="flex flex-wrap gap-3">
           {actions
@@ -192,6 +185,21 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
           <CampaignProgressBar progress={progress} status={campaign.status} />
         ) : null}
       </section>
+
+      {actionData && "review" in actionData && actionData.review ? (
+        <Form method="post" id="campaign-send">
+          <input type="hidden" name="action" value="send" />
+          <CampaignReview
+            review={actionData.review}
+            scheduled={false}
+            busy={navigation.state === "submitting"}
+            form="campaign-send"
+            send={{ name: "action", value: "send" }}
+          >
+            <NotNow>Not now</NotNow>
+          </CampaignReview>
+        </Form>
+      ) : null}
 
       <AdminSection id="figures-heading" title="Report">
         <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-3">
