@@ -1,4 +1,5 @@
 import { z } from "../zod";
+import { storableText } from "./text";
 
 /**
  * What an API token may do (issue 14: least privilege). A token carries one or more; a new one
@@ -22,8 +23,7 @@ export const TOKEN_SCOPE_LABELS: Record<TokenScope, string> = {
 export const TOKEN_LIFETIMES = [30, 90, 365, 0] as const;
 
 export const newApiTokenSchema = z.object({
-  name: z
-    .string()
+  name: storableText()
     .trim()
     .min(1, "Give the token a name, e.g. the script that will use it")
     .max(100, "The name must be at most 100 characters"),
