@@ -2,6 +2,8 @@ import type { ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import {
   type EntryContext,
+  type HandleErrorFunction,
+  isRouteErrorResponse,
   type RouterContextProvider,
   ServerRouter,
   StaticRouter,
@@ -14,6 +16,16 @@ import { KeptMarkupContext, PageScriptsContext } from "./lib/page-scripts";
 import { STYLESHEET_MARKER, StylesheetContext, stylesheet } from "./lib/stylesheet";
 
 export const streamTimeout = 5_000;
+
+/**
+ * React Router's default, except for the 4xx it answers itself (405: a POST to a page without an
+ * action): a client's mistake, not a failure, so no stack trace in the log (issue 32, target 2).
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
+  console.error(error);
+};
 
 /**
  * Renders the whole document before answering: pages hold no deferred data, and a complete

@@ -14,6 +14,7 @@ import {
 import { enforceRouteAccess } from "../server/auth/route-access";
 import { getSessionUser, readCookieHeader, SESSION_COOKIE } from "../server/auth/sessions";
 import { matchedRouteContext, scopeOf, userContext } from "../server/http/context";
+import { refuseUnreadableInput } from "../server/http/request-input";
 import { brandingCssVariables } from "../shared/theme";
 import type { Route } from "./+types/root";
 import { AccessDenied } from "./components/access-denied";
@@ -28,10 +29,11 @@ import { accessFor, routeKey } from "./route-access";
 
 /**
  * Every request: the signed-in user goes into the router context (the host put the tenant in the
- * request's scope), and the route's declared access (app/route-access.ts) is enforced.
+ * request's scope), the route's declared access (app/route-access.ts) is enforced, and input no
+ * route could read is refused (server/http/request-input.ts).
  */
 export const middleware: Route.MiddlewareFunction[] = [
-  async ({ request, context, pattern, params }) => {
+  async ({ request, context, params, pattern }) => {
     const scope = scopeOf(context);
     context.set(matchedRouteContext, { pattern: routeKey(pattern), params });
     const token = readCookieHeader(request.headers.get("cookie"), SESSION_COOKIE);
@@ -39,6 +41,8 @@ export const middleware: Route.MiddlewareFunction[] = [
     // A refusal thrown here runs no loader, the root's included: it carries the layout's data.
     const access = accessFor(pattern, request.method);
     await enforceRouteAccess(context, request, pattern, access, () => rootData(context));
+    // Then what the route could not read (a body that is not a form, NUL…): 400 or 415, not 500.
+    await refuseUnreadableInput(request, pattern, params, () => rootData(context));
   },
 ];
 
@@ -192,10 +196,15 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           title: "Page not found",
           text: "The page you are looking for does not exist or has moved.",
         }
-      : {
-          title: "Something went wrong",
-          text: "We could not complete your request. Please try again in a moment.",
-        };
+      : status === 400 || status === 415
+        ? {
+            title: "We could not read your request",
+            text: `${readableMessage(error)}Please go back and try again.`,
+          }
+        : {
+            title: "Something went wrong",
+            text: "We could not complete your request. Please try again in a moment.",
+          };
   return (
     <ErrorPage
       eyebrow={String(status)}
@@ -208,4 +217,10 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       }
     />
   );
+}
+
+/** A refusal's own message (server/http/request-input.ts: what could not be read), with a space. */
+function readableMessage(error: unknown): string {
+  if (!isRouteErrorResponse(error) || typeof error.data?.message !== "string") return "";
+  return `${error.data.message} `;
 }

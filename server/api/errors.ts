@@ -1,4 +1,5 @@
 import { ZodError, type z } from "zod";
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "../../shared/schemas/text";
 import { CampaignError } from "../campaigns/campaigns";
 import type { Logger } from "../logger";
 import { ProviderError } from "../providers/types";
@@ -105,7 +106,18 @@ export async function readJson<T extends z.ZodType>(
   } catch {
     throw new ApiError("INVALID_ARGUMENT", API_MESSAGES.notJson);
   }
+  if (!storableJson(body)) throw new ApiError("INVALID_ARGUMENT", UNSTORABLE_TEXT_MESSAGE);
   return schema.parse(body);
+}
+
+/** Every string of a JSON value, keys included, one the databases can store (no NUL…). */
+function storableJson(value: unknown): boolean {
+  if (typeof value === "string") return isStorableText(value);
+  if (Array.isArray(value)) return value.every(storableJson);
+  if (value && typeof value === "object") {
+    return Object.entries(value).every(([key, item]) => isStorableText(key) && storableJson(item));
+  }
+  return true;
 }
 
 export function jsonResponse(body: unknown, status = 200): Response {

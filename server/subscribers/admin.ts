@@ -7,6 +7,7 @@ import {
   MAX_IMPORT_LABEL,
   SUBSCRIBER_STATUSES,
 } from "../../shared/schemas/subscribers";
+import { isStorableText } from "../../shared/schemas/text";
 import { isSuppressed } from "../campaigns/bounces";
 import type { Db } from "../db";
 import { isPostgres } from "../db/portable";
@@ -367,11 +368,19 @@ export function decodeCsvUpload(bytes: Uint8Array): string {
       `The file is larger than ${MAX_IMPORT_LABEL}. Split it into smaller files.`,
     );
   }
+  let text: string;
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     throw new ImportFileError('The file is not UTF-8 text. Save it as "CSV UTF-8" and try again.');
   }
+  // NUL is valid UTF-8 but no text column takes it (issue 32, finding 5).
+  if (!isStorableText(text)) {
+    throw new ImportFileError(
+      'The file contains NUL characters. Save it as "CSV UTF-8" and try again.',
+    );
+  }
+  return text;
 }
 
 export interface RefusedRow {

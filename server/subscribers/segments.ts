@@ -59,11 +59,63 @@ export async function getSegment(db: Db, tenantId: string, id: number): Promise<
   return toSegment(row);
 }
 
-/** Fields a rule names must exist: a rule about a deleted field would match nobody silently. */
-async function checkRule(db: Db, tenantId: string, rule: SegmentRule): Promise<void> {
-  const keys = new Set((await listFields(db, tenantId)).map((field) => field.key));
-  if (rule.fields.some((condition) => !keys.has(condition.key))) {
-    throw new SegmentError("Choose fields from the list");
+/** A number as the value of a number field is stored (plain decimal), or null. */
+function numberText(text: string): string | null {
+  if (!/^[-+]?(\d[\d,]*\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text.trim())) return null;
+  const number = Number(text.trim().replaceAll(",", ""));
+  return Number.isFinite(number) ? String(number) : null;
+}
+
+/** Text a SQL CAST to NUMERIC takes on both databases (what numberText gives). */
+const isNumberText = (text: string) =>
+  /^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text) && Number.isFinite(Number(text));
+
+function isDayText(text: string): boolean {
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(text) ? new Date(`${text}T00:00:00Z`) : null;
+  return date !== null && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(text);
+}
+
+/**
+ * Fields a rule names must exist (a rule about a deleted field would match nobody silently), and a
+ * comparison with a number or date field needs a number or a date (issue 32, finding 6: "greater
+ * than abc" was saved, and PostgreSQL's CAST then failed every page that counted the segment).
+ * Numbers come back as they are stored ("1,000" → "1000").
+ */
+export async function checkSegmentRule(
+  db: Db,
+  tenantId: string,
+  rule: SegmentRule,
+): Promise<SegmentRule> {
+  const fields = new Map((await listFields(db, tenantId)).map((field) => [field.key, field]));
+  const conditions = rule.fields.map((condition) => {
+    const field = fields.get(condition.key);
+    if (!field) throw new SegmentError("Choose fields from the list");
+    if (condition.op !== "greater" && condition.op !== "less") return condition;
+    if (field.type === "number") {
+      const value = numberText(condition.value);
+      if (value === null) throw new SegmentError(`Compare ${field.label} with a number`);
+      return { ...condition, value };
+    }
+    if (field.type === "date" && !isDayText(condition.value)) {
+      throw new SegmentError(`Compare ${field.label} with a date (YYYY-MM-DD)`);
+    }
+    return condition;
+  });
+  return { ...rule, fields: conditions };
+}
+
+/** Why a saved rule can no longer be used (a field gone, a comparison saved before the checks), or null. */
+export async function segmentRuleProblem(
+  db: Db,
+  tenantId: string,
+  rule: SegmentRule,
+): Promise<string | null> {
+  try {
+    await checkSegmentRule(db, tenantId, rule);
+    return null;
+  } catch (error) {
+    if (error instanceof SegmentError) return error.message;
+    throw error;
   }
 }
 
@@ -72,9 +124,8 @@ export async function saveSegment(
   tenantId: string,
   input: { id?: number; name: string; rule: SegmentRule },
 ): Promise<number> {
-  await checkRule(db, tenantId, input.rule);
+  const rule = JSON.stringify(await checkSegmentRule(db, tenantId, input.rule));
   const now = new Date().toISOString();
-  const rule = JSON.stringify(input.rule);
   if (input.id === undefined) {
     const { id } = await db
       .insertInto("segments")
@@ -138,10 +189,14 @@ function valuesMatching<Q extends SelectQueryBuilder<Database, "subscriber_value
     .where("subscriber_values.field_key", "=", condition.key) as Q;
   const value = sql.ref("subscriber_values.value");
   const numeric = numberFields.has(condition.key);
+  // A rule saved before numbers were checked may compare with "abc": it matches nobody, where
+  // PostgreSQL's CAST would fail the page (issue 32, finding 6).
   const compared = (op: ">" | "<") =>
-    numeric
-      ? sql<SqlBool>`CAST(${value} AS NUMERIC) ${sql.raw(op)} CAST(${condition.value} AS NUMERIC)`
-      : sql<SqlBool>`${value} ${sql.raw(op)} ${condition.value}`;
+    !numeric
+      ? sql<SqlBool>`${value} ${sql.raw(op)} ${condition.value}`
+      : isNumberText(condition.value)
+        ? sql<SqlBool>`CAST(${value} AS NUMERIC) ${sql.raw(op)} CAST(${condition.value} AS NUMERIC)`
+        : sql<SqlBool>`1 = 0`;
   switch (condition.op) {
     case "set":
     case "unset":

@@ -1,4 +1,5 @@
 import { z } from "../zod";
+import { storableText } from "./text";
 
 /**
  * What an API token may do (issue 14: least privilege). A token carries one or more; a new one
@@ -40,8 +41,7 @@ export const tokenMaxLifetimeSchema = z.object({
 });
 
 export const newApiTokenSchema = z.object({
-  name: z
-    .string()
+  name: storableText()
     .trim()
     .min(1, "Give the token a name, e.g. the script that will use it")
     .max(100, "The name must be at most 100 characters"),

@@ -1,4 +1,5 @@
 import { z } from "../zod";
+import { storableText } from "./text";
 
 /** SPEC §5 texts for a campaign. */
 export const CAMPAIGN_TEXT = {
@@ -18,38 +19,37 @@ export const CAMPAIGN_STATUSES = [
   "cancelled",
 ] as const;
 
-const checkbox = z
-  .string()
+const checkbox = storableText()
   .optional()
   .transform((value) => value === "on" || value === "true" || value === "1");
 
 /** What a campaign says and to whom: the fields the send form and the edit form share. */
 const campaignFields = z.object({
-  subject: z
-    .string({ error: CAMPAIGN_TEXT.required })
+  subject: storableText({ error: CAMPAIGN_TEXT.required })
     .trim()
     .min(1, CAMPAIGN_TEXT.required)
     .max(300, "Subject must be at most 300 characters"),
-  senderName: z.string().trim().max(200, "Sender name must be at most 200 characters").optional(),
-  senderEmail: z
-    .string()
+  senderName: storableText()
+    .trim()
+    .max(200, "Sender name must be at most 200 characters")
+    .optional(),
+  senderEmail: storableText()
     .trim()
     .max(254, CAMPAIGN_TEXT.badSender)
     .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, CAMPAIGN_TEXT.badSender)
     .optional(),
-  replyTo: z
-    .string()
+  replyTo: storableText()
     .trim()
     .max(254, "Invalid reply-to email format")
     .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "Invalid reply-to email format")
     .optional(),
-  lists: z.array(z.string().trim().max(100)).max(50, "Too many lists").default([]),
+  lists: z.array(storableText().trim().max(100)).max(50, "Too many lists").default([]),
   /** segment ids (issue 16, point 4): lists and segments together make the audience */
   segments: z.array(z.coerce.number().int().positive()).max(50, "Too many segments").default([]),
   trackOpens: checkbox,
   trackClicks: checkbox,
   /** a datetime-local value, read in the tenant's time zone */
-  scheduledAt: z.string().trim().max(40).optional(),
+  scheduledAt: storableText().trim().max(40).optional(),
 });
 
 function needsSendTime(
@@ -74,7 +74,7 @@ export const campaignFormSchema = campaignFields
     /** the recipient count the review showed: "Send to N recipients" sends only while it holds */
     confirmedRecipients: z.coerce.number().int().min(0).optional(),
     /** the lists that review showed, as reviewCampaign names them (`audience`) */
-    confirmedAudience: z.string().max(2_000).optional(),
+    confirmedAudience: storableText().max(2_000).optional(),
     mode: z.enum(["now", "schedule", "draft"], { error: "Choose when to send it" }),
   })
   .superRefine(needsSendTime);

@@ -1,4 +1,5 @@
 import { z } from "../zod";
+import { storableText } from "./text";
 
 /** DESIGN.md §7.8: anonymous comments are bounded. */
 export const COMMENT_MAX_LENGTH = 2000;
@@ -9,8 +10,7 @@ export const COMMENT_TOO_LONG = `Comments must be at most ${COMMENT_MAX_LENGTH} 
  * twice against the limit the textarea enforces), then trimmed. Blank text is valid here: the
  * comment is silently ignored, not refused.
  */
-export const commentTextSchema = z
-  .string()
+export const commentTextSchema = storableText()
   .optional()
   .transform((text = "") => text.replace(/\r\n?/g, "\n").trim())
   .refine((text) => text.length <= COMMENT_MAX_LENGTH, COMMENT_TOO_LONG);
@@ -21,7 +21,7 @@ export const commentTextSchema = z
  */
 export const commentFormSchema = z.object({
   text: commentTextSchema,
-  website: z.string().optional(),
+  website: storableText().optional(),
   enhanced: z.literal("1").optional(),
 });
 

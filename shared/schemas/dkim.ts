@@ -1,5 +1,6 @@
 import { z } from "../zod";
 import { domainField } from "./tenant";
+import { storableText } from "./text";
 
 /**
  * A tenant's DKIM key (issue 12, part 5): what staff choose when they generate one. Shared by the
@@ -36,8 +37,7 @@ export const DKIM_MESSAGES = {
 /** A DNS label (RFC 1035): letters, digits and hyphens, not at either end, at most 63. */
 const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
-export const dkimSelectorField = z
-  .string({ error: "Selector is required" })
+export const dkimSelectorField = storableText({ error: "Selector is required" })
   .trim()
   .toLowerCase()
   .min(1, { error: "Selector is required", abort: true })

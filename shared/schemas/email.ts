@@ -1,4 +1,4 @@
-import { z } from "../zod";
+import { storableText } from "./text";
 
 /**
  * SPEC §5: non-space characters, an @, and a dot in the domain. Browsers also apply the HTML
@@ -18,8 +18,7 @@ export function isValidEmail(value: string): boolean {
 /** A required email field: trimmed, bounded, SPEC §5 message on a bad format. */
 export function emailField(requiredMessage = "Please enter your email address.") {
   return (
-    z
-      .string({ error: requiredMessage })
+    storableText({ error: requiredMessage })
       .trim()
       // A blank field needs one message, not also a format complaint: stop at the first.
       .min(1, { error: requiredMessage, abort: true })

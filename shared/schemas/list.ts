@@ -1,14 +1,13 @@
 import { z } from "../zod";
+import { storableText } from "./text";
 
 /** A list as staff describe it (issue 16, point 1). */
 export const listFormSchema = z.object({
-  name: z
-    .string({ error: "A list needs a name" })
+  name: storableText({ error: "A list needs a name" })
     .trim()
     .min(1, "A list needs a name")
     .max(100, "Name must be at most 100 characters"),
-  description: z
-    .string()
+  description: storableText()
     .trim()
     .max(500, "Description must be at most 500 characters")
     .optional()

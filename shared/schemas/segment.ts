@@ -1,5 +1,6 @@
 import { z } from "../zod";
 import { SUBSCRIBER_STATUSES } from "./subscribers";
+import { storableText } from "./text";
 
 /*
  * A segment: a saved filter of a tenant's audience (issue 16, point 4). Every condition given must
@@ -29,22 +30,21 @@ export const ACTIVITY_LABELS: Record<Activity, string> = {
   "never-clicked": "Never clicked in a campaign",
 };
 
-const day = z
-  .string()
+const day = storableText()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date (YYYY-MM-DD)")
   .refine((text) => !Number.isNaN(Date.parse(`${text}T00:00:00Z`)), "Enter a date (YYYY-MM-DD)");
 
 export const segmentRuleSchema = z.object({
   /** on any of these lists (keys) */
-  lists: z.array(z.string().max(100)).max(50).default([]),
+  lists: z.array(storableText().max(100)).max(50).default([]),
   /** in any of these statuses */
   statuses: z.array(z.enum(SUBSCRIBER_STATUSES)).max(5).default([]),
   fields: z
     .array(
       z.object({
-        key: z.string().max(60),
+        key: storableText().max(60),
         op: z.enum(FIELD_OPS),
-        value: z.string().max(500).default(""),
+        value: storableText().max(500).default(""),
       }),
     )
     .max(10)

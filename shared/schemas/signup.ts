@@ -1,5 +1,6 @@
 import { z } from "../zod";
 import { emailField } from "./email";
+import { storableText } from "./text";
 
 export const SIGNUP_LIMITS = { name: 100, lists: 20 } as const;
 
@@ -20,20 +21,18 @@ export const CHOOSE_A_LIST = "Please choose at least one newsletter.";
 export const signupSchema = z
   .object({
     email: emailField(),
-    name: z
-      .string()
+    name: storableText()
       .trim()
       .max(SIGNUP_LIMITS.name, `Name must be at most ${SIGNUP_LIMITS.name} characters.`)
       .optional(),
     lists: z
-      .array(z.string().trim().max(100))
+      .array(storableText().trim().max(100))
       .max(SIGNUP_LIMITS.lists, "Too many lists.")
       .optional(),
     chooseLists: z.literal("1").optional(),
-    website: z.string().optional(),
+    website: storableText().optional(),
     /** the page whose form was used (consent evidence); anything else is dropped */
-    page: z
-      .string()
+    page: storableText()
       .max(300)
       .optional()
       .transform((page) => (page?.startsWith("/") ? page : undefined))

@@ -1,4 +1,5 @@
 import { z } from "../zod";
+import { storableText } from "./text";
 
 /** The kinds of custom subscriber field a tenant may define (issue 16, point 2). */
 export const FIELD_TYPES = ["text", "number", "date", "choice"] as const;
@@ -15,15 +16,13 @@ export const MAX_FIELD_VALUE_LENGTH = 500;
 
 export const newFieldSchema = z
   .object({
-    label: z
-      .string({ error: "A field needs a name" })
+    label: storableText({ error: "A field needs a name" })
       .trim()
       .min(1, "A field needs a name")
       .max(60, "Name must be at most 60 characters"),
     type: z.enum(FIELD_TYPES, { error: "Choose a type" }),
     /** one choice per line, for a choice field */
-    choices: z
-      .string()
+    choices: storableText()
       .max(5_000, "Too many choices")
       .optional()
       .transform((text) =>

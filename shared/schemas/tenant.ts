@@ -3,6 +3,7 @@ import namesPlugin from "colord/plugins/names";
 import { isTimeZone } from "../time-zone";
 import { z } from "../zod";
 import { isValidEmail } from "./email";
+import { storableText } from "./text";
 
 /**
  * The tenant manager's rules (issue 6), shared by its form, the tenant REST API and the server:
@@ -87,7 +88,9 @@ const missingOr = (label: string, kind: string) => ({
 });
 
 const text = (label: string, max: number) =>
-  z.string(missingOr(label, "text")).trim().max(max, `${label} must be at most ${max} characters`);
+  storableText(missingOr(label, "text"))
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`);
 
 /** A blank required field gets one message, not also the format's. */
 const required = (label: string, max: number) =>
@@ -114,15 +117,13 @@ const imageUrl = (label: string) =>
     `${label} must start with https:// (or be an uploaded image)`,
   );
 
-export const tenantIdField = z
-  .string({ error: "Tenant id is required" })
+export const tenantIdField = storableText({ error: "Tenant id is required" })
   .trim()
   .min(1, { error: "Tenant id is required", abort: true })
   .max(40, "Tenant id must be at most 40 characters")
   .regex(TENANT_ID, "Tenant id may only use lower-case letters, digits and hyphens");
 
-export const domainField = z
-  .string({ error: "Domain is required" })
+export const domainField = storableText({ error: "Domain is required" })
   .trim()
   .toLowerCase()
   // "news.example.com." (the fully qualified form) is the same host
@@ -197,8 +198,7 @@ export const emailSettingsSchema = z.object(
   missingOr("Email settings", "an object"),
 );
 
-const listKey = z
-  .string()
+const listKey = storableText()
   .trim()
   .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "List keys use lower-case letters, digits and hyphens");
 
@@ -220,8 +220,7 @@ export const MAIL_PROVIDER_CHOICES = ["", "builtin", "mailerlite"] as const;
 /** list key → MailerLite group id (digits, as MailerLite numbers its groups); blank = not mapped */
 export const mailerLiteGroupsSchema = z.record(
   listKey,
-  z
-    .string()
+  storableText()
     .trim()
     .regex(/^\d{0,30}$/, "MailerLite group ids are numbers, e.g. 112233445566778899"),
 );
@@ -250,8 +249,7 @@ export const tenantSettingsSchema = z.object({
     .enum(MAIL_PROVIDER_CHOICES, { error: "Mail provider must be builtin, mailerlite or blank" })
     .default(""),
   mailerLiteGroups: mailerLiteGroupsSchema.default({}),
-  timeZone: z
-    .string()
+  timeZone: storableText()
     .trim()
     .refine(isTimeZone, "Choose a time zone from the list, e.g. Europe/London")
     .default("UTC"),

@@ -1,5 +1,6 @@
 import { z } from "../zod";
 import { emailField } from "./email";
+import { storableText } from "./text";
 
 /** SPEC §2's feedback reasons, word for word: the unsubscribe page offers them, the server stores them. */
 export const FEEDBACK_REASONS = [
@@ -20,15 +21,14 @@ export const unsubscribeSchema = z.object({
 /** The one button behind a signed unsubscribe link. */
 export const confirmUnsubscribeSchema = z.object({
   intent: z.literal("confirm"),
-  token: z.string().min(1).max(1000),
+  token: storableText().min(1).max(1000),
 });
 
 export const feedbackSchema = z.object({
   intent: z.literal("feedback"),
-  done: z.string().max(1000),
+  done: storableText().max(1000),
   reason: z.enum(FEEDBACK_REASONS, { error: "Please choose a reason." }),
-  details: z
-    .string()
+  details: storableText()
     .trim()
     .max(FEEDBACK_DETAILS_MAX, `Please keep it under ${FEEDBACK_DETAILS_MAX} characters.`)
     .optional(),

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Access, accessFor, ROUTE_ACCESS } from "../../app/route-access";
-import routes from "../../app/routes";
 import { migrateToLatest } from "../../server/db/migrate";
 import { seedTenants } from "../../server/tenants/seed";
 import { createStaffUser, signIn } from "../support/auth";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 import { textOf } from "../support/html";
+import { methodsOf, routePatterns, urlFor } from "../support/routes";
 import { type RunningServer, startServer } from "../support/server";
 
 /*
@@ -15,37 +15,7 @@ import { type RunningServer, startServer } from "../support/server";
  * fails here (and is refused at run time).
  */
 
-interface RouteEntry {
-  path?: string;
-  index?: boolean;
-  children?: RouteEntry[];
-}
-
-/** The URL patterns of app/routes.ts, as React Router joins them (the middleware's `pattern`). */
-function patternsOf(entries: RouteEntry[], base = ""): string[] {
-  return entries.flatMap((entry) => {
-    const path = entry.path === undefined ? base : `${base.replace(/\/$/, "")}/${entry.path}`;
-    const own = entry.index || !entry.children?.length ? [path || "/"] : [];
-    return [...own, ...patternsOf(entry.children ?? [], path)];
-  });
-}
-
-const patterns = patternsOf(routes as RouteEntry[]);
-
-/** A concrete URL for a pattern: ids and tokens that match nothing. */
-function urlFor(pattern: string): string {
-  return pattern
-    .replace(":name", "getSubscriber")
-    .replace(":domain", "nowhere.example.com")
-    .replace(/:[a-z]+/gi, "0")
-    .replace("*", "nothing.png");
-}
-
-/** The methods to try: the declared ones, or GET and POST (loader and action). */
-function methodsOf(pattern: string): string[] {
-  const declared = ROUTE_ACCESS[pattern];
-  return typeof declared === "object" ? Object.keys(declared) : ["GET", "POST"];
-}
+const patterns = routePatterns;
 
 type Role = "anonymous" | "other-tenant editor" | "super admin";
 

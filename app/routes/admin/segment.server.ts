@@ -5,11 +5,13 @@ import { scopeOf } from "../../../server/http/context";
 import { listFields } from "../../../server/subscribers/fields";
 import { listTenantLists } from "../../../server/subscribers/lists";
 import {
+  checkSegmentRule,
   countSegment,
   deleteSegment,
   getSegment,
   SegmentError,
   saveSegment,
+  segmentRuleProblem,
 } from "../../../server/subscribers/segments";
 import { readSegmentForm, type SegmentRule } from "../../../shared/schemas/segment";
 import type { Route } from "./+types/segment";
@@ -43,10 +45,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   requireTenantAccess(context, request);
   const { db, tenant } = scopeOf(context);
   const segment = await load(context, params.id);
+  // A rule saved before its values were checked is shown as invalid, not counted.
+  const problem =
+    segment.id === null ? null : await segmentRuleProblem(db, tenant.id, segment.rule);
   const [lists, fields, count] = await Promise.all([
     listTenantLists(db, tenant),
     listFields(db, tenant.id),
-    segment.id === null ? null : countSegment(db, tenant.id, segment.rule),
+    segment.id === null || problem ? null : countSegment(db, tenant.id, segment.rule),
   ]);
   const saved = new URL(request.url).searchParams.get("saved") === "1";
   return {
@@ -55,6 +60,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     lists: lists.map(({ key, name }) => ({ key, name })),
     fields,
     notice: saved ? "Segment saved." : null,
+    problem: problem ? `This segment's rule cannot be used: ${problem}. Change it and save.` : null,
   };
 }
 
@@ -85,7 +91,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       // The live count: the rule as it stands in the form, named or not yet.
       const named = read.ok ? read : readSegmentForm(withName(formData));
       if (!named.ok) return answer({}, named.errors, 400);
-      return answer({ count: await countSegment(db, tenant.id, named.rule) });
+      const rule = await checkSegmentRule(db, tenant.id, named.rule);
+      return answer({ count: await countSegment(db, tenant.id, rule) });
     }
     if (!read.ok) return answer({}, read.errors, 400);
     const id = await saveSegment(db, tenant.id, {

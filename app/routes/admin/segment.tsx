@@ -91,7 +91,15 @@ export default function Segment({ loaderData, actionData }: Route.ComponentProps
           {loaderData.notice}
         </p>
       ) : null}
-      <FormAlert errors={actionData?.message ? [actionData.message] : []} />
+      <FormAlert
+        errors={
+          actionData?.message
+            ? [actionData.message]
+            : loaderData.problem && !actionData
+              ? [loaderData.problem]
+              : []
+        }
+      />
       <p
         aria-live="polite"
         data-testid="segment-count"

@@ -21,9 +21,14 @@ const COLUMNS: Column<Row>[] = [
   {
     header: "Matching now",
     align: "right",
-    cell: (segment) => formatCount(segment.matching),
+    cell: (segment) =>
+      segment.count ? formatCount(segment.count.matching) : `Invalid rule: ${segment.problem}`,
   },
-  { header: "Active", align: "right", cell: (segment) => formatCount(segment.active) },
+  {
+    header: "Active",
+    align: "right",
+    cell: (segment) => (segment.count ? formatCount(segment.count.active) : "–"),
+  },
 ];
 
 export default function Segments({ loaderData }: Route.ComponentProps) {
