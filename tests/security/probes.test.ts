@@ -28,6 +28,7 @@ import { textOf } from "../support/html";
 import { freePort, type RunningServer, startServer } from "../support/server";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink";
 import { insertSubscriber } from "../support/subscribers";
+import { scaled } from "../support/timing";
 
 /*
  * Issue 14, point 9: what an attacker would try against a running Herald, each probe an attack
@@ -750,7 +751,7 @@ describe("security probes", () => {
                 .where("id", "=", Number(importPage.split("/").pop()))
                 .executeTakeFirstOrThrow()
             ).status,
-          { timeout: 15_000 },
+          { timeout: scaled(15_000) },
         )
         .toBe("done");
 
