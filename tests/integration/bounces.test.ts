@@ -260,7 +260,8 @@ describe.each(testDialects())("bounces and complaints on %s", (dialect) => {
         .split("\n")
         .filter((line) => line.includes('"msg":"bounce report ignored"'));
     // The server's log reaches this process through a pipe: give it a moment.
-    for (let wait = 0; wait < 40 && ignoredLines().length < 3; wait++) {
+    const deadline = Date.now() + scaled(2_000);
+    while (ignoredLines().length < 3 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const ignored = ignoredLines();
