@@ -7,7 +7,7 @@ import { availableParallelism, loadavg } from "node:os";
  * instead of failing, and a quiet machine keeps its short limits (a hung test still fails fast).
  *
  * TEST_TIME_SCALE=n sets the factor (1–20). Unset, it is measured once, when the test runner
- * loads its config: 1 + the one-minute load average per core, at most 6 — a machine whose cores
+ * loads its config: 1 + the one-minute load average per core, at most 8 — a machine whose cores
  * each have one other busy process gives a test about half its time, so twice as long. The
  * runner writes what it measured back into TEST_TIME_SCALE, so its workers and the servers they
  * start all use the same factor.
@@ -30,5 +30,5 @@ function timeScale(): number {
     return factor;
   }
   const perCore = (loadavg()[0] ?? 0) / availableParallelism();
-  return Math.round(Math.min(6, 1 + perCore) * 10) / 10;
+  return Math.round(Math.min(8, 1 + perCore) * 10) / 10;
 }
