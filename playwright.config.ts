@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { CHROMIUM_ARGS, requireChromium } from "./tests/support/chromium";
+import { scaled } from "./tests/support/timing";
 
 const chromium = requireChromium();
 
@@ -14,6 +15,10 @@ export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: false,
   workers: 1,
+  // Playwright's own limits (30 s a test, 5 s an expectation), longer on a busy machine
+  // (tests/support/timing.ts).
+  timeout: scaled(30_000),
+  expect: { timeout: scaled(5_000) },
   // No `retries` (Playwright's default is none): a test that fails now and then is a bug to find
   // (issue 11), not to hide.
   reporter: process.env.CI ? "list" : [["list"]],

@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { scaled } from "./tests/support/timing";
 
 export default defineConfig({
   test: {
@@ -14,6 +15,8 @@ export default defineConfig({
             "shared/**/*.test.ts",
           ],
           environment: "node",
+          testTimeout: scaled(5_000),
+          hookTimeout: scaled(10_000),
         },
       },
       {
@@ -22,8 +25,10 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
           globalSetup: ["tests/support/global-setup.ts"],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // A quiet machine's limits, longer on a busy one (tests/support/timing.ts).
+          testTimeout: scaled(30_000),
+          hookTimeout: scaled(60_000),
+          expect: { poll: { timeout: scaled(1_000) } },
           // Each file starts its own server processes, and mostly waits on them (mail sinks,
           // workers, claims running out): three at a time keep a 2-core machine busy.
           maxWorkers: 3,
@@ -35,8 +40,9 @@ export default defineConfig({
           include: ["tests/security/**/*.test.ts"],
           environment: "node",
           globalSetup: ["tests/support/global-setup.ts"],
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          testTimeout: scaled(60_000),
+          hookTimeout: scaled(60_000),
+          expect: { poll: { timeout: scaled(1_000) } },
           maxWorkers: 2,
         },
       },

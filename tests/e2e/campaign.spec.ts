@@ -2,6 +2,7 @@ import { createNewsletter, publishNewsletter } from "../../server/newsletters/ne
 import { listTenantLists } from "../../server/subscribers/lists";
 import { getTenant } from "../../server/tenants/store";
 import { insertSubscriber } from "../support/subscribers";
+import { scaled } from "../support/timing";
 import { expect, test } from "./fixtures";
 import { createSuperAdmin, signIn, withE2eDatabase } from "./staff";
 
@@ -68,7 +69,7 @@ test("staff send a newsletter by email and watch the progress bar reach 100%", a
   await expect(page).toHaveURL(/\/admin\/campaigns\/[0-9a-f-]{36}$/);
   const bar = page.getByRole("progressbar", { name: "Sending progress" });
   // 120 and more messages at the default 50 a second: the page follows the campaign without a reload.
-  await expect(bar).toHaveAttribute("aria-valuenow", "100", { timeout: 30_000 });
+  await expect(bar).toHaveAttribute("aria-valuenow", "100", { timeout: scaled(30_000) });
   await expect(page.getByTestId("campaign-progress")).toContainText(
     `100% · ${recipients} sent · 0 failed · ${recipients} recipients`,
   );

@@ -60,6 +60,7 @@ import { getTenant } from "../../server/tenants/store";
 import type { SegmentRule } from "../../shared/schemas/segment";
 import { SUBSCRIBER_STATUSES } from "../../shared/schemas/subscribers";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
+import { scaled } from "../support/timing";
 
 /*
  * Issue 16 at the database level: the counts kept by triggers (audience_counts) against a plain
@@ -1169,7 +1170,7 @@ describe.each(testDialects())("audience at scale on %s", (dialect) => {
         const jobId = await queueImport(ctx, "editor@example.com", "worker.csv", text);
         worker.poke();
         await vi.waitFor(async () => expect((await getImport(ctx, jobId)).status).toBe("done"), {
-          timeout: 20_000,
+          timeout: scaled(20_000),
           interval: 50,
         });
         expect(await getImport(ctx, jobId)).toMatchObject({ created: 300, doneRows: 300 });

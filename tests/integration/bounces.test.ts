@@ -17,6 +17,7 @@ import { arfMessage, dsnMessage } from "../support/reports";
 import { freePort, type RunningServer, startServer } from "../support/server";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink";
 import { insertSubscriber } from "../support/subscribers";
+import { scaled } from "../support/timing";
 
 const SECRET = "bounces-test-secret-bounces-test-secret-0123";
 const BOUNCE_DOMAIN = "bounces.herald.test";
@@ -98,7 +99,7 @@ describe.each(testDialects())("bounces and complaints on %s", (dialect) => {
       { subject, content: "<p>Fresh beans.</p>", groups: ["newsletter"] },
       null,
     );
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + scaled(30_000);
     while (Date.now() < deadline) {
       const row = await getCampaignRow(database.db, TENANT, campaign.id);
       if (row.status === "sent" || row.status === "failed") return row;
@@ -259,7 +260,8 @@ describe.each(testDialects())("bounces and complaints on %s", (dialect) => {
         .split("\n")
         .filter((line) => line.includes('"msg":"bounce report ignored"'));
     // The server's log reaches this process through a pipe: give it a moment.
-    for (let wait = 0; wait < 40 && ignoredLines().length < 3; wait++) {
+    const deadline = Date.now() + scaled(2_000);
+    while (ignoredLines().length < 3 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const ignored = ignoredLines();

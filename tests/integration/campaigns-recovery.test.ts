@@ -12,51 +12,56 @@ import {
   waitForStatus,
 } from "../support/campaigns";
 import { testDialects } from "../support/database";
+import { scaled } from "../support/timing";
 
 // The sending engine after failures: a worker killed mid-campaign, a claim no runner holds, two
 // workers on one campaign.
 describe.each(testDialects())("the sending engine's recovery on %s", (dialect) => {
   const engine = useSendingEngine(dialect);
 
-  it("finishes exactly once after the worker process is killed with SIGKILL and started again", async () => {
-    const { expected, lists } = await seedAudience(engine.database.db, 300, "d");
-    const campaign = await createCampaign(
-      engine.ctx,
-      { subject: "Issue 4", content: "<p>Hi</p>", groups: lists },
-      null,
-    );
-    const startWorker = () => {
-      const child = startWorkerProcess({
-        databaseUrl: engine.database.url,
-        smtpUrl: engine.sink.url,
-        sessionSecret: SECRET,
-      });
-      engine.children.push(child);
-      return child;
-    };
-    const first = startWorker();
-    const deadline = Date.now() + 30_000;
-    while (recipientsOf(engine.sink, "d").length < 100 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    first.kill("SIGKILL");
-    await new Promise((resolve) => first.once("exit", resolve));
-    const atKill = recipientsOf(engine.sink, "d").length;
-    expect(atKill).toBeGreaterThanOrEqual(100);
-    expect(atKill).toBeLessThan(300);
-    startWorker();
-    const done = await waitForStatus(engine.database.db, campaign.id, ["sent"], 90_000);
-    expect(done.status).toBe("sent");
-    const received = recipientsOf(engine.sink, "d");
-    expect([...new Set(received)].sort()).toEqual(expected);
-    // Only messages in flight at the kill may repeat, and they carry the same Message-ID.
-    const repeats = received.length - expected.length;
-    expect(repeats).toBeLessThanOrEqual(4);
-    const messageIds = engine.sink.messages
-      .filter((m) => m.to[0]?.startsWith("d-"))
-      .map((m) => m.messageId);
-    expect(new Set(messageIds).size).toBe(expected.length);
-  }, 120_000);
+  it(
+    "finishes exactly once after the worker process is killed with SIGKILL and started again",
+    async () => {
+      const { expected, lists } = await seedAudience(engine.database.db, 300, "d");
+      const campaign = await createCampaign(
+        engine.ctx,
+        { subject: "Issue 4", content: "<p>Hi</p>", groups: lists },
+        null,
+      );
+      const startWorker = () => {
+        const child = startWorkerProcess({
+          databaseUrl: engine.database.url,
+          smtpUrl: engine.sink.url,
+          sessionSecret: SECRET,
+        });
+        engine.children.push(child);
+        return child;
+      };
+      const first = startWorker();
+      const deadline = Date.now() + scaled(30_000);
+      while (recipientsOf(engine.sink, "d").length < 100 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      first.kill("SIGKILL");
+      await new Promise((resolve) => first.once("exit", resolve));
+      const atKill = recipientsOf(engine.sink, "d").length;
+      expect(atKill).toBeGreaterThanOrEqual(100);
+      expect(atKill).toBeLessThan(300);
+      startWorker();
+      const done = await waitForStatus(engine.database.db, campaign.id, ["sent"], 90_000);
+      expect(done.status).toBe("sent");
+      const received = recipientsOf(engine.sink, "d");
+      expect([...new Set(received)].sort()).toEqual(expected);
+      // Only messages in flight at the kill may repeat, and they carry the same Message-ID.
+      const repeats = received.length - expected.length;
+      expect(repeats).toBeLessThanOrEqual(4);
+      const messageIds = engine.sink.messages
+        .filter((m) => m.to[0]?.startsWith("d-"))
+        .map((m) => m.messageId);
+      expect(new Set(messageIds).size).toBe(expected.length);
+    },
+    scaled(120_000),
+  );
 
   it.runIf(dialect === "sqlite")(
     "takes back a row its own worker claimed but no longer holds, once the claim is stale",
@@ -91,7 +96,7 @@ describe.each(testDialects())("the sending engine's recovery on %s", (dialect) =
       expect(done.status).toBe("sent");
       expect(recipientsOf(engine.sink, "f").sort()).toEqual(expected);
     },
-    STALE_CLAIM_MS + 20_000,
+    scaled(STALE_CLAIM_MS + 20_000),
   );
 
   it.runIf(dialect === "postgres")("never lets two workers send the same delivery", async () => {

@@ -10,6 +10,7 @@ import { createTestDatabase, type TestDatabase, testDialects } from "../support/
 import { postForm } from "../support/forms";
 import { textOf } from "../support/html";
 import { type RunningServer, startServer } from "../support/server";
+import { scaled } from "../support/timing";
 
 /** Issue 15, part 5: the tenant's time zone, scheduled publishing (and sending), and previews. */
 
@@ -175,7 +176,7 @@ describe.each(testDialects())("scheduling and previews on %s", (dialect) => {
       .set({ scheduled_at: due })
       .where("id", "=", newsletter.id)
       .execute();
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + scaled(15_000);
     while ((await row(newsletter.id)).status !== "published" && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }

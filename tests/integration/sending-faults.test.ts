@@ -18,6 +18,7 @@ import { createTestDatabase, type TestDatabase, testDialects } from "../support/
 import { freePort } from "../support/server";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink";
 import { insertSubscriber } from "../support/subscribers";
+import { scaled } from "../support/timing";
 
 /**
  * Sending survives faults (issue 12, part 7): an SMTP server that refuses for a while, one that
@@ -57,7 +58,7 @@ async function campaignFor(db: Db, subject: string) {
 
 /** Polls the campaign's status; errors (the database away) only mean "not yet". */
 async function waitForStatus(db: Db, id: string, statuses: string[], timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaled(timeoutMs);
   let last = "";
   while (Date.now() < deadline) {
     try {
@@ -69,7 +70,9 @@ async function waitForStatus(db: Db, id: string, statuses: string[], timeoutMs: 
     }
     await sleep(100);
   }
-  throw new Error(`campaign ${id} did not reach ${statuses.join("/")} (last: ${last})`);
+  throw new Error(
+    `campaign ${id} did not reach ${statuses.join("/")} in ${scaled(timeoutMs)} ms (last: ${last})`,
+  );
 }
 
 /** The messages of one campaign the sink kept (every delivery's Message-ID names its campaign). */
@@ -157,44 +160,48 @@ describe.each(testDialects())("sending through SMTP faults on %s", (dialect) => 
     await database?.drop();
   });
 
-  it("delivers every campaign message exactly once after the server refused with 4xx for a while", async () => {
-    const expected = await audience(database.db, "r", 40);
-    const campaign = await campaignFor(database.db, "Refused for a while");
-    let start = 0;
-    let refusedConnections = 0;
-    let refusedRecipients = 0;
-    // From the sender's first contact: 421 at the greeting for 1.5 s, then 451 to every
-    // recipient until 5 s.
-    sink.refuseConnection = () => {
-      start ||= Date.now();
-      if (Date.now() - start >= 1_500) return undefined;
-      refusedConnections++;
-      return 421;
-    };
-    sink.answer = () => {
-      if (Date.now() - start >= 5_000) return undefined;
-      refusedRecipients++;
-      return 451;
-    };
-    const worker = startWorker({
-      DATABASE_URL: database.url,
-      SMTP_URL: sink.url,
-      SEND_RETRY_DELAYS: "500ms,1s,1s,1s,1s,1s,1s,1s",
-    });
-    const done = await waitForStatus(database.db, campaign.id, ["sent", "failed"], 30_000);
-    expect(done.status, worker.output()).toBe("sent");
-    expect(refusedConnections).toBeGreaterThan(0);
-    expect(refusedRecipients).toBeGreaterThan(0);
-    const received = messagesOf(sink, campaign.id);
-    // Exactly once: the list of recipients has no repeats, and one Message-ID each.
-    expect(received.flatMap((mail) => mail.to).sort()).toEqual(expected);
-    expect(new Set(received.map((mail) => mail.messageId)).size).toBe(expected.length);
-    const rows = await deliveryRows(database.db, campaign.id);
-    expect(rows.every((row) => row.status === "sent")).toBe(true);
-    // The configured schedule was followed: 5 s of refusals took four tries or more (the worker
-    // looks for due rows every second); the default 2 s, 10 s… would have made three at most.
-    expect(Math.max(...rows.map((row) => Number(row.attempts)))).toBeGreaterThanOrEqual(4);
-  });
+  it(
+    "delivers every campaign message exactly once after the server refused with 4xx for a while",
+    async () => {
+      const expected = await audience(database.db, "r", 40);
+      const campaign = await campaignFor(database.db, "Refused for a while");
+      let start = 0;
+      let refusedConnections = 0;
+      let refusedRecipients = 0;
+      // From the sender's first contact: 421 at the greeting for 1.5 s, then 451 to every
+      // recipient until 5 s.
+      sink.refuseConnection = () => {
+        start ||= Date.now();
+        if (Date.now() - start >= 1_500) return undefined;
+        refusedConnections++;
+        return 421;
+      };
+      sink.answer = () => {
+        if (Date.now() - start >= 5_000) return undefined;
+        refusedRecipients++;
+        return 451;
+      };
+      const worker = startWorker({
+        DATABASE_URL: database.url,
+        SMTP_URL: sink.url,
+        SEND_RETRY_DELAYS: "500ms,1s,1s,1s,1s,1s,1s,1s",
+      });
+      const done = await waitForStatus(database.db, campaign.id, ["sent", "failed"], 30_000);
+      expect(done.status, worker.output()).toBe("sent");
+      expect(refusedConnections).toBeGreaterThan(0);
+      expect(refusedRecipients).toBeGreaterThan(0);
+      const received = messagesOf(sink, campaign.id);
+      // Exactly once: the list of recipients has no repeats, and one Message-ID each.
+      expect(received.flatMap((mail) => mail.to).sort()).toEqual(expected);
+      expect(new Set(received.map((mail) => mail.messageId)).size).toBe(expected.length);
+      const rows = await deliveryRows(database.db, campaign.id);
+      expect(rows.every((row) => row.status === "sent")).toBe(true);
+      // The configured schedule was followed: 5 s of refusals took four tries or more (the worker
+      // looks for due rows every second); the default 2 s, 10 s… would have made three at most.
+      expect(Math.max(...rows.map((row) => Number(row.attempts)))).toBeGreaterThanOrEqual(4);
+    },
+    scaled(45_000),
+  );
 
   it("retries other mail on MAIL_RETRY_DELAYS, once per message even with two retry runs at once", async () => {
     const parsed = parseEnv({ MAIL_RETRY_DELAYS: "1s,1s,1s,1s,1s,1s" });
@@ -244,7 +251,7 @@ describe.each(testDialects())("sending through SMTP faults on %s", (dialect) => 
           .where("to_address", "like", "t-%")
           .where("status", "!=", "sent")
           .execute();
-      const deadline = Date.now() + 20_000;
+      const deadline = Date.now() + scaled(20_000);
       while ((await pending()).length > 0 && Date.now() < deadline) {
         await Promise.all([retryFailedMail(ctx), retryFailedMail(ctx)]);
         await sleep(100);
@@ -263,47 +270,51 @@ describe.each(testDialects())("sending through SMTP faults on %s", (dialect) => 
     }
   });
 
-  it("retries messages whose connection was cut, repeating only the ones the server kept unanswered", async () => {
-    const expected = await audience(database.db, "k", 60);
-    const campaign = await campaignFor(database.db, "Cut off");
-    let first = 0;
-    let seen = 0;
-    let cutMidData = 0;
-    // From the first message: 2.5 s in which every connection is cut (alternately mid-DATA and
-    // after the message was kept), then 2.5 s in which every fourth is; then none.
-    sink.cut = () => {
-      first ||= Date.now();
-      const elapsed = Date.now() - first;
-      seen++;
-      const cut = elapsed < 2_500 || (elapsed < 5_000 && seen % 4 === 0);
-      if (!cut) return undefined;
-      if (seen % 2 === 0) return "after-accept";
-      cutMidData++;
-      return "mid-data";
-    };
-    const worker = startWorker({
-      DATABASE_URL: database.url,
-      SMTP_URL: sink.url,
-      SEND_RETRY_DELAYS: "500ms,500ms,1s,1s,1s,1s,1s,1s,1s,1s",
-    });
-    const done = await waitForStatus(database.db, campaign.id, ["sent", "failed"], 45_000);
-    expect(done.status, worker.output()).toBe("sent");
-    expect(cutMidData).toBeGreaterThan(0);
-    const cutAfterAccept = copies(sink.cutAfterAccept);
-    expect(cutAfterAccept.size).toBeGreaterThan(0);
-    const received = messagesOf(sink, campaign.id);
-    expect([...new Set(received.flatMap((mail) => mail.to))].sort()).toEqual(expected);
-    // One stable Message-ID per recipient…
-    const ids = copies(received.map((mail) => mail.messageId));
-    expect(ids.size).toBe(expected.length);
-    // …and a message arrives again only as often as the server kept it without answering.
-    const beyond = [...ids].filter(([id, n]) => n > 1 + (cutAfterAccept.get(id) ?? 0));
-    expect(beyond).toEqual([]);
-    const rows = await deliveryRows(database.db, campaign.id);
-    expect(rows.every((row) => row.status === "sent")).toBe(true);
-    // The sender's own retries took over where nodemailer's reconnects gave up.
-    expect(rows.some((row) => Number(row.attempts) >= 2)).toBe(true);
-  });
+  it(
+    "retries messages whose connection was cut, repeating only the ones the server kept unanswered",
+    async () => {
+      const expected = await audience(database.db, "k", 60);
+      const campaign = await campaignFor(database.db, "Cut off");
+      let first = 0;
+      let seen = 0;
+      let cutMidData = 0;
+      // From the first message: 2.5 s in which every connection is cut (alternately mid-DATA and
+      // after the message was kept), then 2.5 s in which every fourth is; then none.
+      sink.cut = () => {
+        first ||= Date.now();
+        const elapsed = Date.now() - first;
+        seen++;
+        const cut = elapsed < 2_500 || (elapsed < 5_000 && seen % 4 === 0);
+        if (!cut) return undefined;
+        if (seen % 2 === 0) return "after-accept";
+        cutMidData++;
+        return "mid-data";
+      };
+      const worker = startWorker({
+        DATABASE_URL: database.url,
+        SMTP_URL: sink.url,
+        SEND_RETRY_DELAYS: "500ms,500ms,1s,1s,1s,1s,1s,1s,1s,1s",
+      });
+      const done = await waitForStatus(database.db, campaign.id, ["sent", "failed"], 45_000);
+      expect(done.status, worker.output()).toBe("sent");
+      expect(cutMidData).toBeGreaterThan(0);
+      const cutAfterAccept = copies(sink.cutAfterAccept);
+      expect(cutAfterAccept.size).toBeGreaterThan(0);
+      const received = messagesOf(sink, campaign.id);
+      expect([...new Set(received.flatMap((mail) => mail.to))].sort()).toEqual(expected);
+      // One stable Message-ID per recipient…
+      const ids = copies(received.map((mail) => mail.messageId));
+      expect(ids.size).toBe(expected.length);
+      // …and a message arrives again only as often as the server kept it without answering.
+      const beyond = [...ids].filter(([id, n]) => n > 1 + (cutAfterAccept.get(id) ?? 0));
+      expect(beyond).toEqual([]);
+      const rows = await deliveryRows(database.db, campaign.id);
+      expect(rows.every((row) => row.status === "sent")).toBe(true);
+      // The sender's own retries took over where nodemailer's reconnects gave up.
+      expect(rows.some((row) => Number(row.attempts) >= 2)).toBe(true);
+    },
+    scaled(60_000),
+  );
 });
 
 const PG_BIN = "/usr/lib/postgresql/15/bin";
@@ -321,7 +332,7 @@ function privatePostgres(dir: string, port: number) {
     execFileSync(
       asRoot ? "runuser" : join(PG_BIN, command),
       asRoot ? ["-u", "postgres", "--", join(PG_BIN, command), ...args] : args,
-      { stdio: "pipe", timeout: 60_000 },
+      { stdio: "pipe", timeout: scaled(60_000) },
     );
   const data = join(dir, "data");
   const pgCtl = (...args: string[]) =>
@@ -355,7 +366,7 @@ describe("sending while PostgreSQL restarts", () => {
     await migrateToLatest(db);
     await seedTenants(db);
     sink = await startSmtpSink();
-  }, 90_000);
+  }, scaled(90_000));
 
   afterAll(async () => {
     await stopWorkers();
@@ -381,7 +392,7 @@ describe("sending while PostgreSQL restarts", () => {
         SEND_RATE: "100",
         SEND_RETRY_DELAYS: "500ms,1s,1s,1s,1s",
       });
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + scaled(30_000);
       while (messagesOf(sink, campaign.id).length < 60 && Date.now() < deadline) await sleep(20);
       postgres.crash();
       const atCrash = messagesOf(sink, campaign.id).length;
@@ -405,6 +416,6 @@ describe("sending while PostgreSQL restarts", () => {
       const rows = await deliveryRows(db, campaign.id);
       expect(rows.filter((row) => row.status !== "sent")).toEqual([]);
     },
-    90_000,
+    scaled(90_000),
   );
 });

@@ -6,6 +6,7 @@ import { seedTenants } from "../../server/tenants/seed";
 import { createStaffUser, TEST_PASSWORD } from "../support/auth";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 import { type RunningServer, startServer } from "../support/server";
+import { scaled } from "../support/timing";
 
 /**
  * Issue 14, part 6: behind a load balancer, two instances share their rate limits — in PostgreSQL
@@ -47,7 +48,7 @@ for (const { store, runs } of STORES) {
       }
       for (let i = 0; i < 2; i++)
         servers.push(await startServer({ databaseUrl: database.url, env }));
-    }, 90_000);
+    }, scaled(90_000));
 
     afterAll(async () => {
       await Promise.all(servers.map((server) => server.stop()));

@@ -9,6 +9,7 @@ import { createStaffUser, signIn } from "../support/auth";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 import { testPng } from "../support/images";
 import { freePort, type RunningServer, startServer } from "../support/server";
+import { scaled } from "../support/timing";
 
 /*
  * Issue 14, part 6: behind a load balancer every instance serves every upload. Two instances; an
@@ -73,7 +74,7 @@ describe.each(SETUPS.filter(({ runs }) => runs))(
           await startServer({ databaseUrl: database.url, env: { ...env, UPLOADS_DIR: dir } }),
         );
       }
-    }, 90_000);
+    }, scaled(90_000));
 
     afterAll(async () => {
       await Promise.all(servers.map((server) => server.stop()));

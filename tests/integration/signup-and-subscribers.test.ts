@@ -11,6 +11,7 @@ import { createTestDatabase, type TestDatabase, testDialects } from "../support/
 import { textOf } from "../support/html";
 import { type RunningServer, startServer } from "../support/server";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink";
+import { scaled } from "../support/timing";
 
 const SECRET = "signup-and-subscribers-secret-0123456789";
 const THANKS = "Thanks! Please check your inbox — we've sent you an email about your subscription.";
@@ -186,7 +187,7 @@ describe.each(testDialects())("newsletter sign-up and the subscriber admin on %s
         .where("id", "=", id)
         .executeTakeFirstOrThrow();
       if (job.status === "done" || job.status === "failed") break;
-      if (waited > 15_000) throw new Error(`import ${id} still ${job.status}`);
+      if (waited > scaled(15_000)) throw new Error(`import ${id} still ${job.status}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     return request(location, { cookie });

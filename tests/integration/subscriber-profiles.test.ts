@@ -8,6 +8,7 @@ import { textOf } from "../support/html";
 import type { RunningServer } from "../support/server";
 import type { SmtpSink } from "../support/smtp-sink";
 import { type StaffSite, startStaffSite } from "../support/staff-site";
+import { scaled } from "../support/timing";
 
 const SECRET = "profiles-secret-0123456789abcdef01234567";
 
@@ -284,7 +285,7 @@ describe.each(testDialects())("subscribers one at a time, profiles and GDPR on %
       (mail) => mail.subject === "The timeline issue" && mail.to.includes("visitor@example.com"),
     );
     const id = await idOf("visitor@example.com");
-    for (let tries = 0; tries < 50; tries++) {
+    for (const deadline = Date.now() + scaled(5_000); Date.now() < deadline; ) {
       if ((await profileText(id)).includes("Sent “The timeline issue”")) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -11,6 +11,7 @@ import type { RunningServer } from "../support/server";
 import type { SmtpSink } from "../support/smtp-sink";
 import { type StaffSite, startStaffSite } from "../support/staff-site";
 import { insertSubscriber } from "../support/subscribers";
+import { scaled } from "../support/timing";
 
 const SECRET = "welcome-secret-0123456789abcdef012345678";
 const DAY = 86_400_000;
@@ -195,59 +196,66 @@ describe.each(testDialects())("welcome sequences on %s", (dialect) => {
     expect((await get(`/admin/lists/${listId}/welcome/${steps.second}`)).status).toBe(404);
   });
 
-  it("sends each new member one welcome after the worker process is killed with SIGKILL", async () => {
-    await server.stop();
-    const saved = await crossTenant(database.db)
-      .selectFrom("campaigns")
-      .select("id")
-      .where("id", "=", steps.first ?? "")
-      .executeTakeFirstOrThrow();
-    const lists = await listTenantLists(database.db, (await getTenant(database.db, "main")).config);
-    const onboarding = lists.find((list) => list.key === "onboarding")?.id ?? 0;
-    const expected: string[] = [];
-    for (let index = 0; index < 300; index++) {
-      const email = `k-${index}@example.com`;
-      expected.push(email);
-      await insertSubscriber(database.db, { email, listIds: [onboarding] });
-    }
-    expected.sort();
-    const received = () =>
-      sink.messages
-        .filter((mail) => mail.subject === "Welcome aboard")
-        .flatMap((mail) => mail.to)
-        .filter((to) => to.startsWith("k-"));
-    const startWorker = () => {
-      const child = startWorkerProcess({
-        databaseUrl: database.url,
-        smtpUrl: sink.url,
-        sessionSecret: SECRET,
-      });
-      children.push(child);
-      return child;
-    };
-    const first = startWorker();
-    const deadline = Date.now() + 30_000;
-    while (received().length < 100 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    first.kill("SIGKILL");
-    await new Promise((resolve) => first.once("exit", resolve));
-    const atKill = received().length;
-    expect(atKill).toBeGreaterThanOrEqual(100);
-    expect(atKill).toBeLessThan(300);
-    startWorker();
-    const until = Date.now() + 90_000;
-    while (new Set(received()).size < 300 && Date.now() < until) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    await settle();
-    expect([...new Set(received())].sort()).toEqual(expected);
-    // Only messages in flight at the kill may repeat, and they carry the same Message-ID.
-    expect(received().length - expected.length).toBeLessThanOrEqual(4);
-    const ids = sink.messages
-      .filter((mail) => mail.subject === "Welcome aboard" && mail.to[0]?.startsWith("k-"))
-      .map((mail) => mail.messageId);
-    expect(new Set(ids).size).toBe(expected.length);
-    expect(saved.id).toBe(steps.first);
-  }, 120_000);
+  it(
+    "sends each new member one welcome after the worker process is killed with SIGKILL",
+    async () => {
+      await server.stop();
+      const saved = await crossTenant(database.db)
+        .selectFrom("campaigns")
+        .select("id")
+        .where("id", "=", steps.first ?? "")
+        .executeTakeFirstOrThrow();
+      const lists = await listTenantLists(
+        database.db,
+        (await getTenant(database.db, "main")).config,
+      );
+      const onboarding = lists.find((list) => list.key === "onboarding")?.id ?? 0;
+      const expected: string[] = [];
+      for (let index = 0; index < 300; index++) {
+        const email = `k-${index}@example.com`;
+        expected.push(email);
+        await insertSubscriber(database.db, { email, listIds: [onboarding] });
+      }
+      expected.sort();
+      const received = () =>
+        sink.messages
+          .filter((mail) => mail.subject === "Welcome aboard")
+          .flatMap((mail) => mail.to)
+          .filter((to) => to.startsWith("k-"));
+      const startWorker = () => {
+        const child = startWorkerProcess({
+          databaseUrl: database.url,
+          smtpUrl: sink.url,
+          sessionSecret: SECRET,
+        });
+        children.push(child);
+        return child;
+      };
+      const first = startWorker();
+      const deadline = Date.now() + scaled(30_000);
+      while (received().length < 100 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      first.kill("SIGKILL");
+      await new Promise((resolve) => first.once("exit", resolve));
+      const atKill = received().length;
+      expect(atKill).toBeGreaterThanOrEqual(100);
+      expect(atKill).toBeLessThan(300);
+      startWorker();
+      const until = Date.now() + scaled(90_000);
+      while (new Set(received()).size < 300 && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await settle();
+      expect([...new Set(received())].sort()).toEqual(expected);
+      // Only messages in flight at the kill may repeat, and they carry the same Message-ID.
+      expect(received().length - expected.length).toBeLessThanOrEqual(4);
+      const ids = sink.messages
+        .filter((mail) => mail.subject === "Welcome aboard" && mail.to[0]?.startsWith("k-"))
+        .map((mail) => mail.messageId);
+      expect(new Set(ids).size).toBe(expected.length);
+      expect(saved.id).toBe(steps.first);
+    },
+    scaled(120_000),
+  );
 });

@@ -13,6 +13,7 @@ import { getTenant } from "../../server/tenants/store";
 import { createTestDatabase, type TestDatabase } from "./database";
 import { type SmtpSink, startSmtpSink } from "./smtp-sink";
 import { insertSubscriber } from "./subscribers";
+import { scaled } from "./timing";
 
 /** The session secret the sending engine's tests sign links with. */
 export const SECRET = "campaign-secret-campaign-secret-0123456789";
@@ -49,14 +50,15 @@ export async function seedAudience(db: Db, count: number, prefix: string) {
   return { expected: expected.sort(), lists: ["newsletter", String(industry)] };
 }
 
-export async function waitForStatus(db: Db, id: string, statuses: string[], timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
+/** Polls the campaign until it has one of `statuses`, for `timeoutMs` of a quiet machine. */
+export async function waitForStatus(db: Db, id: string, statuses: string[], timeoutMs = 20_000) {
+  const deadline = Date.now() + scaled(timeoutMs);
   while (Date.now() < deadline) {
     const row = await getCampaignRow(db, "main", id);
     if (statuses.includes(row.status)) return row;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`campaign ${id} did not reach ${statuses.join("/")}`);
+  throw new Error(`campaign ${id} did not reach ${statuses.join("/")} in ${scaled(timeoutMs)} ms`);
 }
 
 export const recipientsOf = (sink: SmtpSink, prefix: string) =>

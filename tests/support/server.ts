@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
+import { scaled } from "./timing";
 
 export interface RunningServer {
   url: string;
@@ -48,20 +49,28 @@ export async function startServer(options: {
     log += chunk;
   });
   const url = `http://localhost:${port}`;
-  const deadline = Date.now() + 30_000;
-  while (true) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`);
-    try {
-      const response = await fetch(`${url}/healthz`);
-      if (response.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`server did not start in time:\n${log}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  // server.js prints its address once it listens, after migrating and seeding: wait for that (or
+  // its exit), on a deadline as long as this machine needs (tests/support/timing.ts).
+  const limit = scaled(30_000);
+  const started = await new Promise<"listening" | "exited" | "late">((resolve) => {
+    const timer = setTimeout(() => resolve("late"), limit);
+    const done = (outcome: "listening" | "exited") => {
+      clearTimeout(timer);
+      child.stdout?.off("data", onOutput);
+      child.off("exit", onExit);
+      resolve(outcome);
+    };
+    const onOutput = () => {
+      if (log.includes("Herald listening on")) done("listening");
+    };
+    const onExit = () => done("exited");
+    child.stdout?.on("data", onOutput);
+    child.once("exit", onExit);
+  });
+  if (started === "exited") throw new Error(`server exited early:\n${log}`);
+  if (started === "late" || !(await fetch(`${url}/healthz`)).ok) {
+    child.kill("SIGKILL");
+    throw new Error(`server did not start within ${limit} ms:\n${log}`);
   }
   return {
     url,
@@ -72,7 +81,7 @@ export async function startServer(options: {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+      const timer = setTimeout(() => child.kill("SIGKILL"), scaled(5_000));
       await exited;
       clearTimeout(timer);
     },

@@ -2,6 +2,7 @@ import type { Socket } from "node:net";
 import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer, type SMTPServerAddress } from "smtp-server";
 import { relativeUrlsIn } from "./mail-urls";
+import { scaled } from "./timing";
 
 export interface ReceivedMail {
   /** RCPT TO addresses */
@@ -143,13 +144,15 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     url: `smtp://127.0.0.1:${port}`,
     port,
     async waitFor(predicate: (mail: ReceivedMail) => boolean, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
+      const deadline = Date.now() + scaled(timeoutMs);
       while (Date.now() < deadline) {
         const found = messages.find(predicate);
         if (found) return found;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      throw new Error(`no matching mail within ${timeoutMs} ms (received ${messages.length})`);
+      throw new Error(
+        `no matching mail within ${scaled(timeoutMs)} ms (received ${messages.length})`,
+      );
     },
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
