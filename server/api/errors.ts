@@ -1,6 +1,6 @@
 import { ZodError, type z } from "zod";
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "../../shared/schemas/text";
-import { CampaignError } from "../campaigns/campaigns";
+import { CampaignError } from "../campaigns/errors";
 import type { Logger } from "../logger";
 import { ProviderError } from "../providers/types";
 import { SubscriptionError } from "../subscribers/errors";

@@ -24,6 +24,7 @@ import {
   countRecipients,
   queueDeliveries,
 } from "./deliveries";
+import { CampaignError } from "./errors";
 import { type CampaignMessageSource, personalise, prepareCampaignMessage } from "./message";
 import { extractLinks } from "./tracking-links";
 
@@ -36,16 +37,8 @@ export const CAMPAIGN_MESSAGES = {
   notFound: "Campaign not found",
 } as const;
 
-export class CampaignError extends Error {
-  constructor(
-    message: string,
-    readonly status: 400 | 404 | 409 = 400,
-  ) {
-    super(message);
-  }
-}
-
 export { CAMPAIGN_STATUSES } from "../../shared/schemas/campaign";
+export { CampaignError };
 
 export type SendMode = "now" | "schedule" | "draft";
 

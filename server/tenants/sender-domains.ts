@@ -2,7 +2,6 @@ import { domainOfAddress } from "../../shared/schemas/dkim";
 import type { Db } from "../db";
 import { getEnv } from "../env";
 import { FIXED_SENDER, type TenantConfig } from "./config";
-import { tenantDkim } from "./dkim";
 
 /**
  * The domains a tenant's mail may come from (issue 32, finding 15; docs/decisions/028-sender-domains.md):
@@ -37,11 +36,16 @@ export async function ownSenderDomains(
   tenant: Pick<TenantConfig, "id" | "domain" | "senderDomains" | "email">,
   options: { configured?: readonly string[]; withSenderAddress?: boolean } = {},
 ): Promise<string[]> {
-  const dkim = await tenantDkim(db, tenant.id);
+  // Read here rather than through dkim.ts, which records its changes through admin.ts (a cycle).
+  const dkimKeys = await db
+    .selectFrom("dkim_keys")
+    .select("domain")
+    .where("tenant_id", "=", tenant.id)
+    .where("status", "in", ["active", "pending"])
+    .execute();
   const domains = [
     ...(options.configured ?? tenant.senderDomains),
-    dkim.active?.domain,
-    dkim.pending?.domain,
+    ...dkimKeys.map((key) => key.domain),
     tenant.domain,
     hostOf(getEnv().APP_URL),
     domainOfAddress(FIXED_SENDER.email),
