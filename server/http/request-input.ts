@@ -17,9 +17,10 @@ const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
  * Routes that read their own body: the JSON APIs and the MailerLite webhook (server/api/errors.ts
  * readJson answers a body that is not JSON); the RFC 8058 one-click unsubscribe, which reads no
  * body (a mail provider's POST may come with any content type); and signing out, which never
- * fails (it reads an optional form, and a bare POST signs out too).
+ * fails (it reads an optional form, and a bare POST signs out too); and the not-found page, which
+ * takes no write at all (React Router answers 405 before any body is read).
  */
-const OWN_BODY = new Set(["/subscription/one-click/:token", "/admin/logout"]);
+const OWN_BODY = new Set(["/subscription/one-click/:token", "/admin/logout", "/*"]);
 function readsOwnBody(pattern: string): boolean {
   return pattern.startsWith("/api/") || OWN_BODY.has(pattern);
 }

@@ -30,6 +30,8 @@ function serverMarkers(): Map<string, string> {
   for (const marker of markers.keys()) if (browserSide.includes(marker)) markers.delete(marker);
   // TipTap's link extension sets the same rel value in the editor.
   markers.delete("noopener noreferrer nofollow");
+  // A form's MIME type: React Router's client submits forms with it too.
+  markers.delete("application/x-www-form-urlencoded");
   return markers;
 }
 
