@@ -1,4 +1,4 @@
-import { createRateLimit, type RateLimit } from "../http/rate-limit";
+import { createRateLimit, RATE_LIMITED_MESSAGE, type RateLimit } from "../http/rate-limit";
 
 /*
  * Rate limits of the public reading routes that cost a query or a drawing per request (issue 32,
@@ -26,4 +26,19 @@ export function takeReading(
   scope: { tenantId: string; clientAddress: string },
 ): Promise<boolean> {
   return limit.take(`${scope.tenantId}:${scope.clientAddress}`);
+}
+
+/** Counts a share card; the 429 its client gets when over the limit, or null to draw it. */
+export async function shareCardRefusal(scope: {
+  tenantId: string;
+  clientAddress: string;
+}): Promise<Response | null> {
+  if (await takeReading(shareCardRateLimit, scope)) return null;
+  return new Response(RATE_LIMITED_MESSAGE, {
+    status: 429,
+    headers: {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Retry-After": String(READING_RETRY_AFTER_SECONDS),
+    },
+  });
 }

@@ -1,11 +1,6 @@
 import { scopeOf } from "../../../server/http/context";
-import { RATE_LIMITED_MESSAGE } from "../../../server/http/rate-limit";
 import { getPublishedNewsletterBySlug } from "../../../server/newsletters/newsletters";
-import {
-  READING_RETRY_AFTER_SECONDS,
-  shareCardRateLimit,
-  takeReading,
-} from "../../../server/newsletters/reading-limits";
+import { shareCardRefusal } from "../../../server/newsletters/reading-limits";
 import { newsletterShareCard } from "../../../server/newsletters/share-card";
 import { z } from "../../../shared/zod";
 import type { Route } from "./+types/share-card";
@@ -18,15 +13,8 @@ const slugSchema = z
 /** GET /newsletter/{slug}/share-card: the published newsletter's og:image (1200×630). */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const scope = scopeOf(context);
-  if (!(await takeReading(shareCardRateLimit, scope))) {
-    return new Response(RATE_LIMITED_MESSAGE, {
-      status: 429,
-      headers: {
-        "Content-Type": "text/plain; charset=utf-8",
-        "Retry-After": String(READING_RETRY_AFTER_SECONDS),
-      },
-    });
-  }
+  const refused = await shareCardRefusal(scope);
+  if (refused) return refused;
   const slug = slugSchema.safeParse(params.id);
   const newsletter = slug.success ? await getPublishedNewsletterBySlug(scope, slug.data) : null;
   if (!newsletter) {
