@@ -85,6 +85,11 @@ const envSchema = z.object({
   SEND_RETRY_DELAYS: retryDelays("2s,10s,1m,5m,30m"),
   /** Waits before each retry of other mail (welcome, confirmation…) that could not be handed over. */
   MAIL_RETRY_DELAYS: retryDelays("1m,5m,30m,2h"),
+  /** The bearer token a Prometheus scraper sends for /metrics; unset: /metrics answers 404. */
+  METRICS_TOKEN: z.preprocess(
+    unsetWhenEmpty,
+    z.string().min(16, "must be at least 16 characters (a random token)").optional(),
+  ),
   /** "off": this web process does not send campaigns (run `npm run herald -- worker` instead). */
   SEND_WORKER: z.enum(["on", "off"]).default("on"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

@@ -381,3 +381,43 @@ export async function enrolSequenceSteps(db: Db, now: Date): Promise<number> {
   }
   return queued;
 }
+
+/**
+ * The send queue as /metrics reports it (server/metrics.ts): messages waiting or in hand for
+ * campaigns that are sending (a paused campaign's rows wait for staff, not for the sender), and
+ * how long the oldest due one has waited. Both read the deliveries_claim index (status,
+ * next_attempt_at) for the queue's rows only, never the sent ones.
+ */
+export async function sendQueueState(
+  db: Db,
+  now: Date,
+): Promise<{ depth: number; oldestAgeSeconds: number }> {
+  const sending = crossTenant(db)
+    .selectFrom("campaigns")
+    .select("id")
+    .where("status", "=", "sending");
+  const [depth, oldest] = await Promise.all([
+    crossTenant(db)
+      .selectFrom("deliveries")
+      .select((eb) => eb.fn.countAll<number | string>().as("count"))
+      .where("status", "in", ["pending", "sending"])
+      .where("campaign_id", "in", sending)
+      .executeTakeFirst(),
+    crossTenant(db)
+      .selectFrom("deliveries")
+      .select("next_attempt_at")
+      .where("status", "=", "pending")
+      .where("next_attempt_at", "<=", now.toISOString())
+      .where("campaign_id", "in", sending)
+      .orderBy("next_attempt_at")
+      .limit(1)
+      .executeTakeFirst(),
+  ]);
+  const oldestAt = oldest ? Date.parse(oldest.next_attempt_at) : Number.NaN;
+  return {
+    depth: Number(depth?.count ?? 0),
+    oldestAgeSeconds: Number.isFinite(oldestAt)
+      ? Math.max(0, (now.getTime() - oldestAt) / 1000)
+      : 0,
+  };
+}

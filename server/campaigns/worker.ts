@@ -10,6 +10,7 @@ import type { Logger } from "../logger";
 import { type DkimSigningKey, dkimSigningKey } from "../mail/dkim";
 import { sendMail } from "../mail/send";
 import { DeliveryError, type Transport } from "../mail/transport";
+import { countFeedback, countMail } from "../metrics";
 import { runSchedule } from "../newsletters/scheduler";
 import type { SubscriptionContext } from "../subscribers/subscribers";
 import { getTenant } from "../tenants/store";
@@ -339,6 +340,7 @@ export class CampaignWorker {
           messageId,
           at: new Date().toISOString(),
         });
+        countMail("sent", row.tenant_id, "campaign");
         return;
       } catch (error) {
         if (!this.running) giveUpAt = Math.min(giveUpAt, Date.now() + STALE_CLAIM_MS);
@@ -359,7 +361,7 @@ export class CampaignWorker {
     const hardBounce = error instanceof DeliveryError && error.hardBounce;
     const reason = (error instanceof Error ? error.message : String(error)).slice(0, 1000);
     const retry = transient && attempts < this.retryDelays.length + 1;
-    await db.transaction().execute(async (trx) => {
+    const outcome = await db.transaction().execute(async (trx) => {
       const ours = await markDeliveryFailed(trx, this.id, row, {
         retry,
         attempts,
@@ -369,10 +371,19 @@ export class CampaignWorker {
         ).toISOString(),
       });
       // A 5xx for the recipient: a hard bounce, counted in the report; the address is suppressed.
-      if (hardBounce && ours) {
-        await recordFeedbackIn(trx, { deliveryId: row.id, kind: "bounce", detail: reason });
-      }
+      const bounced =
+        hardBounce && ours
+          ? (await recordFeedbackIn(trx, {
+              deliveryId: row.id,
+              kind: "bounce",
+              detail: reason,
+            })) === "recorded"
+          : false;
+      return { ours, bounced };
     });
+    // Counted once the transaction holds (/metrics): a rolled-back failure counts nothing.
+    if (outcome.ours) countMail(retry ? "retried" : "failed", row.tenant_id, "campaign");
+    if (outcome.bounced) countFeedback("bounced", row.tenant_id);
     logger.warn(
       { deliveryId: row.id, attempts, transient, hardBounce, reason },
       "campaign message not sent",
