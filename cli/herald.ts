@@ -19,6 +19,7 @@ import { migrateToLatest } from "../server/db/migrate";
 import { getEnv } from "../server/env";
 import { getLogger } from "../server/logger";
 import { outboxTransport, smtpTransport } from "../server/mail/transport";
+import { SEND_DRAIN_MS, STOP_WITHIN_MS } from "../server/runtime";
 import { getSecretBox } from "../server/secret-box";
 import { loadSessionSecret } from "../server/secrets";
 import { accountsWithOldRecoveryCodes, resealStoredSecrets } from "../server/secrets-at-rest";
@@ -196,7 +197,9 @@ async function workerCommand(): Promise<number> {
     for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => resolve());
   });
   clearInterval(keepAlive);
-  await Promise.all([worker.stop(), importer.stop(), bounceListener?.close()]);
+  // The same graceful stop as the web server's (server.js): within STOP_WITHIN_MS, come what may.
+  setTimeout(() => process.exit(0), STOP_WITHIN_MS - 500).unref();
+  await Promise.all([worker.stop(SEND_DRAIN_MS), importer.stop(), bounceListener?.close()]);
   transport.close();
   await db.destroy();
   return 0;

@@ -83,13 +83,21 @@ async function boot(): Promise<Runtime> {
   return { env, db, logger, transport, sessionSecret, worker, importer, bounceListener };
 }
 
-/** On shutdown: stop accepting bounce reports and hand unsent claims back (server.js). */
+/**
+ * A graceful stop (SIGTERM, SIGINT) ends the process within this long: server.js and `herald
+ * worker` exit then whatever is still running (README, "Watching it run").
+ */
+export const STOP_WITHIN_MS = 10_000;
+/** How long the sender lets messages in flight finish before it hands their claims back. */
+export const SEND_DRAIN_MS = 6_000;
+
+/** On shutdown: stop accepting bounce reports, let messages in flight finish, hand claims back. */
 export async function stopRuntime(): Promise<void> {
   const runtime = await globalStore.__heraldRuntime?.catch(() => undefined);
   if (!runtime) return;
   await Promise.all([
     runtime.bounceListener?.close(),
-    runtime.worker?.stop(),
+    runtime.worker?.stop(SEND_DRAIN_MS),
     runtime.importer?.stop(),
   ]);
   await closeRateLimitStores();

@@ -231,6 +231,16 @@ export async function releaseStaleDeliveryClaims(
     .execute();
 }
 
+/** Everything `workerId` still holds goes back to pending (a sender stopping). */
+export async function releaseOwnDeliveryClaims(db: Db, workerId: string): Promise<void> {
+  await crossTenant(db)
+    .updateTable("deliveries")
+    .set({ status: "pending", claimed_by: null, claimed_at: null })
+    .where("claimed_by", "=", workerId)
+    .where("status", "=", "sending")
+    .execute();
+}
+
 /** Hands one claimed delivery back, unsent. */
 export async function releaseClaim(db: Db, workerId: string, row: DeliveryRow): Promise<void> {
   await db

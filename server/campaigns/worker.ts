@@ -29,6 +29,7 @@ import {
   markDeliveryFailed,
   markDeliverySent,
   releaseClaim,
+  releaseOwnDeliveryClaims,
   releaseStaleDeliveryClaims,
   renewDeliveryClaims,
 } from "./deliveries";
@@ -112,12 +113,36 @@ export class CampaignWorker {
     return this;
   }
 
-  /** Ends the loop after the batch in hand; its claims are released for others. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming and lets the messages in flight finish, for `drainMs` at most; then every claim
+   * still in this worker's name goes back to pending at once, so the next sender takes the rows
+   * now rather than when they go stale. A message still in flight when the wait ends may go out
+   * twice (it is the only kind that may). The graceful stop of server.js and `herald worker`.
+   */
+  async stop(drainMs = Number.POSITIVE_INFINITY): Promise<void> {
     this.running = false;
     this.wake?.();
+    let timer: NodeJS.Timeout | undefined;
+    const drained = await Promise.race([
+      this.loop?.then(() => true),
+      Number.isFinite(drainMs)
+        ? new Promise<false>((resolve) => {
+            timer = setTimeout(() => resolve(false), drainMs);
+          })
+        : undefined,
+    ]);
+    clearTimeout(timer);
     if (this.heartbeat) clearInterval(this.heartbeat);
-    await this.loop;
+    if (drained === false) {
+      this.options.logger.warn(
+        { inFlight: this.inHand.size, drainMs },
+        "campaign worker stopped with messages still in flight",
+      );
+    }
+    await releaseOwnDeliveryClaims(this.options.db, this.id).catch((error: unknown) =>
+      // The database gone: the claims go stale and another sender takes them then.
+      this.options.logger.error({ err: error }, "claims not handed back at stop"),
+    );
   }
 
   /** Start looking now (a campaign was just started) instead of at the next poll. */
@@ -201,9 +226,9 @@ export class CampaignWorker {
     const concurrency = Math.max(1, this.options.env.SEND_CONCURRENCY);
     const runners = Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
       for (let row = queue.shift(); row; row = queue.shift()) {
+        // Stopping: the rest of the batch is not sent; stop() hands it back in one statement.
         if (!this.running) {
-          // Stopping: hand the rest back at once rather than waiting for them to go stale.
-          await this.release(row);
+          this.inHand.delete(row.id);
           continue;
         }
         try {
@@ -212,6 +237,8 @@ export class CampaignWorker {
           let status = await this.campaignStatus(row);
           if (status === "sending") {
             await this.pace();
+            // A stop that came while this runner waited for its slot: this row is not sent.
+            if (!this.running) continue;
             status = await this.campaignStatus(row);
           }
           if (status === "sending") await this.deliver(row);

@@ -345,6 +345,9 @@ export async function ready(): Promise<void> {
   await getRuntime();
 }
 
+/** How long server.js gives a graceful stop before it exits regardless. */
+export { STOP_WITHIN_MS } from "../runtime";
+
 /** Stops the bounce listener and the sending worker; server.js calls it on SIGTERM/SIGINT. */
 export async function shutdown(): Promise<void> {
   await stopRuntime();
