@@ -151,8 +151,8 @@ app.use(async (req, res, next) => {
 
     if (cacheable) {
       const hit = pageCache.get(scope.tenantId, cacheKey, version);
-      countPageCache(hit ? "hit" : "miss");
       if (hit) {
+        countPageCache("hit");
         sendPage(hit, "hit");
         observe(req, res, hit.route);
         return;
@@ -179,6 +179,9 @@ app.use(async (req, res, next) => {
         route: scope.route,
       };
       pageCache.set(scope.tenantId, cacheKey as string, page);
+      // A miss is a page the cache could keep and did not have (as x-page-cache says): pages it
+      // never keeps (a form's answer, the reading room) are not counted at all.
+      countPageCache("miss");
       sendPage(page, "miss");
       observe(req, res, scope.route);
       return;
