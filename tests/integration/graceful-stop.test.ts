@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { connect } from "node:net";
 import { pino } from "pino";
@@ -10,7 +11,7 @@ import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
 import { recipientsOf, seedAudience, waitForStatus } from "../support/campaigns";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
-import { type RunningServer, startServer } from "../support/server";
+import { freePort, type RunningServer, startServer } from "../support/server";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink";
 import { scaled } from "../support/timing";
 
@@ -195,13 +196,83 @@ describe.each(testDialects())("a graceful stop on %s", (dialect) => {
 
       sink.delay = () => undefined;
       unstall();
-      await start();
+      const second = await start();
       const done = await waitForStatus(database.db, campaign.id, ["sent"], 60_000);
       expect(done.status).toBe("sent");
       const received = recipientsOf(sink, "g");
       expect([...new Set(received)].sort()).toEqual(expected);
       // Only the messages in flight at the stop went out twice.
       expect(received.length - expected.length).toBeLessThanOrEqual(SEND_CONCURRENCY);
+      await second.stop();
+      expect(second.process.exitCode).toBe(0);
+    },
+    scaled(120_000),
+  );
+
+  it(
+    "herald worker: its own /metrics on METRICS_PORT counts its sends, and SIGTERM stops it within 10 s",
+    async () => {
+      const { lists } = await seedAudience(database.db, 40, "w");
+      const metricsPort = await freePort();
+      const token = "worker-metrics-token-0123456789";
+      const worker = spawn(process.execPath, ["--import", "tsx", "cli/herald.ts", "worker"], {
+        env: {
+          ...process.env,
+          DATABASE_URL: database.url,
+          SMTP_URL: sink.url,
+          SEND_RATE: "0",
+          SEND_CONCURRENCY: String(SEND_CONCURRENCY),
+          SESSION_SECRET: SECRET,
+          METRICS_PORT: String(metricsPort),
+          METRICS_TOKEN: token,
+          LOG_LEVEL: "warn",
+        },
+        stdio: "ignore",
+      });
+      const exited = new Promise<number | null>((resolve) => worker.once("exit", resolve));
+      try {
+        const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+        const scrape = () =>
+          fetch(metricsUrl, { headers: { authorization: `Bearer ${token}` } }).catch(() => null);
+        await until("the worker's /metrics answering", async () => (await scrape())?.ok === true);
+        expect((await fetch(metricsUrl)).status).toBe(401);
+        expect((await fetch(`http://127.0.0.1:${metricsPort}/other`)).status).toBe(404);
+
+        const campaign = await createCampaign(
+          {
+            db: database.db,
+            logger: pino({ level: "silent" }),
+            transport: outboxTransport(),
+            tenant: (await getTenant(database.db, "main")).config,
+            origin: "http://localhost:3000",
+            sessionSecret: SECRET,
+          },
+          { subject: "Worker issue", content: "<p>Hello.</p>", groups: lists },
+          null,
+        );
+        await waitForStatus(database.db, campaign.id, ["sent"], 60_000);
+        const sent = Number(
+          (
+            await crossTenant(database.db)
+              .selectFrom("deliveries")
+              .select((eb) => eb.fn.countAll<number | string>().as("count"))
+              .where("campaign_id", "=", campaign.id)
+              .where("status", "=", "sent")
+              .executeTakeFirstOrThrow()
+          ).count,
+        );
+        expect(sent).toBeGreaterThanOrEqual(40);
+        const text = await (await scrape())?.text();
+        expect(text).toContain(`herald_mail_sent_total{tenant="main",stream="campaign"} ${sent}`);
+
+        const signalledAt = Date.now();
+        worker.kill("SIGTERM");
+        const code = await Promise.race([exited, pause(scaled(15_000)).then(() => -1)]);
+        expect(code).toBe(0);
+        expect(Date.now() - signalledAt).toBeLessThan(scaled(10_000));
+      } finally {
+        worker.kill("SIGKILL");
+      }
     },
     scaled(120_000),
   );
