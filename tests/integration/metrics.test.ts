@@ -3,7 +3,11 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCampaign } from "../../server/campaigns/campaigns";
 import { migrateToLatest } from "../../server/db/migrate";
+import { crossTenant } from "../../server/db/tenant-guard";
 import { outboxTransport } from "../../server/mail/transport";
+import { BACKUP_LAST_SUCCESS_KEY } from "../../server/metrics";
+import { deleteSetting, writeSetting } from "../../server/settings";
+import { queueImport } from "../../server/subscribers/imports";
 import type { SubscriptionContext } from "../../server/subscribers/subscribers";
 import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
@@ -325,6 +329,43 @@ describe.each(testDialects())("/metrics on %s", (dialect) => {
     },
     scaled(120_000),
   );
+
+  it("reads import jobs by status and the last backup from the database at scrape time", async () => {
+    const before = await scrape();
+    const jobId = await queueImport(
+      ctx,
+      "staff@example.com",
+      "metrics.csv",
+      "email\nimported-1@example.com\nimported-2@example.com\n",
+    );
+    expect(jobId).toBeGreaterThan(0);
+    // The server's import worker runs it: the gauge follows the job's row to "done".
+    const done = (samples: Sample[]) =>
+      sampleSum(samples, "herald_import_jobs", { status: "done" });
+    let after = await scrape();
+    const deadline = Date.now() + scaled(20_000);
+    while (done(after) === done(before) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      after = await scrape();
+    }
+    expect(done(after) - done(before)).toBe(1);
+    const jobs = await crossTenant(database.db)
+      .selectFrom("subscriber_imports")
+      .select((eb) => eb.fn.countAll<number | string>().as("count"))
+      .executeTakeFirstOrThrow();
+    expect(sampleSum(after, "herald_import_jobs")).toBe(Number(jobs.count));
+
+    // A backup recorded by whichever process ran it (the settings row it writes).
+    const at = "2026-11-27T05:00:00.000Z";
+    await writeSetting(database.db, BACKUP_LAST_SUCCESS_KEY, JSON.stringify({ at, dir: "/b" }));
+    expect(sampleSum(await scrape(), "herald_backup_last_success_timestamp_seconds")).toBe(
+      Date.parse(at) / 1000,
+    );
+    // A row that is not what a backup writes is not a time, and not an error either.
+    await writeSetting(database.db, BACKUP_LAST_SUCCESS_KEY, "not json");
+    expect(sampleSum(await scrape(), "herald_backup_last_success_timestamp_seconds")).toBe(0);
+    await deleteSetting(database.db, BACKUP_LAST_SUCCESS_KEY);
+  });
 
   it("counts other mail (a sign-up's confirmation) as the tenant's transactional stream", async () => {
     const before = await scrape();
