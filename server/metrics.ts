@@ -184,7 +184,10 @@ export function setMetricsDatabase(db: Db): void {
   metrics().db = db;
 }
 
-/** One observation per answered request (server/http/app.ts): the whole cost on the hot path. */
+/**
+ * One observation per answered request (server/http/app.ts, and the refusals before routing in
+ * server/http/security.ts, as route "unmatched"): the whole cost on the hot path.
+ */
 export function observeRequest(
   route: string,
   method: string,
@@ -192,11 +195,17 @@ export function observeRequest(
   seconds: number,
 ): void {
   metrics().requestDuration.observe(
-    { route, method, status: STATUS_CLASSES[Math.floor(status / 100)] ?? "other" },
+    {
+      route,
+      method: OBSERVED_METHODS.has(method) ? method : "other",
+      status: STATUS_CLASSES[Math.floor(status / 100)] ?? "other",
+    },
     seconds,
   );
 }
 const STATUS_CLASSES = ["other", "1xx", "2xx", "3xx", "4xx", "5xx"];
+/** Methods the histogram names; any other is "other" (a label must stay bounded). */
+const OBSERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 export function countPageCache(result: "hit" | "miss"): void {
   metrics().pageCache.inc({ result });

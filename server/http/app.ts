@@ -213,9 +213,6 @@ app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
   observe(req, res, scope?.route);
 });
 
-/** Methods the request histogram names; any other is counted as "other" (a bounded label). */
-const OBSERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
-
 /**
  * The request's one observation for /metrics, once its answer is written: by route pattern
  * (never the URL), method and status class. /metrics itself is left out: a scraper's own
@@ -225,7 +222,7 @@ function observe(req: Request, res: Response, route: string | undefined): void {
   if (route === "/metrics") return;
   observeRequest(
     route ?? "unmatched",
-    OBSERVED_METHODS.has(req.method) ? req.method : "other",
+    req.method,
     res.statusCode,
     (performance.now() - res.locals.startedAt) / 1000,
   );

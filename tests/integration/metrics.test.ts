@@ -191,6 +191,16 @@ describe.each(testDialects())("/metrics on %s", (dialect) => {
     expect(refused.status).toBe(302);
     const missing = await fetch(`${server.url}/no/such/page/84620`);
     expect(missing.status).toBe(404);
+    // Refused before any route is matched: a cross-site write.
+    const crossSite = await fetch(`${server.url}/contact`, {
+      method: "POST",
+      headers: {
+        origin: "https://evil.example",
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: "name=x",
+    });
+    expect(crossSite.status).toBe(403);
     const after = await scrape();
 
     const count = (samples: Sample[], labels: Record<string, string>) =>
@@ -200,6 +210,7 @@ describe.each(testDialects())("/metrics on %s", (dialect) => {
     expect(grew({ route: "/privacy", method: "GET", status: "2xx" })).toBe(2);
     expect(grew({ route: "/admin/subscribers/:id", method: "GET", status: "3xx" })).toBe(1);
     expect(grew({ route: "/*", method: "GET", status: "4xx" })).toBe(1);
+    expect(grew({ route: "unmatched", method: "POST", status: "4xx" })).toBe(1);
     const buckets = after.filter(
       (sample) =>
         sample.name === "herald_http_request_duration_seconds_bucket" &&
