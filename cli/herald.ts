@@ -19,6 +19,9 @@ import { migrateToLatest } from "../server/db/migrate";
 import { getEnv } from "../server/env";
 import { getLogger } from "../server/logger";
 import { outboxTransport, smtpTransport } from "../server/mail/transport";
+import { setMetricsDatabase } from "../server/metrics";
+import { serveWorkerMetrics } from "../server/metrics-server";
+import { SEND_DRAIN_MS, STOP_WITHIN_MS } from "../server/runtime";
 import { getSecretBox } from "../server/secret-box";
 import { loadSessionSecret } from "../server/secrets";
 import { accountsWithOldRecoveryCodes, resealStoredSecrets } from "../server/secrets-at-rest";
@@ -43,7 +46,8 @@ Commands:
                                 in HERALD_SECRET_KEY_PREVIOUS
   worker                        send campaigns (SEND_RATE, SEND_CONCURRENCY, SMTP_URL) and run CSV imports, until
                                 stopped; several may run against one PostgreSQL; with
-                                BOUNCE_SMTP_PORT also receives bounce and complaint reports
+                                BOUNCE_SMTP_PORT also receives bounce and complaint reports; with
+                                METRICS_PORT (and METRICS_TOKEN) serves its own /metrics there
   help                          show this text`;
 
 async function askPassword(): Promise<string> {
@@ -180,6 +184,12 @@ async function workerCommand(): Promise<number> {
   await migrateToLatest(db);
   await seedTenants(db);
   await resealStoredSecrets(db, "plaintext");
+  // Its own /metrics when METRICS_PORT is set (README, "Watching it run").
+  setMetricsDatabase(db);
+  const metrics =
+    env.METRICS_PORT && env.METRICS_TOKEN
+      ? await serveWorkerMetrics({ port: env.METRICS_PORT, token: env.METRICS_TOKEN, logger })
+      : null;
   const transport = env.SMTP_URL
     ? smtpTransport(env.SMTP_URL, env.SEND_CONCURRENCY + 1)
     : outboxTransport();
@@ -196,7 +206,14 @@ async function workerCommand(): Promise<number> {
     for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => resolve());
   });
   clearInterval(keepAlive);
-  await Promise.all([worker.stop(), importer.stop(), bounceListener?.close()]);
+  // The same graceful stop as the web server's (server.js): within STOP_WITHIN_MS, come what may.
+  setTimeout(() => process.exit(0), STOP_WITHIN_MS - 500).unref();
+  await Promise.all([
+    worker.stop(SEND_DRAIN_MS),
+    importer.stop(),
+    bounceListener?.close(),
+    metrics?.close(),
+  ]);
   transport.close();
   await db.destroy();
   return 0;

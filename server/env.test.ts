@@ -40,6 +40,10 @@ describe("REDIS_* and S3_* settings", () => {
     // Settings without the bucket would be silently unused: uploads would go elsewhere.
     [{ S3_ENDPOINT: "http://127.0.0.1:9000" }, "S3_BUCKET: must be set when S3_ENDPOINT is"],
     [{ S3_BUCKET: "ok-bucket", S3_ACCESS_KEY_ID: "key" }, "give both or neither"],
+    // /metrics: a token a scraper could guess is no protection; a port without one serves nothing.
+    [{ METRICS_TOKEN: "short" }, "METRICS_TOKEN: must be at least 16 characters"],
+    [{ METRICS_PORT: "9464" }, "METRICS_PORT: set METRICS_TOKEN too"],
+    [{ METRICS_PORT: "http", METRICS_TOKEN: "0123456789abcdef" }, "METRICS_PORT"],
   ])("refuse %j", (variables, expected) => {
     const problems = problemsOf(variables);
     expect(problems.join("\n")).toContain(expected);

@@ -85,6 +85,13 @@ const envSchema = z.object({
   SEND_RETRY_DELAYS: retryDelays("2s,10s,1m,5m,30m"),
   /** Waits before each retry of other mail (welcome, confirmation…) that could not be handed over. */
   MAIL_RETRY_DELAYS: retryDelays("1m,5m,30m,2h"),
+  /** The bearer token a Prometheus scraper sends for /metrics; unset: /metrics answers 404. */
+  METRICS_TOKEN: z.preprocess(
+    unsetWhenEmpty,
+    z.string().min(16, "must be at least 16 characters (a random token)").optional(),
+  ),
+  /** `herald worker` serves its own /metrics on this port (the web server uses PORT); unset: none. */
+  METRICS_PORT: z.preprocess(unsetWhenEmpty, z.coerce.number().int().min(1).max(65535).optional()),
   /** "off": this web process does not send campaigns (run `npm run herald -- worker` instead). */
   SEND_WORKER: z.enum(["on", "off"]).default("on"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -179,6 +186,9 @@ function crossFieldProblems(env: z.infer<typeof envSchema>): string[] {
     problems.push(
       `S3_BUCKET: must be set when ${s3Given.join(", ")} ${s3Given.length > 1 ? "are" : "is"}`,
     );
+  }
+  if (env.METRICS_PORT !== undefined && env.METRICS_TOKEN === undefined) {
+    problems.push("METRICS_PORT: set METRICS_TOKEN too (the scraper's bearer token)");
   }
   if ((env.S3_ACCESS_KEY_ID === undefined) !== (env.S3_SECRET_ACCESS_KEY === undefined)) {
     problems.push("S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: give both or neither");

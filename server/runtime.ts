@@ -9,6 +9,7 @@ import { closeRateLimitStores } from "./http/rate-limit";
 import { getLogger, type Logger } from "./logger";
 import { retryFailedMail } from "./mail/send";
 import { outboxTransport, smtpTransport, type Transport } from "./mail/transport";
+import { setMetricsDatabase } from "./metrics";
 import { getSecretBox } from "./secret-box";
 import { loadSessionSecret } from "./secrets";
 import { resealStoredSecrets } from "./secrets-at-rest";
@@ -44,6 +45,7 @@ async function boot(): Promise<Runtime> {
   const env = getEnv();
   const logger = getLogger();
   const db = createDb(env.DATABASE_URL);
+  setMetricsDatabase(db);
   const applied = await migrateToLatest(db);
   if (applied.length > 0) logger.info({ applied }, "database migrated");
   // Before anything reads them: secrets kept in plaintext by an older version are sealed now.
@@ -81,13 +83,21 @@ async function boot(): Promise<Runtime> {
   return { env, db, logger, transport, sessionSecret, worker, importer, bounceListener };
 }
 
-/** On shutdown: stop accepting bounce reports and hand unsent claims back (server.js). */
+/**
+ * A graceful stop (SIGTERM, SIGINT) ends the process within this long: server.js and `herald
+ * worker` exit then whatever is still running (README, "Watching it run").
+ */
+export const STOP_WITHIN_MS = 10_000;
+/** How long the sender lets messages in flight finish before it hands their claims back. */
+export const SEND_DRAIN_MS = 6_000;
+
+/** On shutdown: stop accepting bounce reports, let messages in flight finish, hand claims back. */
 export async function stopRuntime(): Promise<void> {
   const runtime = await globalStore.__heraldRuntime?.catch(() => undefined);
   if (!runtime) return;
   await Promise.all([
     runtime.bounceListener?.close(),
-    runtime.worker?.stop(),
+    runtime.worker?.stop(SEND_DRAIN_MS),
     runtime.importer?.stop(),
   ]);
   await closeRateLimitStores();

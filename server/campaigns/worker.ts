@@ -10,6 +10,7 @@ import type { Logger } from "../logger";
 import { type DkimSigningKey, dkimSigningKey } from "../mail/dkim";
 import { sendMail } from "../mail/send";
 import { DeliveryError, type Transport } from "../mail/transport";
+import { countFeedback, countMail } from "../metrics";
 import { runSchedule } from "../newsletters/scheduler";
 import type { SubscriptionContext } from "../subscribers/subscribers";
 import { getTenant } from "../tenants/store";
@@ -28,6 +29,7 @@ import {
   markDeliveryFailed,
   markDeliverySent,
   releaseClaims,
+  releaseOwnDeliveryClaims,
   releaseStaleDeliveryClaims,
   renewDeliveryClaims,
 } from "./deliveries";
@@ -111,12 +113,36 @@ export class CampaignWorker {
     return this;
   }
 
-  /** Ends the loop after the batch in hand; its claims are released for others. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming and lets the messages in flight finish, for `drainMs` at most; then every claim
+   * still in this worker's name goes back to pending at once, so the next sender takes the rows
+   * now rather than when they go stale. A message still in flight when the wait ends may go out
+   * twice (it is the only kind that may). The graceful stop of server.js and `herald worker`.
+   */
+  async stop(drainMs = Number.POSITIVE_INFINITY): Promise<void> {
     this.running = false;
     this.wake?.();
+    let timer: NodeJS.Timeout | undefined;
+    const drained = await Promise.race([
+      this.loop?.then(() => true),
+      Number.isFinite(drainMs)
+        ? new Promise<false>((resolve) => {
+            timer = setTimeout(() => resolve(false), drainMs);
+          })
+        : undefined,
+    ]);
+    clearTimeout(timer);
     if (this.heartbeat) clearInterval(this.heartbeat);
-    await this.loop;
+    if (drained === false) {
+      this.options.logger.warn(
+        { inFlight: this.inHand.size, drainMs },
+        "campaign worker stopped with messages still in flight",
+      );
+    }
+    await releaseOwnDeliveryClaims(this.options.db, this.id).catch((error: unknown) =>
+      // The database gone: the claims go stale and another sender takes them then.
+      this.options.logger.error({ err: error }, "claims not handed back at stop"),
+    );
   }
 
   /** Start looking now (a campaign was just started) instead of at the next poll. */
@@ -200,9 +226,9 @@ export class CampaignWorker {
     const concurrency = Math.max(1, this.options.env.SEND_CONCURRENCY);
     const runners = Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
       for (let row = queue.shift(); row; row = queue.shift()) {
+        // Stopping: the rest of the batch is not sent; stop() hands it back in one statement.
         if (!this.running) {
-          // Stopping: hand the rest back at once rather than waiting for them to go stale.
-          await this.release(row);
+          this.inHand.delete(row.id);
           continue;
         }
         try {
@@ -211,6 +237,8 @@ export class CampaignWorker {
           let status = await this.campaignStatus(row);
           if (status === "sending") {
             await this.pace();
+            // A stop that came while this runner waited for its slot: this row is not sent.
+            if (!this.running) continue;
             status = await this.campaignStatus(row);
           }
           if (status === "sending") await this.deliver(row);
@@ -235,10 +263,6 @@ export class CampaignWorker {
     const slot = Math.max(now, this.nextSlot);
     this.nextSlot = slot + 1000 / rate;
     if (slot > now) await sleep(slot - now);
-  }
-
-  private async release(row: DeliveryRow): Promise<void> {
-    await releaseClaims(this.options.db, this.id, [row]);
   }
 
   /**
@@ -358,6 +382,7 @@ export class CampaignWorker {
           messageId,
           at: new Date().toISOString(),
         });
+        countMail("sent", row.tenant_id, "campaign");
         return;
       } catch (error) {
         if (!this.running) giveUpAt = Math.min(giveUpAt, Date.now() + STALE_CLAIM_MS);
@@ -378,7 +403,7 @@ export class CampaignWorker {
     const hardBounce = error instanceof DeliveryError && error.hardBounce;
     const reason = (error instanceof Error ? error.message : String(error)).slice(0, 1000);
     const retry = transient && attempts < this.retryDelays.length + 1;
-    await db.transaction().execute(async (trx) => {
+    const outcome = await db.transaction().execute(async (trx) => {
       const ours = await markDeliveryFailed(trx, this.id, row, {
         retry,
         attempts,
@@ -388,10 +413,19 @@ export class CampaignWorker {
         ).toISOString(),
       });
       // A 5xx for the recipient: a hard bounce, counted in the report; the address is suppressed.
-      if (hardBounce && ours) {
-        await recordFeedbackIn(trx, { deliveryId: row.id, kind: "bounce", detail: reason });
-      }
+      const bounced =
+        hardBounce && ours
+          ? (await recordFeedbackIn(trx, {
+              deliveryId: row.id,
+              kind: "bounce",
+              detail: reason,
+            })) === "recorded"
+          : false;
+      return { ours, bounced };
     });
+    // Counted once the transaction holds (/metrics): a rolled-back failure counts nothing.
+    if (outcome.ours) countMail(retry ? "retried" : "failed", row.tenant_id, "campaign");
+    if (outcome.bounced) countFeedback("bounced", row.tenant_id);
     logger.warn(
       { deliveryId: row.id, attempts, transient, hardBounce, reason },
       "campaign message not sent",
