@@ -143,7 +143,10 @@ export class BackupScheduler {
       const pruned = await pruneSnapshots(root, env.BACKUP_KEEP);
       const success = { at: started.toISOString(), dir: join(root, name), bytes: snapshot.bytes };
       await writeSetting(db, BACKUP_SUCCESS_SETTING, JSON.stringify(success));
-      logger.info({ ...success, ms: Date.now() - started.getTime(), pruned }, "backup written");
+      logger.info(
+        { ...success, turn: turn.toISOString(), ms: Date.now() - started.getTime(), pruned },
+        "backup written",
+      );
     } catch (error) {
       await rm(partial, { recursive: true, force: true });
       // Stopped on purpose (the process is shutting down): not a failure to report.
