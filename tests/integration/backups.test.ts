@@ -275,7 +275,7 @@ describe.each(SETUPS.filter(({ dialect }) => testDialects().includes(dialect)))(
         // Slow enough that the backup (a process of its own) ends well before the last message,
         // on a busy machine too: the slower this machine, the slower the campaign.
         engine.worker({
-          SEND_RATE: Math.max(4, Math.round(30 / TIME_SCALE)),
+          SEND_RATE: Math.max(4, Math.round(20 / TIME_SCALE)),
           SEND_CONCURRENCY: 2,
         });
         const deadline = Date.now() + scaled(30_000);
