@@ -28,6 +28,9 @@ import { checkPgTool, dumpDatabase, inExportedSnapshot } from "./postgres";
 
 export const HERALD_VERSION: string = packageJson.version;
 
+/** Pages copied per step of SQLite's backup (4 MiB of 4 KiB pages): a few ms of the event loop each. */
+const BACKUP_STEP_PAGES = 1000;
+
 export interface Snapshot {
   dir: string;
   manifest: Manifest;
@@ -103,9 +106,12 @@ interface Taken {
 }
 
 /**
- * SQLite's online backup API from a connection of its own: the whole file copied in one step, so
- * from one read transaction (WAL: the site and the sender keep writing meanwhile) and never
- * restarted by their writes. The copy is then turned to a rollback journal, one self-contained file.
+ * SQLite's online backup API from a connection of its own, inside a read transaction it holds from
+ * the first page to the last: every step copies from that one moment (WAL: the site and the sender
+ * keep writing meanwhile), so the copy is consistent and never restarted by their writes — without
+ * the transaction, a backup restarts after every write by another connection, which during a
+ * campaign is for ever. Small steps keep the process's event loop answering. The copy is then
+ * turned to a rollback journal: one self-contained file.
  */
 async function sqliteSnapshot(
   url: string,
@@ -118,8 +124,17 @@ async function sqliteSnapshot(
   let createdAt: string;
   try {
     source.pragma("busy_timeout = 5000");
+    source.prepare("BEGIN").run();
+    // A deferred transaction takes its snapshot at the first read: now.
+    source.prepare("SELECT count(*) FROM sqlite_master").get();
     createdAt = new Date().toISOString();
-    await source.backup(target, { progress: () => 0x7fffffff });
+    await source.backup(target, {
+      progress: () => {
+        signal?.throwIfAborted();
+        return BACKUP_STEP_PAGES;
+      },
+    });
+    source.prepare("COMMIT").run();
   } finally {
     source.close();
   }
