@@ -12,6 +12,7 @@ import {
   setUserPassword,
   UserError,
 } from "../server/auth/users";
+import { backupSchedulerFor } from "../server/backups/schedule";
 import { bounceListenerFor } from "../server/campaigns/bounce-listener";
 import { CampaignWorker } from "../server/campaigns/worker";
 import { createDb, type Db } from "../server/db";
@@ -27,6 +28,7 @@ import { loadSessionSecret } from "../server/secrets";
 import { accountsWithOldRecoveryCodes, resealStoredSecrets } from "../server/secrets-at-rest";
 import { ImportWorker } from "../server/subscribers/imports";
 import { seedTenants } from "../server/tenants/seed";
+import { backupCommand, restoreCommand } from "./backup";
 
 const USAGE = `Usage: npm run herald -- <command> [options]
 
@@ -44,10 +46,16 @@ Commands:
   secrets rotate                re-seal every kept secret (two-factor, DKIM keys, webhook secrets)
                                 under HERALD_SECRET_KEY; the key that sealed them before must be
                                 in HERALD_SECRET_KEY_PREVIOUS
+  backup --to DIR               write a snapshot of the database and every uploaded file into DIR
+                                (new or empty), with a manifest of checksums, while the site runs;
+                                the secret key is not in it (keep HERALD_SECRET_KEY elsewhere)
+  restore --from DIR            bring a snapshot back into an empty database (DATABASE_URL) and an
+                                empty file store; refuses one that does not match its manifest
   worker                        send campaigns (SEND_RATE, SEND_CONCURRENCY, SMTP_URL) and run CSV imports, until
                                 stopped; several may run against one PostgreSQL; with
                                 BOUNCE_SMTP_PORT also receives bounce and complaint reports; with
-                                METRICS_PORT (and METRICS_TOKEN) serves its own /metrics there
+                                BACKUP_DIR also writes scheduled snapshots; with METRICS_PORT (and
+                                METRICS_TOKEN) serves its own /metrics there
   help                          show this text`;
 
 async function askPassword(): Promise<string> {
@@ -200,6 +208,8 @@ async function workerCommand(): Promise<number> {
   const importer = new ImportWorker({ db, logger }).start();
   // Bounce and complaint reports, when BOUNCE_SMTP_PORT is set (README, Mail).
   const bounceListener = await bounceListenerFor(env, { db, logger, sessionSecret });
+  // Scheduled snapshots, when BACKUP_DIR is set (README, Backups and restore).
+  const backups = backupSchedulerFor(env, { db, logger });
   // The worker's own timers do not hold the process open (they must not in the web server).
   const keepAlive = setInterval(() => {}, 60_000);
   await new Promise<void>((resolve) => {
@@ -213,6 +223,7 @@ async function workerCommand(): Promise<number> {
     importer.stop(),
     bounceListener?.close(),
     metrics?.close(),
+    backups?.stop(),
   ]);
   transport.close();
   await db.destroy();
@@ -233,6 +244,9 @@ async function main(argv: string[]): Promise<number> {
       return workerCommand();
     case "secrets":
       return secretsCommand(rest);
+    case "backup":
+    case "restore":
+      return (command === "backup" ? backupCommand : restoreCommand)(rest);
     case undefined:
     case "help":
     case "--help":

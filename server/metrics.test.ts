@@ -3,7 +3,6 @@ import {
   countMail,
   metricsTokenMatches,
   observeRequest,
-  recordBackup,
   recordImportJob,
   renderMetrics,
 } from "./metrics";
@@ -36,9 +35,6 @@ describe("the exposition", () => {
     observeRequest("/newsletter/:id", "GET", 200, 0.003);
     countMail("sent", null, "transactional");
     recordImportJob("ghost", "done");
-    recordBackup({ at: new Date("2026-01-02T03:04:05Z") });
-    // An older backup does not move the gauge back.
-    recordBackup({ at: new Date("2025-01-01T00:00:00Z") });
     const { body, contentType } = await renderMetrics();
     expect(contentType).toBe("text/plain; version=0.0.4; charset=utf-8");
     expect(body).toContain(
@@ -49,9 +45,6 @@ describe("the exposition", () => {
     );
     expect(body).toContain('herald_mail_sent_total{tenant="none",stream="transactional"} 1');
     expect(body).toContain('herald_import_jobs_finished_total{kind="ghost",status="done"} 1');
-    expect(body).toContain(
-      `herald_backup_last_success_timestamp_seconds ${Date.parse("2026-01-02T03:04:05Z") / 1000}`,
-    );
     expect(body).toMatch(/^# TYPE nodejs_eventloop_lag_seconds gauge$/m);
     // No database yet: the scrape-time gauges answer 0 rather than failing.
     expect(body).toContain("herald_send_queue_messages 0");

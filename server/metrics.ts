@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { readBackupStatus } from "./backups/schedule";
 import { sendQueueState } from "./campaigns/deliveries";
 import type { Db } from "./db";
 import { crossTenant } from "./db/tenant-guard";
-import { readSetting } from "./settings";
 
 /*
  * What /metrics exposes (README, "Watching it run"; decision 032), in Prometheus' text format.
@@ -12,9 +12,6 @@ import { readSetting } from "./settings";
  * every instance answers the same for them. Labels stay few: a route's pattern (never its URL),
  * a status class, a tenant id only on the per-tenant mail series.
  */
-
-/** The `settings` key a backup writes on success: JSON `{ "at": ISO time, ... }`. */
-export const BACKUP_LAST_SUCCESS_KEY = "backup_last_success";
 
 export type MailStream = "campaign" | "transactional";
 export type MailOutcome = "sent" | "failed" | "retried";
@@ -27,8 +24,6 @@ interface Metrics {
   mail: Record<MailOutcome, Counter<"tenant" | "stream">>;
   feedback: Record<FeedbackOutcomeKind, Counter<"tenant">>;
   importJobsFinished: Counter<"kind" | "status">;
-  /** the last backup this process recorded (Unix seconds), 0 for none */
-  lastBackupSeconds: number;
   /** the database the scrape-time gauges read; set by the runtime once it is open */
   db: Db | null;
 }
@@ -45,7 +40,6 @@ function createMetrics(): Metrics {
   const metrics: Metrics = {
     registry,
     db: null,
-    lastBackupSeconds: 0,
     requestDuration: new Histogram({
       name: "herald_http_request_duration_seconds",
       help: "Time from a request's arrival to its answer, by route pattern, method and status class",
@@ -105,8 +99,8 @@ function createMetrics(): Metrics {
     help: "When the last backup succeeded (Unix time); 0 when none is known",
     registers: [registry],
     async collect() {
-      const stored = await lastBackupFromSettings(metrics.db);
-      this.set(Math.max(metrics.lastBackupSeconds, stored ?? 0));
+      const success = metrics.db && (await readBackupStatus(metrics.db)).lastSuccess;
+      this.set(success ? Date.parse(success.at) / 1000 : 0);
     },
   });
   new Gauge({
@@ -167,18 +161,6 @@ function queueState() {
   return queueRead.state;
 }
 
-async function lastBackupFromSettings(db: Db | null): Promise<number | null> {
-  if (!db) return null;
-  const stored = await readSetting(db, BACKUP_LAST_SUCCESS_KEY);
-  if (!stored) return null;
-  try {
-    const at = Date.parse((JSON.parse(stored) as { at?: unknown }).at as string);
-    return Number.isFinite(at) ? at / 1000 : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The database the scrape-time series read (server/runtime.ts, once it is open). */
 export function setMetricsDatabase(db: Db): void {
   metrics().db = db;
@@ -226,15 +208,6 @@ export function countFeedback(kind: FeedbackOutcomeKind, tenantId: string): void
  */
 export function recordImportJob(kind: string, status: "done" | "failed"): void {
   metrics().importJobsFinished.inc({ kind, status });
-}
-
-/**
- * For backups: call when one succeeds. The gauge also reads the `settings` row
- * BACKUP_LAST_SUCCESS_KEY at scrape time, so a backup taken by another process counts too.
- */
-export function recordBackup(result: { at: Date }): void {
-  const store = metrics();
-  store.lastBackupSeconds = Math.max(store.lastBackupSeconds, result.at.getTime() / 1000);
 }
 
 /** The exposition, and the content type to answer it with. */

@@ -1,4 +1,5 @@
 import { ensureFirstAdmin } from "./auth/bootstrap";
+import { type BackupScheduler, backupSchedulerFor } from "./backups/schedule";
 import { type BounceListener, bounceListenerFor } from "./campaigns/bounce-listener";
 import { CampaignWorker } from "./campaigns/worker";
 import { createDb, type Db } from "./db";
@@ -30,6 +31,8 @@ export interface Runtime {
   importer: ImportWorker | null;
   /** the inbound bounce/complaint listener beside the worker, when BOUNCE_SMTP_PORT is set */
   bounceListener: BounceListener | null;
+  /** scheduled snapshots beside the worker, when BACKUP_DIR is set */
+  backups: BackupScheduler | null;
 }
 
 // Kept on globalThis so the dev server's module reloads reuse one database connection.
@@ -80,7 +83,8 @@ async function boot(): Promise<Runtime> {
     ? await bounceListenerFor(env, { db, logger, sessionSecret })
     : null;
   const importer = worker ? new ImportWorker({ db, logger }).start() : null;
-  return { env, db, logger, transport, sessionSecret, worker, importer, bounceListener };
+  const backups = worker ? backupSchedulerFor(env, { db, logger }) : null;
+  return { env, db, logger, transport, sessionSecret, worker, importer, bounceListener, backups };
 }
 
 /**
@@ -99,6 +103,7 @@ export async function stopRuntime(): Promise<void> {
     runtime.bounceListener?.close(),
     runtime.worker?.stop(SEND_DRAIN_MS),
     runtime.importer?.stop(),
+    runtime.backups?.stop(),
   ]);
   await closeRateLimitStores();
   closeFileStore();

@@ -1,11 +1,11 @@
 import nodemailer from "nodemailer";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BACKUP_SUCCESS_SETTING } from "../../server/backups/schedule";
 import { createCampaign } from "../../server/campaigns/campaigns";
 import { migrateToLatest } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";
 import { outboxTransport } from "../../server/mail/transport";
-import { BACKUP_LAST_SUCCESS_KEY } from "../../server/metrics";
 import { deleteSetting, writeSetting } from "../../server/settings";
 import { queueImport } from "../../server/subscribers/imports";
 import type { SubscriptionContext } from "../../server/subscribers/subscribers";
@@ -368,14 +368,18 @@ describe.each(testDialects())("/metrics on %s", (dialect) => {
 
     // A backup recorded by whichever process ran it (the settings row it writes).
     const at = "2026-11-27T05:00:00.000Z";
-    await writeSetting(database.db, BACKUP_LAST_SUCCESS_KEY, JSON.stringify({ at, dir: "/b" }));
+    await writeSetting(
+      database.db,
+      BACKUP_SUCCESS_SETTING,
+      JSON.stringify({ at, dir: "/b", bytes: 1 }),
+    );
     expect(sampleSum(await scrape(), "herald_backup_last_success_timestamp_seconds")).toBe(
       Date.parse(at) / 1000,
     );
     // A row that is not what a backup writes is not a time, and not an error either.
-    await writeSetting(database.db, BACKUP_LAST_SUCCESS_KEY, "not json");
+    await writeSetting(database.db, BACKUP_SUCCESS_SETTING, "not json");
     expect(sampleSum(await scrape(), "herald_backup_last_success_timestamp_seconds")).toBe(0);
-    await deleteSetting(database.db, BACKUP_LAST_SUCCESS_KEY);
+    await deleteSetting(database.db, BACKUP_SUCCESS_SETTING);
   });
 
   it("counts other mail (a sign-up's confirmation) as the tenant's transactional stream", async () => {
