@@ -24,6 +24,7 @@ import { loadSessionSecret } from "../server/secrets";
 import { accountsWithOldRecoveryCodes, resealStoredSecrets } from "../server/secrets-at-rest";
 import { ImportWorker } from "../server/subscribers/imports";
 import { seedTenants } from "../server/tenants/seed";
+import { AUDIENCE_IMPORT_USAGE, AUDIENCE_IMPORTS, audienceImportCommand } from "./import-audience";
 
 const USAGE = `Usage: npm run herald -- <command> [options]
 
@@ -44,6 +45,7 @@ Commands:
   worker                        send campaigns (SEND_RATE, SEND_CONCURRENCY, SMTP_URL) and run CSV imports, until
                                 stopped; several may run against one PostgreSQL; with
                                 BOUNCE_SMTP_PORT also receives bounce and complaint reports
+${AUDIENCE_IMPORT_USAGE}
   help                          show this text`;
 
 async function askPassword(): Promise<string> {
@@ -204,6 +206,8 @@ async function workerCommand(): Promise<number> {
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === "import" && AUDIENCE_IMPORTS.has(rest[0] ?? ""))
+    return audienceImportCommand(rest, withDb);
   switch (command) {
     case "migrate":
       return withDb(async () => {

@@ -205,12 +205,14 @@ export async function recentImports(ctx: AdminScope, limit = 10): Promise<Import
 
 /**
  * Takes the oldest job waiting (or one whose worker went silent) for `workerId`; null if none.
- * The update names the state it saw, so of two workers only one takes a job.
+ * The update names the state it saw, so of two workers only one takes a job. With `only`, that
+ * job or none (the command line runs the job it queued).
  */
 export async function claimImport(
   db: Db,
   workerId: string,
   now = new Date(),
+  only?: { id: number; tenantId: string },
 ): Promise<{ id: number; tenantId: string } | null> {
   const stale = new Date(now.getTime() - IMPORT_STALE_MS).toISOString();
   // The worker serves every tenant: it finds work across them, then acts within one.
@@ -222,6 +224,9 @@ export async function claimImport(
         eb("status", "=", "queued"),
         eb.and([eb("status", "=", "running"), eb("heartbeat_at", "<", stale)]),
       ]),
+    )
+    .$if(only !== undefined, (qb) =>
+      qb.where("tenant_id", "=", only?.tenantId ?? "").where("id", "=", only?.id ?? 0),
     )
     .orderBy("id")
     .limit(1)
