@@ -134,16 +134,18 @@ export function ImportReportView({ job }: { job: ImportJob }) {
         </p>
       ) : null}
       {job.keptUnsubscribed > 0 ? (
-        <p className="mt-2 text-sm">
-          {plural(job.keptUnsubscribed, "row")} matched people who had left (unsubscribed, bounced
-          or complained); they stay so.
-          {job.source === "herald" ? (
-            <>
-              {" "}
-              Put <strong>active</strong> in a row's status column to subscribe someone again.
-            </>
-          ) : null}
-        </p>
+        job.source === "herald" ? (
+          <p className="mt-2 text-sm">
+            {plural(job.keptUnsubscribed, "row")} matched people who had unsubscribed; they stay
+            unsubscribed. Put <strong>active</strong> in a row's status column to subscribe someone
+            again.
+          </p>
+        ) : (
+          <p className="mt-2 text-sm">
+            {plural(job.keptUnsubscribed, "row")} matched people who had unsubscribed, bounced or
+            complained here; they stay so. Nobody is subscribed again by an import from elsewhere.
+          </p>
+        )
       ) : null}
       {job.refused.length > 0 ? (
         <DataTable
