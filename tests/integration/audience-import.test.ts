@@ -543,6 +543,30 @@ describe.each(testDialects())("audiences from Ghost, Substack and MailerLite on 
       );
     });
 
+    it("keeps the tenant on MailerLite when someone cannot come across, saying why", async () => {
+      const scope = await mlTenant("mlrefused");
+      const broken = mlSubscriber(11, "broken@", "active", [GROUPS.newsletter]);
+      fake.subscribers.set(broken.id, broken);
+      try {
+        const job = await runJob(
+          db,
+          "mlrefused",
+          await queueMailerLiteMove(scope, "chief@example.com"),
+        );
+        expect(job).toMatchObject({ status: "done", doneRows: 10, refusedCount: 1 });
+        expect(job.refused).toEqual([
+          { line: 11, email: "broken@", reason: "Not an address Herald can send to" },
+        ]);
+        expect(job.error).toBe(
+          "mlrefused Media stays on MailerLite: 1 of its subscribers could not be brought across (see below). Correct them in MailerLite and move again.",
+        );
+        expect((await getTenant(db, "mlrefused")).config.mailProvider).toBe("mailerlite");
+        expect(await tenantHistory(db, "mlrefused")).toHaveLength(0);
+      } finally {
+        fake.subscribers.delete(broken.id);
+      }
+    });
+
     it("stops when MailerLite fails half way, leaves the tenant on MailerLite, and goes on from there when moved again", async () => {
       const scope = await mlTenant("mlhalf");
       fake.pagesServed = 0;
