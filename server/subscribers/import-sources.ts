@@ -1,7 +1,11 @@
 import { unzipSync } from "fflate";
 import Papa from "papaparse";
 import { invalidEmailMessage, isValidEmail } from "../../shared/schemas/email";
-import { MAX_IMPORT_BYTES, MAX_IMPORT_LABEL } from "../../shared/schemas/subscribers";
+import {
+  IMPORT_SOURCE_LABELS,
+  MAX_IMPORT_BYTES,
+  MAX_IMPORT_LABEL,
+} from "../../shared/schemas/subscribers";
 import type { Db } from "../db";
 import type { ImportSource } from "../db/schema";
 import type { TenantConfig } from "../tenants/config";
@@ -12,7 +16,7 @@ import {
   NAME_MAX_LENGTH,
   type RefusedRow,
 } from "./admin";
-import type { IMPORT_ORIGINS } from "./events";
+import { IMPORT_ORIGINS } from "./events";
 import { createList, ListError, listTenantLists, type MailingList } from "./lists";
 import { normaliseSubscriberEmail } from "./subscribers";
 
@@ -39,13 +43,6 @@ export interface SourceRows {
 /** The three file sources staff choose between on the imports page. */
 export const FILE_SOURCES = ["herald", "ghost", "substack"] as const satisfies ImportSource[];
 export type FileSource = (typeof FILE_SOURCES)[number];
-
-export const SOURCE_NAMES: Record<ImportSource, string> = {
-  herald: "Herald CSV",
-  ghost: "Ghost members CSV",
-  substack: "Substack email list",
-  mailerlite: "MailerLite account",
-};
 
 const NAMED_ENTITIES: Record<string, string> = {
   amp: "&",
@@ -280,7 +277,7 @@ export function decodeSourceUpload(source: FileSource, bytes: Uint8Array): strin
   if (!zipped) return decodeCsvUpload(bytes);
   if (source !== "substack") {
     throw new ImportFileError(
-      `This is a zip file. Upload the ${SOURCE_NAMES[source]} itself (a .csv file).`,
+      `This is a zip file. Upload the ${IMPORT_SOURCE_LABELS[source]} itself (a .csv file).`,
     );
   }
   if (bytes.byteLength > MAX_IMPORT_BYTES * 20) {
@@ -322,7 +319,7 @@ export async function withLists(
       try {
         const list = await createList(db, tenant, {
           name,
-          description: `Imported from ${SOURCE_NAMES[source].replace(/ (CSV|account|email list)$/, "")}.`,
+          description: `Imported from ${source === "herald" ? "a CSV file" : IMPORT_ORIGINS[source]}.`,
           visibility: "private",
         });
         byName.set(name.toLowerCase(), list);

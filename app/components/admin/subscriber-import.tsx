@@ -7,7 +7,11 @@ import { Form, useNavigation, useRevalidator } from "react-router";
 import type { RefusedRow } from "../../../server/subscribers/admin";
 import type { ImportJob } from "../../../server/subscribers/imports";
 import { formatCount, formatDateTime, plural } from "../../../shared/format";
-import { MAX_IMPORT_BYTES, MAX_IMPORT_LABEL } from "../../../shared/schemas/subscribers";
+import {
+  IMPORT_SOURCE_LABELS,
+  MAX_IMPORT_BYTES,
+  MAX_IMPORT_LABEL,
+} from "../../../shared/schemas/subscribers";
 import { Link } from "../../lib/page-scripts";
 import { type Column, DataTable } from "../ui/data-table";
 
@@ -33,14 +37,6 @@ const REFUSED_COLUMNS: Column<RefusedRow>[] = [
   },
   { header: "Reason", cell: (row) => row.reason },
 ];
-
-/** Where an import's people come from, as staff read it. */
-export const SOURCE_LABELS: Record<ImportJob["source"], string> = {
-  herald: "Herald CSV",
-  ghost: "Ghost members CSV",
-  substack: "Substack email list",
-  mailerlite: "MailerLite account",
-};
 
 const working = (job: ImportJob) => job.status === "queued" || job.status === "running";
 
@@ -123,7 +119,8 @@ export function ImportReportView({ job }: { job: ImportJob }) {
           "From the MailerLite account"
         ) : (
           <>
-            From <span className="font-mono">{job.fileName}</span> ({SOURCE_LABELS[job.source]})
+            From <span className="font-mono">{job.fileName}</span> (
+            {IMPORT_SOURCE_LABELS[job.source]})
           </>
         )}
         : {formatCount(job.created)} new, {formatCount(job.updated)} updated. No email was sent.
@@ -181,7 +178,7 @@ const IMPORT_COLUMNS: Column<ImportJob>[] = [
       </Link>
     ),
   },
-  { header: "Source", cell: (job) => SOURCE_LABELS[job.source] },
+  { header: "Source", cell: (job) => IMPORT_SOURCE_LABELS[job.source] },
   { header: "Uploaded", cell: (job) => `${formatDateTime(job.createdAt)} by ${job.createdBy}` },
   { header: "State", cell: (job) => STATUS_WORDS[job.status] },
   {
@@ -230,7 +227,9 @@ export function ImportForm() {
                 defaultChecked={source === "herald"}
                 className="accent-brand-strong"
               />
-              {source === "substack" ? "Substack email list or export zip" : SOURCE_LABELS[source]}
+              {source === "substack"
+                ? "Substack email list or export zip"
+                : IMPORT_SOURCE_LABELS[source]}
             </label>
           ))}
         </div>
