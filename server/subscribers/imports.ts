@@ -437,6 +437,12 @@ async function runMailerLiteMove(
         await mine(db).set({ status: "queued", claimed_by: null }).execute();
         return;
       }
+      // Alive before each page: only a page MailerLite holds up past IMPORT_STALE_MS lets another
+      // worker take over (this one's write then fails the claim check and is rolled back).
+      const alive = await mine(db)
+        .set({ heartbeat_at: new Date().toISOString() })
+        .executeTakeFirst();
+      if (Number(alive.numUpdatedRows) !== 1) return;
       const firstLine = written + refused.length + 1;
       const page = await readMailerLitePage(db, tenant, provider, fields, cursor, firstLine);
       const now = new Date().toISOString();

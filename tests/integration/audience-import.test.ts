@@ -699,6 +699,20 @@ describe.each(testDialects())("the imports page on %s", (dialect) => {
       .where("tenant_id", "=", "main")
       .executeTakeFirstOrThrow();
     expect(Number(n)).toBe(4);
+    // The consent record on the profile names Ghost and keeps the note, as text.
+    const fay = await database.db
+      .selectFrom("subscribers")
+      .select("id")
+      .where("tenant_id", "=", "main")
+      .where("email", "=", "fay@example.com")
+      .executeTakeFirstOrThrow();
+    const profile = await (
+      await fetch(`${server.url}/admin/subscribers/${fay.id}`, {
+        headers: { cookie: cookies.mainEditor },
+      })
+    ).text();
+    expect(profile).toContain("Imported from Ghost");
+    expect(profile).toContain("note: &lt;b&gt;asked for invoices&lt;/b&gt;");
     expect(sink.messages).toHaveLength(0);
     expect(await mailCount(database.db)).toBe(0);
   });
