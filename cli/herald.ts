@@ -29,6 +29,7 @@ import { accountsWithOldRecoveryCodes, resealStoredSecrets } from "../server/sec
 import { ImportWorker } from "../server/subscribers/imports";
 import { seedTenants } from "../server/tenants/seed";
 import { backupCommand, restoreCommand } from "./backup";
+import { AUDIENCE_IMPORT_USAGE, AUDIENCE_IMPORTS, audienceImportCommand } from "./import-audience";
 
 const USAGE = `Usage: npm run herald -- <command> [options]
 
@@ -56,6 +57,7 @@ Commands:
                                 BOUNCE_SMTP_PORT also receives bounce and complaint reports; with
                                 BACKUP_DIR also writes scheduled snapshots; with METRICS_PORT (and
                                 METRICS_TOKEN) serves its own /metrics there
+${AUDIENCE_IMPORT_USAGE}
   help                          show this text`;
 
 async function askPassword(): Promise<string> {
@@ -232,6 +234,8 @@ async function workerCommand(): Promise<number> {
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === "import" && AUDIENCE_IMPORTS.has(rest[0] ?? ""))
+    return audienceImportCommand(rest, withDb);
   switch (command) {
     case "migrate":
       return withDb(async () => {

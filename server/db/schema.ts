@@ -376,7 +376,14 @@ export interface SubscriberImportsTable {
   finished_at: string | null;
   claimed_by: string | null;
   heartbeat_at: string | null;
+  /** where the people come from (0029) */
+  source: Generated<ImportSource>;
+  /** a MailerLite move: the cursor of the next page to write; null: from the first page */
+  cursor: string | null;
 }
+
+/** A Herald CSV, a Ghost members CSV, a Substack email list, or a MailerLite account. */
+export type ImportSource = "herald" | "ghost" | "substack" | "mailerlite";
 
 export type DeliveryStatus = "pending" | "sending" | "sent" | "failed" | "cancelled";
 
