@@ -4,6 +4,7 @@ import type { Db } from "../db";
 import type { ImportSource, SubscriberImportsTable } from "../db/schema";
 import { crossTenant } from "../db/tenant-guard";
 import type { Logger } from "../logger";
+import { recordImportJob } from "../metrics";
 import {
   heraldFieldsFor,
   mailerLiteToLeave,
@@ -542,6 +543,16 @@ export class ImportWorker {
     if (!job) return false;
     const started = Date.now();
     await runImport(this.options.db, job, this.id, () => this.running);
+    const ended = await this.options.db
+      .selectFrom("subscriber_imports")
+      .select(["status", "source"])
+      .where("tenant_id", "=", job.tenantId)
+      .where("id", "=", job.id)
+      .executeTakeFirst();
+    // A job stopped part way (a shutdown) is neither: another round finishes it.
+    if (ended?.status === "done" || ended?.status === "failed") {
+      recordImportJob(ended.source, ended.status);
+    }
     this.options.logger.info({ importId: job.id, ms: Date.now() - started }, "import finished");
     return true;
   }

@@ -353,13 +353,20 @@ describe.each(testDialects())("/metrics on %s", (dialect) => {
     // The server's import worker runs it: the gauge follows the job's row to "done".
     const done = (samples: Sample[]) =>
       sampleSum(samples, "herald_import_jobs", { status: "done" });
+    // …and the worker counts the job it finished, by the file's source.
+    const finished = (samples: Sample[]) =>
+      sampleSum(samples, "herald_import_jobs_finished_total", { kind: "herald", status: "done" });
     let after = await scrape();
     const deadline = Date.now() + scaled(20_000);
-    while (done(after) === done(before) && Date.now() < deadline) {
+    while (
+      (done(after) === done(before) || finished(after) === finished(before)) &&
+      Date.now() < deadline
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       after = await scrape();
     }
     expect(done(after) - done(before)).toBe(1);
+    expect(finished(after) - finished(before)).toBe(1);
     const jobs = await crossTenant(database.db)
       .selectFrom("subscriber_imports")
       .select((eb) => eb.fn.countAll<number | string>().as("count"))
