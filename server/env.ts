@@ -161,6 +161,14 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.preprocess(unsetWhenEmpty, z.string().optional()),
   /** "true" for stores that want bucket-in-path URLs (MinIO, s3rver, most non-AWS services) */
   S3_FORCE_PATH_STYLE: z.preprocess(unsetWhenEmpty, z.enum(["true", "false"]).default("false")),
+  /**
+   * "true": archive imports may fetch images from loopback and private addresses (tests, an
+   * intranet Ghost); off by default, so an archive cannot make the server reach inside (SSRF).
+   */
+  IMPORT_ALLOW_PRIVATE_HOSTS: z.preprocess(
+    unsetWhenEmpty,
+    z.enum(["true", "false"]).default("false"),
+  ),
   /** Set by the test and bench harnesses: the anonymous page cache can be turned off to measure raw rendering. */
   PAGE_CACHE: z.enum(["on", "off"]).default("on"),
 });

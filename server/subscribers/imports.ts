@@ -4,6 +4,7 @@ import type { Db } from "../db";
 import type { SubscriberImportsTable } from "../db/schema";
 import { crossTenant } from "../db/tenant-guard";
 import type { Logger } from "../logger";
+import { runNextArchiveImport } from "../newsletters/archive-imports";
 import type { Scope } from "../scope";
 import { getTenant } from "../tenants/store";
 import { ImportFileError, prepareImport, type RefusedRow, writeImportRows } from "./admin";
@@ -331,11 +332,23 @@ export class ImportWorker {
   /** One job, if one waits; whether there was one. */
   async tick(): Promise<boolean> {
     const job = await claimImport(this.options.db, this.id);
-    if (!job) return false;
+    if (!job) return this.archiveTick();
     const started = Date.now();
     await runImport(this.options.db, job, this.id, () => this.running);
     this.options.logger.info({ importId: job.id, ms: Date.now() - started }, "import finished");
     return true;
+  }
+
+  /** Newsletters from Ghost or Substack (server/newsletters/archive-imports.ts) take turns with CSVs. */
+  private async archiveTick(): Promise<boolean> {
+    const started = Date.now();
+    const job = await runNextArchiveImport(this.options.db, this.id, () => this.running);
+    if (job)
+      this.options.logger.info(
+        { archiveImportId: job.id, ms: Date.now() - started },
+        "archive import finished",
+      );
+    return job !== null;
   }
 
   private async run(): Promise<void> {
