@@ -1,6 +1,10 @@
 import { unzipSync } from "fflate";
 import Papa from "papaparse";
 import { z } from "zod";
+import {
+  MAX_ARCHIVE_UPLOAD_BYTES,
+  MAX_ARCHIVE_UPLOAD_LABEL,
+} from "../../shared/schemas/archive-import";
 import { renderLexical, renderMobiledoc } from "./ghost-content";
 import { sanitizeNewsletterHtml, textOfHtml } from "./sanitize";
 import { firstFreeSlug, isUsableSlug, MAX_SLUG_LENGTH, slugFor } from "./slugs";
@@ -48,9 +52,7 @@ export interface ParsedArchive {
 /** A file that is not an archive of the kind chosen; nothing is queued. */
 export class ArchiveFileError extends Error {}
 
-/** The largest archive accepted (a Ghost export of thousands of posts fits). */
-export const MAX_ARCHIVE_BYTES = 50_000_000;
-export const MAX_ARCHIVE_LABEL = "50 MB";
+const MAX_ARCHIVE_BYTES = MAX_ARCHIVE_UPLOAD_BYTES;
 /** Substack's zip unpacked: its CSV and HTML files, at most this much. */
 const MAX_UNPACKED_BYTES = 200_000_000;
 export const MAX_ARCHIVE_POSTS = 20_000;
@@ -87,17 +89,21 @@ const NAMED_ENTITIES: Record<string, string> = {
 
 /** Plain text from a title as exports write it: entities decoded, tags and runs of space gone. */
 export function plainText(value: string): string {
-  return value
-    .replace(/<[^>]*>/g, " ")
-    .replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, (entity, name: string) => {
-      if (!name.startsWith("#")) return NAMED_ENTITIES[name.toLowerCase()] ?? entity;
-      const hex = name[1] === "x" || name[1] === "X";
-      const code = hex ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : " ";
-    })
-    .replace(/[\u0000-\u001f\u007f]/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+  return (
+    value
+      .replace(/<[^>]*>/g, " ")
+      .replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, (entity, name: string) => {
+        if (!name.startsWith("#")) return NAMED_ENTITIES[name.toLowerCase()] ?? entity;
+        const hex = name[1] === "x" || name[1] === "X";
+        const code = hex ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
+        return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : " ";
+      })
+      // Control characters and lone surrogates are not text (decision 026).
+      .replace(/\p{Cc}/gu, " ")
+      .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, " ")
+      .replace(/\s+/g, " ")
+      .trim()
+  );
 }
 
 /** An ISO time from what exports write (ISO text, "YYYY-MM-DD hh:mm:ss", epoch milliseconds). */
@@ -471,7 +477,7 @@ export function parseArchive(
 ): ParsedArchive {
   if (bytes.length === 0) throw new ArchiveFileError("The file is empty.");
   if (bytes.length > MAX_ARCHIVE_BYTES) {
-    throw new ArchiveFileError(`The file is larger than ${MAX_ARCHIVE_LABEL}.`);
+    throw new ArchiveFileError(`The file is larger than ${MAX_ARCHIVE_UPLOAD_LABEL}.`);
   }
   if (source === "ghost") {
     return parseGhostExport(new TextDecoder("utf-8").decode(bytes), options);
