@@ -284,7 +284,13 @@ export async function runArchiveImport(
   /** The copy of an image, fetched the first time this job meets its URL. */
   const copyOf = async (url: string, item: string): Promise<string | null> => {
     if (url in images) return images[url] ?? null;
-    if (!/^https?:\/\//i.test(url)) return null;
+    if (!/^https?:\/\//i.test(url)) {
+      if (url.startsWith("__GHOST_URL__")) {
+        warn(item, `The image ${url} was not copied: give the Ghost site's address to copy it.`);
+      }
+      images[url] = null;
+      return null;
+    }
     try {
       const bytes = await fetchImage(url, { allowPrivate });
       // Loaded here, not at start: a worker that never imports an image never loads sharp.
