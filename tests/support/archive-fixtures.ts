@@ -9,7 +9,10 @@ import { testPng } from "./images";
  * and members-only posts, Ghost's __GHOST_URL__ image paths, an image that is gone.
  */
 
-/** A local image host: counts each path's requests, 404 for /missing.png, HTML for /page.html. */
+/**
+ * A local image host: counts each path's requests, 404 for /missing.png, HTML for /page.html,
+ * a distinct PNG for each /bench-{n}.png.
+ */
 export interface ImageHost {
   base: string;
   hits: Map<string, number>;
@@ -26,6 +29,9 @@ export async function startImageHost(host = "127.0.0.1"): Promise<ImageHost> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     hits.set(path, (hits.get(path) ?? 0) + 1);
+    // The benchmark's images: /bench-{n}.png, each its own picture.
+    const bench = /^\/bench-(\d{1,4})\.png$/.exec(path)?.[1];
+    if (bench !== undefined) images[path] ??= testPng(800 + Number(bench), 450);
     const image = images[path];
     if (image) {
       res.writeHead(200, { "content-type": "image/png", "content-length": image.length });
