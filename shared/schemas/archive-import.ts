@@ -4,7 +4,7 @@ import { z } from "../zod";
 export const ARCHIVE_SOURCES = ["ghost", "substack"] as const;
 
 /**
- * The largest archive accepted: 50 MB (a Ghost export of 500 long posts is about 15 MB), inside
+ * The largest archive accepted: 50 MB (a Ghost export of 500 long posts, html, Lexical and plain text, is about 10 MB), inside
  * the import route's body limit (server/http/security.ts).
  */
 export const MAX_ARCHIVE_UPLOAD_BYTES = 50_000_000;

@@ -28,7 +28,7 @@ const SKIPPED_COLUMNS: Column<SkippedItem & { n: number }>[] = [
 
 const WARNING_COLUMNS: Column<ImportWarning & { n: number }>[] = [
   { header: "Post", className: "break-words", cell: (row) => row.item },
-  { header: "Note", className: "break-all sm:break-words", cell: (row) => row.message },
+  { header: "Note", className: "break-words", cell: (row) => row.message },
 ];
 
 const working = (job: ArchiveImportJob) => job.status === "queued" || job.status === "running";
@@ -177,7 +177,7 @@ export function ArchiveImportForm({ errors }: { errors?: Record<string, string> 
       method="post"
       action="/admin/newsletter/import"
       encType="multipart/form-data"
-      className="max-w-3xl space-y-4"
+      className="mt-3 max-w-3xl space-y-4"
       onSubmit={(event) => {
         const input = event.currentTarget.elements.namedItem("file");
         const file = input instanceof HTMLInputElement ? input.files?.[0] : undefined;
