@@ -125,3 +125,28 @@ describe("helpers", () => {
     expect(renderMobiledoc("{").notes).toHaveLength(1);
   });
 });
+
+describe("text a database can store", () => {
+  it("drops NUL and lone surrogates from a post's body", () => {
+    const json = JSON.stringify({
+      db: [
+        {
+          data: {
+            posts: [
+              {
+                id: 1,
+                title: "T\u0000",
+                slug: "t",
+                status: "published",
+                html: "<p>a\u0000b\ud800c</p>",
+              },
+            ],
+          },
+        },
+      ],
+    });
+    const [post] = parseArchive("ghost", strToU8(json)).posts;
+    expect(post?.title).toBe("T");
+    expect(post?.html).toBe("<p>ab\ufffdc</p>");
+  });
+});

@@ -87,6 +87,8 @@ const NAMED_ENTITIES: Record<string, string> = {
   ccedil: "ç",
 };
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 /** Plain text from a title as exports write it: entities decoded, tags and runs of space gone. */
 export function plainText(value: string): string {
   return (
@@ -100,10 +102,15 @@ export function plainText(value: string): string {
       })
       // Control characters and lone surrogates are not text (decision 026).
       .replace(/\p{Cc}/gu, " ")
-      .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, " ")
+      .replace(LONE_SURROGATE, " ")
       .replace(/\s+/g, " ")
       .trim()
   );
+}
+
+/** Text a database stores as it is: no NUL (PostgreSQL refuses it), no lone surrogates. */
+export function storable(text: string): string {
+  return text.replace(/\u0000/g, "").replace(LONE_SURROGATE, "\ufffd");
 }
 
 /** An ISO time from what exports write (ISO text, "YYYY-MM-DD hh:mm:ss", epoch milliseconds). */
@@ -193,7 +200,7 @@ function toPost(
     title = shorten(title, MAX_TITLE);
   }
   // Cleaned now (and again when stored): the job keeps only what could be shown.
-  const html = sanitizeNewsletterHtml(resolveImages(raw.html, siteUrl));
+  const html = sanitizeNewsletterHtml(storable(resolveImages(raw.html, siteUrl)));
   const text = textOfHtml(html);
   if (!text && !/<img\s/i.test(html)) return { item: raw.item, reason: "It has no content." };
   const excerpt = shorten(plainText(raw.excerpt) || text || title, MAX_EXCERPT);

@@ -11,6 +11,7 @@ import {
   type ArchivePost,
   type ArchiveSource,
   parseArchive,
+  plainText,
   type SkippedItem,
 } from "./archive-formats";
 import { fetchImage, ImageFetchError } from "./archive-images";
@@ -138,7 +139,7 @@ export async function queueArchiveImport(
     .values({
       tenant_id: ctx.tenant.id,
       source: upload.source,
-      file_name: upload.fileName.slice(0, 200),
+      file_name: plainText(upload.fileName).slice(0, 200) || `${upload.source} archive`,
       posts: nothingToWrite ? "[]" : JSON.stringify(posts),
       status: nothingToWrite ? "done" : upload.runner ? "running" : "queued",
       total_posts: posts.length,
