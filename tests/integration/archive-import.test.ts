@@ -274,6 +274,15 @@ describe.each(testDialects())("archive imports on %s", (dialect) => {
       expect(response.status, String(message)).toBe(400);
       expect(textOf(await response.text())).toMatch(message);
     }
+    // A 3 MB body (a 500-post export's size) passes the route's body limit and is read.
+    const large = await upload(
+      editor,
+      "ghost",
+      JSON.stringify({ db: [{ data: { posts: "x".repeat(3_000_000) } }] }),
+      "large.json",
+    );
+    expect(large.status).toBe(400);
+    expect(textOf(await large.text())).toContain("This is not a Ghost export");
     const empty = await upload(editor, "ghost", "", "empty.json");
     expect(textOf(await empty.text())).toContain("Choose the archive to import.");
     const site = await upload(editor, "ghost", "{}", "x.json", "javascript:alert(1)");
