@@ -158,7 +158,7 @@ const IMPORT_COLUMNS: Column<ArchiveImportJob>[] = [
     header: "Posts",
     className: "tabular-nums",
     cell: (job) =>
-      `${formatCount(job.imported)} imported, ${formatCount(job.skippedCount)} skipped of ${formatCount(job.totalPosts + job.skippedCount)}`,
+      `${formatCount(job.imported)} imported, ${formatCount(job.skippedCount)} skipped`,
   },
 ];
 
