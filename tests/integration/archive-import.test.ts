@@ -416,6 +416,19 @@ describe.each(testDialects())("archive imports on %s", (dialect) => {
       expect(imported?.title).toBe("Welcome from the command");
       expect(imported?.cover_image).toBeNull();
 
+      // A file that is not an archive: the reason, exit 1, nothing queued.
+      const jobs = await countRows(db, "archive_imports");
+      const notArchive = join(dir, "notes.txt");
+      writeFileSync(notArchive, "just some notes");
+      const bad = await run(
+        process.execPath,
+        ["build/cli/herald.mjs", "import", "substack", notArchive, "--tenant", "main"],
+        { env, timeout: scaled(60_000) },
+      ).catch((error: { code: number; stderr: string }) => error);
+      expect("code" in bad && bad.code).toBe(1);
+      expect("stderr" in bad && bad.stderr).toContain("This is not a Substack export");
+      expect(await countRows(db, "archive_imports")).toBe(jobs);
+
       // A mistyped tenant imports nowhere.
       const wrong = await run(
         process.execPath,
