@@ -110,7 +110,7 @@ export function plainText(value: string): string {
 
 /** Text a database stores as it is: no NUL (PostgreSQL refuses it), no lone surrogates. */
 export function storable(text: string): string {
-  return text.replace(/\u0000/g, "").replace(LONE_SURROGATE, "\ufffd");
+  return text.replaceAll("\u0000", "").replace(LONE_SURROGATE, "\ufffd");
 }
 
 /** An ISO time from what exports write (ISO text, "YYYY-MM-DD hh:mm:ss", epoch milliseconds). */
