@@ -128,6 +128,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   // Each function decides who may call it (anonymous sign-up, staff for the rest): server/api/functions.ts.
   "/api/functions/:name": { POST: "api-public" },
   "/api/webhooks/mailerlite/:tenantId": { POST: "signed-request" },
+  // A Prometheus scraper with METRICS_TOKEN as its bearer token (404 when none is set).
+  "/metrics": { GET: "signed-request" },
   "/api/tenants": { GET: "api-staff", POST: "api-super-admin" },
   "/api/tenants/domain/:domain": { GET: "api-public" },
   "/api/tenants/:id": { GET: "api-public", PUT: "api-super-admin", DELETE: "api-super-admin" },

@@ -113,5 +113,7 @@ export default [
     route("tenants/:id/email-groups", "routes/api/tenants/email-groups.ts"),
   ]),
   route("healthz", "routes/api/healthz.ts"),
+  // Prometheus' scrape, behind METRICS_TOKEN (server/metrics.ts).
+  route("metrics", "routes/api/metrics.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -5,6 +5,7 @@ import type { ArchiveImportsTable } from "../db/schema";
 import { crossTenant } from "../db/tenant-guard";
 import { getEnv } from "../env";
 import { imageSources } from "../files/stored-images";
+import { recordImportJob } from "../metrics";
 import type { Scope } from "../scope";
 import {
   ArchiveFileError,
@@ -267,7 +268,7 @@ export async function runArchiveImport(
       .where("status", "=", "running");
   const row = await db
     .selectFrom("archive_imports")
-    .select(["posts", "done_posts", "skipped", "warnings", "images", "skipped_count"])
+    .select(["source", "posts", "done_posts", "skipped", "warnings", "images", "skipped_count"])
     .where("tenant_id", "=", job.tenantId)
     .where("id", "=", job.id)
     .executeTakeFirstOrThrow();
@@ -390,6 +391,7 @@ export async function runArchiveImport(
         claimed_by: null,
       })
       .execute();
+    recordImportJob(row.source, "done");
   } catch (error) {
     if (error instanceof ImportTakenOver) return;
     await mine(db)
@@ -402,6 +404,7 @@ export async function runArchiveImport(
         claimed_by: null,
       })
       .execute();
+    recordImportJob(row.source, "failed");
     throw error;
   }
 }
