@@ -94,6 +94,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   "/admin/outbox/:id": "tenant-staff",
   "/admin/newsletter/new": "tenant-staff",
   "/admin/newsletter/edit/:id": "tenant-staff",
+  "/admin/newsletter/import": "tenant-staff",
+  "/admin/newsletter/import/:id": "tenant-staff",
   "/admin/newsletter/send/:id": "tenant-staff",
   "/admin/newsletter/preview/:id": "tenant-staff",
   "/admin/subscribers/new": "tenant-staff",

@@ -28,6 +28,7 @@ import { loadSessionSecret } from "../server/secrets";
 import { accountsWithOldRecoveryCodes, resealStoredSecrets } from "../server/secrets-at-rest";
 import { ImportWorker } from "../server/subscribers/imports";
 import { seedTenants } from "../server/tenants/seed";
+import { ARCHIVE_IMPORT_USAGE, archiveImportCommand } from "./archive-import";
 import { backupCommand, restoreCommand } from "./backup";
 import { AUDIENCE_IMPORT_USAGE, AUDIENCE_IMPORTS, audienceImportCommand } from "./import-audience";
 
@@ -58,6 +59,7 @@ Commands:
                                 BACKUP_DIR also writes scheduled snapshots; with METRICS_PORT (and
                                 METRICS_TOKEN) serves its own /metrics there
 ${AUDIENCE_IMPORT_USAGE}
+${ARCHIVE_IMPORT_USAGE}
   help                          show this text`;
 
 async function askPassword(): Promise<string> {
@@ -234,8 +236,6 @@ async function workerCommand(): Promise<number> {
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === "import" && AUDIENCE_IMPORTS.has(rest[0] ?? ""))
-    return audienceImportCommand(rest, withDb);
   switch (command) {
     case "migrate":
       return withDb(async () => {
@@ -251,6 +251,11 @@ async function main(argv: string[]): Promise<number> {
     case "backup":
     case "restore":
       return (command === "backup" ? backupCommand : restoreCommand)(rest);
+    case "import":
+      // Audiences (ghost-members, substack-members, mailerlite) and archives (ghost, substack).
+      return AUDIENCE_IMPORTS.has(rest[0] ?? "")
+        ? audienceImportCommand(rest, withDb)
+        : archiveImportCommand(rest, withDb);
     case undefined:
     case "help":
     case "--help":

@@ -208,6 +208,14 @@ const envSchema = z.object({
       .max(1000, "must be a whole number from 1 to 1000")
       .optional(),
   ),
+  /**
+   * "true": archive imports may fetch images from loopback and private addresses (tests, an
+   * intranet Ghost); off by default, so an archive cannot make the server reach inside (SSRF).
+   */
+  IMPORT_ALLOW_PRIVATE_HOSTS: z.preprocess(
+    unsetWhenEmpty,
+    z.enum(["true", "false"]).default("false"),
+  ),
   /** Set by the test and bench harnesses: the anonymous page cache can be turned off to measure raw rendering. */
   PAGE_CACHE: z.enum(["on", "off"]).default("on"),
 });

@@ -82,9 +82,14 @@ export const MAX_IMPORT_BODY_BYTES = 11 * 1024 * 1024;
 /** The import page's form posts here, and here with ".data" when React Router submits it. */
 const IMPORT_PATHS = new Set(["/admin/subscribers/imports", "/admin/subscribers/imports.data"]);
 
+/** A Ghost or Substack archive (50 MB, shared/schemas/archive-import.ts) plus its envelope. */
+export const MAX_ARCHIVE_BODY_BYTES = 51 * 1024 * 1024;
+const ARCHIVE_PATHS = new Set(["/admin/newsletter/import", "/admin/newsletter/import.data"]);
+
 /** The body limit for a request path: 1 MiB everywhere except the image and CSV uploads. */
 export function maxBodyBytesFor(path: string): number {
   if (IMPORT_PATHS.has(path)) return MAX_IMPORT_BODY_BYTES;
+  if (ARCHIVE_PATHS.has(path)) return MAX_ARCHIVE_BODY_BYTES;
   return UPLOAD_PATHS.has(path) ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES;
 }
 

@@ -5,6 +5,7 @@ import type { ImportSource, SubscriberImportsTable } from "../db/schema";
 import { crossTenant } from "../db/tenant-guard";
 import type { Logger } from "../logger";
 import { recordImportJob } from "../metrics";
+import { runNextArchiveImport } from "../newsletters/archive-imports";
 import {
   heraldFieldsFor,
   mailerLiteToLeave,
@@ -540,7 +541,7 @@ export class ImportWorker {
   /** One job, if one waits; whether there was one. */
   async tick(): Promise<boolean> {
     const job = await claimImport(this.options.db, this.id);
-    if (!job) return false;
+    if (!job) return this.archiveTick();
     const started = Date.now();
     await runImport(this.options.db, job, this.id, () => this.running);
     const ended = await this.options.db
@@ -555,6 +556,18 @@ export class ImportWorker {
     }
     this.options.logger.info({ importId: job.id, ms: Date.now() - started }, "import finished");
     return true;
+  }
+
+  /** Newsletters from Ghost or Substack (server/newsletters/archive-imports.ts) take turns with CSVs. */
+  private async archiveTick(): Promise<boolean> {
+    const started = Date.now();
+    const job = await runNextArchiveImport(this.options.db, this.id, () => this.running);
+    if (job)
+      this.options.logger.info(
+        { archiveImportId: job.id, ms: Date.now() - started },
+        "archive import finished",
+      );
+    return job !== null;
   }
 
   private async run(): Promise<void> {
