@@ -1,4 +1,5 @@
-import { Img, Section } from "@react-email/components";
+import { Img } from "@react-email/img";
+import { Section } from "@react-email/section";
 import type { TenantConfig } from "../tenants/config";
 import { EmailLayout } from "./layout";
 import { brandOf, renderBoth } from "./templates";

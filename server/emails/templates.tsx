@@ -1,5 +1,5 @@
-import { Text } from "@react-email/components";
 import { render, toPlainText } from "@react-email/render";
+import { Text } from "@react-email/text";
 import { readableOn } from "../../shared/theme";
 import type { EmailTemplate, TenantConfig } from "../tenants/config";
 import { FIXED_SENDER } from "../tenants/config";
