@@ -24,6 +24,7 @@ import { loadSessionSecret } from "../server/secrets";
 import { accountsWithOldRecoveryCodes, resealStoredSecrets } from "../server/secrets-at-rest";
 import { ImportWorker } from "../server/subscribers/imports";
 import { seedTenants } from "../server/tenants/seed";
+import { TENANT_USAGE, tenantCommand } from "./tenant";
 
 const USAGE = `Usage: npm run herald -- <command> [options]
 
@@ -44,6 +45,7 @@ Commands:
   worker                        send campaigns (SEND_RATE, SEND_CONCURRENCY, SMTP_URL) and run CSV imports, until
                                 stopped; several may run against one PostgreSQL; with
                                 BOUNCE_SMTP_PORT also receives bounce and complaint reports
+${TENANT_USAGE}
   help                          show this text`;
 
 async function askPassword(): Promise<string> {
@@ -216,6 +218,8 @@ async function main(argv: string[]): Promise<number> {
       return workerCommand();
     case "secrets":
       return secretsCommand(rest);
+    case "tenant":
+      return tenantCommand(rest, withDb);
     case undefined:
     case "help":
     case "--help":

@@ -1,0 +1,121 @@
+import type { Db } from "../../db";
+import { isPostgres } from "../../db/portable";
+import { fileStoreFor, isValidFileKey, readFile } from "../../files/store";
+import { isSealed } from "../../secret-box";
+import { type Author, heraldVersion, packArchive, type Row } from "./archive";
+import { MOVED_TABLES, SECRET_COLUMNS } from "./tables";
+
+export class TenantExportError extends Error {
+  override name = "TenantExportError";
+}
+
+export interface ExportSummary {
+  archive: Uint8Array;
+  tables: Record<string, number>;
+  files: number;
+  secrets: number;
+}
+
+/** The store keys of an image row: the email-safe file and its web variants. */
+function imageKeys(row: Row): string[] {
+  const variants = JSON.parse(String(row.variants ?? "[]")) as { key?: unknown }[];
+  return [String(row.key), ...variants.map((variant) => String(variant.key))];
+}
+
+/**
+ * Every row and file of one tenant, read in one transaction (a snapshot: REPEATABLE READ on
+ * PostgreSQL; on SQLite the transaction holds the write lock, so nothing changes under it), as a
+ * tenant archive (./archive.ts). Sealed secrets stay sealed; the manifest names their key.
+ */
+export async function exportTenant(db: Db, tenantId: string): Promise<ExportSummary> {
+  const dialect = isPostgres(db) ? "postgres" : "sqlite";
+  const read = async (trx: Db) => {
+    const tenant = await trx
+      .selectFrom("tenants")
+      .selectAll()
+      .where("id", "=", tenantId)
+      .executeTakeFirst();
+    if (!tenant) throw new TenantExportError(`No tenant with id ${tenantId}.`);
+    const tables: Record<string, Row[]> = { tenants: [tenant as Row] };
+    for (const table of MOVED_TABLES) {
+      // The table name comes from MOVED_TABLES; every one of them has tenant_id (the guard checks).
+      const rows = (await trx
+        .selectFrom(table.name as "lists")
+        .selectAll()
+        .where("tenant_id", "=", tenantId)
+        .execute()) as Row[];
+      for (const row of rows) for (const column of table.derived ?? []) delete row[column];
+      tables[table.name] = rows;
+    }
+    // Bylines: who signed the newsletters, by email, to be found again at the destination.
+    const authorIds = [
+      ...new Set(
+        tables.newsletters?.map((row) => row.author_id).filter((id) => typeof id === "string"),
+      ),
+    ] as string[];
+    const authors: Author[] =
+      authorIds.length === 0
+        ? []
+        : (
+            await trx
+              .selectFrom("users")
+              .select(["id", "email", "display_name"])
+              .where("id", "in", authorIds)
+              .execute()
+          ).map((user) => ({ id: user.id, email: user.email, displayName: user.display_name }));
+    const store = fileStoreFor(trx);
+    const files = new Map<string, { bytes: Uint8Array; contentType: string }>();
+    for (const image of tables.images ?? []) {
+      for (const key of imageKeys(image)) {
+        if (!isValidFileKey(key) || !key.startsWith(`${tenantId}/`)) {
+          throw new TenantExportError(
+            `Image ${String(image.key)} names a file key ${key} outside the tenant.`,
+          );
+        }
+        const file = await readFile(store, key);
+        if (!file)
+          throw new TenantExportError(`The file ${key} is missing from the ${store.kind} store.`);
+        files.set(key, { bytes: file.bytes, contentType: file.contentType });
+      }
+    }
+    return { tables, authors, files };
+  };
+  const snapshot = isPostgres(db)
+    ? await db.transaction().setIsolationLevel("repeatable read").execute(read)
+    : await db.transaction().execute(read);
+  let secrets = 0;
+  const keyIds = new Set<string>();
+  for (const [table, column] of Object.entries(SECRET_COLUMNS)) {
+    for (const row of snapshot.tables[table] ?? []) {
+      // Every start seals plaintext left by older versions (server/secrets-at-rest.ts); an archive
+      // never carries a secret in the clear.
+      if (!isSealed(String(row[column]))) {
+        throw new TenantExportError(
+          `${table}.${column} holds an unsealed value: start Herald once to seal it, then export.`,
+        );
+      }
+      keyIds.add(String(row[column]).split(".")[1] ?? "");
+      secrets++;
+    }
+  }
+  const archive = packArchive(
+    {
+      tenantId,
+      exportedAt: new Date().toISOString(),
+      sourceDialect: dialect,
+      heraldVersion: heraldVersion(),
+      secretKeyIds: [...keyIds].sort(),
+    },
+    snapshot.tables,
+    snapshot.authors,
+    snapshot.files,
+  );
+  return {
+    archive,
+    tables: Object.fromEntries(
+      Object.entries(snapshot.tables).map(([name, rows]) => [name, rows.length]),
+    ),
+    files: snapshot.files.size,
+    secrets,
+  };
+}

@@ -1,0 +1,107 @@
+import type { Database } from "../../db/schema";
+
+/*
+ * What a tenant archive holds, table by table (docs/decisions/030-moving-a-tenant.md), in the order
+ * an import writes them: every table named is written after the tables its rows point to. A test
+ * (server/tenants/move/tables.test.ts) keeps this list in step with server/db/schema.ts: each table
+ * is either moved or named in INSTALL_TABLES with the reason it stays.
+ */
+
+export type TableName = keyof Database;
+
+/** The tables of integer ids an import renumbers, and the text ids it renames when they collide. */
+export type IdSpace =
+  | "lists"
+  | "subscribers"
+  | "segments"
+  | "deliveries"
+  | "newsletters"
+  | "campaigns"
+  | "users";
+
+export interface MovedTable {
+  name: TableName;
+  /**
+   * How the row's own id moves: "serial" is given a new number by the destination (and recorded
+   * in the id space of the same name when other rows point to it), "text" is kept unless the
+   * destination already has it (then a new UUID).
+   */
+  id?: "serial" | "text";
+  /** columns holding an id of another table (null stays null) */
+  refs?: Record<string, IdSpace>;
+  /** text columns holding a JSON array of ids of another table */
+  jsonRefs?: Record<string, IdSpace>;
+  /** columns not copied: kept by the destination's triggers, or not portable */
+  derived?: readonly string[];
+}
+
+/** Every table of a tenant's rows, parents before children. */
+export const MOVED_TABLES: readonly MovedTable[] = [
+  { name: "lists", id: "serial" },
+  { name: "subscribers", id: "serial" },
+  { name: "subscriber_fields" },
+  { name: "tags" },
+  { name: "segments", id: "serial" },
+  { name: "images" },
+  // author_id: re-attached to the destination's staff user with the same email, else null.
+  { name: "newsletters", id: "text", refs: { author_id: "users", campaign_id: "campaigns" } },
+  { name: "newsletter_slugs", refs: { newsletter_id: "newsletters" } },
+  { name: "newsletter_tags", refs: { newsletter_id: "newsletters" } },
+  { name: "comments", id: "serial", refs: { newsletter_id: "newsletters" } },
+  { name: "contact_messages", id: "serial" },
+  { name: "subscriptions", refs: { subscriber_id: "subscribers", list_id: "lists" } },
+  { name: "preference_changes", refs: { subscriber_id: "subscribers" } },
+  { name: "unsubscribe_feedback", id: "serial", refs: { subscriber_id: "subscribers" } },
+  // subscriber_status is a copy of the subscriber's status, written by a trigger (0027).
+  {
+    name: "subscriber_values",
+    refs: { subscriber_id: "subscribers" },
+    derived: ["subscriber_status"],
+  },
+  { name: "subscriber_events", id: "serial", refs: { subscriber_id: "subscribers" } },
+  { name: "subscriber_imports", id: "serial" },
+  {
+    name: "campaigns",
+    id: "text",
+    refs: { newsletter_id: "newsletters", sequence_list_id: "lists" },
+    jsonRefs: { list_ids: "lists", segment_ids: "segments" },
+  },
+  {
+    name: "deliveries",
+    id: "serial",
+    refs: { campaign_id: "campaigns", subscriber_id: "subscribers" },
+  },
+  {
+    name: "campaign_events",
+    id: "serial",
+    refs: { campaign_id: "campaigns", delivery_id: "deliveries" },
+  },
+  { name: "mail_log", id: "serial" },
+  { name: "tenant_changes", id: "serial" },
+  { name: "dkim_keys", id: "serial" },
+  { name: "webhook_secrets" },
+  { name: "webhook_events" },
+  // Written by triggers as subscribers and subscriptions arrive; the import replaces what they
+  // wrote with the archive's rows (list 0 is "all lists", not a list id).
+  { name: "audience_counts", id: "serial", refs: { list_id: "lists" } },
+  // The search index: its words are not portable (FTS5 on SQLite, tsvectors on PostgreSQL), so
+  // the archive keeps the rows for the record and the import indexes each published newsletter.
+  { name: "newsletter_search", derived: ["title_words", "all_words"] },
+];
+
+/** Tables that belong to the install, not to a tenant: never in an archive. */
+export const INSTALL_TABLES: Readonly<Partial<Record<TableName, string>>> = {
+  users: "staff accounts and their password hashes; bylines travel as authors.json",
+  sessions: "sign-ins to this install",
+  staff_tokens: "password-reset and invitation links of this install",
+  api_tokens: "this install's API tokens",
+  settings: "this install's settings",
+  // The bytes travel as files/… in the archive, written through the destination's store.
+  stored_files: "file bytes: carried as the archive's files/ entries",
+};
+
+/** The tenant's sealed secrets (server/secret-box.ts): re-sealed for their new row, or left out. */
+export const SECRET_COLUMNS: Readonly<Partial<Record<TableName, string>>> = {
+  dkim_keys: "private_key",
+  webhook_secrets: "secret",
+};
