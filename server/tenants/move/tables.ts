@@ -86,7 +86,11 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   { name: "audience_counts", id: "serial", refs: { list_id: "lists" } },
   // The search index: its words are not portable (FTS5 on SQLite, tsvectors on PostgreSQL), so
   // the archive keeps the rows for the record and the import indexes each published newsletter.
-  { name: "newsletter_search", derived: ["title_words", "all_words"] },
+  {
+    name: "newsletter_search",
+    refs: { newsletter_id: "newsletters" },
+    derived: ["title_words", "all_words"],
+  },
 ];
 
 /** Tables that belong to the install, not to a tenant: never in an archive. */
