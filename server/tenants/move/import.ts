@@ -92,7 +92,7 @@ export async function importTenant(
   for (const table of Object.keys(archive.tables)) {
     if (!known.has(table)) {
       throw new TenantImportError(
-        table in INSTALL_TABLES
+        INSTALL_TABLES[table as TableName]
           ? `The archive holds ${table}, which belongs to an install, not a tenant.`
           : `The archive holds a table this Herald does not know: ${table}.`,
       );

@@ -4,7 +4,8 @@ import type { Database } from "../../db/schema";
  * What a tenant archive holds, table by table (docs/decisions/030-moving-a-tenant.md), in the order
  * an import writes them: every table named is written after the tables its rows point to. A test
  * (server/tenants/move/tables.test.ts) keeps this list in step with server/db/schema.ts: each table
- * is either moved or named in INSTALL_TABLES with the reason it stays.
+ * is either moved or named in INSTALL_TABLES with the reason it stays, and each column whose name
+ * says it holds an id is either a reference below or named in NOT_REFERENCES with what it holds.
  */
 
 export type TableName = keyof Database;
@@ -93,8 +94,40 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   },
 ];
 
-/** Tables that belong to the install, not to a tenant: never in an archive. */
-export const INSTALL_TABLES: Readonly<Partial<Record<TableName, string>>> = {
+/**
+ * Tables that belong to the install, not to a tenant: never in an archive (`tenants` is the
+ * archive's own row). Typed over every table, so a new table does not compile until it is placed
+ * here or in MOVED_TABLES.
+ */
+export const INSTALL_TABLES: Readonly<Record<TableName, string | null>> = {
+  tenants: "the tenant's own row: tables/tenants.json",
+  contact_messages: null,
+  newsletters: null,
+  newsletter_slugs: null,
+  tags: null,
+  newsletter_tags: null,
+  newsletter_search: null,
+  comments: null,
+  lists: null,
+  subscribers: null,
+  subscriptions: null,
+  subscriber_fields: null,
+  subscriber_values: null,
+  subscriber_events: null,
+  segments: null,
+  audience_counts: null,
+  subscriber_imports: null,
+  preference_changes: null,
+  unsubscribe_feedback: null,
+  mail_log: null,
+  campaigns: null,
+  deliveries: null,
+  campaign_events: null,
+  tenant_changes: null,
+  images: null,
+  dkim_keys: null,
+  webhook_secrets: null,
+  webhook_events: null,
   users: "staff accounts and their password hashes; bylines travel as authors.json",
   sessions: "sign-ins to this install",
   staff_tokens: "password-reset and invitation links of this install",
@@ -108,4 +141,13 @@ export const INSTALL_TABLES: Readonly<Partial<Record<TableName, string>>> = {
 export const SECRET_COLUMNS: Readonly<Partial<Record<TableName, string>>> = {
   dkim_keys: "private_key",
   webhook_secrets: "secret",
+};
+
+/** Columns named like ids that point to no row of this install: kept as they are. */
+export const NOT_REFERENCES: Readonly<Record<string, string>> = {
+  "tenants.mail_list_group_id": "MailerLite's group id",
+  "newsletters.mailerlite_campaign_id": "MailerLite's campaign id",
+  "mail_log.message_id": "the SMTP Message-ID",
+  "deliveries.message_id": "the SMTP Message-ID",
+  "webhook_events.event_id": "the provider's event id",
 };
