@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -625,6 +625,12 @@ async function everyCount(db: Db): Promise<Record<string, number>> {
   return counts;
 }
 
+/** The files under an uploads directory (the disk store), by path. */
+function uploadedFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: "utf8" }).sort();
+}
+
 /** An archive with one entry replaced (and, with `manifest`, the manifest rewritten). */
 function tampered(
   zip: Uint8Array,
@@ -787,6 +793,7 @@ describe(`a tenant moves from SQLite to ${destinationDialect} and back`, () => {
     const db = destination.database.db;
     const zip = readFileSync(firstArchive);
     const counts = await everyCount(db);
+    const files = uploadedFiles(destination.uploads);
     const refusal = (archive: Uint8Array, options: Parameters<typeof importTenant>[2] = {}) =>
       importTenant(db, archive, options).then(
         () => "imported",
@@ -838,6 +845,7 @@ describe(`a tenant moves from SQLite to ${destinationDialect} and back`, () => {
       TenantImportError,
     );
     expect(await everyCount(db)).toEqual(counts);
+    expect(uploadedFiles(destination.uploads)).toEqual(files);
     expect(
       await db.selectFrom("tenants").select("id").where("id", "=", "acme-two").executeTakeFirst(),
     ).toBeUndefined();
@@ -861,6 +869,7 @@ describe(`a tenant moves from SQLite to ${destinationDialect} and back`, () => {
     );
     expect(refused.code).toBe(2);
     expect(await everyCount(db)).toEqual(counts);
+    expect(uploadedFiles(destination.uploads)).toEqual(files);
     const without = await herald(stranger, [
       "tenant",
       "import",
