@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Db } from "../../db";
 import { isPostgres } from "../../db/portable";
 import { fileStoreFor, isValidFileKey, readFile } from "../../files/store";
@@ -23,9 +24,28 @@ function imageKeys(row: Row): string[] {
 }
 
 /**
- * Every row and file of one tenant, read in one transaction (a snapshot: REPEATABLE READ on
- * PostgreSQL; on SQLite the transaction holds the write lock, so nothing changes under it), as a
- * tenant archive (./archive.ts). Sealed secrets stay sealed; the manifest names their key.
+ * A read-only transaction on SQLite: DEFERRED, so it takes no write lock (Herald's own transactions
+ * begin IMMEDIATE, server/db/index.ts) and the site and the sender go on writing; in WAL mode its
+ * reads all see the database as it was at the first one.
+ */
+async function readSnapshotOnSqlite<T>(db: Db, read: (trx: Db) => Promise<T>): Promise<T> {
+  return db.connection().execute(async (connection) => {
+    await sql`begin deferred`.execute(connection);
+    try {
+      const result = await read(connection);
+      await sql`commit`.execute(connection);
+      return result;
+    } catch (error) {
+      await sql`rollback`.execute(connection);
+      throw error;
+    }
+  });
+}
+
+/**
+ * Every row and file of one tenant, read in one snapshot (REPEATABLE READ on PostgreSQL, a
+ * deferred read transaction on SQLite: the site keeps serving and sending meanwhile), as a tenant
+ * archive (./archive.ts). Sealed secrets stay sealed; the manifest names their keys.
  */
 export async function exportTenant(db: Db, tenantId: string): Promise<ExportSummary> {
   const dialect = isPostgres(db) ? "postgres" : "sqlite";
@@ -82,7 +102,7 @@ export async function exportTenant(db: Db, tenantId: string): Promise<ExportSumm
   };
   const snapshot = isPostgres(db)
     ? await db.transaction().setIsolationLevel("repeatable read").execute(read)
-    : await db.transaction().execute(read);
+    : await readSnapshotOnSqlite(db, read);
   let secrets = 0;
   const keyIds = new Set<string>();
   for (const [table, column] of Object.entries(SECRET_COLUMNS)) {
