@@ -804,6 +804,11 @@ describe(`a tenant moves from SQLite to ${destinationDialect} and back`, () => {
       /The domain news\.acme\.test is already used by tenant acme/,
     );
     expect(await refusal(zip, { as: "Not An Id" })).toMatch(/is not a tenant id/);
+    expect(await refusal(zip, { as: "" })).toMatch(/is not a tenant id: Tenant id is required/);
+    expect(await refusal(zip, { as: "a".repeat(41) })).toMatch(/at most 40 characters/);
+    expect(await refusal(zip, { as: "acme-two", domain: "<b>x</b>'; --" })).toMatch(
+      /is not a domain: Domain must be a host name/,
+    );
     const altered = tampered(zip, (entries) => {
       const key = Object.keys(entries).find((name) => name.startsWith("files/")) as string;
       const bytes = entries[key] as Uint8Array;

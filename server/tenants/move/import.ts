@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { TENANT_ID_PATTERN } from "../../../shared/schemas/tenant";
+import { domainField, tenantIdField } from "../../../shared/schemas/tenant";
 import type { Db } from "../../db";
 import { crossTenant } from "../../db/tenant-guard";
 import { fileStoreFor, isValidFileKey } from "../../files/store";
@@ -45,7 +45,6 @@ export interface ImportSummary {
   renamedIds: number;
 }
 
-const TENANT_ID = new RegExp(`^${TENANT_ID_PATTERN}$`);
 const BATCH = 200;
 
 /** Where a secret of `table` on `row` is sealed, for the tenant `tenantId`. */
@@ -101,13 +100,24 @@ export async function importTenant(
   const fromId = archive.manifest.tenantId;
   if (source.id !== fromId)
     throw new TenantImportError("The archive's tenant row is not the manifest's tenant.");
-  const tenantId = options.as ?? fromId;
-  if (!TENANT_ID.test(tenantId)) {
+  // The same rules as the tenant manager's (shared/schemas/tenant.ts).
+  const id = tenantIdField.safeParse(options.as ?? fromId);
+  if (!id.success) {
     throw new TenantImportError(
-      `"${tenantId}" is not a tenant id: lower-case letters, digits and hyphens, at most 40.`,
+      `"${options.as ?? fromId}" is not a tenant id: ${id.error.issues[0]?.message}.`,
     );
   }
-  const domain = options.domain === undefined ? (source.domain as string | null) : options.domain;
+  const tenantId = id.data;
+  let domain = source.domain as string | null;
+  if (options.domain !== undefined) {
+    const given = options.domain === null ? null : domainField.safeParse(options.domain);
+    if (given && !given.success) {
+      throw new TenantImportError(
+        `"${options.domain}" is not a domain: ${given.error.issues[0]?.message}.`,
+      );
+    }
+    domain = given ? given.data : null;
+  }
   const rename = renamer(fromId, tenantId);
   const secrets = options.withoutSecrets ? null : openSecrets(archive, fromId);
 
