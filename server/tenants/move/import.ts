@@ -8,6 +8,7 @@ import { syncSearchIndex } from "../../newsletters/search";
 import { webhookSecretAt } from "../../providers/mailerlite-webhook";
 import { getSecretBox, type SealedAt, SecretBoxError } from "../../secret-box";
 import { dropAudienceCounts } from "../../subscribers/counts";
+import { recordChange } from "../admin";
 import { invalidateTenant } from "../store";
 import { type ArchiveContents, type Row, unpackArchive } from "./archive";
 import {
@@ -46,6 +47,8 @@ export interface ImportSummary {
 }
 
 const BATCH = 200;
+/** The actor of the "created" entry an import adds to the tenant's history. */
+export const IMPORT_ACTOR = "herald tenant import";
 
 /** Where a secret of `table` on `row` is sealed, for the tenant `tenantId`. */
 function sealedAt(table: string, row: Row, tenantId: string): SealedAt {
@@ -282,6 +285,15 @@ export async function importTenant(
       const entry = archive.manifest.files[key];
       await store.write(target, bytes, entry?.contentType ?? "application/octet-stream");
     }
+    // The tenant manager's history says where the tenant came from.
+    const { exportedAt, sourceDialect, heraldVersion } = archive.manifest;
+    await recordChange(trx, tenantId, "created", IMPORT_ACTOR, [
+      {
+        field: "imported",
+        before: null,
+        after: { from: fromId, exportedAt, sourceDialect, heraldVersion },
+      },
+    ]);
     return { tenantId, tables, files: archive.files.size, bylinesCleared, renamedIds };
   });
   invalidateTenant(tenantId);
