@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
+import { sql } from "kysely";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../../server/auth/users";
@@ -25,6 +26,7 @@ import { listTenantLists } from "../../server/subscribers/lists";
 import { createTenant } from "../../server/tenants/admin";
 import { generateDkimKey } from "../../server/tenants/dkim";
 import { type Row, sha256Of } from "../../server/tenants/move/archive";
+import { exportTenant } from "../../server/tenants/move/export";
 import { IMPORT_ACTOR, importTenant, TenantImportError } from "../../server/tenants/move/import";
 import { MOVED_TABLES, SECRET_COLUMNS } from "../../server/tenants/move/tables";
 import { seedTenants } from "../../server/tenants/seed";
@@ -972,6 +974,37 @@ describe(`a tenant moves from SQLite to ${destinationDialect} and back`, () => {
 
 // Keep the archive helpers honest on their own.
 describe("a tenant archive", () => {
+  it("carries child rows through their parent, even one whose own tenant_id was never filled in", async () => {
+    const database = await createTestDatabase("sqlite");
+    try {
+      await migrateToLatest(database.db);
+      await seedTenants(database.db);
+      await createTenant(database.db, "seed@herald.test", {
+        id: "solo",
+        name: "Solo",
+        domain: "solo.test",
+      });
+      const [list] = await listTenantLists(
+        database.db,
+        (await getTenant(database.db, "solo")).config,
+      );
+      await insertSubscriber(database.db, {
+        email: "a@solo.test",
+        tenantId: "solo",
+        listIds: [list?.id ?? 0],
+      });
+      // A row from before migration 0011's backfill: no tenant_id of its own.
+      await sql`UPDATE subscriptions SET tenant_id = NULL`.execute(database.db);
+      const { archive } = await exportTenant(database.db, "solo");
+      const rows = JSON.parse(
+        strFromU8(unzipSync(archive)["tables/subscriptions.json"] as Uint8Array),
+      );
+      expect(rows).toEqual([expect.objectContaining({ tenant_id: "solo", list_id: list?.id })]);
+    } finally {
+      await database.drop();
+    }
+  });
+
   it("is refused when it is not a zip, or has no manifest", async () => {
     const database = await createTestDatabase("sqlite");
     try {

@@ -34,6 +34,11 @@ export interface MovedTable {
   jsonRefs?: Record<string, IdSpace>;
   /** columns not copied: kept by the destination's triggers, or not portable */
   derived?: readonly string[];
+  /**
+   * A child table whose tenant_id was added later (0011, nullable there): its rows are read
+   * through the parent, so a row the backfill missed still moves with it.
+   */
+  parent?: { column: string; table: "subscribers" | "campaigns" };
 }
 
 /** Every table of a tenant's rows, parents before children. */
@@ -50,8 +55,16 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   { name: "newsletter_tags", refs: { newsletter_id: "newsletters" } },
   { name: "comments", id: "serial", refs: { newsletter_id: "newsletters" } },
   { name: "contact_messages", id: "serial" },
-  { name: "subscriptions", refs: { subscriber_id: "subscribers", list_id: "lists" } },
-  { name: "preference_changes", refs: { subscriber_id: "subscribers" } },
+  {
+    name: "subscriptions",
+    refs: { subscriber_id: "subscribers", list_id: "lists" },
+    parent: { column: "subscriber_id", table: "subscribers" },
+  },
+  {
+    name: "preference_changes",
+    refs: { subscriber_id: "subscribers" },
+    parent: { column: "subscriber_id", table: "subscribers" },
+  },
   { name: "unsubscribe_feedback", id: "serial", refs: { subscriber_id: "subscribers" } },
   // subscriber_status is a copy of the subscriber's status, written by a trigger (0027).
   {
@@ -71,11 +84,13 @@ export const MOVED_TABLES: readonly MovedTable[] = [
     name: "deliveries",
     id: "serial",
     refs: { campaign_id: "campaigns", subscriber_id: "subscribers" },
+    parent: { column: "campaign_id", table: "campaigns" },
   },
   {
     name: "campaign_events",
     id: "serial",
     refs: { campaign_id: "campaigns", delivery_id: "deliveries" },
+    parent: { column: "campaign_id", table: "campaigns" },
   },
   { name: "mail_log", id: "serial" },
   { name: "tenant_changes", id: "serial" },
