@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { sql } from "kysely";
 import { pino } from "pino";
+import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../../server/auth/users";
 import { createCampaign, getCampaignRow } from "../../server/campaigns/campaigns";
@@ -33,7 +34,7 @@ import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
 import { countRows, createTestDatabase, type TestDatabase } from "../support/database";
 import { testPng } from "../support/images";
-import { requestWithHost, startServer } from "../support/server";
+import { freePort, requestWithHost, startServer } from "../support/server";
 import { startSmtpSink } from "../support/smtp-sink";
 import { insertSubscriber } from "../support/subscribers";
 import { scaled } from "../support/timing";
@@ -690,7 +691,6 @@ describe(`a tenant moves from SQLite to ${destinationDialect} and back`, () => {
   afterAll(async () => {
     await source.database?.drop();
     await destination.database?.drop();
-    rmSync(work, { recursive: true, force: true });
   });
 
   it("exports with `tenant export` and imports with `tenant import` beside a tenant with the same ids", async () => {
@@ -969,6 +969,75 @@ describe(`a tenant moves from SQLite to ${destinationDialect} and back`, () => {
       .where("tenant_id", "in", ["acme", "acme-copy"])
       .execute();
     expect(totals).toHaveLength(10);
+  });
+});
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe("a tenant moves into and out of S3-compatible storage", () => {
+  const bucket = "herald-move";
+  let s3rver: S3rver;
+  const s3Dir = join(work, "s3");
+  const source: Install = {
+    database: undefined as never,
+    uploads: sourceUploads,
+    env: { HERALD_SECRET_KEY: KEY_A },
+  };
+  const destination: Install = {
+    database: undefined as never,
+    uploads: join(work, "unused"),
+    env: {},
+  };
+
+  beforeAll(async () => {
+    const port = await freePort();
+    s3rver = new S3rver({
+      address: "127.0.0.1",
+      port,
+      silent: true,
+      directory: s3Dir,
+      configureBuckets: [{ name: bucket, configs: [] }],
+    });
+    await s3rver.run();
+    destination.env = {
+      HERALD_SECRET_KEY: KEY_A,
+      S3_BUCKET: bucket,
+      S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      S3_FORCE_PATH_STYLE: "true",
+      S3_ACCESS_KEY_ID: "S3RVER",
+      S3_SECRET_ACCESS_KEY: "S3RVER",
+    };
+    source.database = await createTestDatabase("sqlite");
+    destination.database = await createTestDatabase("sqlite");
+    for (const install of [source, destination]) {
+      await migrateToLatest(install.database.db);
+      await seedTenants(install.database.db);
+    }
+    await seedTenant(source.database.db, "acme", "news.acme.test");
+  }, scaled(120_000));
+
+  afterAll(async () => {
+    await s3rver?.close();
+    await source.database?.drop();
+    await destination.database?.drop();
+  });
+
+  it("writes the files into the bucket, and reads them back from it for the next export", async () => {
+    const first = join(work, "to-s3.zip");
+    const second = join(work, "from-s3.zip");
+    expect((await herald(source, ["tenant", "export", "acme", "--to", first])).code).toBe(0);
+    const imported = await herald(destination, ["tenant", "import", first]);
+    expect(imported.code, imported.output).toBe(0);
+    // Nothing on the destination's disk: the bucket holds every file.
+    expect(uploadedFiles(destination.uploads)).toEqual([]);
+    expect(uploadedFiles(join(s3Dir, bucket)).length).toBeGreaterThan(0);
+    const exported = await herald(destination, ["tenant", "export", "acme", "--to", second]);
+    expect(exported.code, exported.output).toBe(0);
+    const filesOfArchive = (file: string) =>
+      JSON.parse(strFromU8(unzipSync(readFileSync(file))["manifest.json"] as Uint8Array)).files;
+    const before = filesOfArchive(first);
+    expect(Object.keys(before)).toHaveLength(6);
+    expect(filesOfArchive(second)).toEqual(before);
   });
 });
 
