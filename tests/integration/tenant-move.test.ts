@@ -1074,6 +1074,54 @@ describe("a tenant archive", () => {
     }
   });
 
+  it("is refused when a row's column is not a plain name, or it holds a table of the install", async () => {
+    const database = await createTestDatabase("sqlite");
+    try {
+      await migrateToLatest(database.db);
+      await seedTenants(database.db);
+      await createTenant(database.db, "seed@herald.test", {
+        id: "solo",
+        name: "Solo",
+        domain: "solo.test",
+      });
+      const { archive } = await exportTenant(database.db, "solo");
+      /** The archive with one table's entry replaced by `rows`, its manifest entry to match. */
+      const withTable = (table: string, rows: unknown[]) =>
+        tampered(archive, (entries) => {
+          const manifest = JSON.parse(strFromU8(entries["manifest.json"] as Uint8Array));
+          const bytes = strToU8(JSON.stringify(rows));
+          entries[`tables/${table}.json`] = bytes;
+          manifest.tables[table] = { rows: rows.length, sha256: sha256Of(bytes) };
+          entries["manifest.json"] = strToU8(JSON.stringify(manifest));
+        });
+      const tenants = JSON.parse(
+        strFromU8(unzipSync(archive)["tables/tenants.json"] as Uint8Array),
+      );
+      const injected = [{ ...tenants[0], 'name" = 1; DROP TABLE tenants; --': 1 }];
+      await expect(
+        importTenant(database.db, withTable("tenants", injected), { as: "solo-two", domain: null }),
+      ).rejects.toThrow(/tables\/tenants\.json has a column named/);
+      await expect(
+        importTenant(database.db, withTable("sessions", [{ token_hash: "x" }]), {
+          as: "solo-two",
+          domain: null,
+        }),
+      ).rejects.toThrow(/holds sessions, which belongs to an install, not a tenant/);
+      expect(await countRows(database.db, "tenants")).toBe(
+        (await database.db.selectFrom("tenants").select("id").execute()).length,
+      );
+      expect(
+        await database.db
+          .selectFrom("tenants")
+          .select("id")
+          .where("id", "=", "solo-two")
+          .executeTakeFirst(),
+      ).toBeUndefined();
+    } finally {
+      await database.drop();
+    }
+  });
+
   it("is refused when it is not a zip, or has no manifest", async () => {
     const database = await createTestDatabase("sqlite");
     try {

@@ -159,11 +159,25 @@ export function unpackArchive(zip: Uint8Array): ArchiveContents {
   };
   const tables: Record<string, Row[]> = {};
   for (const [table, entry] of Object.entries(manifest.tables)) {
+    if (!/^[a-z_]+$/.test(table))
+      throw new ArchiveError(`The manifest names a table ${JSON.stringify(table)}.`);
     const rows = JSON.parse(strFromU8(checked(`tables/${table}.json`, entry.sha256))) as Row[];
     if (!Array.isArray(rows) || rows.length !== entry.rows) {
       throw new ArchiveError(
         `Checksum mismatch: tables/${table}.json does not hold ${entry.rows} rows.`,
       );
+    }
+    // Column names become SQL identifiers at import: plain lower-case names only.
+    for (const row of rows) {
+      if (typeof row !== "object" || row === null || Array.isArray(row)) {
+        throw new ArchiveError(`tables/${table}.json holds something that is not a row.`);
+      }
+      const column = Object.keys(row).find((name) => !/^[a-z][a-z0-9_]{0,62}$/.test(name));
+      if (column !== undefined) {
+        throw new ArchiveError(
+          `tables/${table}.json has a column named ${JSON.stringify(column)}.`,
+        );
+      }
     }
     tables[table] = rows;
   }
