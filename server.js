@@ -73,19 +73,45 @@ if (production) {
 
 // Migrate and seed before taking traffic, so a fresh clone's first request finds a ready database.
 await herald.ready();
-const server = http.createServer(handle).listen(port, () => {
-  const address = server.address();
-  const actual = typeof address === "object" && address ? address.port : port;
-  console.log(`Herald listening on http://localhost:${actual}`);
-});
+let stopping = false;
+const server = http
+  .createServer((req, res) => {
+    // Stopping: an answer still being written ends its connection (no keep-alive).
+    if (stopping) res.setHeader("connection", "close");
+    handle(req, res);
+  })
+  .listen(port, () => {
+    const address = server.address();
+    const actual = typeof address === "object" && address ? address.port : port;
+    console.log(`Herald listening on http://localhost:${actual}`);
+  });
 
+// A graceful stop (README, "Watching it run"): no new connections; requests in flight finish;
+// the sender stops claiming, lets its messages in flight finish and hands back the rest; the
+// process exits within STOP_WITHIN_MS whatever is still running then.
+const stopWithinMs = herald.STOP_WITHIN_MS ?? 10_000;
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.on(signal, () => {
-    setTimeout(() => process.exit(0), 5_000).unref();
-    // The bounce listener and the campaign worker stop too (claims not sent go back at once).
-    Promise.all([new Promise((resolve) => server.close(resolve)), herald.shutdown?.()]).then(
-      () => process.exit(0),
-      () => process.exit(0),
+    if (stopping) return;
+    stopping = true;
+    console.log(`Herald stopping (${signal})`);
+    setTimeout(() => {
+      console.error(`Herald stopped after ${stopWithinMs} ms with work still running`);
+      process.exit(0);
+    }, stopWithinMs - 500).unref();
+    const closed = new Promise((resolve) => server.close(resolve));
+    // Keep-alive connections: idle ones close now, busy ones as soon as their answer is written.
+    server.closeIdleConnections();
+    const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
+    Promise.all([closed, herald.shutdown?.()]).then(
+      () => {
+        clearInterval(idleSweep);
+        process.exit(0);
+      },
+      (error) => {
+        console.error(error);
+        process.exit(1);
+      },
     );
   });
 }

@@ -35,7 +35,10 @@ import { accessFor, routeKey } from "./route-access";
 export const middleware: Route.MiddlewareFunction[] = [
   async ({ request, context, params, pattern }) => {
     const scope = scopeOf(context);
-    context.set(matchedRouteContext, { pattern: routeKey(pattern), params });
+    const key = routeKey(pattern);
+    context.set(matchedRouteContext, { pattern: key, params });
+    // The request-duration histogram labels the answer with this pattern (server/metrics.ts).
+    scope.route = key;
     const token = readCookieHeader(request.headers.get("cookie"), SESSION_COOKIE);
     context.set(userContext, token ? await getSessionUser(scope.db, token) : null);
     // A refusal thrown here runs no loader, the root's included: it carries the layout's data.

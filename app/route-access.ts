@@ -94,6 +94,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   "/admin/outbox/:id": "tenant-staff",
   "/admin/newsletter/new": "tenant-staff",
   "/admin/newsletter/edit/:id": "tenant-staff",
+  "/admin/newsletter/import": "tenant-staff",
+  "/admin/newsletter/import/:id": "tenant-staff",
   "/admin/newsletter/send/:id": "tenant-staff",
   "/admin/newsletter/preview/:id": "tenant-staff",
   "/admin/subscribers/new": "tenant-staff",
@@ -126,6 +128,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   // Each function decides who may call it (anonymous sign-up, staff for the rest): server/api/functions.ts.
   "/api/functions/:name": { POST: "api-public" },
   "/api/webhooks/mailerlite/:tenantId": { POST: "signed-request" },
+  // A Prometheus scraper with METRICS_TOKEN as its bearer token (404 when none is set).
+  "/metrics": { GET: "signed-request" },
   "/api/tenants": { GET: "api-staff", POST: "api-super-admin" },
   "/api/tenants/domain/:domain": { GET: "api-public" },
   "/api/tenants/:id": { GET: "api-public", PUT: "api-super-admin", DELETE: "api-super-admin" },

@@ -81,6 +81,8 @@ export default [
     route("newsletter/edit/:id", "routes/admin/newsletter-form.tsx", {
       id: "admin-newsletter-edit",
     }),
+    route("newsletter/import", "routes/admin/newsletter-imports.tsx"),
+    route("newsletter/import/:id", "routes/admin/newsletter-import.tsx"),
     route("newsletter/send/:id", "routes/admin/newsletter-send.tsx"),
     route("newsletter/preview/:id", "routes/admin/newsletter-preview.tsx"),
     route("campaigns", "routes/admin/campaigns.tsx"),
@@ -111,5 +113,7 @@ export default [
     route("tenants/:id/email-groups", "routes/api/tenants/email-groups.ts"),
   ]),
   route("healthz", "routes/api/healthz.ts"),
+  // Prometheus' scrape, behind METRICS_TOKEN (server/metrics.ts).
+  route("metrics", "routes/api/metrics.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

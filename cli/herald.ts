@@ -12,6 +12,7 @@ import {
   setUserPassword,
   UserError,
 } from "../server/auth/users";
+import { backupSchedulerFor } from "../server/backups/schedule";
 import { bounceListenerFor } from "../server/campaigns/bounce-listener";
 import { CampaignWorker } from "../server/campaigns/worker";
 import { createDb, type Db } from "../server/db";
@@ -19,11 +20,17 @@ import { migrateToLatest } from "../server/db/migrate";
 import { getEnv } from "../server/env";
 import { getLogger } from "../server/logger";
 import { outboxTransport, smtpTransport } from "../server/mail/transport";
+import { setMetricsDatabase } from "../server/metrics";
+import { serveWorkerMetrics } from "../server/metrics-server";
+import { SEND_DRAIN_MS, STOP_WITHIN_MS } from "../server/runtime";
 import { getSecretBox } from "../server/secret-box";
 import { loadSessionSecret } from "../server/secrets";
 import { accountsWithOldRecoveryCodes, resealStoredSecrets } from "../server/secrets-at-rest";
 import { ImportWorker } from "../server/subscribers/imports";
 import { seedTenants } from "../server/tenants/seed";
+import { ARCHIVE_IMPORT_USAGE, archiveImportCommand } from "./archive-import";
+import { backupCommand, restoreCommand } from "./backup";
+import { AUDIENCE_IMPORT_USAGE, AUDIENCE_IMPORTS, audienceImportCommand } from "./import-audience";
 import { TENANT_USAGE, tenantCommand } from "./tenant";
 
 const USAGE = `Usage: npm run herald -- <command> [options]
@@ -42,9 +49,18 @@ Commands:
   secrets rotate                re-seal every kept secret (two-factor, DKIM keys, webhook secrets)
                                 under HERALD_SECRET_KEY; the key that sealed them before must be
                                 in HERALD_SECRET_KEY_PREVIOUS
+  backup --to DIR               write a snapshot of the database and every uploaded file into DIR
+                                (new or empty), with a manifest of checksums, while the site runs;
+                                the secret key is not in it (keep HERALD_SECRET_KEY elsewhere)
+  restore --from DIR            bring a snapshot back into an empty database (DATABASE_URL) and an
+                                empty file store; refuses one that does not match its manifest
   worker                        send campaigns (SEND_RATE, SEND_CONCURRENCY, SMTP_URL) and run CSV imports, until
                                 stopped; several may run against one PostgreSQL; with
-                                BOUNCE_SMTP_PORT also receives bounce and complaint reports
+                                BOUNCE_SMTP_PORT also receives bounce and complaint reports; with
+                                BACKUP_DIR also writes scheduled snapshots; with METRICS_PORT (and
+                                METRICS_TOKEN) serves its own /metrics there
+${AUDIENCE_IMPORT_USAGE}
+${ARCHIVE_IMPORT_USAGE}
 ${TENANT_USAGE}
   help                          show this text`;
 
@@ -182,6 +198,12 @@ async function workerCommand(): Promise<number> {
   await migrateToLatest(db);
   await seedTenants(db);
   await resealStoredSecrets(db, "plaintext");
+  // Its own /metrics when METRICS_PORT is set (README, "Watching it run").
+  setMetricsDatabase(db);
+  const metrics =
+    env.METRICS_PORT && env.METRICS_TOKEN
+      ? await serveWorkerMetrics({ port: env.METRICS_PORT, token: env.METRICS_TOKEN, logger })
+      : null;
   const transport = env.SMTP_URL
     ? smtpTransport(env.SMTP_URL, env.SEND_CONCURRENCY + 1)
     : outboxTransport();
@@ -192,13 +214,23 @@ async function workerCommand(): Promise<number> {
   const importer = new ImportWorker({ db, logger }).start();
   // Bounce and complaint reports, when BOUNCE_SMTP_PORT is set (README, Mail).
   const bounceListener = await bounceListenerFor(env, { db, logger, sessionSecret });
+  // Scheduled snapshots, when BACKUP_DIR is set (README, Backups and restore).
+  const backups = backupSchedulerFor(env, { db, logger });
   // The worker's own timers do not hold the process open (they must not in the web server).
   const keepAlive = setInterval(() => {}, 60_000);
   await new Promise<void>((resolve) => {
     for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => resolve());
   });
   clearInterval(keepAlive);
-  await Promise.all([worker.stop(), importer.stop(), bounceListener?.close()]);
+  // The same graceful stop as the web server's (server.js): within STOP_WITHIN_MS, come what may.
+  setTimeout(() => process.exit(0), STOP_WITHIN_MS - 500).unref();
+  await Promise.all([
+    worker.stop(SEND_DRAIN_MS),
+    importer.stop(),
+    bounceListener?.close(),
+    metrics?.close(),
+    backups?.stop(),
+  ]);
   transport.close();
   await db.destroy();
   return 0;
@@ -220,6 +252,14 @@ async function main(argv: string[]): Promise<number> {
       return secretsCommand(rest);
     case "tenant":
       return tenantCommand(rest, withDb);
+    case "backup":
+    case "restore":
+      return (command === "backup" ? backupCommand : restoreCommand)(rest);
+    case "import":
+      // Audiences (ghost-members, substack-members, mailerlite) and archives (ghost, substack).
+      return AUDIENCE_IMPORTS.has(rest[0] ?? "")
+        ? audienceImportCommand(rest, withDb)
+        : archiveImportCommand(rest, withDb);
     case undefined:
     case "help":
     case "--help":

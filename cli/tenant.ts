@@ -85,7 +85,7 @@ export async function tenantCommand(args: string[], withDb: WithDb): Promise<num
           );
         for (const cleared of result.bylinesCleared) {
           console.log(
-            `No staff user ${cleared.authorEmail} here: "${cleared.newsletter}" has no byline (invite them and set it again).`,
+            `No staff user ${cleared.authorEmail} here: "${cleared.newsletter}" ${cleared.keptName ? `is signed "${cleared.keptName}", linked to no account` : "has no byline"} (invite them and set it again).`,
           );
         }
         return 0;

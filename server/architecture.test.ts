@@ -172,6 +172,7 @@ const TABLE_WRITERS: Record<string, string> = {
   segments: "server/subscribers/segments.ts",
   audience_counts: "server/subscribers/counts.ts",
   subscriber_imports: "server/subscribers/imports.ts",
+  archive_imports: "server/newsletters/archive-imports.ts",
   unsubscribe_feedback: "server/subscribers/subscribers.ts",
   mail_log: "server/mail/send.ts",
   campaigns: "server/campaigns/campaigns.ts",

@@ -40,8 +40,54 @@ describe("REDIS_* and S3_* settings", () => {
     // Settings without the bucket would be silently unused: uploads would go elsewhere.
     [{ S3_ENDPOINT: "http://127.0.0.1:9000" }, "S3_BUCKET: must be set when S3_ENDPOINT is"],
     [{ S3_BUCKET: "ok-bucket", S3_ACCESS_KEY_ID: "key" }, "give both or neither"],
+    // /metrics: a token a scraper could guess is no protection; a port without one serves nothing.
+    [{ METRICS_TOKEN: "short" }, "METRICS_TOKEN: must be at least 16 characters"],
+    [{ METRICS_PORT: "9464" }, "METRICS_PORT: set METRICS_TOKEN too"],
+    [{ METRICS_PORT: "http", METRICS_TOKEN: "0123456789abcdef" }, "METRICS_PORT"],
   ])("refuse %j", (variables, expected) => {
     const problems = problemsOf(variables);
     expect(problems.join("\n")).toContain(expected);
+  });
+});
+
+/** Scheduled backups (issue 33): the directory turns them on; the rest is refused when wrong. */
+describe("BACKUP_* settings", () => {
+  const problemsOf = (variables: Record<string, string>) => {
+    const result = parseEnv(variables);
+    return result.ok ? [] : result.problems;
+  };
+
+  it("read durations and fill in one day and seven snapshots", () => {
+    const read = (variables: Record<string, string>) => {
+      const result = parseEnv(variables);
+      if (!result.ok) throw new Error(result.problems.join("\n"));
+      return [result.env.BACKUP_DIR, result.env.BACKUP_EVERY, result.env.BACKUP_KEEP];
+    };
+    expect(read({ BACKUP_DIR: "/backups" })).toEqual(["/backups", 86_400_000, 7]);
+    expect(read({ BACKUP_DIR: "/b", BACKUP_EVERY: "6h", BACKUP_KEEP: "3" })).toEqual([
+      "/b",
+      6 * 3_600_000,
+      3,
+    ]);
+    expect(read({ BACKUP_DIR: "/b", BACKUP_EVERY: "30m" })[1]).toBe(30 * 60_000);
+    expect(read({ BACKUP_DIR: "/b", BACKUP_EVERY: "2d" })[1]).toBe(2 * 86_400_000);
+    expect(read({ BACKUP_DIR: "", BACKUP_EVERY: "" })).toEqual([undefined, 86_400_000, 7]);
+  });
+
+  it.each([
+    [{ BACKUP_DIR: "/b", BACKUP_EVERY: "6" }, 'BACKUP_EVERY: "6" is not a duration such as 30m'],
+    [{ BACKUP_DIR: "/b", BACKUP_EVERY: "1w" }, "BACKUP_EVERY"],
+    [{ BACKUP_DIR: "/b", BACKUP_EVERY: "0s" }, "from 1s to 30d"],
+    [{ BACKUP_DIR: "/b", BACKUP_EVERY: "31d" }, "from 1s to 30d"],
+    [{ BACKUP_DIR: "/b", BACKUP_KEEP: "0" }, "BACKUP_KEEP: must be a whole number from 1 to 1000"],
+    [{ BACKUP_DIR: "/b", BACKUP_KEEP: "2.5" }, "BACKUP_KEEP"],
+    [{ BACKUP_DIR: "/b", BACKUP_KEEP: "many" }, "BACKUP_KEEP"],
+    [{ BACKUP_EVERY: "6h" }, "BACKUP_DIR: must be set when BACKUP_EVERY is"],
+    [
+      { BACKUP_KEEP: "3", BACKUP_EVERY: "1h" },
+      "BACKUP_DIR: must be set when BACKUP_EVERY, BACKUP_KEEP are",
+    ],
+  ])("refuse %j", (variables, expected) => {
+    expect(problemsOf(variables).join("\n")).toContain(expected);
   });
 });

@@ -42,6 +42,32 @@ const retryDelays = (fallback: string) =>
       }),
   );
 
+const EVERY = /^(\d+)(s|m|h|d)$/;
+const EVERY_UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** How often scheduled backups run: one duration such as 30m, 6h or 1d (1 s to 30 days). */
+const backupEvery = z.preprocess(
+  unsetWhenEmpty,
+  z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      if (text === undefined) return undefined;
+      const match = EVERY.exec(text.trim());
+      const ms = match
+        ? Number(match[1]) * EVERY_UNIT_MS[match[2] as keyof typeof EVERY_UNIT_MS]
+        : 0;
+      if (!match || ms < 1_000 || ms > 30 * 86_400_000) {
+        ctx.addIssue({
+          code: "custom",
+          message: `"${text}" is not a duration such as 30m, 6h or 1d (from 1s to 30d)`,
+        });
+        return z.NEVER;
+      }
+      return ms;
+    }),
+);
+
 /** The configuration contract of DESIGN.md §9, validated once at start. */
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -85,6 +111,13 @@ const envSchema = z.object({
   SEND_RETRY_DELAYS: retryDelays("2s,10s,1m,5m,30m"),
   /** Waits before each retry of other mail (welcome, confirmation…) that could not be handed over. */
   MAIL_RETRY_DELAYS: retryDelays("1m,5m,30m,2h"),
+  /** The bearer token a Prometheus scraper sends for /metrics; unset: /metrics answers 404. */
+  METRICS_TOKEN: z.preprocess(
+    unsetWhenEmpty,
+    z.string().min(16, "must be at least 16 characters (a random token)").optional(),
+  ),
+  /** `herald worker` serves its own /metrics on this port (the web server uses PORT); unset: none. */
+  METRICS_PORT: z.preprocess(unsetWhenEmpty, z.coerce.number().int().min(1).max(65535).optional()),
   /** "off": this web process does not send campaigns (run `npm run herald -- worker` instead). */
   SEND_WORKER: z.enum(["on", "off"]).default("on"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -161,11 +194,42 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.preprocess(unsetWhenEmpty, z.string().optional()),
   /** "true" for stores that want bucket-in-path URLs (MinIO, s3rver, most non-AWS services) */
   S3_FORCE_PATH_STYLE: z.preprocess(unsetWhenEmpty, z.enum(["true", "false"]).default("false")),
+  /** Scheduled snapshots (server/backups/schedule.ts): the directory turns them on. */
+  BACKUP_DIR: z.preprocess(unsetWhenEmpty, z.string().optional()),
+  /** How often, in milliseconds once read (e.g. 6h, 30m, 1d; default 1d when BACKUP_DIR is set). */
+  BACKUP_EVERY: backupEvery,
+  /** How many of the newest snapshots in BACKUP_DIR to keep; older ones are deleted. */
+  BACKUP_KEEP: z.preprocess(
+    unsetWhenEmpty,
+    z.coerce
+      .number({ error: "must be a whole number from 1 to 1000" })
+      .int("must be a whole number from 1 to 1000")
+      .min(1, "must be a whole number from 1 to 1000")
+      .max(1000, "must be a whole number from 1 to 1000")
+      .optional(),
+  ),
+  /**
+   * "true": archive imports may fetch images from loopback and private addresses (tests, an
+   * intranet Ghost); off by default, so an archive cannot make the server reach inside (SSRF).
+   */
+  IMPORT_ALLOW_PRIVATE_HOSTS: z.preprocess(
+    unsetWhenEmpty,
+    z.enum(["true", "false"]).default("false"),
+  ),
   /** Set by the test and bench harnesses: the anonymous page cache can be turned off to measure raw rendering. */
   PAGE_CACHE: z.enum(["on", "off"]).default("on"),
 });
 
-export type Env = z.infer<typeof envSchema> & { APP_URL: string; BOUNCE_DOMAIN: string };
+export type Env = Omit<z.infer<typeof envSchema>, "BACKUP_EVERY" | "BACKUP_KEEP"> & {
+  APP_URL: string;
+  BOUNCE_DOMAIN: string;
+  /** milliseconds between scheduled backups (1 day unless BACKUP_EVERY says otherwise) */
+  BACKUP_EVERY: number;
+  BACKUP_KEEP: number;
+};
+
+export const DEFAULT_BACKUP_EVERY_MS = 86_400_000;
+export const DEFAULT_BACKUP_KEEP = 7;
 
 let cached: Env | undefined;
 
@@ -180,8 +244,19 @@ function crossFieldProblems(env: z.infer<typeof envSchema>): string[] {
       `S3_BUCKET: must be set when ${s3Given.join(", ")} ${s3Given.length > 1 ? "are" : "is"}`,
     );
   }
+  if (env.METRICS_PORT !== undefined && env.METRICS_TOKEN === undefined) {
+    problems.push("METRICS_PORT: set METRICS_TOKEN too (the scraper's bearer token)");
+  }
   if ((env.S3_ACCESS_KEY_ID === undefined) !== (env.S3_SECRET_ACCESS_KEY === undefined)) {
     problems.push("S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: give both or neither");
+  }
+  const backupGiven = (["BACKUP_EVERY", "BACKUP_KEEP"] as const).filter(
+    (name) => env[name] !== undefined,
+  );
+  if (!env.BACKUP_DIR && backupGiven.length > 0) {
+    problems.push(
+      `BACKUP_DIR: must be set when ${backupGiven.join(", ")} ${backupGiven.length > 1 ? "are" : "is"} (scheduled backups need a directory)`,
+    );
   }
   return problems;
 }
@@ -205,6 +280,8 @@ export function parseEnv(
     env: {
       ...parsed.data,
       APP_URL: appUrl,
+      BACKUP_EVERY: parsed.data.BACKUP_EVERY ?? DEFAULT_BACKUP_EVERY_MS,
+      BACKUP_KEEP: parsed.data.BACKUP_KEEP ?? DEFAULT_BACKUP_KEEP,
       BOUNCE_DOMAIN: (parsed.data.BOUNCE_DOMAIN ?? new URL(appUrl).hostname).toLowerCase(),
     },
   };

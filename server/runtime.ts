@@ -1,4 +1,5 @@
 import { ensureFirstAdmin } from "./auth/bootstrap";
+import { type BackupScheduler, backupSchedulerFor } from "./backups/schedule";
 import { type BounceListener, bounceListenerFor } from "./campaigns/bounce-listener";
 import { CampaignWorker } from "./campaigns/worker";
 import { createDb, type Db } from "./db";
@@ -9,6 +10,7 @@ import { closeRateLimitStores } from "./http/rate-limit";
 import { getLogger, type Logger } from "./logger";
 import { retryFailedMail } from "./mail/send";
 import { outboxTransport, smtpTransport, type Transport } from "./mail/transport";
+import { setMetricsDatabase } from "./metrics";
 import { getSecretBox } from "./secret-box";
 import { loadSessionSecret } from "./secrets";
 import { resealStoredSecrets } from "./secrets-at-rest";
@@ -29,6 +31,8 @@ export interface Runtime {
   importer: ImportWorker | null;
   /** the inbound bounce/complaint listener beside the worker, when BOUNCE_SMTP_PORT is set */
   bounceListener: BounceListener | null;
+  /** scheduled snapshots beside the worker, when BACKUP_DIR is set */
+  backups: BackupScheduler | null;
 }
 
 // Kept on globalThis so the dev server's module reloads reuse one database connection.
@@ -44,6 +48,7 @@ async function boot(): Promise<Runtime> {
   const env = getEnv();
   const logger = getLogger();
   const db = createDb(env.DATABASE_URL);
+  setMetricsDatabase(db);
   const applied = await migrateToLatest(db);
   if (applied.length > 0) logger.info({ applied }, "database migrated");
   // Before anything reads them: secrets kept in plaintext by an older version are sealed now.
@@ -78,17 +83,27 @@ async function boot(): Promise<Runtime> {
     ? await bounceListenerFor(env, { db, logger, sessionSecret })
     : null;
   const importer = worker ? new ImportWorker({ db, logger }).start() : null;
-  return { env, db, logger, transport, sessionSecret, worker, importer, bounceListener };
+  const backups = worker ? backupSchedulerFor(env, { db, logger }) : null;
+  return { env, db, logger, transport, sessionSecret, worker, importer, bounceListener, backups };
 }
 
-/** On shutdown: stop accepting bounce reports and hand unsent claims back (server.js). */
+/**
+ * A graceful stop (SIGTERM, SIGINT) ends the process within this long: server.js and `herald
+ * worker` exit then whatever is still running (README, "Watching it run").
+ */
+export const STOP_WITHIN_MS = 10_000;
+/** How long the sender lets messages in flight finish before it hands their claims back. */
+export const SEND_DRAIN_MS = 6_000;
+
+/** On shutdown: stop accepting bounce reports, let messages in flight finish, hand claims back. */
 export async function stopRuntime(): Promise<void> {
   const runtime = await globalStore.__heraldRuntime?.catch(() => undefined);
   if (!runtime) return;
   await Promise.all([
     runtime.bounceListener?.close(),
-    runtime.worker?.stop(),
+    runtime.worker?.stop(SEND_DRAIN_MS),
     runtime.importer?.stop(),
+    runtime.backups?.stop(),
   ]);
   await closeRateLimitStores();
   closeFileStore();

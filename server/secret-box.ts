@@ -75,6 +75,11 @@ export class SecretBox {
     return this.current.id;
   }
 
+  /** Whether a value sealed (or digested) under `keyId` opens here. */
+  knows(keyId: string): boolean {
+    return this.keys.has(keyId);
+  }
+
   seal(plain: string, at: SealedAt): string {
     const iv = randomBytes(12);
     const cipher = createCipheriv("aes-256-gcm", this.current.aes, iv);
@@ -154,6 +159,9 @@ export class SecretBox {
 
 export const isSealed = (stored: string): boolean => SEALED.test(stored);
 
+/** The id of the key a sealed value was sealed under; null for plaintext. */
+export const sealedKeyId = (stored: string): string | null => SEALED.exec(stored)?.[1] ?? null;
+
 /**
  * HERALD_SECRET_KEY, else one generated on first start and kept in ./data (0600), like
  * SESSION_SECRET (server/secrets.ts): instances that share a database must share it.
@@ -179,6 +187,16 @@ export function loadSecretKey(env: Env, logger: Logger, file = SECRET_KEY_FILE):
     );
   }
   return stored();
+}
+
+/**
+ * The secret box of the key this install has (HERALD_SECRET_KEY, else data/secret-key), without
+ * making one when there is none (a restore checks the key it will need): null then.
+ */
+export function existingSecretBox(env: Env, file = SECRET_KEY_FILE): SecretBox | null {
+  const path = resolve(file);
+  const key = env.HERALD_SECRET_KEY ?? (existsSync(path) ? readFileSync(path, "utf8").trim() : "");
+  return key.length >= 32 ? new SecretBox(key, env.HERALD_SECRET_KEY_PREVIOUS) : null;
 }
 
 let box: SecretBox | undefined;

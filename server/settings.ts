@@ -28,3 +28,21 @@ export async function writeSetting(db: Db, key: string, value: string): Promise<
 export async function deleteSetting(db: Db, key: string): Promise<void> {
   await db.deleteFrom("settings").where("key", "=", key).execute();
 }
+
+/**
+ * Takes `turn` for this caller when `key` holds an earlier one (or nothing): one statement, so of
+ * several instances on one database exactly one gets each turn. Turns are texts that sort in time
+ * order (ISO times). Whether this caller got it.
+ */
+export async function claimSettingTurn(db: Db, key: string, turn: string): Promise<boolean> {
+  const updated_at = new Date().toISOString();
+  const row = await db
+    .insertInto("settings")
+    .values({ key, value: turn, updated_at })
+    .onConflict((oc) =>
+      oc.column("key").doUpdateSet({ value: turn, updated_at }).where("settings.value", "<", turn),
+    )
+    .returning("key")
+    .executeTakeFirst();
+  return row !== undefined;
+}

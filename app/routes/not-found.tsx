@@ -1,11 +1,8 @@
-import { data } from "react-router";
 import { noindexMeta } from "../lib/meta";
 import { Link } from "../lib/page-scripts";
 import type { Route } from "./+types/not-found";
 
-export function loader() {
-  return data(null, { status: 404 });
-}
+export { loader } from "./not-found.server";
 
 export const meta: Route.MetaFunction = () => noindexMeta("Page not found");
 

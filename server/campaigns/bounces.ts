@@ -3,6 +3,7 @@ import type { Db } from "../db";
 import type { Database, SubscriberStatus } from "../db/schema";
 import { crossTenant } from "../db/tenant-guard";
 import type { OutgoingMessage } from "../mail/transport";
+import { countFeedback } from "../metrics";
 import { updateSubscriber } from "../subscribers/store";
 import { addCampaignEvent, cancelPendingDeliveries, markDeliveryFeedback } from "./deliveries";
 import { signDeliveryToken, verifyDeliveryToken } from "./tracking-links";
@@ -68,6 +69,14 @@ export async function recordFeedbackIn(
   trx: Transaction<Database>,
   input: { deliveryId: number; kind: FeedbackKind; detail: string; at?: string },
 ): Promise<FeedbackOutcome> {
+  return (await recordFeedbackOf(trx, input)).outcome;
+}
+
+/** recordFeedbackIn, also saying whose delivery it was (for /metrics, counted after commit). */
+async function recordFeedbackOf(
+  trx: Transaction<Database>,
+  input: { deliveryId: number; kind: FeedbackKind; detail: string; at?: string },
+): Promise<{ outcome: FeedbackOutcome; tenantId?: string }> {
   const at = input.at ?? new Date().toISOString();
   // A report names a delivery, not a tenant (its token is signed): the delivery says whose it is.
   const delivery = await crossTenant(trx)
@@ -81,14 +90,14 @@ export async function recordFeedbackIn(
     ])
     .where("deliveries.id", "=", input.deliveryId)
     .executeTakeFirst();
-  if (!delivery) return "no-such-delivery";
+  if (!delivery) return { outcome: "no-such-delivery" };
   const column = input.kind === "bounce" ? "bounced_at" : "complained_at";
   const marked = await markDeliveryFeedback(trx, delivery.tenant_id, delivery.id, {
     column,
     at,
     detail: input.detail,
   });
-  if (!marked) return "already-recorded";
+  if (!marked) return { outcome: "already-recorded", tenantId: delivery.tenant_id };
   await addCampaignEvent(trx, {
     tenantId: delivery.tenant_id,
     campaignId: delivery.campaign_id,
@@ -105,12 +114,18 @@ export async function recordFeedbackIn(
     subscriberId: delivery.subscriber_id,
     reason: `Suppressed: ${status}`,
   });
-  return "recorded";
+  return { outcome: "recorded", tenantId: delivery.tenant_id };
 }
 
 export async function recordDeliveryFeedback(
   db: Db,
   input: { deliveryId: number; kind: FeedbackKind; detail: string; at?: string },
 ): Promise<FeedbackOutcome> {
-  return db.transaction().execute((trx) => recordFeedbackIn(trx, input));
+  const { outcome, tenantId } = await db
+    .transaction()
+    .execute((trx) => recordFeedbackOf(trx, input));
+  if (outcome === "recorded" && tenantId) {
+    countFeedback(input.kind === "bounce" ? "bounced" : "complained", tenantId);
+  }
+  return outcome;
 }

@@ -231,24 +231,46 @@ export async function releaseStaleDeliveryClaims(
     .execute();
 }
 
-/** Hands one claimed delivery back, unsent. */
-export async function releaseClaim(db: Db, workerId: string, row: DeliveryRow): Promise<void> {
-  await db
+/** Everything `workerId` still holds goes back to pending (a sender stopping). */
+export async function releaseOwnDeliveryClaims(db: Db, workerId: string): Promise<void> {
+  await crossTenant(db)
     .updateTable("deliveries")
     .set({ status: "pending", claimed_by: null, claimed_at: null })
-    .where("tenant_id", "=", row.tenant_id)
-    .where("id", "=", row.id)
     .where("claimed_by", "=", workerId)
+    .where("status", "=", "sending")
     .execute();
 }
 
-/** A claimed delivery of a cancelled campaign: never sent. */
-export async function cancelClaim(db: Db, workerId: string, row: DeliveryRow): Promise<void> {
+/**
+ * Claimed deliveries (of one tenant) back to pending: a paused campaign's, or a stopping worker's.
+ * One statement for the lot, so a batch stands down at once however slow the database is.
+ */
+export async function releaseClaims(db: Db, workerId: string, rows: DeliveryRow[]): Promise<void> {
+  await endClaims(db, workerId, rows, "pending");
+}
+
+/** Claimed deliveries (of one tenant) of a cancelled campaign: never sent. */
+export async function cancelClaims(db: Db, workerId: string, rows: DeliveryRow[]): Promise<void> {
+  await endClaims(db, workerId, rows, "cancelled");
+}
+
+async function endClaims(
+  db: Db,
+  workerId: string,
+  rows: DeliveryRow[],
+  status: "pending" | "cancelled",
+): Promise<void> {
+  const [first] = rows;
+  if (!first) return;
   await db
     .updateTable("deliveries")
-    .set({ status: "cancelled", claimed_by: null, claimed_at: null })
-    .where("tenant_id", "=", row.tenant_id)
-    .where("id", "=", row.id)
+    .set({ status, claimed_by: null, claimed_at: null })
+    .where("tenant_id", "=", first.tenant_id)
+    .where(
+      "id",
+      "in",
+      rows.map((row) => row.id),
+    )
     .where("claimed_by", "=", workerId)
     .execute();
 }
@@ -380,4 +402,44 @@ export async function enrolSequenceSteps(db: Db, now: Date): Promise<number> {
     queued += Number(result.numInsertedOrUpdatedRows ?? 0);
   }
   return queued;
+}
+
+/**
+ * The send queue as /metrics reports it (server/metrics.ts): messages waiting or in hand for
+ * campaigns that are sending (a paused campaign's rows wait for staff, not for the sender), and
+ * how long the oldest due one has waited. Both read the deliveries_claim index (status,
+ * next_attempt_at) for the queue's rows only, never the sent ones.
+ */
+export async function sendQueueState(
+  db: Db,
+  now: Date,
+): Promise<{ depth: number; oldestAgeSeconds: number }> {
+  const sending = crossTenant(db)
+    .selectFrom("campaigns")
+    .select("id")
+    .where("status", "=", "sending");
+  const [depth, oldest] = await Promise.all([
+    crossTenant(db)
+      .selectFrom("deliveries")
+      .select((eb) => eb.fn.countAll<number | string>().as("count"))
+      .where("status", "in", ["pending", "sending"])
+      .where("campaign_id", "in", sending)
+      .executeTakeFirst(),
+    crossTenant(db)
+      .selectFrom("deliveries")
+      .select("next_attempt_at")
+      .where("status", "=", "pending")
+      .where("next_attempt_at", "<=", now.toISOString())
+      .where("campaign_id", "in", sending)
+      .orderBy("next_attempt_at")
+      .limit(1)
+      .executeTakeFirst(),
+  ]);
+  const oldestAt = oldest ? Date.parse(oldest.next_attempt_at) : Number.NaN;
+  return {
+    depth: Number(depth?.count ?? 0),
+    oldestAgeSeconds: Number.isFinite(oldestAt)
+      ? Math.max(0, (now.getTime() - oldestAt) / 1000)
+      : 0,
+  };
 }

@@ -10,6 +10,7 @@ import type { Logger } from "../logger";
 import { type DkimSigningKey, dkimSigningKey } from "../mail/dkim";
 import { sendMail } from "../mail/send";
 import { DeliveryError, type Transport } from "../mail/transport";
+import { countFeedback, countMail } from "../metrics";
 import { runSchedule } from "../newsletters/scheduler";
 import type { SubscriptionContext } from "../subscribers/subscribers";
 import { getTenant } from "../tenants/store";
@@ -22,12 +23,13 @@ import {
   startCampaign,
 } from "./campaigns";
 import {
-  cancelClaim,
+  cancelClaims,
   claimDeliveries,
   enrolSequenceSteps,
   markDeliveryFailed,
   markDeliverySent,
-  releaseClaim,
+  releaseClaims,
+  releaseOwnDeliveryClaims,
   releaseStaleDeliveryClaims,
   renewDeliveryClaims,
 } from "./deliveries";
@@ -111,12 +113,36 @@ export class CampaignWorker {
     return this;
   }
 
-  /** Ends the loop after the batch in hand; its claims are released for others. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming and lets the messages in flight finish, for `drainMs` at most; then every claim
+   * still in this worker's name goes back to pending at once, so the next sender takes the rows
+   * now rather than when they go stale. A message still in flight when the wait ends may go out
+   * twice (it is the only kind that may). The graceful stop of server.js and `herald worker`.
+   */
+  async stop(drainMs = Number.POSITIVE_INFINITY): Promise<void> {
     this.running = false;
     this.wake?.();
+    let timer: NodeJS.Timeout | undefined;
+    const drained = await Promise.race([
+      this.loop?.then(() => true),
+      Number.isFinite(drainMs)
+        ? new Promise<false>((resolve) => {
+            timer = setTimeout(() => resolve(false), drainMs);
+          })
+        : undefined,
+    ]);
+    clearTimeout(timer);
     if (this.heartbeat) clearInterval(this.heartbeat);
-    await this.loop;
+    if (drained === false) {
+      this.options.logger.warn(
+        { inFlight: this.inHand.size, drainMs },
+        "campaign worker stopped with messages still in flight",
+      );
+    }
+    await releaseOwnDeliveryClaims(this.options.db, this.id).catch((error: unknown) =>
+      // The database gone: the claims go stale and another sender takes them then.
+      this.options.logger.error({ err: error }, "claims not handed back at stop"),
+    );
   }
 
   /** Start looking now (a campaign was just started) instead of at the next poll. */
@@ -200,9 +226,9 @@ export class CampaignWorker {
     const concurrency = Math.max(1, this.options.env.SEND_CONCURRENCY);
     const runners = Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
       for (let row = queue.shift(); row; row = queue.shift()) {
+        // Stopping: the rest of the batch is not sent; stop() hands it back in one statement.
         if (!this.running) {
-          // Stopping: hand the rest back at once rather than waiting for them to go stale.
-          await this.release(row);
+          this.inHand.delete(row.id);
           continue;
         }
         try {
@@ -211,10 +237,12 @@ export class CampaignWorker {
           let status = await this.campaignStatus(row);
           if (status === "sending") {
             await this.pace();
+            // A stop that came while this runner waited for its slot: this row is not sent.
+            if (!this.running) continue;
             status = await this.campaignStatus(row);
           }
           if (status === "sending") await this.deliver(row);
-          else await this.standDown(row, status);
+          else await this.standDown(row, status, queue);
         } catch (error) {
           // Not even the failure could be recorded (database gone?): the row goes stale and
           // another round reclaims it; the other rows of the batch carry on.
@@ -237,10 +265,6 @@ export class CampaignWorker {
     if (slot > now) await sleep(slot - now);
   }
 
-  private async release(row: DeliveryRow): Promise<void> {
-    await releaseClaim(this.options.db, this.id, row);
-  }
-
   /**
    * The campaign's status, read at most every CAMPAIGN_STATE_MS whatever the sending rate: one
    * read serves every runner, so checking before each message costs next to nothing.
@@ -254,10 +278,29 @@ export class CampaignWorker {
     return status;
   }
 
-  /** A paused campaign's row goes back to pending for Resume; a cancelled one's is never sent. */
-  private async standDown(row: DeliveryRow, status: CampaignStatus): Promise<void> {
-    if (status === "cancelled") await cancelClaim(this.options.db, this.id, row);
-    else await this.release(row);
+  /**
+   * A paused campaign's rows go back to pending for Resume; a cancelled one's are never sent. The
+   * rest of the batch for that campaign stands down with `row`, in one statement: row by row, a
+   * large batch on a slow database took seconds to let go after Pause answered.
+   */
+  private async standDown(
+    row: DeliveryRow,
+    status: CampaignStatus,
+    queue: DeliveryRow[],
+  ): Promise<void> {
+    const rows = [row];
+    for (let index = queue.length - 1; index >= 0; index--) {
+      const queued = queue[index];
+      if (queued?.campaign_id !== row.campaign_id) continue;
+      rows.push(queued);
+      queue.splice(index, 1);
+    }
+    try {
+      if (status === "cancelled") await cancelClaims(this.options.db, this.id, rows);
+      else await releaseClaims(this.options.db, this.id, rows);
+    } finally {
+      for (const held of rows) this.inHand.delete(held.id);
+    }
   }
 
   private preparedFor(campaignId: string) {
@@ -339,6 +382,7 @@ export class CampaignWorker {
           messageId,
           at: new Date().toISOString(),
         });
+        countMail("sent", row.tenant_id, "campaign");
         return;
       } catch (error) {
         if (!this.running) giveUpAt = Math.min(giveUpAt, Date.now() + STALE_CLAIM_MS);
@@ -359,7 +403,7 @@ export class CampaignWorker {
     const hardBounce = error instanceof DeliveryError && error.hardBounce;
     const reason = (error instanceof Error ? error.message : String(error)).slice(0, 1000);
     const retry = transient && attempts < this.retryDelays.length + 1;
-    await db.transaction().execute(async (trx) => {
+    const outcome = await db.transaction().execute(async (trx) => {
       const ours = await markDeliveryFailed(trx, this.id, row, {
         retry,
         attempts,
@@ -369,10 +413,19 @@ export class CampaignWorker {
         ).toISOString(),
       });
       // A 5xx for the recipient: a hard bounce, counted in the report; the address is suppressed.
-      if (hardBounce && ours) {
-        await recordFeedbackIn(trx, { deliveryId: row.id, kind: "bounce", detail: reason });
-      }
+      const bounced =
+        hardBounce && ours
+          ? (await recordFeedbackIn(trx, {
+              deliveryId: row.id,
+              kind: "bounce",
+              detail: reason,
+            })) === "recorded"
+          : false;
+      return { ours, bounced };
     });
+    // Counted once the transaction holds (/metrics): a rolled-back failure counts nothing.
+    if (outcome.ours) countMail(retry ? "retried" : "failed", row.tenant_id, "campaign");
+    if (outcome.bounced) countFeedback("bounced", row.tenant_id);
     logger.warn(
       { deliveryId: row.id, attempts, transient, hardBounce, reason },
       "campaign message not sent",

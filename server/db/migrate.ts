@@ -26,6 +26,8 @@ import * as m0025 from "./migrations/0025_segments";
 import * as m0026 from "./migrations/0026_welcome_sequences";
 import * as m0027 from "./migrations/0027_audience_at_scale";
 import * as m0028 from "./migrations/0028_staff_newsletter_list";
+import * as m0029 from "./migrations/0029_audience_import_sources";
+import * as m0030 from "./migrations/0030_archive_imports";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
 const migrations: Record<string, Migration> = {
@@ -55,6 +57,8 @@ const migrations: Record<string, Migration> = {
   "0026_welcome_sequences": m0026,
   "0027_audience_at_scale": m0027,
   "0028_staff_newsletter_list": m0028,
+  "0029_audience_import_sources": m0029,
+  "0030_archive_imports": m0030,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -127,6 +127,8 @@ export interface NewslettersTable {
   scheduled_send: Generated<number>;
   /** signs the draft's shareable preview links; a new key revokes the old links */
   preview_key: string | null;
+  /** an imported post's byline when no staff member's applies (Ghost's author, say) */
+  author_name: string | null;
 }
 
 /** A tenant's tags; `slug` is the URL part of /newsletter/tag/{slug}. */
@@ -376,6 +378,41 @@ export interface SubscriberImportsTable {
   finished_at: string | null;
   claimed_by: string | null;
   heartbeat_at: string | null;
+  /** where the people come from (0029) */
+  source: Generated<ImportSource>;
+  /** a MailerLite move: the cursor of the next page to write; null: from the first page */
+  cursor: string | null;
+}
+
+/** A Herald CSV, a Ghost members CSV, a Substack email list, or a MailerLite account. */
+export type ImportSource = "herald" | "ghost" | "substack" | "mailerlite";
+
+/** Newsletters coming from Ghost or Substack (server/newsletters/archive-imports.ts). */
+export interface ArchiveImportsTable {
+  id: Generated<number>;
+  tenant_id: string;
+  source: "ghost" | "substack";
+  file_name: string;
+  /** JSON: the posts to write; emptied once the import ends */
+  posts: string;
+  status: "queued" | "running" | "done" | "failed";
+  total_posts: Generated<number>;
+  done_posts: Generated<number>;
+  imported: Generated<number>;
+  skipped_count: Generated<number>;
+  /** JSON: the first skipped items and their reasons */
+  skipped: Generated<string>;
+  /** JSON: images that could not be copied */
+  warnings: Generated<string>;
+  /** JSON: image URL → its /uploads/… copy */
+  images: Generated<string>;
+  error: string | null;
+  created_by: string;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  claimed_by: string | null;
+  heartbeat_at: string | null;
 }
 
 export type DeliveryStatus = "pending" | "sending" | "sent" | "failed" | "cancelled";
@@ -512,6 +549,7 @@ export interface Database {
   segments: SegmentsTable;
   audience_counts: AudienceCountsTable;
   subscriber_imports: SubscriberImportsTable;
+  archive_imports: ArchiveImportsTable;
   preference_changes: PreferenceChangesTable;
   unsubscribe_feedback: UnsubscribeFeedbackTable;
   mail_log: MailLogTable;

@@ -52,6 +52,7 @@ export const TENANT_TABLES: ReadonlySet<string> = new Set([
   "segments",
   "audience_counts",
   "subscriber_imports",
+  "archive_imports",
   "preference_changes",
   "deliveries",
   "campaign_events",

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile as readFromDisk, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile as readFromDisk, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { Db } from "../db";
 import { isPostgres } from "../db/portable";
+import { crossTenant } from "../db/tenant-guard";
 import { getEnv } from "../env";
 
 /**
@@ -44,6 +45,8 @@ export interface FileBackend {
   write(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   /** the bytes under `key`, or null when nothing is stored there */
   read(key: string): Promise<Buffer | null>;
+  /** every key stored, in no set order (backups: server/backups/); other names are skipped */
+  keys(): AsyncIterable<string>;
 }
 
 export function diskBackend(root: string = resolve(getEnv().UPLOADS_DIR)): FileBackend {
@@ -61,6 +64,22 @@ export function diskBackend(root: string = resolve(getEnv().UPLOADS_DIR)): FileB
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
         throw error;
+      }
+    },
+    async *keys() {
+      let tenants: string[];
+      try {
+        tenants = await readdir(root);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+        throw error;
+      }
+      for (const tenant of tenants.sort()) {
+        if (!TENANT_PATTERN.test(tenant)) continue;
+        const names = await readdir(join(root, tenant)).catch(() => [] as string[]);
+        for (const name of names.sort()) {
+          if (isValidFileKey(`${tenant}/${name}`)) yield `${tenant}/${name}`;
+        }
       }
     },
   };
@@ -91,6 +110,23 @@ export function databaseBackend(db: Db): FileBackend {
         .where("key", "=", key)
         .executeTakeFirst();
       return row ? Buffer.from(row.bytes) : null;
+    },
+    async *keys() {
+      // Across tenants: the whole store, a page of keys at a time.
+      let after = "";
+      for (;;) {
+        const rows = await crossTenant(db)
+          .selectFrom("stored_files")
+          .select("key")
+          .where("key", ">", after)
+          .orderBy("key")
+          .limit(1000)
+          .execute();
+        for (const row of rows) yield row.key;
+        const last = rows.at(-1);
+        if (!last || rows.length < 1000) return;
+        after = last.key;
+      }
     },
   };
 }
@@ -169,6 +205,19 @@ export function s3Backend(settings: S3Settings, client?: S3Client): FileBackend 
         if (error instanceof NoSuchKey) return null;
         throw error;
       }
+    },
+    async *keys() {
+      const [{ ListObjectsV2Command }, s3Client] = await Promise.all([loadS3Sdk(), s3()]);
+      let token: string | undefined;
+      do {
+        const page = await s3Client.send(
+          new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }),
+        );
+        for (const object of page.Contents ?? []) {
+          if (object.Key && isValidFileKey(object.Key)) yield object.Key;
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
     },
   };
 }

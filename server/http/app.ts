@@ -7,6 +7,7 @@ import proxyaddr from "proxy-addr";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { readCookieHeader, SESSION_COOKIE } from "../auth/sessions";
 import { getEnv, trustProxySetting } from "../env";
+import { countPageCache, observeRequest } from "../metrics";
 import {
   countNewsletterView,
   newsletterSlugFromPath,
@@ -62,6 +63,7 @@ app.disable("x-powered-by");
 app.set("trust proxy", rememberedTrust(trustProxySetting(getEnv().TRUST_PROXY)));
 
 app.use((req, res, next) => {
+  res.locals.startedAt = performance.now();
   res.locals.nonce = nextNonce();
   res.locals.requestId = req.get("x-request-id")?.slice(0, 64) || randomUUID();
   res.set("x-request-id", res.locals.requestId);
@@ -150,7 +152,9 @@ app.use(async (req, res, next) => {
     if (cacheable) {
       const hit = pageCache.get(scope.tenantId, cacheKey, version);
       if (hit) {
+        countPageCache("hit");
         sendPage(hit, "hit");
+        observe(req, res, hit.route);
         return;
       }
     }
@@ -172,25 +176,32 @@ app.use(async (req, res, next) => {
         nonce: scope.nonce,
         tenantVersion: version,
         storedAt: Date.now(),
+        route: scope.route,
       };
       pageCache.set(scope.tenantId, cacheKey as string, page);
+      // A miss is a page the cache could keep and did not have (as x-page-cache says): pages it
+      // never keeps (a form's answer, the reading room) are not counted at all.
+      countPageCache("miss");
       sendPage(page, "miss");
+      observe(req, res, scope.route);
       return;
     }
     response.headers.delete(PAGE_CACHE_HEADER);
     await sendFetchResponse(res, response);
+    observe(req, res, scope.route);
   } catch (error) {
     next(error);
   }
 });
 
 // Last resort: something failed outside React Router's own error boundaries. Leak nothing.
-app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
   const scope: RequestScope | undefined = res.locals.scope;
   if (scope) scope.logger.error({ err: error }, "unhandled error");
   else console.error(error);
   if (res.headersSent) {
     res.end();
+    observe(req, res, scope?.route);
     return;
   }
   res
@@ -199,7 +210,23 @@ app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     .send(
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Something went wrong</title></head><body><main><h1>Something went wrong</h1><p>We could not complete your request. Please try again in a moment.</p><p><a href="/">Back to the home page</a></p></main></body></html>`,
     );
+  observe(req, res, scope?.route);
 });
+
+/**
+ * The request's one observation for /metrics, once its answer is written: by route pattern
+ * (never the URL), method and status class. /metrics itself is left out: a scraper's own
+ * requests would be most of a quiet site's traffic.
+ */
+function observe(req: Request, res: Response, route: string | undefined): void {
+  if (route === "/metrics") return;
+  observeRequest(
+    route ?? "unmatched",
+    req.method,
+    res.statusCode,
+    (performance.now() - res.locals.startedAt) / 1000,
+  );
+}
 
 /** A route's headers replace the host's defaults (helmet's), except cookies, which add up. */
 function copyHeaders(res: Response, headers: Iterable<[string, string]>): void {
@@ -317,6 +344,9 @@ async function sendFetchResponse(res: Response, response: globalThis.Response): 
 export async function ready(): Promise<void> {
   await getRuntime();
 }
+
+/** How long server.js gives a graceful stop before it exits regardless. */
+export { STOP_WITHIN_MS } from "../runtime";
 
 /** Stops the bounce listener and the sending worker; server.js calls it on SIGTERM/SIGINT. */
 export async function shutdown(): Promise<void> {

@@ -7,6 +7,8 @@ export interface RequestScope extends Scope {
   requestId: string;
   /** CSP nonce for this response's inline scripts */
   nonce: string;
+  /** the matched route's pattern ("/newsletter/:id"), set by the root middleware, for /metrics */
+  route?: string;
   /** set when the host already counted this newsletter view (server/newsletters/page-views.ts) */
   countedView?: { views: number };
 }

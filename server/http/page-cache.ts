@@ -15,6 +15,8 @@ export interface CachedPage {
   nonce: string;
   tenantVersion: string;
   storedAt: number;
+  /** the route pattern that rendered it, for the request histogram (server/metrics.ts) */
+  route?: string;
 }
 
 export const PAGE_CACHE_TTL_MS = 60_000;

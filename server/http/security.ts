@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import helmet from "helmet";
+import { observeRequest } from "../metrics";
 
 /** Security headers; the CSP allows only our own scripts plus this response's nonce. */
 export function securityHeaders(production: boolean) {
@@ -66,6 +67,7 @@ export function refuseCrossSiteWrites(req: Request, res: Response, next: NextFun
   }
   if (crossSite) {
     res.status(403).type("text/plain").send("Cross-site requests are not allowed.");
+    observeRefusal(req, res);
     return;
   }
   next();
@@ -80,14 +82,27 @@ export const MAX_IMPORT_BODY_BYTES = 11 * 1024 * 1024;
 /** The import page's form posts here, and here with ".data" when React Router submits it. */
 const IMPORT_PATHS = new Set(["/admin/subscribers/imports", "/admin/subscribers/imports.data"]);
 
+/** A Ghost or Substack archive (50 MB, shared/schemas/archive-import.ts) plus its envelope. */
+export const MAX_ARCHIVE_BODY_BYTES = 51 * 1024 * 1024;
+const ARCHIVE_PATHS = new Set(["/admin/newsletter/import", "/admin/newsletter/import.data"]);
+
 /** The body limit for a request path: 1 MiB everywhere except the image and CSV uploads. */
 export function maxBodyBytesFor(path: string): number {
   if (IMPORT_PATHS.has(path)) return MAX_IMPORT_BODY_BYTES;
+  if (ARCHIVE_PATHS.has(path)) return MAX_ARCHIVE_BODY_BYTES;
   return UPLOAD_PATHS.has(path) ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES;
 }
 
-function refuseTooLarge(res: Response) {
+function refuseTooLarge(req: Request, res: Response) {
   res.status(413).type("text/plain").send("Request body too large.");
+  observeRefusal(req, res);
+}
+
+/** A refusal before any route was matched, timed for /metrics as route "unmatched". */
+function observeRefusal(req: Request, res: Response) {
+  const started: number | undefined = res.locals.startedAt;
+  if (started === undefined) return;
+  observeRequest("unmatched", req.method, res.statusCode, (performance.now() - started) / 1000);
 }
 
 /**
@@ -99,7 +114,7 @@ export function limitBodySize(req: Request, res: Response, next: NextFunction) {
   const limit = maxBodyBytesFor(req.path);
   const declared = req.get("content-length");
   if (declared !== undefined || !req.get("transfer-encoding")) {
-    if (Number(declared ?? 0) > limit) refuseTooLarge(res);
+    if (Number(declared ?? 0) > limit) refuseTooLarge(req, res);
     else next();
     return;
   }
@@ -118,7 +133,7 @@ export function limitBodySize(req: Request, res: Response, next: NextFunction) {
     const cut = setTimeout(() => req.socket.destroy(), 5_000).unref();
     req.once("end", () => {
       clearTimeout(cut);
-      refuseTooLarge(res);
+      refuseTooLarge(req, res);
     });
   };
   const onEnd = () => {

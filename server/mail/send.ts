@@ -1,6 +1,7 @@
 import type { Db } from "../db";
 import { crossTenant } from "../db/tenant-guard";
 import { getEnv } from "../env";
+import { countMail } from "../metrics";
 import type { Scope } from "../scope";
 import { dkimSigningKey } from "./dkim";
 import { DeliveryError, type OutgoingMessage } from "./transport";
@@ -49,7 +50,7 @@ export async function sendMail(
   const dkim = mail.dkim ?? (await dkimSigningKey(ctx.db, mail.tenantId));
   const result = await attempt(
     ctx,
-    { id, tenantId: mail.tenantId },
+    { id, tenantId: mail.tenantId, kind: mail.kind },
     { ...mail, dkim },
     0,
     options.retryLater ?? true,
@@ -62,6 +63,8 @@ export async function sendMail(
 interface LogRow {
   id: number;
   tenantId: string | null;
+  /** mail_log.kind: "campaign" rows are counted by the campaign worker, the rest here (/metrics) */
+  kind: string;
 }
 
 async function attempt(
@@ -87,6 +90,7 @@ async function attempt(
       .where("tenant_id", row.tenantId === null ? "is" : "=", row.tenantId)
       .where("id", "=", row.id)
       .execute();
+    if (row.kind !== "campaign") countMail("sent", row.tenantId, "transactional");
     return { ok: true, messageId };
   } catch (error) {
     const transient = error instanceof DeliveryError ? error.transient : true;
@@ -107,6 +111,9 @@ async function attempt(
       .where("tenant_id", row.tenantId === null ? "is" : "=", row.tenantId)
       .where("id", "=", row.id)
       .execute();
+    if (row.kind !== "campaign") {
+      countMail(retry ? "retried" : "failed", row.tenantId, "transactional");
+    }
     ctx.logger.warn({ mailId: row.id, attempts, transient, reason }, "mail not sent");
     return { ok: false, error: reason };
   }
@@ -145,7 +152,7 @@ export async function retryFailedMail(ctx: MailContext, now = new Date()): Promi
     ];
     const result = await attempt(
       ctx,
-      { id: row.id, tenantId: row.tenant_id },
+      { id: row.id, tenantId: row.tenant_id, kind: row.kind },
       {
         from: { name: name ?? "", email: email ?? row.from_address },
         to: row.to_address,

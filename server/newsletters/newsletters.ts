@@ -9,7 +9,7 @@ import type { TenantScope } from "../scope";
 import { sanitizeNewsletterHtml } from "./sanitize";
 import { syncSearchIndex } from "./search";
 import { firstFreeSlug, isUsableSlug, MAX_SLUG_LENGTH, slugFor } from "./slugs";
-import { removeUnusedTags, setNewsletterTags, tagsFieldSchema } from "./tags";
+import { removeUnusedTags, setNewsletterTags, type Tag, tagsFieldSchema } from "./tags";
 
 /** The newsletter form (SPEC §2, §5): all four fields required, read time at least 1 minute. */
 export const newsletterInputSchema = z
@@ -136,6 +136,8 @@ export interface Newsletter {
   slug: string;
   /** the staff member who wrote it, when known */
   authorId: string | null;
+  /** an imported post's byline, shown when no staff member's byline applies */
+  authorName: string | null;
   /** the cover image's /uploads/… URL and its description, when it has one */
   coverImage: string | null;
   coverAlt: string | null;
@@ -167,6 +169,7 @@ const LIST_COLUMNS = [
   "send_status",
   "slug",
   "author_id",
+  "author_name",
   "cover_image",
   "cover_alt",
   "scheduled_at",
@@ -244,6 +247,7 @@ function toListItem(row: ListedRow): NewsletterListItem {
     sendStatus: row.send_status,
     slug: row.slug ?? row.id,
     authorId: row.author_id,
+    authorName: row.author_name,
     coverImage: row.cover_image,
     coverAlt: row.cover_image ? (row.cover_alt ?? "") : null,
     scheduledAt: row.scheduled_at,
@@ -282,6 +286,7 @@ export async function createNewsletter(
     cover_alt: input.coverImage ? input.coverAlt || null : null,
     scheduled_at: null,
     preview_key: null,
+    author_name: null,
   };
   const slug = await ctx.db.transaction().execute(async (trx) => {
     const chosen = await claimSlug(trx, ctx.tenantId, id, input.slug || slugFor(input.title), {
@@ -351,6 +356,78 @@ async function recordSlug(
     .values({ tenant_id: tenantId, slug, newsletter_id: newsletterId, created_at: at })
     .onConflict((conflict) => conflict.columns(["tenant_id", "slug"]).doNothing())
     .execute();
+}
+
+/** A post from another platform (server/newsletters/archive-imports.ts), ready to be stored. */
+export interface ArchivedNewsletter {
+  slug: string;
+  title: string;
+  excerpt: string;
+  /** HTML, sanitised here as the editor's is */
+  content: string;
+  status: NewsletterStatus;
+  /** when it first appeared there (ISO); also its creation time here */
+  publishedAt: string | null;
+  createdAt: string;
+  authorId: string | null;
+  authorName: string | null;
+  tags: readonly Tag[];
+  coverImage: string | null;
+  coverAlt: string | null;
+}
+
+/**
+ * Stores an imported post inside the caller's transaction, with its slug, tags and (published)
+ * search words — the editor's path. The slug is the key: when the tenant already has, or had, a
+ * newsletter at it, nothing is written and the answer is "slug-taken" (an import run again, or a
+ * clash with a newsletter written here).
+ */
+export async function storeArchivedNewsletter(
+  db: Db,
+  tenantId: string,
+  post: ArchivedNewsletter,
+): Promise<{ id: string } | "slug-taken"> {
+  const holder = await db
+    .selectFrom("newsletter_slugs")
+    .select("newsletter_id")
+    .where("tenant_id", "=", tenantId)
+    .where("slug", "=", post.slug)
+    .executeTakeFirst();
+  if (holder) return "slug-taken";
+  const content = sanitizeNewsletterHtml(post.content);
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  await db
+    .insertInto("newsletters")
+    .values({
+      id,
+      tenant_id: tenantId,
+      title: post.title,
+      excerpt: post.excerpt,
+      content,
+      read_time: estimateReadTime(content),
+      status: post.status,
+      author_id: post.authorId,
+      author_name: post.authorName,
+      created_at: post.createdAt,
+      updated_at: now,
+      published_at: post.status === "published" ? (post.publishedAt ?? post.createdAt) : null,
+      sent_at: null,
+      campaign_id: null,
+      send_status: null,
+      mailerlite_campaign_id: null,
+      mailerlite_campaign_status: null,
+      slug: post.slug,
+      cover_image: post.coverImage,
+      cover_alt: post.coverImage ? post.coverAlt || null : null,
+      scheduled_at: null,
+      preview_key: null,
+    })
+    .execute();
+  await recordSlug(db, tenantId, id, post.slug, now);
+  if (post.tags.length > 0) await setNewsletterTags(db, tenantId, id, post.tags);
+  if (post.status === "published") await syncSearchIndex(db, tenantId, id);
+  return { id };
 }
 
 /**

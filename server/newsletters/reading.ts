@@ -81,7 +81,10 @@ export async function readArticle(
 ): Promise<Pick<NewsletterReading, "html" | "author" | "tags" | "cover">> {
   const [html, author, tags, covers] = await Promise.all([
     safeNewsletterHtml(ctx, newsletter),
-    newsletter.authorId ? displayNameOf(ctx.db, newsletter.authorId) : null,
+    // A staff member's byline; an imported post's own author when none applies.
+    newsletter.authorId
+      ? displayNameOf(ctx.db, newsletter.authorId).then((name) => name ?? newsletter.authorName)
+      : newsletter.authorName,
     tagsOfNewsletters(ctx, [newsletter.id]),
     newsletter.coverImage
       ? findImagesByUrl(ctx.db, ctx.tenantId, [newsletter.coverImage])

@@ -40,6 +40,19 @@ interface MlSubscriber {
   subscribed_at?: string | null;
 }
 
+/** MailerLite's largest page of subscribers. */
+export const MAILERLITE_PAGE_LIMIT = 1000;
+
+/** A subscriber as the account holds them, every field as text (issue 33, the move). */
+export interface MailerLiteAccountSubscriber {
+  id: string;
+  email: string;
+  status: string;
+  fields: Record<string, string | null>;
+  groups: GroupRef[];
+  subscribedAt: string | null;
+}
+
 interface MlCampaign {
   id: string | number;
   name: string;
@@ -317,6 +330,54 @@ export class MailerLiteProvider implements MailProvider {
       items: json.data.map(toCampaign),
       total: Number(json.meta?.total ?? json.data.length),
     };
+  }
+
+  /**
+   * One page of every subscriber in the account, any status, in MailerLite's cursor order (issue
+   * 33: a tenant leaving MailerLite). `next` is the cursor of the following page; null: the last.
+   */
+  async subscriberPage(
+    cursor: string | null,
+    limit = MAILERLITE_PAGE_LIMIT,
+  ): Promise<{ subscribers: MailerLiteAccountSubscriber[]; next: string | null }> {
+    const query = new URLSearchParams({ limit: String(limit) });
+    if (cursor) query.set("cursor", cursor);
+    const { json } = await this.call<{
+      data: (MlSubscriber & {
+        fields?: Record<string, string | number | null> | null;
+        created_at?: string | null;
+      })[];
+      meta?: { next_cursor?: string | null };
+    }>("GET", `/subscribers?${query}`);
+    return {
+      subscribers: json.data.map((each) => ({
+        id: String(each.id),
+        email: each.email,
+        status: each.status,
+        fields: Object.fromEntries(
+          Object.entries(each.fields ?? {}).map(([key, value]) => [
+            key,
+            value === null || value === undefined ? null : String(value),
+          ]),
+        ),
+        groups: (each.groups ?? []).map((group) => ({ id: String(group.id), name: group.name })),
+        subscribedAt: each.subscribed_at ?? each.created_at ?? null,
+      })),
+      next: json.meta?.next_cursor || null,
+    };
+  }
+
+  /** The account's subscriber fields (name, last_name and the custom ones), with their types. */
+  async accountFields(): Promise<{ key: string; name: string; type: string }[]> {
+    const { json } = await this.call<{ data: { key: string; name: string; type?: string }[] }>(
+      "GET",
+      "/fields?limit=100",
+    );
+    return json.data.map((field) => ({
+      key: field.key,
+      name: field.name,
+      type: field.type ?? "text",
+    }));
   }
 
   async getCampaign(id: string): Promise<ProviderCampaign> {

@@ -14,7 +14,8 @@ import { isPostgres } from "../db/portable";
 import type { Database, SubscriberStatus } from "../db/schema";
 import type { Scope } from "../scope";
 import { audienceCounts, sumOf } from "./counts";
-import { recordEvents } from "./events";
+import { type ImportOrigin, recordEvents } from "./events";
+import { setFieldValues } from "./fields";
 import { listTenantLists, type MailingList } from "./lists";
 import {
   chunks,
@@ -405,11 +406,32 @@ export interface ImportRow {
   line: number;
   email: string;
   name: string;
-  /** null: the row does not say */
-  status: "active" | "unsubscribed" | null;
+  /**
+   * null: the row does not say. A Herald CSV says active or unsubscribed; another platform's
+   * audience any status (a MailerLite bounce stays bounced).
+   */
+  status: SubscriberStatus | null;
   /** null: the row names no lists */
   lists: MailingList[] | null;
+  /** when they joined the other platform (ISO): a new subscriber's created and subscribed date */
+  since?: string | null;
+  /** the other platform's note about them, kept with the consent record */
+  note?: string;
+  /** custom field values by field key */
+  values?: Record<string, string>;
 }
+
+/** How a chunk is written: from a Herald CSV (no origin) or another platform's audience. */
+export interface ImportWriteOptions {
+  /**
+   * The platform the audience comes from. Its "subscribed" never subscribes again someone who
+   * left here (only staff's own CSV saying "active" does), and new people's consent record names it.
+   */
+  origin?: ImportOrigin;
+}
+
+/** Statuses that keep a subscriber on lists: the others are on none. */
+const LISTED: ReadonlySet<SubscriberStatus> = new Set(["active", "unconfirmed"]);
 
 /** Undoes the export's formula guard: "'=x" was written for "=x". */
 const unguard = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
@@ -527,7 +549,9 @@ export async function writeImportRows(
   rows: readonly ImportRow[],
   defaultList: MailingList | undefined,
   now: string,
+  options: ImportWriteOptions = {},
 ): Promise<ImportCounts> {
+  const { origin } = options;
   const counts: ImportCounts = { created: 0, updated: 0, keptUnsubscribed: 0 };
   if (rows.length === 0) return counts;
   const existing = new Map<
@@ -576,16 +600,20 @@ export async function writeImportRows(
         email: row.email,
         name: row.name,
         status,
-        subscribed_at: status === "active" ? now : null,
+        subscribed_at: status === "active" ? (row.since ?? now) : null,
         unsubscribed_at: status === "unsubscribed" ? now : null,
+        ...(row.since ? { created_at: row.since } : {}),
       };
     }),
     now,
   );
+  /** subscriber id → the row that wrote them (for their field values) */
+  const rowOf = new Map<number, ImportRow>();
   for (const { id, email } of inserted) {
     const row = freshByEmail.get(email) as ImportRow;
-    const active = (row.status ?? "active") === "active";
-    listsAfter.set(id, active ? (row.lists ?? (defaultList ? [defaultList] : [])) : []);
+    rowOf.set(id, row);
+    const listed = LISTED.has(row.status ?? "active");
+    listsAfter.set(id, listed ? (row.lists ?? (defaultList ? [defaultList] : [])) : []);
   }
   counts.created = fresh.length;
   await recordEvents(
@@ -598,6 +626,8 @@ export async function writeImportRows(
         source: "import" as const,
         lists: (listsAfter.get(id) ?? []).map((list) => list.key),
         active: (freshByEmail.get(email)?.status ?? "active") === "active",
+        ...(origin ? { origin } : {}),
+        ...(freshByEmail.get(email)?.note ? { note: freshByEmail.get(email)?.note } : {}),
       },
     })),
     now,
@@ -606,12 +636,18 @@ export async function writeImportRows(
   for (const row of rows) {
     const known = existing.get(row.email);
     if (!known) continue;
+    rowOf.set(known.id, row);
     // Unsubscribed, bounced and complained addresses keep their status unless the row says
-    // 'active' in so many words (staff confirming the address again).
-    const status: SubscriberStatus =
-      row.status ??
-      (known.status === "unsubscribed" || isSuppressed(known.status) ? known.status : "active");
-    if (row.status === null && known.status === "unsubscribed") counts.keptUnsubscribed++;
+    // 'active' in so many words (staff confirming the address again). Another platform's list
+    // never does: only its own leavers and bounces are taken over.
+    const left = known.status === "unsubscribed" || isSuppressed(known.status);
+    const keptAway = left && (row.status === null || (origin && LISTED.has(row.status)));
+    const status: SubscriberStatus = keptAway
+      ? known.status
+      : origin && row.status === "unconfirmed" && known.status === "active"
+        ? "active"
+        : (row.status ?? "active");
+    if (keptAway && (origin || known.status === "unsubscribed")) counts.keptUnsubscribed++;
     const name = row.name || known.name;
     if (status !== known.status || name !== known.name) {
       await updateSubscriber(
@@ -632,7 +668,7 @@ export async function writeImportRows(
         now,
       );
     }
-    if (status === "unsubscribed") {
+    if (status === "unsubscribed" || (origin && !LISTED.has(status))) {
       if (known.hasLists) listsAfter.set(known.id, []);
     } else if (row.lists) {
       listsAfter.set(known.id, row.lists);
@@ -645,7 +681,7 @@ export async function writeImportRows(
   const changed = [...listsAfter.keys()];
   await leaveAllLists(trx, tenantId, changed);
   const leaving = rows
-    .filter((row) => row.status === "unsubscribed")
+    .filter((row) => row.status !== null && !LISTED.has(row.status))
     .map((row) => existing.get(row.email)?.id)
     .filter((id): id is number => id !== undefined);
   await dropPendingChanges(trx, tenantId, leaving);
@@ -653,6 +689,11 @@ export async function writeImportRows(
     chosen.map((list) => ({ subscriberId, listId: list.id })),
   );
   await joinLists(trx, tenantId, memberships, now);
+  for (const [subscriberId, row] of rowOf) {
+    if (row.values && Object.keys(row.values).length > 0) {
+      await setFieldValues(trx, tenantId, subscriberId, row.values);
+    }
+  }
   return counts;
 }
 

@@ -8,6 +8,15 @@ import type { Db } from "../db";
 
 export type ConsentSource = "form" | "api" | "staff" | "import";
 
+/** Where an imported audience came from (issue 33): its name as the timeline shows it. */
+export const IMPORT_ORIGINS = {
+  ghost: "Ghost",
+  substack: "Substack",
+  mailerlite: "MailerLite",
+} as const;
+
+export type ImportOrigin = keyof typeof IMPORT_ORIGINS;
+
 export interface SubscriberEventDetail {
   "signed-up": {
     source: ConsentSource;
@@ -21,6 +30,10 @@ export interface SubscriberEventDetail {
     optIn?: boolean;
     /** active at once (no double opt-in): growth counts them as confirmed that day */
     active?: boolean;
+    /** an import: the platform they came from (issue 33), when not a Herald CSV */
+    origin?: ImportOrigin;
+    /** an import: the note the other platform kept about them (Ghost's member note) */
+    note?: string;
   };
   /** the lists they confirmed (growth per list) */
   confirmed: { lists?: string[] };

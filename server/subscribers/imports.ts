@@ -1,13 +1,31 @@
 import { hostname } from "node:os";
 import { sql } from "kysely";
 import type { Db } from "../db";
-import type { SubscriberImportsTable } from "../db/schema";
+import type { ImportSource, SubscriberImportsTable } from "../db/schema";
 import { crossTenant } from "../db/tenant-guard";
 import type { Logger } from "../logger";
+import { recordImportJob } from "../metrics";
+import { runNextArchiveImport } from "../newsletters/archive-imports";
+import {
+  heraldFieldsFor,
+  mailerLiteToLeave,
+  readMailerLitePage,
+  switchToHeraldSending,
+} from "../providers/mailerlite-move";
+import { ProviderError } from "../providers/types";
 import type { Scope } from "../scope";
+import type { TenantConfig } from "../tenants/config";
 import { getTenant } from "../tenants/store";
-import { ImportFileError, prepareImport, type RefusedRow, writeImportRows } from "./admin";
+import {
+  ImportFileError,
+  type PreparedImport,
+  prepareImport,
+  type RefusedRow,
+  writeImportRows,
+} from "./admin";
 import { foldAudienceCounts } from "./counts";
+import { type FileSource, originOf, readSourceRows, withLists } from "./import-sources";
+import { listTenantLists } from "./lists";
 
 /*
  * CSV imports as jobs (issue 16): the upload is checked at once (a file without an email column is
@@ -34,6 +52,7 @@ export type ImportStatus = SubscriberImportsTable["status"];
 export interface ImportJob {
   id: number;
   fileName: string;
+  source: ImportSource;
   status: ImportStatus;
   /** valid rows to write */
   totalRows: number;
@@ -53,6 +72,7 @@ export interface ImportJob {
 const JOB_COLUMNS = [
   "id",
   "file_name",
+  "source",
   "status",
   "total_rows",
   "done_rows",
@@ -70,6 +90,7 @@ const JOB_COLUMNS = [
 type JobRow = {
   id: number;
   file_name: string;
+  source: ImportSource;
   status: ImportStatus;
   total_rows: number;
   done_rows: number;
@@ -87,6 +108,7 @@ type JobRow = {
 const toJob = (row: JobRow): ImportJob => ({
   id: Number(row.id),
   fileName: row.file_name,
+  source: row.source,
   status: row.status,
   totalRows: Number(row.total_rows),
   doneRows: Number(row.done_rows),
@@ -104,16 +126,37 @@ const toJob = (row: JobRow): ImportJob => ({
 export class ImportNotFound extends Error {}
 
 /**
- * Checks an uploaded CSV and queues it; the job's id. A file that cannot be imported at all
- * throws ImportFileError and queues nothing.
+ * A file's rows as `source` reads them, checked against the tenant's lists. With `createLists`
+ * (the job runs) the lists another platform's labels name are made; without (the upload is only
+ * checked) nothing is written.
+ */
+async function prepareSource(
+  ctx: { db: Db; tenant: TenantConfig },
+  source: FileSource,
+  text: string,
+  createLists: boolean,
+): Promise<PreparedImport> {
+  if (source === "herald") return prepareImport(ctx, text);
+  const { rows, refused } = readSourceRows(source, text);
+  const lists = await listTenantLists(ctx.db, ctx.tenant);
+  const defaultList = lists.find((list) => list.key === ctx.tenant.emailGroups.default) ?? lists[0];
+  const withNames = await withLists(ctx.db, ctx.tenant, source, rows, defaultList, createLists);
+  return { rows: withNames, refused, defaultList };
+}
+
+/**
+ * Checks an uploaded file and queues it; the job's id. A file that cannot be imported at all
+ * throws ImportFileError and queues nothing. `source` says whose export it is (a Herald CSV,
+ * Ghost's members CSV, Substack's email list).
  */
 export async function queueImport(
   ctx: AdminScope,
   by: string,
   fileName: string,
   text: string,
+  source: FileSource = "herald",
 ): Promise<number> {
-  const { rows, refused } = await prepareImport(ctx, text);
+  const { rows, refused } = await prepareSource(ctx, source, text, false);
   if (rows.length === 0 && refused.length === 0) {
     throw new ImportFileError("The file has no rows below its header.");
   }
@@ -124,6 +167,7 @@ export async function queueImport(
     .values({
       tenant_id: ctx.tenant.id,
       file_name: fileName.slice(0, 200),
+      source,
       csv: nothingToWrite ? "" : text,
       status: nothingToWrite ? "done" : "queued",
       total_rows: rows.length,
@@ -163,12 +207,14 @@ export async function recentImports(ctx: AdminScope, limit = 10): Promise<Import
 
 /**
  * Takes the oldest job waiting (or one whose worker went silent) for `workerId`; null if none.
- * The update names the state it saw, so of two workers only one takes a job.
+ * The update names the state it saw, so of two workers only one takes a job. With `only`, that
+ * job or none (the command line runs the job it queued).
  */
 export async function claimImport(
   db: Db,
   workerId: string,
   now = new Date(),
+  only?: { id: number; tenantId: string },
 ): Promise<{ id: number; tenantId: string } | null> {
   const stale = new Date(now.getTime() - IMPORT_STALE_MS).toISOString();
   // The worker serves every tenant: it finds work across them, then acts within one.
@@ -180,6 +226,9 @@ export async function claimImport(
         eb("status", "=", "queued"),
         eb.and([eb("status", "=", "running"), eb("heartbeat_at", "<", stale)]),
       ]),
+    )
+    .$if(only !== undefined, (qb) =>
+      qb.where("tenant_id", "=", only?.tenantId ?? "").where("id", "=", only?.id ?? 0),
     )
     .orderBy("id")
     .limit(1)
@@ -208,6 +257,18 @@ export async function claimImport(
     : null;
 }
 
+/** An update of this job, while this worker holds it. */
+function updateOwnJob(on: Db, job: { id: number; tenantId: string }, workerId: string) {
+  return on
+    .updateTable("subscriber_imports")
+    .where("tenant_id", "=", job.tenantId)
+    .where("id", "=", job.id)
+    .where("claimed_by", "=", workerId)
+    .where("status", "=", "running");
+}
+
+type JobUpdate = (on: Db) => ReturnType<typeof updateOwnJob>;
+
 /** Another worker took the job over (this one was too slow to say it was alive). */
 class ImportTakenOver extends Error {}
 
@@ -222,23 +283,20 @@ export async function runImport(
   keepGoing: () => boolean = () => true,
 ): Promise<void> {
   const ctx = { db, tenant: (await getTenant(db, job.tenantId)).config };
-  /** An update of this job, while this worker holds it. */
-  const mine = (on: Db) =>
-    on
-      .updateTable("subscriber_imports")
-      .where("tenant_id", "=", job.tenantId)
-      .where("id", "=", job.id)
-      .where("claimed_by", "=", workerId)
-      .where("status", "=", "running");
+  const mine: JobUpdate = (on) => updateOwnJob(on, job, workerId);
   const row = await db
     .selectFrom("subscriber_imports")
-    .select(["csv", "done_through_line"])
+    .select(["csv", "done_through_line", "source", "cursor", "done_rows", "created_by", "refused"])
     .where("tenant_id", "=", job.tenantId)
     .where("id", "=", job.id)
     .executeTakeFirstOrThrow();
+  if (row.source === "mailerlite") {
+    return runMailerLiteMove(ctx, row, mine, keepGoing);
+  }
+  const origin = originOf(row.source);
   try {
     // Checked again: a list named by a row may have gone since the upload.
-    const { rows, refused, defaultList } = await prepareImport(ctx, row.csv);
+    const { rows, refused, defaultList } = await prepareSource(ctx, row.source, row.csv, true);
     await mine(db)
       .set({
         total_rows: rows.length,
@@ -258,7 +316,9 @@ export async function runImport(
       const chunk = todo.slice(start, start + IMPORT_CHUNK_ROWS);
       const now = new Date().toISOString();
       await db.transaction().execute(async (trx) => {
-        const counts = await writeImportRows(trx, job.tenantId, chunk, defaultList, now);
+        const counts = await writeImportRows(trx, job.tenantId, chunk, defaultList, now, {
+          origin,
+        });
         const saved = await mine(trx)
           .set({
             done_rows: sql<number>`done_rows + ${chunk.length}`,
@@ -292,6 +352,156 @@ export async function runImport(
       })
       .execute();
     if (!(error instanceof ImportFileError)) throw error;
+  }
+}
+
+/**
+ * Queues the move of a MailerLite tenant's audience to Herald's sending; the job's id. A move
+ * already waiting or running is that one; one that failed goes on from the page it stopped at.
+ * A tenant not on MailerLite (or without an API key) throws ImportFileError and queues nothing.
+ */
+export async function queueMailerLiteMove(ctx: AdminScope, by: string): Promise<number> {
+  mailerLiteToLeave(ctx.tenant);
+  const latest = await ctx.db
+    .selectFrom("subscriber_imports")
+    .select(["id", "status"])
+    .where("tenant_id", "=", ctx.tenant.id)
+    .where("source", "=", "mailerlite")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  if (latest && (latest.status === "queued" || latest.status === "running")) {
+    return Number(latest.id);
+  }
+  if (latest?.status === "failed") {
+    const resumed = await ctx.db
+      .updateTable("subscriber_imports")
+      .set({
+        status: "queued",
+        error: null,
+        finished_at: null,
+        claimed_by: null,
+        heartbeat_at: null,
+      })
+      .where("tenant_id", "=", ctx.tenant.id)
+      .where("id", "=", latest.id)
+      .where("status", "=", "failed")
+      .executeTakeFirst();
+    if (Number(resumed.numUpdatedRows) === 1) return Number(latest.id);
+  }
+  const { id } = await ctx.db
+    .insertInto("subscriber_imports")
+    .values({
+      tenant_id: ctx.tenant.id,
+      file_name: "MailerLite account",
+      source: "mailerlite",
+      csv: "",
+      status: "queued",
+      created_by: by,
+      created_at: new Date().toISOString(),
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return Number(id);
+}
+
+/** The higher of the job's total and what it wrote plus `more` (an account grows meanwhile). */
+const totalAtLeast = (more: number) =>
+  sql<number>`case when total_rows < done_rows + ${more} then done_rows + ${more} else total_rows end`;
+
+/**
+ * A MailerLite move (queueMailerLiteMove): the account's pages from the saved cursor, each written
+ * with its progress and the next cursor in one transaction; at the end, if nobody was refused,
+ * the tenant's provider switches to builtin. MailerLite failing (after the client's retries)
+ * stops the job with what was written kept and the tenant left on MailerLite.
+ */
+async function runMailerLiteMove(
+  ctx: { db: Db; tenant: TenantConfig },
+  job: { cursor: string | null; done_rows: number; created_by: string; refused: string },
+  mine: JobUpdate,
+  keepGoing: () => boolean,
+): Promise<void> {
+  const { db, tenant } = ctx;
+  let written = Number(job.done_rows);
+  const refused = JSON.parse(job.refused) as RefusedRow[];
+  try {
+    const provider = mailerLiteToLeave(tenant);
+    const total = await provider.countSubscribers();
+    await mine(db).set({ total_rows: total }).execute();
+    await mine(db)
+      .set({ total_rows: totalAtLeast(0) })
+      .execute();
+    const fields = await heraldFieldsFor(db, tenant.id, provider);
+    let cursor = job.cursor;
+    for (;;) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!keepGoing()) {
+        await mine(db).set({ status: "queued", claimed_by: null }).execute();
+        return;
+      }
+      // Alive before each page: only a page MailerLite holds up past IMPORT_STALE_MS lets another
+      // worker take over (this one's write then fails the claim check and is rolled back).
+      const alive = await mine(db)
+        .set({ heartbeat_at: new Date().toISOString() })
+        .executeTakeFirst();
+      if (Number(alive.numUpdatedRows) !== 1) return;
+      const firstLine = written + refused.length + 1;
+      const page = await readMailerLitePage(db, tenant, provider, fields, cursor, firstLine);
+      const now = new Date().toISOString();
+      refused.push(...page.refused);
+      await db.transaction().execute(async (trx) => {
+        const counts = await writeImportRows(trx, tenant.id, page.rows, undefined, now, {
+          origin: "mailerlite",
+        });
+        const saved = await mine(trx)
+          .set({
+            done_rows: sql<number>`done_rows + ${page.rows.length}`,
+            total_rows: totalAtLeast(page.rows.length),
+            created: sql<number>`created + ${counts.created}`,
+            updated: sql<number>`updated + ${counts.updated}`,
+            kept_unsubscribed: sql<number>`kept_unsubscribed + ${counts.keptUnsubscribed}`,
+            refused_count: sql<number>`refused_count + ${page.refused.length}`,
+            refused: JSON.stringify(refused.slice(0, REFUSED_ROWS_KEPT)),
+            cursor: page.next,
+            heartbeat_at: now,
+          })
+          .executeTakeFirst();
+        if (Number(saved.numUpdatedRows) !== 1) throw new ImportTakenOver();
+      });
+      written += page.rows.length;
+      if (!page.next) break;
+      cursor = page.next;
+    }
+    await foldAudienceCounts(db, tenant.id);
+    const finished = new Date().toISOString();
+    if (refused.length > 0) {
+      await mine(db)
+        .set({
+          status: "done",
+          error: `${tenant.name} stays on MailerLite: ${refused.length} of its subscribers could not be brought across (see below). Correct them in MailerLite and move again.`,
+          finished_at: finished,
+          claimed_by: null,
+        })
+        .execute();
+      return;
+    }
+    await switchToHeraldSending(db, tenant.id, job.created_by);
+    await mine(db).set({ status: "done", finished_at: finished, claimed_by: null }).execute();
+  } catch (error) {
+    if (error instanceof ImportTakenOver) return;
+    const message =
+      error instanceof ProviderError || error instanceof ImportFileError
+        ? `MailerLite stopped answering (${error.message}). The ${written} subscribers brought across so far are kept and ${tenant.name} stays on MailerLite; move again to go on from where it stopped.`
+        : `The move stopped on an error. The ${written} subscribers brought across so far are kept and ${tenant.name} stays on MailerLite; move again to go on from where it stopped.`;
+    await mine(db)
+      .set({
+        status: "failed",
+        error: message,
+        finished_at: new Date().toISOString(),
+        claimed_by: null,
+      })
+      .execute();
+    if (!(error instanceof ProviderError || error instanceof ImportFileError)) throw error;
   }
 }
 
@@ -331,11 +541,33 @@ export class ImportWorker {
   /** One job, if one waits; whether there was one. */
   async tick(): Promise<boolean> {
     const job = await claimImport(this.options.db, this.id);
-    if (!job) return false;
+    if (!job) return this.archiveTick();
     const started = Date.now();
     await runImport(this.options.db, job, this.id, () => this.running);
+    const ended = await this.options.db
+      .selectFrom("subscriber_imports")
+      .select(["status", "source"])
+      .where("tenant_id", "=", job.tenantId)
+      .where("id", "=", job.id)
+      .executeTakeFirst();
+    // A job stopped part way (a shutdown) is neither: another round finishes it.
+    if (ended?.status === "done" || ended?.status === "failed") {
+      recordImportJob(ended.source, ended.status);
+    }
     this.options.logger.info({ importId: job.id, ms: Date.now() - started }, "import finished");
     return true;
+  }
+
+  /** Newsletters from Ghost or Substack (server/newsletters/archive-imports.ts) take turns with CSVs. */
+  private async archiveTick(): Promise<boolean> {
+    const started = Date.now();
+    const job = await runNextArchiveImport(this.options.db, this.id, () => this.running);
+    if (job)
+      this.options.logger.info(
+        { archiveImportId: job.id, ms: Date.now() - started },
+        "archive import finished",
+      );
+    return job !== null;
   }
 
   private async run(): Promise<void> {

@@ -4,7 +4,13 @@ import type { SubscriberStatus } from "../db/schema";
 import { forgetRecipients } from "../mail/send";
 import { providerNameFor } from "../providers/choice";
 import { pushMembership, pushUnsubscribe } from "../providers/mailerlite-mirror";
-import { clearEvents, recordEvent, recordEvents, type SubscriberEventDetail } from "./events";
+import {
+  clearEvents,
+  IMPORT_ORIGINS,
+  recordEvent,
+  recordEvents,
+  type SubscriberEventDetail,
+} from "./events";
 import {
   clearFieldValues,
   fieldValuesOf,
@@ -473,7 +479,9 @@ function describeEvent(
             ? `Invited by ${d.by}: the double opt-in email was sent`
             : `Added by ${d.by} as active`
           : d.source === "import"
-            ? "Imported from a CSV file"
+            ? d.origin
+              ? `Imported from ${IMPORT_ORIGINS[d.origin]}`
+              : "Imported from a CSV file"
             : d.source === "api"
               ? "Signed up through the API"
               : "Signed up through the form";
@@ -481,6 +489,7 @@ function describeEvent(
         d.page ? `page ${d.page}` : null,
         d.clientAddress ? `client address ${d.clientAddress}` : null,
         names(d.lists) ? `lists: ${names(d.lists)}` : null,
+        d.note ? `note: ${d.note}` : null,
       ].filter(Boolean);
       return { title: how, detail: evidence.join(" · ") || undefined };
     }

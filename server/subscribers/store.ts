@@ -172,6 +172,8 @@ export interface NewSubscriber {
   status: SubscriberStatus;
   subscribed_at: string | null;
   unsubscribed_at: string | null;
+  /** when they joined, if before now: an audience imported from elsewhere keeps its dates */
+  created_at?: string;
 }
 
 /** Adds subscribers (their addresses new to the tenant); answers their ids by address. */
@@ -186,7 +188,12 @@ export async function insertSubscribers(
     const ids = await db
       .insertInto("subscribers")
       .values(
-        part.map((row) => ({ ...row, tenant_id: tenantId, created_at: now, updated_at: now })),
+        part.map((row) => ({
+          ...row,
+          tenant_id: tenantId,
+          created_at: row.created_at ?? now,
+          updated_at: now,
+        })),
       )
       .returning(["id", "email"])
       .execute();
@@ -207,7 +214,7 @@ export async function insertSubscriber(
   return inserted.id;
 }
 
-export type SubscriberChange = Partial<Omit<NewSubscriber, "email">>;
+export type SubscriberChange = Partial<Omit<NewSubscriber, "email" | "created_at">>;
 
 /**
  * Changes a subscriber's name, status or dates. `unlessStatusIn` leaves a subscriber alone whose

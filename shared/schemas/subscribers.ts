@@ -13,3 +13,11 @@ export const SUBSCRIBER_STATUSES = [
  */
 export const MAX_IMPORT_BYTES = 10_000_000;
 export const MAX_IMPORT_LABEL = "10 MB";
+
+/** Where an import's people come from (issue 33), as staff read it. */
+export const IMPORT_SOURCE_LABELS = {
+  herald: "Herald CSV",
+  ghost: "Ghost members CSV",
+  substack: "Substack email list",
+  mailerlite: "MailerLite account",
+} as const;

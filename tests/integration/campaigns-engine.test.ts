@@ -3,6 +3,7 @@ import { createCampaign, getCampaignRow } from "../../server/campaigns/campaigns
 import { crossTenant } from "../../server/db/tenant-guard";
 import { recipientsOf, seedAudience, useSendingEngine, waitForStatus } from "../support/campaigns";
 import { testDialects } from "../support/database";
+import { scaled } from "../support/timing";
 
 // The recovery tests (a killed worker, stale claims, two workers at once) are in
 // campaigns-recovery.test.ts: they wait out claims, and a file of their own runs beside this one.
@@ -129,6 +130,16 @@ describe.each(testDialects())("the sending engine on %s", (dialect) => {
     const waitForSent = async (id: string, count: number) => {
       while (mailOf(id) < count) await new Promise((resolve) => setTimeout(resolve, 20));
     };
+    /** Waits until no row of the campaign is held for sending: a second on a quiet machine. */
+    const waitForStandDown = async (id: string, held: string[]) => {
+      const deadline = Date.now() + scaled(1_000);
+      let statuses = await statusesOf(id);
+      while (statuses.some((status) => held.includes(status)) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        statuses = await statusesOf(id);
+      }
+      return statuses;
+    };
 
     // 100 messages a second: a batch holds 200 rows (two seconds' worth); the lists also hold the
     // earlier tests' subscribers, so the campaign has several batches.
@@ -142,11 +153,10 @@ describe.each(testDialects())("the sending engine on %s", (dialect) => {
     await waitForSent(campaign.id, 10);
     await changeCampaignState(engine.ctx, campaign.id, "pause");
     const atPause = mailOf(campaign.id);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const paused = await waitForStandDown(campaign.id, ["sending"]);
+    expect(paused).not.toContain("sending"); // the batch in hand went back to pending
     // Only what was already handed to SMTP when Pause answered went out after it.
     expect(mailOf(campaign.id) - atPause).toBeLessThanOrEqual(concurrency);
-    const paused = await statusesOf(campaign.id);
-    expect(paused).not.toContain("sending"); // the batch in hand went back to pending
     expect(paused.filter((status) => status === "pending").length).toBeGreaterThan(100);
 
     await changeCampaignState(engine.ctx, campaign.id, "resume");
@@ -162,9 +172,8 @@ describe.each(testDialects())("the sending engine on %s", (dialect) => {
     await waitForSent(doomed.id, 10);
     await changeCampaignState(engine.ctx, doomed.id, "cancel");
     const atCancel = mailOf(doomed.id);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const cancelled = await waitForStandDown(doomed.id, ["sending", "pending"]);
     expect(mailOf(doomed.id) - atCancel).toBeLessThanOrEqual(concurrency);
-    const cancelled = await statusesOf(doomed.id);
     // Every row is sent or cancelled: none waits, none is held.
     expect(cancelled.filter((status) => status !== "sent" && status !== "cancelled")).toEqual([]);
     expect(cancelled.filter((status) => status === "sent")).toHaveLength(mailOf(doomed.id));

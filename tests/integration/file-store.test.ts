@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
@@ -66,12 +66,62 @@ function keepsItsPromise(name: string, backend: () => FileBackend) {
       // A malformed key never reaches the store.
       expect(await readFile(store, `../${saved.key}`)).toBeNull();
     });
+
+    it("lists every key it holds, once each, for a backup to copy", async () => {
+      const store = backend();
+      const saved = await saveFile(store, {
+        tenantId: "keydiscovery",
+        bytes: png,
+        contentType: "image/png",
+        extension: "png",
+      });
+      const variant = await saveVariant(store, saved.key, {
+        bytes: new Uint8Array([4, 5, 6]),
+        contentType: "image/webp",
+        extension: "webp",
+        width: 640,
+      });
+      const keys: string[] = [];
+      for await (const key of store.keys()) keys.push(key);
+      expect(keys).toEqual(expect.arrayContaining([saved.key, variant.key]));
+      expect(new Set(keys).size).toBe(keys.length);
+      for (const key of keys) expect(await store.read(key)).not.toBeNull();
+    });
   });
 }
 
 const diskRoot = mkdtempSync(join(tmpdir(), "herald-disk-store-"));
 afterAll(() => rmSync(diskRoot, { recursive: true, force: true }));
 keepsItsPromise("disk", () => diskBackend(diskRoot));
+
+describe("the disk file store's list", () => {
+  it("leaves out what is not a stored file (a stray file, a temporary directory)", async () => {
+    const root = mkdtempSync(join(tmpdir(), "herald-disk-list-"));
+    try {
+      const store = diskBackend(root);
+      const saved = await saveFile(store, {
+        tenantId: "main",
+        bytes: png,
+        contentType: "image/png",
+        extension: "png",
+      });
+      writeFileSync(join(root, "main", "notes.txt"), "not an upload");
+      mkdirSync(join(root, "Temp"));
+      writeFileSync(join(root, "Temp", "0123456789abcdef0123456789abcdef.png"), "x");
+      const keys: string[] = [];
+      for await (const key of store.keys()) keys.push(key);
+      expect(keys).toEqual([saved.key]);
+      expect(
+        await (async () => {
+          for await (const key of diskBackend(join(root, "missing")).keys()) return key;
+          return null;
+        })(),
+      ).toBeNull();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
 
 for (const dialect of testDialects()) {
   let database: TestDatabase;

@@ -92,7 +92,11 @@ describe("every route answers as app/route-access.ts declares", () => {
       email: "kd-editor@example.com",
       products: { keydiscovery: true },
     });
-    server = await startServer({ databaseUrl: database.url });
+    // With a token set, /metrics answers 401 to a caller without it (unset, it is a 404).
+    server = await startServer({
+      databaseUrl: database.url,
+      env: { METRICS_TOKEN: "route-access-metrics-token" },
+    });
     cookies["super admin"] = await signIn(server.url, "root@example.com");
     cookies["other-tenant editor"] = await signIn(server.url, "kd-editor@example.com");
   });

@@ -14,7 +14,8 @@ export interface FakeSubscriber {
   id: string;
   email: string;
   status: "active" | "unsubscribed" | "unconfirmed" | "bounced" | "junk";
-  fields: { name: string | null };
+  /** name, last_name and any custom field (issue 33: the move reads them all) */
+  fields: { name: string | null } & Record<string, string | number | null>;
   groups: string[];
   subscribed_at: string;
 }
@@ -42,6 +43,14 @@ export interface FakeMailerLite {
   limitPerMinute: number;
   /** answer the next n requests with this status (e.g. 503), to exercise retries */
   failNext: { status: number; count: number } | null;
+  /** the account's fields (GET /fields): name and last_name, and custom ones a test adds */
+  fields: { key: string; name: string; type: "text" | "number" | "date" }[];
+  /** the most subscribers a page holds, whatever `limit` asks (MailerLite: 1000) */
+  pageLimitCap: number;
+  /** pages of GET /subscribers answered before every further page fails with 500; null: none fail */
+  failPagesAfter: number | null;
+  /** pages of GET /subscribers answered so far */
+  pagesServed: number;
   stop(): Promise<void>;
 }
 
@@ -58,6 +67,13 @@ export async function startFakeMailerLite(
     requests: [],
     limitPerMinute: options.limitPerMinute ?? 120,
     failNext: null,
+    fields: [
+      { key: "name", name: "Name", type: "text" },
+      { key: "last_name", name: "Last name", type: "text" },
+    ],
+    pageLimitCap: 1000,
+    failPagesAfter: null,
+    pagesServed: 0,
   };
   const window: number[] = [];
 
@@ -134,7 +150,34 @@ export async function startFakeMailerLite(
       if (parts.length === 1 && method === "GET") {
         const all = [...fake.subscribers.values()];
         if (url.searchParams.get("limit") === "0") return send(res, 200, { total: all.length });
-        return send(res, 200, { data: all.map(view), meta: { total: all.length } });
+        if (fake.failPagesAfter !== null && fake.pagesServed >= fake.failPagesAfter) {
+          return send(res, 500, { message: "Server Error" });
+        }
+        fake.pagesServed++;
+        // Cursor pagination as MailerLite's list answers it: the cursor is opaque (here the
+        // base64 of the last id served), meta.next_cursor is null on the last page.
+        const limit = Math.min(
+          Math.max(1, Number(url.searchParams.get("limit") ?? 25) || 25),
+          fake.pageLimitCap,
+        );
+        const cursor = url.searchParams.get("cursor");
+        const after = cursor ? Buffer.from(cursor, "base64url").toString() : null;
+        const ordered = all.sort((a, b) => Number(a.id) - Number(b.id));
+        const start = after === null ? 0 : ordered.findIndex((s) => Number(s.id) > Number(after));
+        const page = start < 0 ? [] : ordered.slice(start, start + limit);
+        const last = page[page.length - 1];
+        const more = start >= 0 && start + limit < ordered.length;
+        return send(res, 200, {
+          data: page.map(view),
+          links: { first: null, last: null, prev: null, next: null },
+          meta: {
+            path: "/api/subscribers",
+            total: all.length,
+            per_page: limit,
+            next_cursor: more && last ? Buffer.from(last.id).toString("base64url") : null,
+            prev_cursor: null,
+          },
+        });
       }
       if (parts.length === 1 && method === "POST") {
         const email = String(body.email ?? "")
@@ -188,6 +231,13 @@ export async function startFakeMailerLite(
           return res.end();
         }
       }
+    }
+
+    if (parts[0] === "fields" && parts.length === 1 && method === "GET") {
+      return send(res, 200, {
+        data: fake.fields.map((field, index) => ({ id: String(index + 1), ...field })),
+        meta: { total: fake.fields.length },
+      });
     }
 
     if (parts[0] === "groups" && parts.length === 1 && method === "GET") {

@@ -34,6 +34,13 @@ export interface SmtpSink {
    * one case where a repeat is unavoidable).
    */
   cut: (mail: { to: string[] }) => "mid-data" | "after-accept" | undefined;
+  /**
+   * Decide per message, once it is kept: a promise holds its 250 until it settles (a slow or
+   * stalled server; the sender sees the message in flight); undefined answers at once.
+   */
+  delay: (mail: { to: string[] }) => Promise<void> | undefined;
+  /** Messages kept whose 250 a `delay` holds right now. */
+  held: number;
   /** Message-IDs of the messages kept and then cut off by "after-accept", in order. */
   cutAfterAccept: string[];
   waitFor(predicate: (mail: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>;
@@ -51,6 +58,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     answer: () => undefined,
     refuseConnection: () => undefined,
     cut: () => undefined,
+    delay: () => undefined,
+    held: 0,
     cutAfterAccept: [],
   };
   /** the open connections, to cut one off (smtp-server keeps them with their sockets) */
@@ -125,7 +134,16 @@ export async function startSmtpSink(): Promise<SmtpSink> {
             socketOf(session.id)?.destroy();
             return;
           }
-          callback();
+          const delay = sink.delay?.({ to });
+          if (!delay) {
+            callback();
+            return;
+          }
+          sink.held = (sink.held ?? 0) + 1;
+          return delay.finally(() => {
+            sink.held = (sink.held ?? 1) - 1;
+            callback();
+          });
         })
         .catch(callback);
     },

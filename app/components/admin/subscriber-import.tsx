@@ -7,7 +7,11 @@ import { Form, useNavigation, useRevalidator } from "react-router";
 import type { RefusedRow } from "../../../server/subscribers/admin";
 import type { ImportJob } from "../../../server/subscribers/imports";
 import { formatCount, formatDateTime, plural } from "../../../shared/format";
-import { MAX_IMPORT_BYTES, MAX_IMPORT_LABEL } from "../../../shared/schemas/subscribers";
+import {
+  IMPORT_SOURCE_LABELS,
+  MAX_IMPORT_BYTES,
+  MAX_IMPORT_LABEL,
+} from "../../../shared/schemas/subscribers";
 import { Link } from "../../lib/page-scripts";
 import { type Column, DataTable } from "../ui/data-table";
 
@@ -105,21 +109,40 @@ export function ImportReportView({ job }: { job: ImportJob }) {
             ? `Import stopped after ${plural(job.doneRows, "row")}`
             : `Importing: refused ${plural(job.refusedCount, "row")} so far`}
       </h2>
-      {failed && job.error ? (
+      {job.error ? (
         <p role="alert" className="mt-2 font-medium text-danger">
           {job.error}
         </p>
       ) : null}
       <p className="mt-1 text-sm">
-        From <span className="font-mono">{job.fileName}</span>: {formatCount(job.created)} new,{" "}
-        {formatCount(job.updated)} updated. No email was sent.
+        {job.source === "mailerlite" ? (
+          "From the MailerLite account"
+        ) : (
+          <>
+            From <span className="font-mono">{job.fileName}</span> (
+            {IMPORT_SOURCE_LABELS[job.source]})
+          </>
+        )}
+        : {formatCount(job.created)} new, {formatCount(job.updated)} updated. No email was sent.
       </p>
-      {job.keptUnsubscribed > 0 ? (
-        <p className="mt-2 text-sm">
-          {plural(job.keptUnsubscribed, "row")} matched people who had unsubscribed; they stay
-          unsubscribed. Put <strong>active</strong> in a row's status column to subscribe someone
-          again.
+      {done && job.source === "mailerlite" && !job.error ? (
+        <p className="mt-2 text-sm font-semibold">
+          Everyone came across: this site now sends with Herald.
         </p>
+      ) : null}
+      {job.keptUnsubscribed > 0 ? (
+        job.source === "herald" ? (
+          <p className="mt-2 text-sm">
+            {plural(job.keptUnsubscribed, "row")} matched people who had unsubscribed; they stay
+            unsubscribed. Put <strong>active</strong> in a row's status column to subscribe someone
+            again.
+          </p>
+        ) : (
+          <p className="mt-2 text-sm">
+            {plural(job.keptUnsubscribed, "row")} matched people who had unsubscribed, bounced or
+            complained here; they stay so. Nobody is subscribed again by an import from elsewhere.
+          </p>
+        )
       ) : null}
       {job.refused.length > 0 ? (
         <DataTable
@@ -155,6 +178,7 @@ const IMPORT_COLUMNS: Column<ImportJob>[] = [
       </Link>
     ),
   },
+  { header: "Source", cell: (job) => IMPORT_SOURCE_LABELS[job.source] },
   { header: "Uploaded", cell: (job) => `${formatDateTime(job.createdAt)} by ${job.createdBy}` },
   { header: "State", cell: (job) => STATUS_WORDS[job.status] },
   {
@@ -191,6 +215,25 @@ export function ImportForm() {
         }
       }}
     >
+      <fieldset>
+        <legend className="font-semibold">Where the file comes from</legend>
+        <div className="mt-1 flex flex-wrap gap-x-6 gap-y-1">
+          {(["herald", "ghost", "substack"] as const).map((source) => (
+            <label key={source} className="flex items-center gap-2">
+              <input
+                type="radio"
+                name="source"
+                value={source}
+                defaultChecked={source === "herald"}
+                className="accent-brand-strong"
+              />
+              {source === "substack"
+                ? "Substack email list or export zip"
+                : IMPORT_SOURCE_LABELS[source]}
+            </label>
+          ))}
+        </div>
+      </fieldset>
       <div>
         <label htmlFor="import-file" className="block font-semibold">
           CSV file (at most {MAX_IMPORT_LABEL})
@@ -199,7 +242,7 @@ export function ImportForm() {
           id="import-file"
           name="file"
           type="file"
-          accept=".csv,text/csv"
+          accept=".csv,text/csv,.zip,application/zip"
           required
           aria-describedby="import-help"
           onChange={() => setTooLarge(false)}
@@ -223,6 +266,12 @@ export function ImportForm() {
           . Imported people get no email. Rows with errors are listed and skipped; the others are
           written in the background, with a progress bar.
         </p>
+        <p>
+          <strong>Ghost</strong>: the members CSV from Ghost Admin → Members → Export. Labels become
+          lists (made when missing); members not subscribed to emails are kept as unsubscribed.{" "}
+          <strong>Substack</strong>: the email list CSV, or the whole export zip. Nobody who left is
+          subscribed again.
+        </p>
       </div>
       <button
         type="submit"
@@ -230,6 +279,30 @@ export function ImportForm() {
         className="rounded-brand bg-brand-strong px-4 py-2 font-semibold text-on-brand-strong"
       >
         {importing ? "Uploading…" : "Import CSV"}
+      </button>
+    </Form>
+  );
+}
+
+/** A super admin's button for a tenant on MailerLite: every subscriber comes across, then Herald sends. */
+export function MoveFromMailerLiteForm() {
+  const navigation = useNavigation();
+  const moving = navigation.state === "submitting" && navigation.formData?.get("intent") !== null;
+  return (
+    <Form method="post" action="/admin/subscribers/imports" className="space-y-3">
+      <p className="max-w-3xl text-sm">
+        Brings every subscriber of the MailerLite account across — their status, fields, and groups
+        as lists — without sending anyone an email or subscribing anyone who left. When everyone has
+        come across, this site sends with Herald instead of MailerLite; if MailerLite stops
+        answering half way, the site stays on MailerLite and moving again goes on from there.
+      </p>
+      <input type="hidden" name="intent" value="move-from-mailerlite" />
+      <button
+        type="submit"
+        aria-disabled={moving || undefined}
+        className="rounded-brand bg-brand-strong px-4 py-2 font-semibold text-on-brand-strong"
+      >
+        {moving ? "Starting…" : "Move to Herald's sending"}
       </button>
     </Form>
   );

@@ -50,12 +50,20 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
     <AdminPage
       title="Newsletter Management"
       actions={
-        <Link
-          to="/admin/newsletter/new"
-          className="rounded-brand bg-brand-strong px-4 py-2 font-semibold text-on-brand-strong no-underline"
-        >
-          Create New Newsletter
-        </Link>
+        <>
+          <Link
+            to="/admin/newsletter/import"
+            className="rounded-brand border-2 border-brand-strong px-4 py-2 font-semibold text-brand-strong no-underline"
+          >
+            Import from Ghost or Substack
+          </Link>
+          <Link
+            to="/admin/newsletter/new"
+            className="rounded-brand bg-brand-strong px-4 py-2 font-semibold text-on-brand-strong no-underline"
+          >
+            Create New Newsletter
+          </Link>
+        </>
       }
     >
       <Form

@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import { toApiError } from "../../../server/api/errors";
 import { requireTenantManager } from "../../../server/auth/guards";
+import { readBackupStatus } from "../../../server/backups/schedule";
 import { scopeOf } from "../../../server/http/context";
 import { createTenant, listTenantViews } from "../../../server/tenants/admin";
 import type { Route } from "./+types/tenants";
@@ -14,8 +15,11 @@ export interface CreateFailure {
 /** /admin/tenants — the tenant manager (SPEC §2), super admins only (SPEC §6 guard). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireTenantManager(context, request);
-  const tenants = await listTenantViews(scopeOf(context).db);
+  const { db } = scopeOf(context);
+  const tenants = await listTenantViews(db);
   return {
+    // The installation's scheduled snapshots: a super admin's concern, never a tenant's.
+    backups: await readBackupStatus(db),
     tenants: tenants.map(({ id, name, domain, description, branding, updatedAt }) => ({
       id,
       name,

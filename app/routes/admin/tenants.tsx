@@ -1,4 +1,5 @@
 import { Form, useActionData, useNavigation, useSearchParams } from "react-router";
+import { formatDateTime } from "../../../shared/format";
 import { TENANT_ID_PATTERN } from "../../../shared/schemas/tenant";
 import { AdminPage } from "../../components/admin-header";
 import { FieldShell, SubmitButton, TextInput } from "../../components/ui/form";
@@ -12,7 +13,7 @@ export { action, loader } from "./tenants.server";
 export const meta: Route.MetaFunction = () => noindexMeta("Tenant manager");
 
 export default function Tenants({ loaderData }: Route.ComponentProps) {
-  const { tenants } = loaderData;
+  const { tenants, backups } = loaderData;
   const deleted = useSearchParams()[0].get("deleted");
   const failure = useActionData<typeof action>() as CreateFailure | undefined;
   const navigation = useNavigation();
@@ -106,8 +107,55 @@ export default function Tenants({ loaderData }: Route.ComponentProps) {
           </li>
         ))}
       </ul>
+
+      <BackupStatus backups={backups} />
     </AdminPage>
   );
+}
+
+/** The installation's scheduled snapshots (README, Backups and restore): last success and failure. */
+function BackupStatus({ backups }: { backups: Route.ComponentProps["loaderData"]["backups"] }) {
+  const { lastSuccess, lastFailure } = backups;
+  const failedSince = lastFailure && (!lastSuccess || lastFailure.at > lastSuccess.at);
+  return (
+    <section aria-labelledby="backups-heading" className="mt-10">
+      <h2 id="backups-heading" className="text-xl font-bold">
+        Backups
+      </h2>
+      <div className="mt-4 rounded-brand border border-black/10 bg-surface p-5 shadow-sm">
+        {lastSuccess ? (
+          <p>
+            Last backup: <strong>{formatDateTime(lastSuccess.at)}</strong>,{" "}
+            {formatSize(lastSuccess.bytes)}, in{" "}
+            <code className="break-all text-sm">{lastSuccess.dir}</code>
+          </p>
+        ) : (
+          <p>
+            No scheduled backup has been written yet. They are written where the sending worker
+            runs, when BACKUP_DIR is set.
+          </p>
+        )}
+        {lastFailure ? (
+          <p className={failedSince ? "mt-2 font-medium text-danger" : "mt-2 text-sm opacity-80"}>
+            {failedSince ? "Last backup failed" : "Last failure"}: {formatDateTime(lastFailure.at)}{" "}
+            — <span className="break-words">{lastFailure.error}</span>
+          </p>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+/** A snapshot's size as people read it: 1.2 GB, 340 MB, 12 kB. */
+function formatSize(bytes: number): string {
+  const units = ["bytes", "kB", "MB", "GB", "TB"];
+  let size = bytes;
+  let unit = 0;
+  while (size >= 1000 && unit < units.length - 1) {
+    size /= 1000;
+    unit++;
+  }
+  return `${unit === 0 ? size : size.toFixed(size < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
 /** One field of 'Add New Tenant', keeping what was typed and its errors after a refusal. */

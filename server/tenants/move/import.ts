@@ -40,8 +40,11 @@ export interface ImportSummary {
   files: number;
   /** how many secrets were re-sealed for their new rows; "left out" with --without-secrets */
   secrets: number | "left out";
-  /** newsletters whose author had no staff account with the same email here: byline cleared */
-  bylinesCleared: { newsletter: string; authorEmail: string }[];
+  /**
+   * newsletters whose author has no staff account with the same email here: no author_id, the
+   * byline keeps the author's display name when they had one
+   */
+  bylinesCleared: { newsletter: string; authorEmail: string; keptName: string | null }[];
   /** text ids already taken at the destination, given new ones */
   renamedIds: number;
 }
@@ -250,10 +253,13 @@ export async function importTenant(
           next[secretColumn] = getSecretBox().seal(plain, sealedAt(table.name, next, tenantId));
         }
         if (table.name === "newsletters" && row.author_id && next.author_id === null) {
+          // No staff user here: the byline keeps the author's name (author_name, 0030).
           const author = archive.authors.find((each) => each.id === row.author_id);
+          next.author_name ??= author?.displayName ?? null;
           bylinesCleared.push({
             newsletter: String(row.title),
             authorEmail: author?.email ?? "(unknown)",
+            keptName: (next.author_name as string | null) ?? null,
           });
         }
         return next;

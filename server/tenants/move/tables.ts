@@ -49,7 +49,8 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   { name: "tags" },
   { name: "segments", id: "serial" },
   { name: "images" },
-  // author_id: re-attached to the destination's staff user with the same email, else null.
+  // author_id: re-attached to the destination's staff user with the same email, else null with
+  // the author's display name kept in author_name (0030).
   { name: "newsletters", id: "text", refs: { author_id: "users", campaign_id: "campaigns" } },
   { name: "newsletter_slugs", refs: { newsletter_id: "newsletters" } },
   { name: "newsletter_tags", refs: { newsletter_id: "newsletters" } },
@@ -74,6 +75,8 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   },
   { name: "subscriber_events", id: "serial", refs: { subscriber_id: "subscribers" } },
   { name: "subscriber_imports", id: "serial" },
+  // Ghost and Substack imports (0030); their image map's /uploads/ URLs follow an --as rename.
+  { name: "archive_imports", id: "serial" },
   {
     name: "campaigns",
     id: "text",
@@ -132,6 +135,7 @@ export const INSTALL_TABLES: Readonly<Record<TableName, string | null>> = {
   segments: null,
   audience_counts: null,
   subscriber_imports: null,
+  archive_imports: null,
   preference_changes: null,
   unsubscribe_feedback: null,
   mail_log: null,

@@ -1,0 +1,228 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { readBackupStatus } from "./backups/schedule";
+import { sendQueueState } from "./campaigns/deliveries";
+import type { Db } from "./db";
+import { crossTenant } from "./db/tenant-guard";
+
+/*
+ * What /metrics exposes (README, "Watching it run"; decision 032), in Prometheus' text format.
+ * Counters live in this process: each instance exposes its own, and Prometheus adds them up.
+ * The send queue, import jobs and the last backup are read from the database at scrape time, so
+ * every instance answers the same for them. Labels stay few: a route's pattern (never its URL),
+ * a status class, a tenant id only on the per-tenant mail series.
+ */
+
+export type MailStream = "campaign" | "transactional";
+export type MailOutcome = "sent" | "failed" | "retried";
+export type FeedbackOutcomeKind = "bounced" | "complained";
+
+interface Metrics {
+  registry: Registry;
+  requestDuration: Histogram<"route" | "method" | "status">;
+  pageCache: Counter<"result">;
+  mail: Record<MailOutcome, Counter<"tenant" | "stream">>;
+  feedback: Record<FeedbackOutcomeKind, Counter<"tenant">>;
+  importJobsFinished: Counter<"kind" | "status">;
+  /** the database the scrape-time gauges read; set by the runtime once it is open */
+  db: Db | null;
+}
+
+// One registry per process, kept on globalThis: the dev server reloads modules, and a metric
+// registered twice is an error.
+const globalStore = globalThis as typeof globalThis & { __heraldMetrics?: Metrics };
+
+function createMetrics(): Metrics {
+  const registry = new Registry();
+  // Event-loop lag, heap and resident memory, GC, handles: prom-client's standard set, under its
+  // standard names (nodejs_*, process_*) so the usual Node.js dashboards read them as they are.
+  collectDefaultMetrics({ register: registry });
+  const metrics: Metrics = {
+    registry,
+    db: null,
+    requestDuration: new Histogram({
+      name: "herald_http_request_duration_seconds",
+      help: "Time from a request's arrival to its answer, by route pattern, method and status class",
+      labelNames: ["route", "method", "status"],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    pageCache: new Counter({
+      name: "herald_page_cache_requests_total",
+      help: "Anonymous GETs the page cache could serve, by result: hit (served from memory) or miss",
+      labelNames: ["result"],
+      registers: [registry],
+    }),
+    mail: {
+      sent: new Counter({
+        name: "herald_mail_sent_total",
+        help: "Messages the SMTP server accepted (or the outbox kept), by tenant and stream",
+        labelNames: ["tenant", "stream"],
+        registers: [registry],
+      }),
+      failed: new Counter({
+        name: "herald_mail_failed_total",
+        help: "Messages given up on (refused for good, or out of tries), by tenant and stream",
+        labelNames: ["tenant", "stream"],
+        registers: [registry],
+      }),
+      retried: new Counter({
+        name: "herald_mail_retried_total",
+        help: "Tries that failed for now and will be tried again later, by tenant and stream",
+        labelNames: ["tenant", "stream"],
+        registers: [registry],
+      }),
+    },
+    feedback: {
+      bounced: new Counter({
+        name: "herald_mail_bounced_total",
+        help: "Hard bounces recorded (a 5xx at send time or a bounce report), by tenant",
+        labelNames: ["tenant"],
+        registers: [registry],
+      }),
+      complained: new Counter({
+        name: "herald_mail_complained_total",
+        help: "Abuse complaints recorded, by tenant",
+        labelNames: ["tenant"],
+        registers: [registry],
+      }),
+    },
+    importJobsFinished: new Counter({
+      name: "herald_import_jobs_finished_total",
+      help: "Import jobs this process finished, by kind and final status",
+      labelNames: ["kind", "status"],
+      registers: [registry],
+    }),
+  };
+  new Gauge({
+    name: "herald_backup_last_success_timestamp_seconds",
+    help: "When the last backup succeeded (Unix time); 0 when none is known",
+    registers: [registry],
+    async collect() {
+      const success = metrics.db && (await readBackupStatus(metrics.db)).lastSuccess;
+      this.set(success ? Date.parse(success.at) / 1000 : 0);
+    },
+  });
+  new Gauge({
+    name: "herald_send_queue_messages",
+    help: "Campaign messages waiting or being sent for campaigns that are sending",
+    registers: [registry],
+    async collect() {
+      const state = await queueState();
+      this.set(state?.depth ?? 0);
+    },
+  });
+  new Gauge({
+    name: "herald_send_queue_oldest_age_seconds",
+    help: "How long the oldest due campaign message has waited to be sent; 0 when none is due",
+    registers: [registry],
+    async collect() {
+      const state = await queueState();
+      this.set(state?.oldestAgeSeconds ?? 0);
+    },
+  });
+  new Gauge({
+    name: "herald_import_jobs",
+    help: "Subscriber import jobs in the database, by status",
+    labelNames: ["status"],
+    registers: [registry],
+    async collect() {
+      const db = metrics.db;
+      if (!db) return;
+      const rows = await crossTenant(db)
+        .selectFrom("subscriber_imports")
+        .select(["status", (eb) => eb.fn.countAll<number | string>().as("count")])
+        .groupBy("status")
+        .execute();
+      this.reset();
+      for (const status of ["queued", "running", "done", "failed"]) this.set({ status }, 0);
+      for (const row of rows) this.set({ status: row.status }, Number(row.count));
+    },
+  });
+  return metrics;
+}
+
+function metrics(): Metrics {
+  globalStore.__heraldMetrics ??= createMetrics();
+  return globalStore.__heraldMetrics;
+}
+
+/** Both queue gauges read one query per scrape: the first asks, the second shares its answer. */
+let queueRead: {
+  at: number;
+  state: Promise<Awaited<ReturnType<typeof sendQueueState>> | null>;
+} | null = null;
+function queueState() {
+  const db = metrics().db;
+  if (!db) return Promise.resolve(null);
+  if (!queueRead || Date.now() - queueRead.at > 1_000) {
+    queueRead = { at: Date.now(), state: sendQueueState(db, new Date()) };
+  }
+  return queueRead.state;
+}
+
+/** The database the scrape-time series read (server/runtime.ts, once it is open). */
+export function setMetricsDatabase(db: Db): void {
+  metrics().db = db;
+}
+
+/**
+ * One observation per answered request (server/http/app.ts, and the refusals before routing in
+ * server/http/security.ts, as route "unmatched"): the whole cost on the hot path.
+ */
+export function observeRequest(
+  route: string,
+  method: string,
+  status: number,
+  seconds: number,
+): void {
+  metrics().requestDuration.observe(
+    {
+      route,
+      method: OBSERVED_METHODS.has(method) ? method : "other",
+      status: STATUS_CLASSES[Math.floor(status / 100)] ?? "other",
+    },
+    seconds,
+  );
+}
+const STATUS_CLASSES = ["other", "1xx", "2xx", "3xx", "4xx", "5xx"];
+/** Methods the histogram names; any other is "other" (a label must stay bounded). */
+const OBSERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+export function countPageCache(result: "hit" | "miss"): void {
+  metrics().pageCache.inc({ result });
+}
+
+/** A message's outcome: handed over, given up on, or to be tried again. Null tenant: "none". */
+export function countMail(outcome: MailOutcome, tenantId: string | null, stream: MailStream): void {
+  metrics().mail[outcome].inc({ tenant: tenantId ?? "none", stream });
+}
+
+export function countFeedback(kind: FeedbackOutcomeKind, tenantId: string): void {
+  metrics().feedback[kind].inc({ tenant: tenantId });
+}
+
+/**
+ * For importers (CSV, Ghost, Substack, MailerLite, tenant moves): call once when a job ends.
+ * `kind` is a short fixed word ("csv", "ghost"…), `status` "done" or "failed".
+ */
+export function recordImportJob(kind: string, status: "done" | "failed"): void {
+  metrics().importJobsFinished.inc({ kind, status });
+}
+
+/** The exposition, and the content type to answer it with. */
+export async function renderMetrics(): Promise<{ body: string; contentType: string }> {
+  const { registry } = metrics();
+  return { body: await registry.metrics(), contentType: registry.contentType };
+}
+
+/**
+ * Whether `authorization` carries METRICS_TOKEN as a bearer token. Both sides are hashed first,
+ * so the comparison takes the same time whatever the length or content of a wrong guess.
+ */
+export function metricsTokenMatches(authorization: string | null, token: string): boolean {
+  const match = /^Bearer (.+)$/i.exec(authorization ?? "");
+  if (!match?.[1]) return false;
+  const digest = (text: string) => createHash("sha256").update(text).digest();
+  return timingSafeEqual(digest(match[1]), digest(token));
+}
