@@ -31,6 +31,7 @@ import { seedTenants } from "../server/tenants/seed";
 import { ARCHIVE_IMPORT_USAGE, archiveImportCommand } from "./archive-import";
 import { backupCommand, restoreCommand } from "./backup";
 import { AUDIENCE_IMPORT_USAGE, AUDIENCE_IMPORTS, audienceImportCommand } from "./import-audience";
+import { TENANT_USAGE, tenantCommand } from "./tenant";
 
 const USAGE = `Usage: npm run herald -- <command> [options]
 
@@ -60,6 +61,7 @@ Commands:
                                 METRICS_TOKEN) serves its own /metrics there
 ${AUDIENCE_IMPORT_USAGE}
 ${ARCHIVE_IMPORT_USAGE}
+${TENANT_USAGE}
   help                          show this text`;
 
 async function askPassword(): Promise<string> {
@@ -248,6 +250,8 @@ async function main(argv: string[]): Promise<number> {
       return workerCommand();
     case "secrets":
       return secretsCommand(rest);
+    case "tenant":
+      return tenantCommand(rest, withDb);
     case "backup":
     case "restore":
       return (command === "backup" ? backupCommand : restoreCommand)(rest);
