@@ -5,6 +5,7 @@ import {
   observeRequest,
   recordImportJob,
   renderMetrics,
+  startMetrics,
 } from "./metrics";
 
 const TOKEN = "a-metrics-token-0123456789";
@@ -31,6 +32,7 @@ describe("the METRICS_TOKEN check", () => {
 
 describe("the exposition", () => {
   it("labels a request by pattern, method and status class, and carries what other code records", async () => {
+    await startMetrics(null);
     observeRequest("/newsletter/:id", "GET", 404, 0.012);
     observeRequest("/newsletter/:id", "GET", 200, 0.003);
     countMail("sent", null, "transactional");
