@@ -20,7 +20,7 @@ import { migrateToLatest } from "../server/db/migrate";
 import { getEnv } from "../server/env";
 import { getLogger } from "../server/logger";
 import { outboxTransport, smtpTransport } from "../server/mail/transport";
-import { setMetricsDatabase } from "../server/metrics";
+import { startMetrics } from "../server/metrics";
 import { serveWorkerMetrics } from "../server/metrics-server";
 import { SEND_DRAIN_MS, STOP_WITHIN_MS } from "../server/runtime";
 import { getSecretBox } from "../server/secret-box";
@@ -199,7 +199,7 @@ async function workerCommand(): Promise<number> {
   await seedTenants(db);
   await resealStoredSecrets(db, "plaintext");
   // Its own /metrics when METRICS_PORT is set (README, "Watching it run").
-  setMetricsDatabase(db);
+  if (env.METRICS_PORT && env.METRICS_TOKEN) await startMetrics(db);
   const metrics =
     env.METRICS_PORT && env.METRICS_TOKEN
       ? await serveWorkerMetrics({ port: env.METRICS_PORT, token: env.METRICS_TOKEN, logger })
