@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
+import { recordServerError, serverErrorLines } from "./error-logs";
 import { scaled } from "./timing";
 
 export interface RunningServer {
@@ -42,8 +43,14 @@ export async function startServer(options: {
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  // Error-level log lines fail the running test unless it expects them (tests/support/error-logs.ts).
+  let partialLine = "";
   child.stdout?.on("data", (chunk) => {
     log += chunk;
+    const lines = partialLine + chunk;
+    const end = lines.lastIndexOf("\n") + 1;
+    partialLine = lines.slice(end);
+    for (const line of serverErrorLines(lines.slice(0, end))) recordServerError(line);
   });
   child.stderr?.on("data", (chunk) => {
     log += chunk;
