@@ -59,7 +59,9 @@ export function sourceFiles(root) {
     }
     for (const entry of entries) {
       if (!entry.isFile()) continue;
-      const file = relative(root, join(entry.parentPath ?? entry.path, entry.name)).split(sep).join("/");
+      const file = relative(root, join(entry.parentPath ?? entry.path, entry.name))
+        .split(sep)
+        .join("/");
       if (isBuilt(file)) files.push(file);
     }
   }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crossTenant } from "../../server/db/tenant-guard";
 import { createStaffUser, signIn } from "../support/auth";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
+import { expectServerError } from "../support/error-logs";
 import { textOf } from "../support/html";
 import { testPng } from "../support/images";
 import { type RunningServer, startServer } from "../support/server";
@@ -543,6 +544,7 @@ describe.each(testDialects())("the newsletter editor on %s", (dialect) => {
 
   // Last: it breaks the newsletters table for this database.
   it("answers 'Failed to save newsletter' and logs the error when storing fails", async () => {
+    expectServerError(/saving a newsletter failed/);
     await database.db.schema.alterTable("newsletters").renameTo("newsletters_gone").execute();
     const response = await post(
       "/admin/newsletter/new",

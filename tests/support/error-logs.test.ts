@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { expectConsoleError, serverErrorLines, unexplained } from "./error-logs";
 
 describe("errors nobody expected", () => {
-  it("counts a server's pino lines at error and fatal level, nothing else", () => {
+  it("counts a server's pino lines at error and fatal level and bare errors, nothing else", () => {
     const output = [
       '{"level":30,"msg":"Herald listening on http://localhost:3000"}',
       '{"level":40,"msg":"slow query"}',
@@ -10,11 +10,15 @@ describe("errors nobody expected", () => {
       '{"level":60,"msg":"cannot open the database"}',
       "Herald listening on http://localhost:3000",
       '{"not a log line": ',
+      "(node:4242) Warning: something experimental",
+      "TypeError: Cannot read properties of undefined (reading 'id')",
+      "    at loader (file:///build/server/index.js:12:3)",
       "",
     ].join("\n");
     expect(serverErrorLines(output)).toEqual([
       '{"level":50,"msg":"unhandled error"}',
       '{"level":60,"msg":"cannot open the database"}',
+      "TypeError: Cannot read properties of undefined (reading 'id')",
     ]);
   });
 

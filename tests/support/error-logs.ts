@@ -53,11 +53,17 @@ export function recordServerError(line: string): void {
 
 /**
  * Which of a server's output lines are errors: pino's JSON lines at level 50 (error) or 60
- * (fatal). Other output — warnings, the start-up line, JSON at lower levels — is not.
+ * (fatal), and the first line of an error printed bare ("TypeError: …", what `console.error(error)`
+ * writes when there is no logger to hand). Other output — warnings, the start-up line, JSON at
+ * lower levels, a stack's "at" lines — is not. The security probes read a server's log the same way.
  */
 export function serverErrorLines(output: string): string[] {
   const errors: string[] = [];
   for (const line of output.split("\n")) {
+    if (/^\w*Error\b/.test(line)) {
+      errors.push(line);
+      continue;
+    }
     if (!line.startsWith("{")) continue;
     try {
       const entry = JSON.parse(line) as { level?: unknown };
@@ -79,8 +85,12 @@ export function unexplained(
     const expectation = expected.find(
       (candidate) => candidate.source === entry.source && candidate.pattern.test(entry.text),
     );
-    if (expectation) expectation.matched++;
-    else unexpected.push(`${entry.source === "console" ? "console.error" : "server"}: ${entry.text}`);
+    if (expectation) {
+      expectation.matched++;
+      continue;
+    }
+    const from = entry.source === "console" ? "console.error" : "server";
+    unexpected.push(`${from}: ${entry.text}`);
   }
   return { unexpected, unmet: expected.filter((expectation) => expectation.matched === 0) };
 }

@@ -43,17 +43,15 @@ export async function startServer(options: {
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  // Error-level log lines fail the running test unless it expects them (tests/support/error-logs.ts).
-  let partialLine = "";
+  // Error lines fail the running test unless it expects them (tests/support/error-logs.ts).
+  const readErrors = errorLineReader();
   child.stdout?.on("data", (chunk) => {
     log += chunk;
-    const lines = partialLine + chunk;
-    const end = lines.lastIndexOf("\n") + 1;
-    partialLine = lines.slice(end);
-    for (const line of serverErrorLines(lines.slice(0, end))) recordServerError(line);
+    readErrors.stdout(chunk);
   });
   child.stderr?.on("data", (chunk) => {
     log += chunk;
+    readErrors.stderr(chunk);
   });
   const url = `http://localhost:${port}`;
   // server.js prints its address once it listens, after migrating and seeding: wait for that (or
@@ -93,6 +91,20 @@ export async function startServer(options: {
       clearTimeout(timer);
     },
   };
+}
+
+/** Passes each whole line of a child's two streams to the error-log check, as the lines arrive. */
+function errorLineReader(): Record<"stdout" | "stderr", (chunk: Buffer | string) => void> {
+  const reader = () => {
+    let partial = "";
+    return (chunk: Buffer | string) => {
+      const text = partial + chunk;
+      const end = text.lastIndexOf("\n") + 1;
+      partial = text.slice(end);
+      for (const line of serverErrorLines(text.slice(0, end))) recordServerError(line);
+    };
+  };
+  return { stdout: reader(), stderr: reader() };
 }
 
 /** GET with an explicit Host header (fetch() does not let a caller set one); resolves to the body. */
