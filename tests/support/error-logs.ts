@@ -14,7 +14,9 @@
  *
  * State lives on globalThis: the setup file and the test file may load this module apart.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, beforeEach } from "vitest";
+import { scaled } from "./timing";
 
 interface Expectation {
   source: "console" | "server";
@@ -109,6 +111,23 @@ function describeArguments(args: unknown[]): string {
     .join(" ");
 }
 
+/**
+ * A server's line reaches this process through a pipe, possibly after the answer that caused it:
+ * while a declared server error has not come, wait for it (polled, on this machine's deadline).
+ */
+async function serverLinesExpected(): Promise<void> {
+  const deadline = Date.now() + scaled(2_000);
+  const waiting = () => {
+    const { logged, expected } = state();
+    return expected.some(
+      (e) =>
+        e.source === "server" &&
+        !logged.some((l) => l.source === "server" && e.pattern.test(l.text)),
+    );
+  };
+  while (waiting() && Date.now() < deadline) await sleep(20);
+}
+
 /** Empties the record and throws if it held anything unexplained. */
 function settle(when: string): void {
   const current = state();
@@ -145,6 +164,9 @@ export function failOnUnexpectedErrors(): void {
     const leftover = state();
     if (leftover.logged.length > 0) settle("Errors logged before this test, outside any test");
   });
-  afterEach(() => settle("Errors logged during this test"));
+  afterEach(async () => {
+    await serverLinesExpected();
+    settle("Errors logged during this test");
+  });
   afterAll(() => settle("Errors logged after the last test of this file"));
 }
