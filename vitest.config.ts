@@ -13,8 +13,12 @@ export default defineConfig({
             "app/**/*.test.ts",
             "app/**/*.test.tsx",
             "shared/**/*.test.ts",
+            "scripts/**/*.test.ts",
+            "tests/support/**/*.test.ts",
           ],
           environment: "node",
+          // An unexpected console.error fails the test that logged it (tests/support/error-logs.ts).
+          setupFiles: ["tests/support/error-logs.setup.ts"],
           testTimeout: scaled(5_000),
           hookTimeout: scaled(10_000),
         },
@@ -25,6 +29,9 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
           globalSetup: ["tests/support/global-setup.ts"],
+          // An unexpected console.error, or error line of a server a test started, fails that test
+          // (tests/support/error-logs.ts).
+          setupFiles: ["tests/support/error-logs.setup.ts"],
           // A quiet machine's limits, longer on a busy one (tests/support/timing.ts).
           testTimeout: scaled(30_000),
           hookTimeout: scaled(60_000),

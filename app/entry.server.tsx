@@ -10,6 +10,7 @@ import {
 } from "react-router";
 import { scopeOf } from "../server/http/context";
 import { documentResponse } from "../server/http/document";
+import type { Logger } from "../server/logger";
 import { pageKeptParts } from "./lib/markup.server";
 import { NonceContext } from "./lib/nonce";
 import { KeptMarkupContext, PageScriptsContext } from "./lib/page-scripts";
@@ -21,10 +22,19 @@ export const streamTimeout = 5_000;
  * React Router's default, except for the 4xx it answers itself (405: a POST to a page without an
  * action): a client's mistake, not a failure, so no stack trace in the log (issue 32, target 2).
  */
-export const handleError: HandleErrorFunction = (error, { request }) => {
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error) && error.status < 500) return;
-  console.error(error);
+  // Through the request's logger: one JSON line with the request's id, at level error, like every
+  // other failure (a bare console.error wrote a multi-line stack no log reader or test could tell).
+  let logger: Logger | undefined;
+  try {
+    logger = scopeOf(context).logger;
+  } catch {
+    // no request scope (the host did not build one): nothing better than the console
+  }
+  if (logger) logger.error({ err: error }, "a route failed");
+  else console.error(error);
 };
 
 /**

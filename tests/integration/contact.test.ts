@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crossTenant } from "../../server/db/tenant-guard";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
+import { expectServerError } from "../support/error-logs";
 import { textOf } from "../support/html";
 import { type RunningServer, startServer } from "../support/server";
 
@@ -242,6 +243,8 @@ describe.each(testDialects())("the contact form on %s", (dialect) => {
   });
 
   it("shows a 500 page that leaks nothing when storing fails", async () => {
+    // logged as the route's failure, with the request's id, not shown
+    expectServerError(/contact_messages.*"msg":"a route failed"/);
     await database.db.schema.dropTable("contact_messages").execute();
     const response = await post(
       { name: "Ann", email: "ann@example.com", message: "hello" },

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
+import { recordServerError, serverErrorLines } from "./error-logs";
 import { scaled } from "./timing";
 
 export interface RunningServer {
@@ -42,11 +43,15 @@ export async function startServer(options: {
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  // Error lines fail the running test unless it expects them (tests/support/error-logs.ts).
+  const readErrors = errorLineReader();
   child.stdout?.on("data", (chunk) => {
     log += chunk;
+    readErrors.stdout(chunk);
   });
   child.stderr?.on("data", (chunk) => {
     log += chunk;
+    readErrors.stderr(chunk);
   });
   const url = `http://localhost:${port}`;
   // server.js prints its address once it listens, after migrating and seeding: wait for that (or
@@ -86,6 +91,20 @@ export async function startServer(options: {
       clearTimeout(timer);
     },
   };
+}
+
+/** Passes each whole line of a child's two streams to the error-log check, as the lines arrive. */
+function errorLineReader(): Record<"stdout" | "stderr", (chunk: Buffer | string) => void> {
+  const reader = () => {
+    let partial = "";
+    return (chunk: Buffer | string) => {
+      const text = partial + chunk;
+      const end = text.lastIndexOf("\n") + 1;
+      partial = text.slice(end);
+      for (const line of serverErrorLines(text.slice(0, end))) recordServerError(line);
+    };
+  };
+  return { stdout: reader(), stderr: reader() };
 }
 
 /** GET with an explicit Host header (fetch() does not let a caller set one); resolves to the body. */
