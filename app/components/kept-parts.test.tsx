@@ -36,7 +36,7 @@ interface Visitor {
 async function renderFor(visitor: Visitor, store: PageKeptParts | null, scripts: boolean) {
   // One route, "root" as the app's, matching every path.
   const routes: RouteObject[] = [
-    { id: "root", path: "*", loader: () => visitor.root, Component: () => <>{visitor.page()}</> },
+    { id: "root", path: "*", loader: () => visitor.root, element: visitor.page() },
   ];
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(`http://herald.test${visitor.path}`));
