@@ -22,7 +22,7 @@ export interface CachedPage {
 }
 
 export const PAGE_CACHE_TTL_MS = 60_000;
-/** PAGE_CACHE_MB's default: about 1,000 article pages of 40 KB (their inline stylesheet included). */
+/** PAGE_CACHE_MB's default: some hundreds of pages (one is 40–150 KB, its inline stylesheet included). */
 export const DEFAULT_PAGE_CACHE_MB = 48;
 
 /** What a kept page holds in memory, about: its bytes, its header strings, the key. */
