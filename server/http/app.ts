@@ -7,7 +7,7 @@ import proxyaddr from "proxy-addr";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { readCookieHeader, SESSION_COOKIE } from "../auth/sessions";
 import { getEnv, trustProxySetting } from "../env";
-import { MiB } from "../memory-cache";
+import { MiB, memoryCache, stringBytes } from "../memory-cache";
 import { countPageCache, observeRequest } from "../metrics";
 import {
   countNewsletterView,
@@ -275,12 +275,15 @@ function readCookie(req: Request, name: string): string | null {
 function rememberedTrust(setting: ReturnType<typeof trustProxySetting>) {
   if (!Array.isArray(setting)) return setting;
   const trusts = proxyaddr.compile(setting);
-  const answers = new Map<string, boolean>();
+  // Tens of thousands of addresses in 2 MiB; the ones seen least recently go first.
+  const answers = memoryCache<string, boolean>({
+    maxBytes: 2 * MiB,
+    bytesOf: (_, address) => stringBytes(address) + 16,
+  });
   return (address: string, hop: number) => {
     let trusted = answers.get(address);
     if (trusted === undefined) {
       trusted = trusts(address, hop);
-      if (answers.size >= 10_000) answers.clear();
       answers.set(address, trusted);
     }
     return trusted;
