@@ -36,5 +36,10 @@ const hit = nsPerOp(5, 1_000_000, (i) => {
 const fresh = page();
 const set = nsPerOp(5, 200_000, (i) => cache.set("main", `/crawl/${i}`, fresh));
 console.log(
-  JSON.stringify({ hitNs: Math.round(hit), setNs: Math.round(set), entries: cache.size, sink: sink > 0 }),
+  JSON.stringify({
+    hitNs: Math.round(hit),
+    setNs: Math.round(set),
+    entries: cache.size,
+    sink: sink > 0,
+  }),
 );
