@@ -20,7 +20,7 @@ import { migrateToLatest } from "../server/db/migrate";
 import { getEnv } from "../server/env";
 import { getLogger } from "../server/logger";
 import { outboxTransport, smtpTransport } from "../server/mail/transport";
-import { setMetricsDatabase } from "../server/metrics";
+import { startMetrics } from "../server/metrics";
 import { serveWorkerMetrics } from "../server/metrics-server";
 import { SEND_DRAIN_MS, STOP_WITHIN_MS } from "../server/runtime";
 import { getSecretBox } from "../server/secret-box";
@@ -31,6 +31,7 @@ import { seedTenants } from "../server/tenants/seed";
 import { ARCHIVE_IMPORT_USAGE, archiveImportCommand } from "./archive-import";
 import { backupCommand, restoreCommand } from "./backup";
 import { AUDIENCE_IMPORT_USAGE, AUDIENCE_IMPORTS, audienceImportCommand } from "./import-audience";
+import { TENANT_USAGE, tenantCommand } from "./tenant";
 
 const USAGE = `Usage: npm run herald -- <command> [options]
 
@@ -60,6 +61,7 @@ Commands:
                                 METRICS_TOKEN) serves its own /metrics there
 ${AUDIENCE_IMPORT_USAGE}
 ${ARCHIVE_IMPORT_USAGE}
+${TENANT_USAGE}
   help                          show this text`;
 
 async function askPassword(): Promise<string> {
@@ -197,7 +199,7 @@ async function workerCommand(): Promise<number> {
   await seedTenants(db);
   await resealStoredSecrets(db, "plaintext");
   // Its own /metrics when METRICS_PORT is set (README, "Watching it run").
-  setMetricsDatabase(db);
+  if (env.METRICS_PORT && env.METRICS_TOKEN) await startMetrics(db);
   const metrics =
     env.METRICS_PORT && env.METRICS_TOKEN
       ? await serveWorkerMetrics({ port: env.METRICS_PORT, token: env.METRICS_TOKEN, logger })
@@ -248,6 +250,8 @@ async function main(argv: string[]): Promise<number> {
       return workerCommand();
     case "secrets":
       return secretsCommand(rest);
+    case "tenant":
+      return tenantCommand(rest, withDb);
     case "backup":
     case "restore":
       return (command === "backup" ? backupCommand : restoreCommand)(rest);

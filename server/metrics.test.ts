@@ -5,6 +5,7 @@ import {
   observeRequest,
   recordImportJob,
   renderMetrics,
+  startMetrics,
 } from "./metrics";
 
 const TOKEN = "a-metrics-token-0123456789";
@@ -31,6 +32,9 @@ describe("the METRICS_TOKEN check", () => {
 
 describe("the exposition", () => {
   it("labels a request by pattern, method and status class, and carries what other code records", async () => {
+    // Before startMetrics (a server without METRICS_TOKEN), counting is a no-op, not an error.
+    recordImportJob("csv", "failed");
+    await startMetrics(null);
     observeRequest("/newsletter/:id", "GET", 404, 0.012);
     observeRequest("/newsletter/:id", "GET", 200, 0.003);
     countMail("sent", null, "transactional");
@@ -45,6 +49,7 @@ describe("the exposition", () => {
     );
     expect(body).toContain('herald_mail_sent_total{tenant="none",stream="transactional"} 1');
     expect(body).toContain('herald_import_jobs_finished_total{kind="ghost",status="done"} 1');
+    expect(body).not.toContain('kind="csv"');
     expect(body).toMatch(/^# TYPE nodejs_eventloop_lag_seconds gauge$/m);
     // No database yet: the scrape-time gauges answer 0 rather than failing.
     expect(body).toContain("herald_send_queue_messages 0");

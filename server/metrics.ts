@@ -1,9 +1,10 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { Counter, Histogram, Registry } from "prom-client";
 import { readBackupStatus } from "./backups/schedule";
 import { sendQueueState } from "./campaigns/deliveries";
 import type { Db } from "./db";
 import { crossTenant } from "./db/tenant-guard";
+import { lazy } from "./lazy";
 
 /*
  * What /metrics exposes (README, "Watching it run"; decision 032), in Prometheus' text format.
@@ -11,6 +12,10 @@ import { crossTenant } from "./db/tenant-guard";
  * The send queue, import jobs and the last backup are read from the database at scrape time, so
  * every instance answers the same for them. Labels stay few: a route's pattern (never its URL),
  * a status class, a tenant id only on the per-tenant mail series.
+ *
+ * Nothing is counted until startMetrics runs, which the web server does only with METRICS_TOKEN and
+ * the worker only with METRICS_PORT: elsewhere nobody could read the counts, so prom-client is not
+ * loaded, its default metrics (event-loop lag, GC) do not run, and each count* call is a no-op.
  */
 
 export type MailStream = "campaign" | "transactional";
@@ -32,7 +37,10 @@ interface Metrics {
 // registered twice is an error.
 const globalStore = globalThis as typeof globalThis & { __heraldMetrics?: Metrics };
 
-function createMetrics(): Metrics {
+const loadPromClient = lazy(() => import("prom-client"));
+
+function createMetrics(prom: typeof import("prom-client")): Metrics {
+  const { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } = prom;
   const registry = new Registry();
   // Event-loop lag, heap and resident memory, GC, handles: prom-client's standard set, under its
   // standard names (nodejs_*, process_*) so the usual Node.js dashboards read them as they are.
@@ -142,9 +150,19 @@ function createMetrics(): Metrics {
   return metrics;
 }
 
-function metrics(): Metrics {
-  globalStore.__heraldMetrics ??= createMetrics();
+/** The metrics once started; undefined before (and always where /metrics cannot be read). */
+function metrics(): Metrics | undefined {
   return globalStore.__heraldMetrics;
+}
+
+/**
+ * Starts counting (loads prom-client, makes the registry), with the database the scrape-time
+ * series read: server/runtime.ts with METRICS_TOKEN, `herald worker` with METRICS_PORT.
+ */
+export async function startMetrics(db: Db | null): Promise<void> {
+  const prom = await loadPromClient();
+  globalStore.__heraldMetrics ??= createMetrics(prom);
+  if (db) globalStore.__heraldMetrics.db = db;
 }
 
 /** Both queue gauges read one query per scrape: the first asks, the second shares its answer. */
@@ -153,17 +171,12 @@ let queueRead: {
   state: Promise<Awaited<ReturnType<typeof sendQueueState>> | null>;
 } | null = null;
 function queueState() {
-  const db = metrics().db;
+  const db = metrics()?.db;
   if (!db) return Promise.resolve(null);
   if (!queueRead || Date.now() - queueRead.at > 1_000) {
     queueRead = { at: Date.now(), state: sendQueueState(db, new Date()) };
   }
   return queueRead.state;
-}
-
-/** The database the scrape-time series read (server/runtime.ts, once it is open). */
-export function setMetricsDatabase(db: Db): void {
-  metrics().db = db;
 }
 
 /**
@@ -176,7 +189,7 @@ export function observeRequest(
   status: number,
   seconds: number,
 ): void {
-  metrics().requestDuration.observe(
+  metrics()?.requestDuration.observe(
     {
       route,
       method: OBSERVED_METHODS.has(method) ? method : "other",
@@ -190,16 +203,16 @@ const STATUS_CLASSES = ["other", "1xx", "2xx", "3xx", "4xx", "5xx"];
 const OBSERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 export function countPageCache(result: "hit" | "miss"): void {
-  metrics().pageCache.inc({ result });
+  metrics()?.pageCache.inc({ result });
 }
 
 /** A message's outcome: handed over, given up on, or to be tried again. Null tenant: "none". */
 export function countMail(outcome: MailOutcome, tenantId: string | null, stream: MailStream): void {
-  metrics().mail[outcome].inc({ tenant: tenantId ?? "none", stream });
+  metrics()?.mail[outcome].inc({ tenant: tenantId ?? "none", stream });
 }
 
 export function countFeedback(kind: FeedbackOutcomeKind, tenantId: string): void {
-  metrics().feedback[kind].inc({ tenant: tenantId });
+  metrics()?.feedback[kind].inc({ tenant: tenantId });
 }
 
 /**
@@ -207,12 +220,13 @@ export function countFeedback(kind: FeedbackOutcomeKind, tenantId: string): void
  * `kind` is a short fixed word ("csv", "ghost"…), `status` "done" or "failed".
  */
 export function recordImportJob(kind: string, status: "done" | "failed"): void {
-  metrics().importJobsFinished.inc({ kind, status });
+  metrics()?.importJobsFinished.inc({ kind, status });
 }
 
 /** The exposition, and the content type to answer it with. */
 export async function renderMetrics(): Promise<{ body: string; contentType: string }> {
-  const { registry } = metrics();
+  await startMetrics(null);
+  const { registry } = metrics() as Metrics;
   return { body: await registry.metrics(), contentType: registry.contentType };
 }
 

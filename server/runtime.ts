@@ -10,7 +10,7 @@ import { closeRateLimitStores } from "./http/rate-limit";
 import { getLogger, type Logger } from "./logger";
 import { retryFailedMail } from "./mail/send";
 import { outboxTransport, smtpTransport, type Transport } from "./mail/transport";
-import { setMetricsDatabase } from "./metrics";
+import { startMetrics } from "./metrics";
 import { getSecretBox } from "./secret-box";
 import { loadSessionSecret } from "./secrets";
 import { resealStoredSecrets } from "./secrets-at-rest";
@@ -48,7 +48,8 @@ async function boot(): Promise<Runtime> {
   const env = getEnv();
   const logger = getLogger();
   const db = createDb(env.DATABASE_URL);
-  setMetricsDatabase(db);
+  // Counting only where /metrics answers: without the token nobody could read the counts.
+  if (env.METRICS_TOKEN) await startMetrics(db);
   const applied = await migrateToLatest(db);
   if (applied.length > 0) logger.info({ applied }, "database migrated");
   // Before anything reads them: secrets kept in plaintext by an older version are sealed now.

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomInt, randomUUID, timingSafeEqual } from "node:crypto";
-import { Secret, TOTP } from "otpauth";
-import QRCode from "qrcode";
+import type { TOTP } from "otpauth";
 import type { Db } from "../db";
+import { lazy } from "../lazy";
 import { getSecretBox } from "../secret-box";
 import { signatureMatches } from "../secrets";
 import { readSetting, writeSetting } from "../settings";
@@ -71,7 +71,12 @@ function codeMatches(userId: string, code: string, stored: string): boolean {
   return timingSafeEqual(Buffer.from(legacy), Buffer.from(stored));
 }
 
-function totpFor(secret: string, label = "", issuer = "Herald"): TOTP {
+// Loaded by the first two-factor page or action: most requests never need them.
+const loadOtpauth = lazy(() => import("otpauth"));
+const loadQrCode = lazy(() => import("qrcode").then((module) => module.default));
+
+async function totpFor(secret: string, label = "", issuer = "Herald"): Promise<TOTP> {
+  const { Secret, TOTP } = await loadOtpauth();
   return new TOTP({
     issuer,
     label,
@@ -83,10 +88,10 @@ function totpFor(secret: string, label = "", issuer = "Herald"): TOTP {
 }
 
 /** The time step a 6-digit code is valid for (now, or one step either side), or null. */
-function stepOf(secret: string, code: string, now = Date.now()): number | null {
+async function stepOf(secret: string, code: string, now = Date.now()): Promise<number | null> {
   const token = code.replace(/\s/g, "");
   if (!/^\d{6}$/.test(token)) return null;
-  const delta = totpFor(secret).validate({ token, timestamp: now, window: 1 });
+  const delta = (await totpFor(secret)).validate({ token, timestamp: now, window: 1 });
   return delta === null ? null : Math.floor(now / 1000 / PERIOD_SECONDS) + delta;
 }
 
@@ -104,6 +109,7 @@ export async function startEnrolment(
   user: { id: string; email: string },
   issuer: string,
 ): Promise<Enrolment> {
+  const { Secret } = await loadOtpauth();
   const secret = new Secret({ size: 20 }).base32;
   await savePendingTotpSecret(db, user.id, secret);
   return enrolmentOf(secret, user.email, issuer);
@@ -121,8 +127,12 @@ export async function pendingEnrolment(
 }
 
 async function enrolmentOf(secret: string, email: string, issuer: string): Promise<Enrolment> {
-  const uri = totpFor(secret, email, issuer).toString();
-  const qrSvg = await QRCode.toString(uri, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
+  const uri = (await totpFor(secret, email, issuer)).toString();
+  const qrSvg = await (await loadQrCode()).toString(uri, {
+    type: "svg",
+    margin: 1,
+    errorCorrectionLevel: "M",
+  });
   return { secret, uri, qrSvg };
 }
 
@@ -138,7 +148,7 @@ export async function confirmEnrolment(
   const row = await findUserById(db, userId);
   const secret = row && !row.totp_enabled_at ? totpSecretOf(row) : null;
   if (!secret) return null;
-  const step = stepOf(secret, code);
+  const step = await stepOf(secret, code);
   if (step === null) return null;
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await enableTotp(db, userId, {
@@ -167,7 +177,7 @@ export async function turnOnTwoFactor(
   if (!row) return { ok: false, wrong: "password" };
   // The code first: it costs nothing, where the password check costs a hash.
   const secret = row.totp_enabled_at ? null : totpSecretOf(row);
-  if (!secret || stepOf(secret, input.code) === null) {
+  if (!secret || (await stepOf(secret, input.code)) === null) {
     return { ok: false, wrong: "code" };
   }
   if (!(await verifyPassword(input.password, row.password_hash))) {
@@ -201,7 +211,7 @@ export async function verifySecondFactor(db: Db, userId: string, code: string): 
   const row = await findUserById(db, userId);
   const secret = row?.totp_enabled_at ? totpSecretOf(row) : null;
   if (!secret) return false;
-  const step = stepOf(secret, code);
+  const step = await stepOf(secret, code);
   if (step !== null) return acceptTotpStep(db, userId, step);
   const typed = normaliseCode(code);
   if (!isCode(typed) && !isLegacyCode(typed)) return false;

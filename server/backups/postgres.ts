@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { Kysely, PostgresDialect } from "kysely";
-import pg from "pg";
-import type { Db } from "../db";
+import type pg from "pg";
+import { type Db, loadPg } from "../db";
 import type { Database } from "../db/schema";
 import { TenantGuardPlugin } from "../db/tenant-guard";
 import { BackupError } from "./manifest";
@@ -93,7 +93,7 @@ export async function inExportedSnapshot<T>(
   url: string,
   work: (snapshot: { id: string; db: Db; serverMajor: number }) => Promise<T>,
 ): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
+  const client = new (await loadPg()).Client({ connectionString: url });
   await client.connect();
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({
@@ -162,7 +162,7 @@ export async function restoreDatabase(url: string, file: string): Promise<void> 
 export async function publicTables(
   url: string,
 ): Promise<{ tables: string[]; serverMajor: number }> {
-  const client = new pg.Client({ connectionString: url });
+  const client = new (await loadPg()).Client({ connectionString: url });
   await client.connect();
   try {
     const { rows } = await client.query<{ table_name: string }>(
@@ -182,7 +182,7 @@ export async function publicTables(
  * schema made anew as PostgreSQL 15 makes it, owned by the database's owner, usable by all.
  */
 export async function emptyPublicSchema(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
+  const client = new (await loadPg()).Client({ connectionString: url });
   await client.connect();
   try {
     await client.query("BEGIN");

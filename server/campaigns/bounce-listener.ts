@@ -1,4 +1,4 @@
-import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream } from "smtp-server";
+import type { SMTPServerAddress, SMTPServerDataStream } from "smtp-server";
 import type { Db } from "../db";
 import type { Env } from "../env";
 import type { Logger } from "../logger";
@@ -131,6 +131,8 @@ export async function startBounceListener(options: BounceListenerOptions): Promi
     }
   }
 
+  // Loaded here, not at start: only a server with BOUNCE_SMTP_PORT listens for bounces.
+  const { SMTPServer } = await import("smtp-server");
   const server = new SMTPServer({
     name: bounceDomain,
     banner: "Herald bounce processor",

@@ -2,7 +2,8 @@ import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from "kysely";
-import pg from "pg";
+import type pg from "pg";
+import { lazy } from "../lazy";
 import { getLogger } from "../logger";
 import { MiB, memoryCache, stringBytes } from "../memory-cache";
 import type { Database } from "./schema";
@@ -18,32 +19,17 @@ export function dialectOf(url: string): DialectName {
 /** Every query on a tenant's table names the tenant (server/db/tenant-guard.ts). */
 const GUARDED = [new TenantGuardPlugin()];
 
+/** node-postgres, loaded by the first PostgreSQL database opened: a SQLite install never holds it. */
+export const loadPg = lazy(() => import("pg").then((module) => module.default));
+
 /** The one Kysely factory: SQLite (WAL, foreign keys on) for file: URLs, PostgreSQL otherwise. */
 export function createDb(url: string): Db {
   if (dialectOf(url) === "postgres") {
-    const pool = new pg.Pool({
-      connectionString: url,
-      max: 10,
-      // A connection attempt that gets no answer (a server starting up, a dead route) fails after
-      // 10 s instead of holding its caller (the sender) for ever; TCP keepalive finds dead peers.
-      connectionTimeoutMillis: 10_000,
-      keepAlive: true,
+    // Kysely opens the pool on the first query, so the driver is loaded then.
+    return new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: () => postgresPool(url) }),
+      plugins: GUARDED,
     });
-    // The server may close an idle connection (restart, failover, an administrator): the pool
-    // drops it and opens another on the next query. Unheard, the error would end the process.
-    const logClosed = (error: Error, what: string) => {
-      // Only the error itself: pg attaches its client, connection parameters (password) and all.
-      const { message, code } = error as Error & { code?: string };
-      getLogger().warn({ err: { message, code } }, what);
-    };
-    pool.on("error", (error) => logClosed(error, "PostgreSQL closed an idle connection"));
-    // The pool listens to a connection only while it is idle. One checked out between two queries
-    // (inside a transaction, while the sender works) emits its error to nobody, which ends the
-    // process; heard here, the connection's next query fails instead, and its caller retries.
-    pool.on("connect", (client) => {
-      client.on("error", (error) => logClosed(error, "PostgreSQL closed a connection"));
-    });
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: GUARDED });
   }
   const path = resolve(url.replace(/^file:/, ""));
   mkdirSync(dirname(path), { recursive: true });
@@ -64,6 +50,33 @@ export function createDb(url: string): Db {
     dialect: new SqliteDialect({ database: keptStatements(database) }),
     plugins: GUARDED,
   });
+}
+
+async function postgresPool(url: string): Promise<pg.Pool> {
+  const { Pool } = await loadPg();
+  const pool = new Pool({
+    connectionString: url,
+    max: 10,
+    // A connection attempt that gets no answer (a server starting up, a dead route) fails after
+    // 10 s instead of holding its caller (the sender) for ever; TCP keepalive finds dead peers.
+    connectionTimeoutMillis: 10_000,
+    keepAlive: true,
+  });
+  // The server may close an idle connection (restart, failover, an administrator): the pool
+  // drops it and opens another on the next query. Unheard, the error would end the process.
+  const logClosed = (error: Error, what: string) => {
+    // Only the error itself: pg attaches its client, connection parameters (password) and all.
+    const { message, code } = error as Error & { code?: string };
+    getLogger().warn({ err: { message, code } }, what);
+  };
+  pool.on("error", (error) => logClosed(error, "PostgreSQL closed an idle connection"));
+  // The pool listens to a connection only while it is idle. One checked out between two queries
+  // (inside a transaction, while the sender works) emits its error to nobody, which ends the
+  // process; heard here, the connection's next query fails instead, and its caller retries.
+  pool.on("connect", (client) => {
+    client.on("error", (error) => logClosed(error, "PostgreSQL closed a connection"));
+  });
+  return pool;
 }
 
 /**

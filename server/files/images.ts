@@ -1,7 +1,14 @@
-import sharp, { type Metadata, type OutputInfo } from "sharp";
+import type { Metadata, OutputInfo } from "sharp";
 import type { Db } from "../db";
+import { lazy } from "../lazy";
 import { fileStoreFor, type StoredExtension, saveFile, saveVariant } from "./store";
 import type { ImageVariant, StoredImage } from "./stored-images";
+
+/**
+ * sharp (with its native libvips), loaded by the first upload or share card: most requests never
+ * touch an image.
+ */
+export const loadSharp = lazy(() => import("sharp").then((module) => module.default));
 
 /** Newsletter images: at most 5 MB, and only formats a browser shows without running anything. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -70,6 +77,7 @@ export async function saveImageUpload(
   if (bytes.length > MAX_IMAGE_BYTES) throw new ImageUploadError(IMAGE_TOO_LARGE, 413);
   const type = bytes.length > 0 ? detectImageType(bytes) : null;
   if (!type) throw new ImageUploadError(IMAGE_NOT_ALLOWED, 400);
+  const sharp = await loadSharp();
   const decode = (animated: boolean) =>
     sharp(bytes, { animated, limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" })
       .rotate()

@@ -6,6 +6,7 @@ import type { Db } from "../db";
 import { isPostgres } from "../db/portable";
 import { crossTenant } from "../db/tenant-guard";
 import { getEnv } from "../env";
+import { lazy } from "../lazy";
 
 /**
  * The file store (DESIGN.md §5): logos, favicons and newsletter images as {tenantId}/{32 hex}.{ext}
@@ -159,11 +160,7 @@ export function s3SettingsFromEnv(): S3Settings | null {
  * The AWS SDK, loaded when S3 is first used: a server storing files elsewhere never holds it (a few
  * MB of heap and startup time).
  */
-let s3Sdk: Promise<typeof import("@aws-sdk/client-s3")> | undefined;
-const loadS3Sdk = () => {
-  s3Sdk ??= import("@aws-sdk/client-s3");
-  return s3Sdk;
-};
+const loadS3Sdk = lazy(() => import("@aws-sdk/client-s3"));
 
 /** One client per process (it keeps its connections open), made on first use. */
 let s3Client: Promise<S3Client> | undefined;

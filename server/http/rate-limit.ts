@@ -1,5 +1,5 @@
-import { Redis } from "ioredis";
-import pg from "pg";
+import type { Redis } from "ioredis";
+import type pg from "pg";
 import {
   type RateLimiterAbstract,
   RateLimiterMemory,
@@ -7,7 +7,9 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
 } from "rate-limiter-flexible";
+import { loadPg } from "../db";
 import { getEnv } from "../env";
+import { lazy } from "../lazy";
 import { getLogger } from "../logger";
 
 /** What a visitor reads when a public limit refuses them (forms, look-ups, search, the functions API). */
@@ -29,33 +31,38 @@ export interface RateLimit {
   blockFor(key: string, seconds: number): Promise<void>;
 }
 
-let sharedPool: pg.Pool | null | undefined;
-let sharedRedis: Redis | null | undefined;
+// Each made on first use, and only with its setting: the Redis client and the PostgreSQL driver
+// are loaded then (a server on SQLite without Redis never loads either).
+let sharedPool: Promise<pg.Pool | null> | undefined;
+let sharedRedis: Promise<Redis | null> | undefined;
+const loadRedis = lazy(() => import("ioredis"));
 
 /** With REDIS_URL, the limits live in Redis: fastest of the shared stores, and first choice. */
-function redisStore(): Redis | null {
-  if (sharedRedis === undefined) {
+function redisStore(): Promise<Redis | null> {
+  sharedRedis ??= (async () => {
     const url = getEnv().REDIS_URL;
+    if (!url) return null;
+    const { Redis } = await loadRedis();
     // No offline queue: a Redis that is away fails the request at once instead of queueing it.
-    sharedRedis = url
-      ? new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 })
-      : null;
-    sharedRedis?.on("error", (error) => {
+    const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    redis.on("error", (error) => {
       getLogger().warn(
         { err: { message: error.message } },
         "Redis connection for rate limits failed",
       );
     });
-  }
+    return redis;
+  })();
   return sharedRedis;
 }
 
 /** Closes the shared stores' connections (the server's shutdown). */
 export async function closeRateLimitStores(): Promise<void> {
-  await sharedRedis?.quit().catch(() => undefined);
-  await sharedPool?.end().catch(() => undefined);
+  const [redis, pool] = [sharedRedis, sharedPool];
   sharedRedis = undefined;
   sharedPool = undefined;
+  await (await redis?.catch(() => null))?.quit().catch(() => undefined);
+  await (await pool?.catch(() => null))?.end().catch(() => undefined);
 }
 
 /**
@@ -63,17 +70,18 @@ export async function closeRateLimitStores(): Promise<void> {
  * created by rate-limiter-flexible), so every instance counts against the same allowance (issue
  * 14); with SQLite (one instance by nature), in this process.
  */
-function postgresStore(): pg.Pool | null {
-  if (sharedPool === undefined) {
+function postgresStore(): Promise<pg.Pool | null> {
+  sharedPool ??= (async () => {
     const url = process.env.DATABASE_URL ?? "";
-    sharedPool = /^postgres(ql)?:\/\//.test(url)
-      ? new pg.Pool({ connectionString: url, max: 3, connectionTimeoutMillis: 10_000 })
-      : null;
-    sharedPool?.on("error", (error) => {
+    if (!/^postgres(ql)?:\/\//.test(url)) return null;
+    const { Pool } = await loadPg();
+    const pool = new Pool({ connectionString: url, max: 3, connectionTimeoutMillis: 10_000 });
+    pool.on("error", (error) => {
       const { message, code } = error as Error & { code?: string };
       getLogger().warn({ err: { message, code } }, "PostgreSQL closed a rate-limit connection");
     });
-  }
+    return pool;
+  })();
   return sharedPool;
 }
 
@@ -89,55 +97,49 @@ export function createRateLimit(options: {
 }): RateLimit {
   let built: Promise<RateLimiterAbstract> | undefined;
   const limiterOf = (): Promise<RateLimiterAbstract> => {
-    built ??= new Promise((resolve, reject) => {
+    built ??= (async (): Promise<RateLimiterAbstract> => {
       const common = {
         keyPrefix: options.name,
         points: options.points,
         duration: options.windowSeconds,
       };
-      const redis = redisStore();
+      const redis = await redisStore();
       if (redis) {
         // Without an offline queue, commands sent before the connection is up would fail.
-        const ready =
-          redis.status === "ready"
-            ? Promise.resolve()
-            : new Promise<void>((done, fail) => {
-                // Each listener takes the other away, so failed tries leave none behind.
-                const onReady = () => {
-                  redis.off("error", onError);
-                  done();
-                };
-                const onError = (error: Error) => {
-                  redis.off("ready", onReady);
-                  fail(error);
-                };
-                redis.once("ready", onReady);
-                redis.once("error", onError);
-              });
+        if (redis.status !== "ready") {
+          await new Promise<void>((done, fail) => {
+            // Each listener takes the other away, so failed tries leave none behind.
+            const onReady = () => {
+              redis.off("error", onError);
+              done();
+            };
+            const onError = (error: Error) => {
+              redis.off("ready", onReady);
+              fail(error);
+            };
+            redis.once("ready", onReady);
+            redis.once("error", onError);
+          });
+        }
         // The prefix keeps deployments (and test runs) that share one Redis apart.
         const keyPrefix = `${getEnv().REDIS_KEY_PREFIX}${options.name}`;
-        ready.then(
-          () => resolve(new RateLimiterRedis({ ...common, keyPrefix, storeClient: redis })),
-          reject,
+        return new RateLimiterRedis({ ...common, keyPrefix, storeClient: redis });
+      }
+      const pool = await postgresStore();
+      if (!pool) return new RateLimiterMemory(common);
+      return new Promise<RateLimiterAbstract>((resolve, reject) => {
+        const limiter: RateLimiterPostgres = new RateLimiterPostgres(
+          {
+            ...common,
+            storeClient: pool,
+            storeType: "pool",
+            tableName: "rate_limits",
+            clearExpiredByTimeout: true,
+          },
+          (error?: Error) => (error ? reject(error) : resolve(limiter)),
         );
-        return;
-      }
-      const pool = postgresStore();
-      if (!pool) {
-        resolve(new RateLimiterMemory(common));
-        return;
-      }
-      const limiter: RateLimiterPostgres = new RateLimiterPostgres(
-        {
-          ...common,
-          storeClient: pool,
-          storeType: "pool",
-          tableName: "rate_limits",
-          clearExpiredByTimeout: true,
-        },
-        (error?: Error) => (error ? reject(error) : resolve(limiter)),
-      );
-    });
+      });
+    })();
     built.catch(() => {
       built = undefined; // the database was away: try again on the next request
     });

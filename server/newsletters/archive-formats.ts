@@ -1,10 +1,10 @@
 import { unzipSync } from "fflate";
-import Papa from "papaparse";
 import { z } from "zod";
 import {
   MAX_ARCHIVE_UPLOAD_BYTES,
   MAX_ARCHIVE_UPLOAD_LABEL,
 } from "../../shared/schemas/archive-import";
+import { loadPapaParse } from "../lazy";
 import { renderLexical, renderMobiledoc } from "./ghost-content";
 import { sanitizeNewsletterHtml, textOfHtml } from "./sanitize";
 import { firstFreeSlug, isUsableSlug, MAX_SLUG_LENGTH, slugFor } from "./slugs";
@@ -396,7 +396,7 @@ const SUBSTACK_NOT_EXPORT =
   "This is not a Substack export: choose the zip file from Substack's Settings → Exports (it holds posts.csv and a posts folder).";
 
 /** Substack's export zip: posts.csv and one HTML file per post (posts/{post_id}.html). */
-export function parseSubstackExport(zip: Uint8Array): ParsedArchive {
+export async function parseSubstackExport(zip: Uint8Array): Promise<ParsedArchive> {
   let files: Record<string, Uint8Array>;
   let unpacked = 0;
   try {
@@ -425,6 +425,7 @@ export function parseSubstackExport(zip: Uint8Array): ParsedArchive {
   const folder = csvName.slice(0, csvName.length - "posts.csv".length);
   const decoder = new TextDecoder("utf-8");
   const csv = decoder.decode(files[csvName]).replace(/^\uFEFF/, "");
+  const Papa = await loadPapaParse();
   const table = Papa.parse<Record<string, string>>(csv, {
     header: true,
     skipEmptyLines: "greedy",
@@ -477,11 +478,11 @@ export function parseSubstackExport(zip: Uint8Array): ParsedArchive {
 }
 
 /** Reads an uploaded archive of the given kind. */
-export function parseArchive(
+export async function parseArchive(
   source: ArchiveSource,
   bytes: Uint8Array,
   options: { siteUrl?: string | null } = {},
-): ParsedArchive {
+): Promise<ParsedArchive> {
   if (bytes.length === 0) throw new ArchiveFileError("The file is empty.");
   if (bytes.length > MAX_ARCHIVE_BYTES) {
     throw new ArchiveFileError(`The file is larger than ${MAX_ARCHIVE_UPLOAD_LABEL}.`);

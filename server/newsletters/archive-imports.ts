@@ -127,7 +127,7 @@ export async function queueArchiveImport(
     runner?: string;
   },
 ): Promise<number> {
-  const { posts, skipped } = parseArchive(upload.source, upload.bytes, {
+  const { posts, skipped } = await parseArchive(upload.source, upload.bytes, {
     siteUrl: upload.siteUrl,
   });
   if (posts.length === 0 && skipped.length === 0) {

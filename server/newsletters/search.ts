@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from "kysely";
 import { z } from "zod";
 import type { Db } from "../db";
 import { isPostgres } from "../db/portable";
+import { crossTenant } from "../db/tenant-guard";
 import type { TenantScope } from "../scope";
 import { textOfHtml } from "./sanitize";
 
@@ -128,13 +129,17 @@ function searchableText(row: { excerpt: string; content: string }): string {
   return `${row.excerpt} ${textOfHtml(row.content)}`;
 }
 
-/** Row ids grow with publication time (microseconds), so the index's order is newest last. */
-async function searchRowId(db: Db, tenantId: string, publishedAt: string): Promise<number> {
+/**
+ * Row ids grow with publication time (microseconds), so the index's order is newest last. The id
+ * is the table's key, shared by every tenant: two tenants' newsletters published in the same
+ * millisecond (a tenant imported beside its original, issue 33) must not be given the same one.
+ */
+async function searchRowId(db: Db, publishedAt: string): Promise<number> {
   const base = Date.parse(publishedAt) * 1000;
-  const taken = await db
+  // Across tenants on purpose: the key is unique in the whole table.
+  const taken = await crossTenant(db)
     .selectFrom("newsletter_search")
     .select((eb) => eb.fn.max("id").as("id"))
-    .where("tenant_id", "=", tenantId)
     .where("id", ">=", base)
     .where("id", "<", base + 1000)
     .executeTakeFirst();
@@ -168,7 +173,7 @@ export async function syncSearchIndex(
     .executeTakeFirst();
   if (!row) return;
   const publishedAt = row.published_at ?? row.created_at;
-  const id = await searchRowId(db, tenantId, publishedAt);
+  const id = await searchRowId(db, publishedAt);
   const text = searchableText(row);
   if (isPostgres(db)) {
     await sql`INSERT INTO newsletter_search (id, tenant_id, newsletter_id, published_at, title_words, all_words)

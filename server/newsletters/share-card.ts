@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import sharp from "sharp";
 import { textOn } from "../../shared/theme";
+import { loadSharp } from "../files/images";
 import { fileStoreFor, readFile } from "../files/store";
 import { findImagesByUrl } from "../files/stored-images";
 import { MiB, memoryCache, stringBytes } from "../memory-cache";
@@ -65,6 +65,7 @@ export async function newsletterShareCard(
   return remember(key, async () => {
     const cover = newsletter.coverImage ? await coverBytes(ctx, newsletter.coverImage) : null;
     if (cover) {
+      const sharp = await loadSharp();
       const bytes = await sharp(cover)
         .resize(CARD_WIDTH, CARD_HEIGHT, { fit: "cover", position: "attention" })
         .flatten({ background: "#ffffff" })
@@ -148,6 +149,7 @@ async function brandCard(
     .join("\n  ")}
   ${text.footer ? `<text x="80" y="${CARD_HEIGHT - 60}" font-family="${font}" font-size="28" fill="${escapeXml(ink)}" fill-opacity="0.85">${escapeXml(text.footer.slice(0, 70))}</text>` : ""}
 </svg>`;
+  const sharp = await loadSharp();
   const bytes = await sharp(Buffer.from(svg)).png({ compressionLevel: 9 }).toBuffer();
   return { bytes, contentType: "image/png" };
 }

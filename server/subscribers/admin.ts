@@ -1,5 +1,4 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
-import Papa from "papaparse";
 import { z } from "zod";
 import { invalidEmailMessage, isValidEmail } from "../../shared/schemas/email";
 import {
@@ -12,6 +11,7 @@ import { isSuppressed } from "../campaigns/bounces";
 import type { Db } from "../db";
 import { isPostgres } from "../db/portable";
 import type { Database, SubscriberStatus } from "../db/schema";
+import { loadPapaParse } from "../lazy";
 import type { Scope } from "../scope";
 import { audienceCounts, sumOf } from "./counts";
 import { type ImportOrigin, recordEvents } from "./events";
@@ -341,6 +341,7 @@ export async function exportSubscribersCsv(
     ctx,
     rows.map((row) => row.id),
   );
+  const Papa = await loadPapaParse();
   const csv = Papa.unparse(
     {
       fields: [...EXPORT_COLUMNS],
@@ -440,10 +441,11 @@ const unguard = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : 
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]+/g;
 
 /** Reads and checks the rows; valid rows come back in file order, the others with a reason. */
-function readImportRows(
+async function readImportRows(
   text: string,
   lists: MailingList[],
-): { rows: ImportRow[]; refused: RefusedRow[] } {
+): Promise<{ rows: ImportRow[]; refused: RefusedRow[] }> {
+  const Papa = await loadPapaParse();
   const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ""), {
     delimitersToGuess: [",", ";", "\t"],
     skipEmptyLines: false,
@@ -529,7 +531,7 @@ export interface PreparedImport {
 export async function prepareImport(ctx: AdminScope, text: string): Promise<PreparedImport> {
   const lists = await listTenantLists(ctx.db, ctx.tenant);
   const defaultList = lists.find((list) => list.key === ctx.tenant.emailGroups.default) ?? lists[0];
-  return { ...readImportRows(text, lists), defaultList };
+  return { ...(await readImportRows(text, lists)), defaultList };
 }
 
 export type ImportCounts = Pick<ImportReport, "created" | "updated" | "keptUnsubscribed">;

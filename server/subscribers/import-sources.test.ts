@@ -14,9 +14,9 @@ describe("reading other platforms' audiences", () => {
     expect(decodeEntities("&bogus; &#0; &#xD800; & plain")).toBe("&bogus; &#0; &#xD800; & plain");
   });
 
-  it("reads Ghost's members: long names shortened, labels trimmed and once, dates only when real", () => {
+  it("reads Ghost's members: long names shortened, labels trimmed and once, dates only when real", async () => {
     const long = "N".repeat(150);
-    const { rows, refused } = readGhostMembers(
+    const { rows, refused } = await readGhostMembers(
       [
         GHOST_HEADER,
         `1,a@example.com,${long},${"x".repeat(3_000)},TRUE,false,,not a date,," VIP ,VIP,, Early bird ",`,
@@ -40,8 +40,8 @@ describe("reading other platforms' audiences", () => {
     expect(rows[2]?.name).toBe("'); DROP TABLE subscribers;--");
   });
 
-  it("reads Substack's email list and refuses a file without its columns", () => {
-    const { rows } = readSubstackList(
+  it("reads Substack's email list and refuses a file without its columns", async () => {
+    const { rows } = await readSubstackList(
       "email,active_subscription,expiry,plan,email_disabled,created_at\nx@example.com,true,,comp,FALSE,2020-01-01T00:00:00Z\n",
       NOW,
     );
@@ -56,8 +56,10 @@ describe("reading other platforms' audiences", () => {
         listNames: [],
       },
     ]);
-    expect(() => readSubstackList("email,name\nx@example.com,X\n")).toThrow(ImportFileError);
-    expect(() => readGhostMembers("")).toThrow(
+    await expect(readSubstackList("email,name\nx@example.com,X\n")).rejects.toThrow(
+      ImportFileError,
+    );
+    await expect(readGhostMembers("")).rejects.toThrow(
       'This is not a Ghost members export: it has no "email", "subscribed_to_emails" column.',
     );
   });

@@ -1,5 +1,4 @@
 import { unzipSync } from "fflate";
-import Papa from "papaparse";
 import { invalidEmailMessage, isValidEmail } from "../../shared/schemas/email";
 import {
   IMPORT_SOURCE_LABELS,
@@ -8,6 +7,7 @@ import {
 } from "../../shared/schemas/subscribers";
 import type { Db } from "../db";
 import type { ImportSource } from "../db/schema";
+import { loadPapaParse } from "../lazy";
 import type { TenantConfig } from "../tenants/config";
 import {
   decodeCsvUpload,
@@ -119,7 +119,8 @@ interface Columns {
   at: (name: string) => number;
 }
 
-function readCsv(text: string): Columns {
+async function readCsv(text: string): Promise<Columns> {
+  const Papa = await loadPapaParse();
   const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ""), {
     delimiter: ",",
     skipEmptyLines: false,
@@ -201,8 +202,8 @@ const NOTE_MAX_LENGTH = 2_000;
  * unsubscribed. A member Ghost deleted is not imported. Paid plans, tiers and Stripe ids have no
  * Herald counterpart and are left out.
  */
-export function readGhostMembers(text: string, now = new Date()): SourceRows {
-  const csv = readCsv(text);
+export async function readGhostMembers(text: string, now = new Date()): Promise<SourceRows> {
+  const csv = await readCsv(text);
   requireColumns(csv, "a Ghost members export", ["email", "subscribed_to_emails"]);
   return readRows(csv, (cell) => {
     if (cell("deleted_at").trim()) return "Deleted in Ghost: not imported";
@@ -232,8 +233,8 @@ export function readGhostMembers(text: string, now = new Date()): SourceRows {
  * an address whose emails are disabled is kept as unsubscribed. The plan (free, paid, comp) is
  * kept in the consent record.
  */
-export function readSubstackList(text: string, now = new Date()): SourceRows {
-  const csv = readCsv(text);
+export async function readSubstackList(text: string, now = new Date()): Promise<SourceRows> {
+  const csv = await readCsv(text);
   requireColumns(csv, "a Substack email list", ["email", "email_disabled"]);
   return readRows(csv, (cell) => {
     const disabled = TRUE.has(cell("email_disabled").trim().toLowerCase());
@@ -288,7 +289,7 @@ export function decodeSourceUpload(source: FileSource, bytes: Uint8Array): strin
   return emailListFromZip(bytes);
 }
 
-export function readSourceRows(source: "ghost" | "substack", text: string): SourceRows {
+export function readSourceRows(source: "ghost" | "substack", text: string): Promise<SourceRows> {
   return source === "ghost" ? readGhostMembers(text) : readSubstackList(text);
 }
 

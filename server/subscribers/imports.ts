@@ -137,7 +137,7 @@ async function prepareSource(
   createLists: boolean,
 ): Promise<PreparedImport> {
   if (source === "herald") return prepareImport(ctx, text);
-  const { rows, refused } = readSourceRows(source, text);
+  const { rows, refused } = await readSourceRows(source, text);
   const lists = await listTenantLists(ctx.db, ctx.tenant);
   const defaultList = lists.find((list) => list.key === ctx.tenant.emailGroups.default) ?? lists[0];
   const withNames = await withLists(ctx.db, ctx.tenant, source, rows, defaultList, createLists);
