@@ -1,4 +1,3 @@
-import type { ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import {
   type EntryContext,
@@ -6,14 +5,13 @@ import {
   isRouteErrorResponse,
   type RouterContextProvider,
   ServerRouter,
-  StaticRouter,
 } from "react-router";
 import { scopeOf } from "../server/http/context";
 import { documentResponse } from "../server/http/document";
 import type { Logger } from "../server/logger";
 import { pageKeptParts } from "./lib/markup.server";
 import { NonceContext } from "./lib/nonce";
-import { KeptMarkupContext, PageScriptsContext } from "./lib/page-scripts";
+import { KeptMarkupContext } from "./lib/page-scripts";
 import { STYLESHEET_MARKER, StylesheetContext, stylesheet } from "./lib/stylesheet";
 
 export const streamTimeout = 5_000;
@@ -76,13 +74,8 @@ export default async function handleRequest(
   if (scripts) await readHydrationData(routerContext);
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   const html = renderToString(app);
-  keptParts.keep(
-    (content: ReactNode) => (
-      <StaticRouter location={routerContext.staticHandlerContext.location}>
-        <PageScriptsContext value={scripts}>{content}</PageScriptsContext>
-      </StaticRouter>
-    ),
-    (key, error) => scope.logger.warn({ err: error, key }, "a kept part failed to render alone"),
+  keptParts.keep((key, error) =>
+    scope.logger.warn({ err: error, key }, "a kept part failed to render alone"),
   );
   return documentResponse(encodeDocument(`<!DOCTYPE html>${html}`), {
     headers: responseHeaders,

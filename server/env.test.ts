@@ -91,3 +91,23 @@ describe("BACKUP_* settings", () => {
     expect(problemsOf(variables).join("\n")).toContain(expected);
   });
 });
+
+/** The page cache's bound (issue 34): MiB, a whole number; unset or empty takes the default. */
+describe("PAGE_CACHE_MB", () => {
+  it("takes a whole number of MiB, and leaves the default to the page cache when unset", () => {
+    const set = parseEnv({ PAGE_CACHE_MB: "128" });
+    expect(set.ok && set.env.PAGE_CACHE_MB).toBe(128);
+    for (const unset of [{}, { PAGE_CACHE_MB: "" }]) {
+      const result = parseEnv(unset);
+      expect(result.ok && result.env.PAGE_CACHE_MB).toBeUndefined();
+    }
+  });
+
+  it("refuses what is not a size, with a line naming the variable", () => {
+    for (const value of ["0", "-5", "1.5", "lots", "99999"]) {
+      const result = parseEnv({ PAGE_CACHE_MB: value });
+      expect(result.ok, value).toBe(false);
+      if (!result.ok) expect(result.problems.join("\n"), value).toContain("PAGE_CACHE_MB");
+    }
+  });
+});

@@ -218,6 +218,11 @@ const envSchema = z.object({
   ),
   /** Set by the test and bench harnesses: the anonymous page cache can be turned off to measure raw rendering. */
   PAGE_CACHE: z.enum(["on", "off"]).default("on"),
+  /** MiB of rendered pages the page cache keeps at most (server/http/page-cache.ts); unset: 48. */
+  PAGE_CACHE_MB: z.preprocess(
+    unsetWhenEmpty,
+    z.coerce.number().int().min(1).max(16_384).optional(),
+  ),
 });
 
 export type Env = Omit<z.infer<typeof envSchema>, "BACKUP_EVERY" | "BACKUP_KEEP"> & {

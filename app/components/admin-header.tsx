@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Form, useLocation, useRouteLoaderData } from "react-router";
-import { isActivePath, Kept, Link, NavLink } from "../lib/page-scripts";
+import { isActivePath, Kept, Link } from "../lib/page-scripts";
 import type { RootData } from "../root";
 
 /** The staff area's tabs; some pages are for super admins only (their guards say so too). */
@@ -33,8 +33,11 @@ export function AdminHeader({ title, tenantName, actions }: AdminHeaderProps) {
   const root = useRouteLoaderData<RootData>("root");
   const isSuperAdmin = root?.user?.isSuperAdmin === true;
   const { pathname } = useLocation();
-  const tabs = STAFF_TABS.filter((item) => isSuperAdmin || !item.superAdminOnly);
-  const current = tabs.map((item) => (isActivePath(pathname, item.to) ? 1 : 0)).join("");
+  const tabs = STAFF_TABS.filter((item) => isSuperAdmin || !item.superAdminOnly).map((item) => ({
+    to: item.to,
+    label: item.label,
+    active: isActivePath(pathname, item.to),
+  }));
   return (
     <div className="border-b border-black/10 bg-black/[0.03]">
       <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6">
@@ -56,12 +59,7 @@ export function AdminHeader({ title, tenantName, actions }: AdminHeaderProps) {
           </div>
         </div>
         {/* The same for every page of a tab: kept (app/lib/page-scripts.tsx). */}
-        <Kept
-          as="nav"
-          props={STAFF_NAV_PROPS}
-          keyOf={`staff-nav\u0000${isSuperAdmin}\u0000${current}`}
-          render={() => <StaffTabs tabs={tabs} />}
-        />
+        <Kept as="nav" props={STAFF_NAV_PROPS} part={StaffTabs} data={{ tabs }} />
       </div>
     </div>
   );
@@ -69,17 +67,22 @@ export function AdminHeader({ title, tenantName, actions }: AdminHeaderProps) {
 
 const STAFF_NAV_PROPS = { "aria-label": "Staff", className: "mt-4" };
 
-const tabClass = ({ isActive }: { isActive: boolean }) =>
+const tabClass = (isActive: boolean) =>
   `rounded-brand px-3 py-1.5 text-sm font-medium no-underline ${isActive ? "bg-brand-strong text-on-brand-strong" : "text-ink hover:bg-black/5"}`;
 
-function StaffTabs({ tabs }: { tabs: typeof STAFF_TABS }) {
+/** The tabs as NavLinks would render them, each one's active state given, not read. */
+function StaffTabs({ tabs }: { tabs: { to: string; label: string; active: boolean }[] }) {
   return (
     <ul className="flex flex-wrap gap-2">
       {tabs.map((item) => (
         <li key={item.to}>
-          <NavLink to={item.to} className={tabClass}>
+          <Link
+            to={item.to}
+            aria-current={item.active ? "page" : undefined}
+            className={tabClass(item.active)}
+          >
             {item.label}
-          </NavLink>
+          </Link>
         </li>
       ))}
     </ul>

@@ -36,33 +36,13 @@ export function NewsletterCard({
   viewHref,
   sendHref = null,
 }: NewsletterCardProps) {
-  const { id, title, excerpt, date, status, metrics, slug } = newsletter;
-  const keyOf = JSON.stringify([
-    id,
-    title,
-    excerpt,
-    date,
-    status,
-    metrics.views,
-    metrics.comments,
-    slug,
-    editHref,
-    viewHref,
-    sendHref,
-  ]);
   return (
     <Kept
       as="article"
       props={CARD_PROPS}
-      keyOf={`card\u0000${keyOf}`}
-      render={() => (
-        <CardContent
-          newsletter={newsletter}
-          editHref={editHref}
-          viewHref={viewHref}
-          sendHref={sendHref}
-        />
-      )}
+      part={CardContent}
+      // Only what the card shows: a summary with more fields would make each its own entry.
+      data={{ newsletter: newsletterCardData(newsletter), editHref, viewHref, sendHref }}
     />
   );
 }

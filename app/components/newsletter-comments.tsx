@@ -6,7 +6,7 @@ import { Kept } from "../lib/page-scripts";
 import type { action } from "../routes/newsletter/detail.server";
 import { CommentItem } from "./comment-item";
 import { FieldErrors, FormAlert, Honeypot, SubmitButton, TextArea } from "./ui/form";
-import { submitted } from "./ui/submitted";
+import { type SubmittedData, submitted, submittedData } from "./ui/submitted";
 
 type CommentReply = NonNullable<ReturnType<typeof useActionData<typeof action>>>;
 type Comments = Extract<CommentReply, { ok: true }>["comments"];
@@ -47,8 +47,6 @@ export function CommentsSection({
   listMarkup: string | null;
 }) {
   const id = useId();
-  const { errors, field, value, formErrorId } = submitted(id, reply?.result);
-  const text = field("text", { hint: true });
 
   return (
     <section
@@ -89,39 +87,54 @@ export function CommentsSection({
             className:
               "relative mt-10 rounded-brand border border-black/10 bg-surface p-5 shadow-sm sm:p-6",
           }}
+          part={CommentFormFields}
+          data={{ id, result: submittedData(reply?.result), posted }}
           // Until someone submits it, the form is the same for every reader of every article.
-          keyOf={reply || posted ? null : `comment-form\u0000${id}`}
-          render={() => (
-            <>
-              <h3 className="text-lg font-semibold">Leave a comment</h3>
-              <FormAlert id={formErrorId} errors={errors("")} className="mt-4" />
-              <label htmlFor={text.id} className="sr-only">
-                Your comment
-              </label>
-              <TextArea
-                {...text}
-                defaultValue={value("text")}
-                rows={4}
-                maxLength={COMMENT_MAX_LENGTH}
-                placeholder="Share your thoughts..."
-                className="mt-4"
-              />
-              <FieldErrors id={`${text.id}-error`} errors={errors("text")} />
-              <p id={`${text.id}-hint`} className="mt-2 text-sm opacity-80">
-                Comments are posted as Anonymous, up to {formatCount(COMMENT_MAX_LENGTH)}{" "}
-                characters.
-              </p>
-              <Honeypot />
-              <div className="mt-4 flex flex-wrap items-center gap-4">
-                <SubmitButton>Post Comment</SubmitButton>
-                <p role="status" className="text-sm font-medium text-ok">
-                  {posted ? "Your comment has been posted." : ""}
-                </p>
-              </div>
-            </>
-          )}
+          keep={!reply && !posted}
         />
       </div>
     </section>
+  );
+}
+
+/** The comment form's fields: its id, what was sent and whether it was posted are all it shows. */
+function CommentFormFields({
+  id,
+  result,
+  posted,
+}: {
+  id: string;
+  result: SubmittedData | null;
+  posted: boolean;
+}) {
+  const { errors, field, value, formErrorId } = submitted(id, result);
+  const text = field("text", { hint: true });
+  return (
+    <>
+      <h3 className="text-lg font-semibold">Leave a comment</h3>
+      <FormAlert id={formErrorId} errors={errors("")} className="mt-4" />
+      <label htmlFor={text.id} className="sr-only">
+        Your comment
+      </label>
+      <TextArea
+        {...text}
+        defaultValue={value("text")}
+        rows={4}
+        maxLength={COMMENT_MAX_LENGTH}
+        placeholder="Share your thoughts..."
+        className="mt-4"
+      />
+      <FieldErrors id={`${text.id}-error`} errors={errors("text")} />
+      <p id={`${text.id}-hint`} className="mt-2 text-sm opacity-80">
+        Comments are posted as Anonymous, up to {formatCount(COMMENT_MAX_LENGTH)} characters.
+      </p>
+      <Honeypot />
+      <div className="mt-4 flex flex-wrap items-center gap-4">
+        <SubmitButton>Post Comment</SubmitButton>
+        <p role="status" className="text-sm font-medium text-ok">
+          {posted ? "Your comment has been posted." : ""}
+        </p>
+      </div>
+    </>
   );
 }

@@ -5,13 +5,14 @@ import { MAX_EMAIL_LENGTH } from "../../shared/schemas/email";
 import { SIGNUP_LIMITS } from "../../shared/schemas/signup";
 import { Kept, Link } from "../lib/page-scripts";
 import { FieldErrors, FieldShell, Honeypot, SubmitButton, TextInput } from "./ui/form";
-import { submitted } from "./ui/submitted";
+import { type SubmittedData, submitted, submittedData } from "./ui/submitted";
 
-export interface SignupList {
+// A type, not an interface: a kept part's data must be plain data (KeptData).
+export type SignupList = {
   key: string;
   name: string;
   description: string;
-}
+};
 
 /** What POST /newsletter/subscribe answers: as action data to a page, or to a client sending js=1. */
 export type SignupAnswer =
@@ -44,14 +45,7 @@ export function SignupForm({
 }: SignupFormProps) {
   const id = useId();
   const { pathname } = useLocation();
-  const result = answer && !answer.ok ? answer.result : undefined;
-  const { errors, field, value, values, formErrorId } = submitted(id, result);
-  const formErrorList = errors("");
-  const formErrors = formErrorList ? (
-    <div role="alert" id={formErrorId} className="font-medium text-danger">
-      {formErrorList.join(" ")}
-    </div>
-  ) : null;
+  const result = submittedData(answer && !answer.ok ? answer.result : undefined);
 
   if (answer?.ok) {
     return (
@@ -65,6 +59,7 @@ export function SignupForm({
     );
   }
 
+  const { errors, formErrorId } = submitted(id, result);
   const form = {
     method: "post",
     action: SIGNUP_ACTION,
@@ -73,111 +68,131 @@ export function SignupForm({
     noValidate: true,
     className: "relative",
     "aria-label": "Newsletter sign-up",
-    "aria-describedby": formErrors ? formErrorId : undefined,
+    "aria-describedby": errors("") ? formErrorId : undefined,
   };
-  // Until someone submits it, the form is the same for every visitor of this page.
-  const keyOf = answer
-    ? null
-    : `signup\u0000${id}\u0000${pathname}\u0000${compact}\u0000${defaultList}\u0000${JSON.stringify(lists)}`;
   return (
     <Kept
       as="form"
       props={form}
-      keyOf={keyOf}
-      render={() => {
-        const email = (
-          <TextInput
-            {...field("email")}
-            type="email"
-            required
-            maxLength={MAX_EMAIL_LENGTH}
-            defaultValue={value("email")}
-            autoComplete="email"
-            placeholder={compact ? "you@company.com" : undefined}
-            className={compact ? "sm:max-w-sm" : undefined}
-          />
-        );
-        const submit = <SubmitButton>Subscribe</SubmitButton>;
-        const chosen = result ? values("lists") : [defaultList];
-        return (
-          <>
-            {/* The page it was sent from: part of the consent record (issue 16, point 3). */}
-            <input type="hidden" name="page" value={pathname} />
-            {compact ? (
-              <div>
-                <label htmlFor={`${id}-email`} className="sr-only">
-                  Email address
-                </label>
-                <div className="flex flex-col gap-2 sm:flex-row">
-                  {email}
-                  <input type="hidden" name="lists" value={defaultList} />
-                  {submit}
-                </div>
-                <FieldErrors id={`${id}-email-error`} errors={errors("email")} />
-                <div className="mt-1">{formErrors}</div>
-              </div>
-            ) : (
-              <div className="space-y-5">
-                {formErrors ? (
-                  <div className="rounded-brand border-2 border-danger bg-surface p-3">
-                    {formErrors}
-                  </div>
-                ) : null}
-                <FieldShell id={`${id}-email`} label="Email" errors={errors("email")}>
-                  {email}
-                </FieldShell>
-                <FieldShell id={`${id}-name`} label="Name" optional errors={errors("name")}>
-                  <TextInput
-                    {...field("name")}
-                    type="text"
-                    maxLength={SIGNUP_LIMITS.name}
-                    defaultValue={value("name")}
-                    autoComplete="name"
-                  />
-                </FieldShell>
-                <fieldset
-                  aria-describedby={field("lists")["aria-describedby"]}
-                  aria-invalid={field("lists")["aria-invalid"]}
-                >
-                  <legend className="font-semibold">Newsletters</legend>
-                  <input type="hidden" name="chooseLists" value="1" />
-                  <div className="mt-2 space-y-2">
-                    {lists.map((list) => (
-                      <label
-                        key={list.key}
-                        htmlFor={`${id}-lists-${list.key}`}
-                        className="flex cursor-pointer gap-3 rounded-brand border border-black/15 p-3 has-[:checked]:border-brand-strong has-[:checked]:bg-brand/5"
-                      >
-                        <input
-                          id={`${id}-lists-${list.key}`}
-                          type="checkbox"
-                          name="lists"
-                          value={list.key}
-                          defaultChecked={chosen.includes(list.key)}
-                          className="mt-1 size-4 shrink-0 accent-brand-strong"
-                        />
-                        <span>
-                          <span className="block font-semibold">{list.name}</span>
-                          {list.description ? (
-                            <span className="block text-sm opacity-85">{list.description}</span>
-                          ) : null}
-                        </span>
-                      </label>
-                    ))}
-                  </div>
-                  <FieldErrors id={`${id}-lists-error`} errors={errors("lists")} />
-                </fieldset>
-                {submit}
-                <p className="text-sm">
-                  We will email you about your subscription. Every newsletter has a link to change
-                  or cancel it. <Link to="/privacy">Privacy Policy</Link>
-                </p>
-              </div>
-            )}
-            <Honeypot id={`${id}-website`} />
-          </>
-        );
-      }}
+      part={SignupFields}
+      data={{ id, page: pathname, lists, defaultList, compact, result }}
+      // Until someone submits it, the form is the same for every visitor of this page.
+      keep={answer === null}
     />
+  );
+}
+
+/** The form's fields; the page it is on is part of the consent record (issue 16, point 3). */
+function SignupFields({
+  id,
+  page,
+  lists,
+  defaultList,
+  compact,
+  result,
+}: {
+  id: string;
+  page: string;
+  lists: SignupList[];
+  defaultList: string;
+  compact: boolean;
+  result: SubmittedData | null;
+}) {
+  const { errors, field, value, values, formErrorId } = submitted(id, result);
+  const formErrorList = errors("");
+  const formErrors = formErrorList ? (
+    <div role="alert" id={formErrorId} className="font-medium text-danger">
+      {formErrorList.join(" ")}
+    </div>
+  ) : null;
+  const email = (
+    <TextInput
+      {...field("email")}
+      type="email"
+      required
+      maxLength={MAX_EMAIL_LENGTH}
+      defaultValue={value("email")}
+      autoComplete="email"
+      placeholder={compact ? "you@company.com" : undefined}
+      className={compact ? "sm:max-w-sm" : undefined}
+    />
+  );
+  const submit = <SubmitButton>Subscribe</SubmitButton>;
+  const chosen = result ? values("lists") : [defaultList];
+  return (
+    <>
+      {/* The page it was sent from: part of the consent record (issue 16, point 3). */}
+      <input type="hidden" name="page" value={page} />
+      {compact ? (
+        <div>
+          <label htmlFor={`${id}-email`} className="sr-only">
+            Email address
+          </label>
+          <div className="flex flex-col gap-2 sm:flex-row">
+            {email}
+            <input type="hidden" name="lists" value={defaultList} />
+            {submit}
+          </div>
+          <FieldErrors id={`${id}-email-error`} errors={errors("email")} />
+          <div className="mt-1">{formErrors}</div>
+        </div>
+      ) : (
+        <div className="space-y-5">
+          {formErrors ? (
+            <div className="rounded-brand border-2 border-danger bg-surface p-3">{formErrors}</div>
+          ) : null}
+          <FieldShell id={`${id}-email`} label="Email" errors={errors("email")}>
+            {email}
+          </FieldShell>
+          <FieldShell id={`${id}-name`} label="Name" optional errors={errors("name")}>
+            <TextInput
+              {...field("name")}
+              type="text"
+              maxLength={SIGNUP_LIMITS.name}
+              defaultValue={value("name")}
+              autoComplete="name"
+            />
+          </FieldShell>
+          <fieldset
+            aria-describedby={field("lists")["aria-describedby"]}
+            aria-invalid={field("lists")["aria-invalid"]}
+          >
+            <legend className="font-semibold">Newsletters</legend>
+            <input type="hidden" name="chooseLists" value="1" />
+            <div className="mt-2 space-y-2">
+              {lists.map((list) => (
+                <label
+                  key={list.key}
+                  htmlFor={`${id}-lists-${list.key}`}
+                  className="flex cursor-pointer gap-3 rounded-brand border border-black/15 p-3 has-[:checked]:border-brand-strong has-[:checked]:bg-brand/5"
+                >
+                  <input
+                    id={`${id}-lists-${list.key}`}
+                    type="checkbox"
+                    name="lists"
+                    value={list.key}
+                    defaultChecked={chosen.includes(list.key)}
+                    className="mt-1 size-4 shrink-0 accent-brand-strong"
+                  />
+                  <span>
+                    <span className="block font-semibold">{list.name}</span>
+                    {list.description ? (
+                      <span className="block text-sm opacity-85">{list.description}</span>
+                    ) : null}
+                  </span>
+                </label>
+              ))}
+            </div>
+            <FieldErrors id={`${id}-lists-error`} errors={errors("lists")} />
+          </fieldset>
+          {submit}
+          <p className="text-sm">
+            We will email you about your subscription. Every newsletter has a link to change or
+            cancel it. <Link to="/privacy">Privacy Policy</Link>
+          </p>
+        </div>
+      )}
+      <Honeypot id={`${id}-website`} />
+    </>
   );
 }

@@ -13,10 +13,8 @@ export function SiteFooter({ companyName, companyAddress }: SiteFooterProps) {
     <Kept
       as="footer"
       props={FOOTER_PROPS}
-      keyOf={`footer\u0000${companyName}\u0000${companyAddress}\u0000${year}`}
-      render={() => (
-        <FooterContent companyName={companyName} companyAddress={companyAddress} year={year} />
-      )}
+      part={FooterContent}
+      data={{ companyName, companyAddress, year }}
     />
   );
 }

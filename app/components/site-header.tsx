@@ -1,5 +1,5 @@
 import { Form, useLocation } from "react-router";
-import { isActivePath, Kept, Link, NavLink } from "../lib/page-scripts";
+import { isActivePath, Kept, Link } from "../lib/page-scripts";
 
 const NAV_ITEMS = [
   { to: "/", label: "Home" },
@@ -21,40 +21,45 @@ const HEADER_PROPS = { className: "border-b-4 border-brand bg-surface" };
 /** SPEC §2 navigation bar. Signed-in state comes from the server, so it renders without a flash. */
 export function SiteHeader({ companyName, logoUrl, user }: SiteHeaderProps) {
   const { pathname } = useLocation();
-  // What the bar shows: the brand and which item is the current page. The signed-in bar's sign-out
-  // is React Router's Form, which renders only inside the page's router: rendered each time.
+  // What the bar shows: the brand and which item is the current page (the part reads no location
+  // itself). The signed-in bar's sign-out is React Router's Form, which renders only inside the
+  // page's router: rendered each time.
   const active = NAV_ITEMS.findIndex((item) =>
     isActivePath(pathname, item.to, { end: item.to === "/" }),
   );
-  const keyOf = user ? null : `header\u0000${companyName}\u0000${logoUrl}\u0000${active}`;
   return (
     <Kept
       as="header"
       props={HEADER_PROPS}
-      keyOf={keyOf}
-      render={() => <HeaderContent companyName={companyName} logoUrl={logoUrl} user={user} />}
+      part={HeaderContent}
+      data={{ companyName, logoUrl, user, active }}
+      keep={user === null}
     />
   );
 }
 
-function HeaderContent({ companyName, logoUrl, user }: SiteHeaderProps) {
+function HeaderContent({
+  companyName,
+  logoUrl,
+  user,
+  active,
+}: SiteHeaderProps & { active: number }) {
   const links = (
     <>
-      {NAV_ITEMS.map((item) => (
+      {NAV_ITEMS.map((item, index) => (
         <li key={item.to}>
-          <NavLink
+          {/* NavLink's markup, its active item given rather than read from the location. */}
+          <Link
             to={item.to}
-            end={item.to === "/"}
-            className={({ isActive }) =>
-              `block rounded-brand px-3 py-2 font-medium no-underline hover:bg-black/5 ${
-                isActive
-                  ? "text-brand-strong underline decoration-2 underline-offset-8"
-                  : "text-ink"
-              }`
-            }
+            aria-current={index === active ? "page" : undefined}
+            className={`block rounded-brand px-3 py-2 font-medium no-underline hover:bg-black/5 ${
+              index === active
+                ? "text-brand-strong underline decoration-2 underline-offset-8"
+                : "text-ink"
+            }`}
           >
             {item.label}
-          </NavLink>
+          </Link>
         </li>
       ))}
       {user ? (

@@ -3,7 +3,14 @@ import { renderToString } from "react-dom/server";
 import { StaticRouter, useLoaderData } from "react-router";
 import { describe, expect, it } from "vitest";
 import { keptMarkup, type PageKeptParts, pageKeptParts } from "./markup.server";
-import { Kept, KeptMarkupContext, NavLink, PageScriptsContext } from "./page-scripts";
+import {
+  Kept,
+  KeptMarkupContext,
+  keptPartKey,
+  Link,
+  NavLink,
+  PageScriptsContext,
+} from "./page-scripts";
 
 describe("markup kept per distinct data", () => {
   const list = (items: string[]) => items.map((item) => <li key={item}>{item}</li>);
@@ -39,19 +46,22 @@ describe("markup kept per distinct data", () => {
 
   it("keeps a bounded number of lists, the least recently used going first", () => {
     let renders = 0;
+    // Lists of 50,000 characters: about 100 KB each, so 16 MiB holds some 160 of them.
     const markup = (n: number) =>
       keptMarkup("bounded", [n], () => {
         renders += 1;
-        return <p>{n}</p>;
+        return <p>{String(n).padEnd(50_000, ".")}</p>;
       });
     markup(0);
-    for (let n = 1; n <= 150; n++) {
+    for (let n = 1; n <= 400; n++) {
       markup(n);
       markup(0); // used again and again: kept
     }
-    expect(renders).toBe(151);
+    expect(renders).toBe(401);
+    markup(400); // recently used: kept
+    expect(renders).toBe(401);
     markup(1); // long unused: rendered again
-    expect(renders).toBe(152);
+    expect(renders).toBe(402);
   });
 });
 
@@ -59,6 +69,29 @@ describe("markup kept per distinct data", () => {
 function NeedsThePageRouter() {
   useLoaderData();
   return <p>data</p>;
+}
+
+let renders = 0;
+
+function AboutLink({ label }: { label: string }) {
+  renders += 1;
+  return (
+    <>
+      <Link to="/about">{label}</Link>
+      {"text"}
+      {"next to text"}
+    </>
+  );
+}
+
+function Field({ name }: { name: string }) {
+  renders += 1;
+  return <input name={name} />;
+}
+
+/** Reads the location itself: kept alone it has none, so it is never kept. */
+function ActiveLink() {
+  return <NavLink to="/about">About</NavLink>;
 }
 
 describe("parts kept on pages without scripts (<Kept>)", () => {
@@ -72,106 +105,80 @@ describe("parts kept on pages without scripts (<Kept>)", () => {
       </KeptMarkupContext>,
     );
     const failures: string[] = [];
-    store?.keep(
-      (content) => (
-        <StaticRouter location="/about">
-          <PageScriptsContext value={false}>{content}</PageScriptsContext>
-        </StaticRouter>
-      ),
-      (key) => failures.push(key),
-    );
+    store?.keep((key) => failures.push(key));
     return { html, failures };
   }
 
-  it("renders a part once, then puts its markup in as React rendered it", () => {
-    let renders = 0;
-    const key = `part-${Math.random()}`;
-    const page = () => (
+  it("renders a part once per distinct data, then puts its markup in as React rendered it", () => {
+    renders = 0;
+    const label = `About & us ${Math.random()}`;
+    const page = (text: string) => () => (
       <main>
         <Kept
           as="nav"
           props={{ className: "bar", "aria-label": "Main" }}
-          keyOf={key}
-          render={() => {
-            renders += 1;
-            return (
-              <>
-                <NavLink to="/about">About &amp; us</NavLink>
-                {"text"}
-                {"next to text"}
-              </>
-            );
-          }}
+          part={AboutLink}
+          data={{ label: text }}
         />
       </main>
     );
-    const first = renderPage(page).html;
-    expect(renders).toBe(1);
-    expect(first).toContain('aria-current="page"');
-    const second = renderPage(page).html;
-    expect(renders).toBe(1);
+    const first = renderPage(page(label)).html;
+    expect(renders).toBe(2); // in the page, and alone to be kept
+    expect(first).toContain("About &amp; us");
+    const second = renderPage(page(label)).html;
+    expect(renders).toBe(2);
     expect(second).toBe(first);
+    // Other data is another part: rendered, never the first one's markup.
+    const other = renderPage(page(`${label}!`)).html;
+    expect(renders).toBe(4);
+    expect(other).toContain(`${label.replace("&", "&amp;")}!`);
   });
 
-  it("renders afresh when the key is null, and without a store (pages with scripts, browsers)", () => {
-    let renders = 0;
-    const page = (keyOf: string | null) => () => (
-      <Kept
-        as="form"
-        props={{ method: "post" }}
-        keyOf={keyOf}
-        render={() => {
-          renders += 1;
-          return <input name="x" />;
-        }}
-      />
+  it("renders afresh when not to be kept, and without a store (pages with scripts, browsers)", () => {
+    renders = 0;
+    const name = `x${Math.random()}`;
+    const page = (keep: boolean) => () => (
+      <Kept as="form" props={{ method: "post" }} part={Field} data={{ name }} keep={keep} />
     );
-    renderPage(page(null));
-    renderPage(page(null));
+    renderPage(page(false));
+    renderPage(page(false));
     expect(renders).toBe(2);
-    const key = `unkept-${Math.random()}`;
-    renderPage(page(key), null);
-    renderPage(page(key), null);
+    renderPage(page(true), null);
+    renderPage(page(true), null);
     expect(renders).toBe(4);
-    expect(renderPage(page(key), null).html).toBe('<form method="post"><input name="x"/></form>');
+    expect(renderPage(page(true), null).html).toBe(
+      `<form method="post"><input name="${name}"/></form>`,
+    );
   });
 
   it("keeps a page with scripts' parts apart from a plain page's (their links differ)", () => {
-    const key = `kinds-${Math.random()}`;
-    const part = () => (
-      <Kept as="p" props={{}} keyOf={key} render={() => <NavLink to="/about">About</NavLink>} />
-    );
+    const data = { label: `kinds ${Math.random()}` };
     const plain = pageKeptParts(false);
     renderToString(
       <KeptMarkupContext value={plain}>
-        <StaticRouter location="/about">
-          <PageScriptsContext value={false}>{part()}</PageScriptsContext>
-        </StaticRouter>
+        <PageScriptsContext value={false}>
+          <Kept as="p" props={{}} part={AboutLink} data={data} />
+        </PageScriptsContext>
       </KeptMarkupContext>,
     );
-    plain.keep(
-      (content) => (
-        <StaticRouter location="/about">
-          <PageScriptsContext value={false}>{content}</PageScriptsContext>
-        </StaticRouter>
-      ),
-      () => {},
+    plain.keep(() => {});
+    expect(plain.get(keptPartKey(AboutLink, data))).toBe(
+      `<a href="/about">${data.label}</a>text<!-- -->next to text`,
     );
-    expect(plain.get(key)).toBe('<a aria-current="page" href="/about">About</a>');
     const withScripts = pageKeptParts(true);
-    expect(withScripts.get(key)).toBeUndefined();
+    expect(withScripts.get(keptPartKey(AboutLink, data))).toBeUndefined();
   });
 
-  it("does not keep a part that cannot render on its own, and says so", () => {
-    const key = `failing-${Math.random()}`;
+  it("does not keep a part that reads the page (its router's data, its location), and says so", () => {
     const store = pageKeptParts(false);
-    store.keepLater(key, <NeedsThePageRouter />);
+    store.keepLater("needs-data", <NeedsThePageRouter />);
     const failures: string[] = [];
-    store.keep(
-      (content) => content,
-      (failedKey) => failures.push(failedKey),
-    );
-    expect(failures).toEqual([key]);
-    expect(store.get(key)).toBeUndefined();
+    store.keep((failedKey) => failures.push(failedKey));
+    expect(failures).toEqual(["needs-data"]);
+    expect(store.get("needs-data")).toBeUndefined();
+
+    const page = renderPage(() => <Kept as="p" props={{}} part={ActiveLink} data={{}} />);
+    expect(page.html).toContain('aria-current="page"');
+    expect(page.failures).toEqual([keptPartKey(ActiveLink, {})]);
   });
 });

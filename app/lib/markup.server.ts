@@ -1,13 +1,15 @@
 import { createHash } from "node:crypto";
-import type { ReactNode } from "react";
+import { createElement, type ReactNode } from "react";
 import { renderToString } from "react-dom/server";
-import { BoundedMap } from "../../shared/bounded-map";
-import type { KeptMarkupStore } from "./page-scripts";
+import { MiB, memoryCache, stringBytes } from "../../server/memory-cache";
+import { type KeptMarkupStore, PageScriptsContext } from "./page-scripts";
 
-// Bounds: a hundred lists of up to 100,000 characters is at most 20 MB of strings.
-const MAX_KEPT = 100;
-const MAX_MARKUP_LENGTH = 100_000;
-const kept = new BoundedMap<string, string>(MAX_KEPT);
+// A comment list of 200 comments is about 100 KB of markup: 16 MiB keeps the busy pages' lists.
+const kept = memoryCache<string, string>({
+  maxBytes: 16 * MiB,
+  maxEntryBytes: stringBytes("x".repeat(100_000)),
+  bytesOf: (markup, key) => stringBytes(markup) + stringBytes(key),
+});
 
 // The digest of each data object seen: a list kept elsewhere (the readers' comments of a page
 // version) comes back as the same object, and hashing its JSON cost as much as rendering it.
@@ -19,7 +21,8 @@ const digests = new WeakMap<object, string>();
  * comment changes it, and rendering 50 comments is a fifth of an article's render. The key is
  * `name` and a digest of the data itself, so no change has to be announced: changed data is a new
  * key, and the old markup ages out. `data` must hold everything `render` reads, and must not be
- * changed once passed here (its digest is remembered for the object).
+ * changed once passed here (its digest is remembered for the object). Kept least recently used
+ * out first, within 16 MiB.
  *
  * Rendered outside the page's render (in a loader): React's renderer does not nest.
  */
@@ -30,18 +33,20 @@ export function keptMarkup(name: string, data: object, render: () => ReactNode):
     digests.set(data, digest);
   }
   const key = `${name}\u0000${digest}`;
-  const hit = kept.recall(key);
+  const hit = kept.get(key);
   if (hit !== undefined) return hit;
   const markup = renderToString(render());
-  if (markup.length <= MAX_MARKUP_LENGTH) kept.set(key, markup);
+  kept.set(key, markup);
   return markup;
 }
 
-// <Kept> parts (app/lib/page-scripts.tsx): a header, a footer, an empty form, a card — a few KB at
-// most each, so a few hundred cover a busy site (a few MB).
-const MAX_KEPT_PARTS = 500;
-const MAX_PART_LENGTH = 20_000;
-const keptParts = new BoundedMap<string, string>(MAX_KEPT_PARTS);
+// <Kept> parts (app/lib/page-scripts.tsx): a header, a footer, an empty form, a card — a few KB
+// each, so 8 MiB covers a busy site's hundreds; a part's key is its data, so it counts too.
+const keptParts = memoryCache<string, string>({
+  maxBytes: 8 * MiB,
+  maxEntryBytes: stringBytes("x".repeat(20_000)),
+  bytesOf: (markup, key) => stringBytes(markup) + stringBytes(key),
+});
 
 /**
  * The store of <Kept> parts for one page; `keep` ends it, after the render. A part's markup can
@@ -50,14 +55,12 @@ const keptParts = new BoundedMap<string, string>(MAX_KEPT_PARTS);
  */
 export interface PageKeptParts extends KeptMarkupStore {
   /**
-   * Renders on its own, and keeps, each part the page asked to keep. `wrap` gives a part the
-   * page's contexts it may read (the location, for links). A part that fails on its own is not
-   * kept, and is reported to `failed`: the page was rendered whole anyway.
+   * Renders on its own, and keeps, each part the page asked to keep: with no router and nothing
+   * of the request around it, only whether the page has scripts, so what is kept is a function of
+   * its key. A part that fails alone (it read the location or the route's data) is not kept, and
+   * is reported to `failed`: the page was rendered whole anyway.
    */
-  keep(
-    wrap: (content: ReactNode) => ReactNode,
-    failed: (key: string, error: unknown) => void,
-  ): void;
+  keep(failed: (key: string, error: unknown) => void): void;
 }
 
 export function pageKeptParts(scripts: boolean): PageKeptParts {
@@ -65,21 +68,20 @@ export function pageKeptParts(scripts: boolean): PageKeptParts {
   const pending: [string, ReactNode][] = [];
   return {
     get(key) {
-      return keptParts.recall(`${kind}${key}`);
+      return keptParts.get(`${kind}${key}`);
     },
     keepLater(key, content) {
       pending.push([key, content]);
     },
-    keep(wrap, failed) {
+    keep(failed) {
       for (const [key, content] of pending) {
         let markup: string;
         try {
-          markup = renderToString(wrap(content));
+          markup = renderToString(createElement(PageScriptsContext, { value: scripts }, content));
         } catch (error) {
           failed(key, error);
           continue;
         }
-        if (markup.length > MAX_PART_LENGTH) continue;
         // Kept as one flat string: React's is a rope of a piece per tag and attribute, which
         // every page using it would walk again when it is encoded.
         keptParts.set(`${kind}${key}`, Buffer.from(markup).toString());

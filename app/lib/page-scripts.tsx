@@ -154,11 +154,18 @@ const NAV_LINK_ONLY = ["className", "style", "children", "end", "caseSensitive",
 /**
  * Kept markup (decision 022, "Fifth pass"). A part of a page that comes out the same for many
  * requests — the header, the footer, a form nobody has submitted yet, a newsletter's card — need
- * not be rendered by React each time: the first render of it is kept under a key that names
- * everything it shows, and later pages put that markup in as it is. The bytes are the ones React
- * renders, so a browser that hydrates the page finds what it would have found (and renders the
- * part itself from then on). app/entry.server.tsx provides the store; in the browser a <Kept>
- * renders its content like any element.
+ * not be rendered by React each time: the first render of it is kept, and later pages put that
+ * markup in as it is. The bytes are the ones React renders, so a browser that hydrates the page
+ * finds what it would have found (and renders the part itself from then on).
+ * app/entry.server.tsx provides the store; in the browser a <Kept> renders its part like any
+ * element.
+ *
+ * Nobody writes a key (issue 34): a part is a component that renders from `data` alone, and it is
+ * kept under the component and the data itself (keptPartKey), so a value put into `data` — a
+ * signed-in name, a token — makes its own entry and can never reach a page with other data. The
+ * kept copy is rendered apart from the page, with no router and no request around it (only
+ * whether the page has scripts, which is in the store's key): a part that reads the location, the
+ * route's data or anything else of the request fails there and is not kept at all.
  */
 export interface KeptMarkupStore {
   /** the markup kept under `key`, if any */
@@ -169,30 +176,69 @@ export interface KeptMarkupStore {
 
 export const KeptMarkupContext = createContext<KeptMarkupStore | null>(null);
 
-interface KeptProps {
-  /** the element around the kept content, rendered every time with `props` */
+/** What a kept part may be given: plain data, all of which is its key (no functions, no dates). */
+export type KeptData =
+  | string
+  | number
+  | boolean
+  | null
+  | undefined
+  | readonly KeptData[]
+  | { readonly [key: string]: KeptData };
+
+type KeptPart<D> = (data: D) => ReactNode;
+
+// Each part component's id, for the key: two components of one name stay apart.
+const partIds = new WeakMap<KeptPart<never>, string>();
+let lastPartId = 0;
+
+/** The key a part is kept under: which component, and all of the data it renders. */
+export function keptPartKey<D extends { readonly [key: string]: KeptData }>(
+  part: KeptPart<D>,
+  data: D,
+): string {
+  let id = partIds.get(part);
+  if (id === undefined) {
+    lastPartId += 1;
+    id = `${part.name || "part"}#${lastPartId}`;
+    partIds.set(part, id);
+  }
+  return `${id}\u0000${JSON.stringify(data)}`;
+}
+
+interface KeptProps<D extends { readonly [key: string]: KeptData }> {
+  /** the element around the kept part, rendered every time with `props` */
   as: string;
   props: Record<string, unknown>;
   /**
-   * Everything `render` shows, as one string; null renders it afresh (a form showing what was
-   * submitted). `render` must not read position-dependent hooks (useId): its caller passes ids in.
-   * Nothing per request may be in a kept part (a nonce, a token): it would reach other requests.
+   * A component of module scope (not one made during the render) that shows `data` and nothing
+   * else: no hooks that read the page (location, route data, useId — ids come in `data`), no
+   * clock, nothing of the request.
    */
-  keyOf: string | null;
-  render: () => ReactNode;
+  part: KeptPart<D>;
+  data: D;
+  /** false: rendered afresh and not kept (a form showing what was just submitted) */
+  keep?: boolean;
 }
 
-export function Kept({ as, props, keyOf, render }: KeptProps) {
+export function Kept<D extends { readonly [key: string]: KeptData }>({
+  as,
+  props,
+  part,
+  data,
+  keep = true,
+}: KeptProps<D>) {
   const store = useContext(KeptMarkupContext);
-  if (store === null || keyOf === null) return createElement(as, props, render());
-  const markup = store.get(keyOf);
+  if (store === null || !keep) return createElement(as, props, createElement(part, data));
+  const key = keptPartKey(part, data);
+  const markup = store.get(key);
   if (markup !== undefined) {
     // Built key by key: a spread into a literal takes V8's slow path (microseconds a part).
     const element: Record<string, unknown> = { dangerouslySetInnerHTML: { __html: markup } };
     for (const name in props) element[name] = props[name];
     return createElement(as, element);
   }
-  const content = render();
-  store.keepLater(keyOf, content);
+  const content = createElement(part, data);
+  store.keepLater(key, content);
   return createElement(as, props, content);
 }

@@ -10,6 +10,7 @@ import type { Logger } from "../logger";
 import { type DkimSigningKey, dkimSigningKey } from "../mail/dkim";
 import { sendMail } from "../mail/send";
 import { DeliveryError, type Transport } from "../mail/transport";
+import { MiB, memoryCache, stringBytes } from "../memory-cache";
 import { countFeedback, countMail } from "../metrics";
 import { runSchedule } from "../newsletters/scheduler";
 import type { SubscriptionContext } from "../subscribers/subscribers";
@@ -72,17 +73,22 @@ export class CampaignWorker {
   private loop: Promise<void> | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private wake: (() => void) | null = null;
-  private readonly prepared = new Map<
+  /**
+   * Each campaign's message rendered once, reused for PREPARED_FOR_MS: welcome steps run for months
+   * and may be edited, so theirs is rendered again after that. Counted at an estimated 256 KB a
+   * campaign (its HTML and text, as a promise its size is not known when it is kept).
+   */
+  private readonly prepared = memoryCache<
     string,
     Promise<PreparedCampaignMessage & { ctx: SubscriptionContext; dkim?: DkimSigningKey }>
-  >();
+  >({ maxBytes: 64 * MiB, ttlMs: PREPARED_FOR_MS, bytesOf: () => 256 * 1024 });
   private nextSlot = 0;
-  private readonly campaignStates = new Map<
-    string,
-    { status: Promise<CampaignStatus>; readAt: number }
-  >();
-  /** When `prepared` was last emptied: a welcome step edited by staff is rendered afresh. */
-  private preparedAt = Date.now();
+  /** Each campaign's status, read again after CAMPAIGN_STATE_MS. */
+  private readonly campaignStates = memoryCache<string, Promise<CampaignStatus>>({
+    maxBytes: MiB,
+    ttlMs: CAMPAIGN_STATE_MS,
+    bytesOf: (_, campaignId) => stringBytes(campaignId) + 256,
+  });
   /** Rows this worker holds right now: only these are renewed, so a lost row goes stale. */
   private readonly inHand = new Set<number>();
 
@@ -190,11 +196,6 @@ export class CampaignWorker {
       .execute();
     for (const campaign of due) await startCampaign(db, campaign.tenant_id, campaign.id);
     await enrolSequenceSteps(db, new Date());
-    // Welcome steps run for months and may be edited: their messages are rendered once a minute.
-    if (Date.now() - this.preparedAt > PREPARED_FOR_MS) {
-      this.prepared.clear();
-      this.preparedAt = Date.now();
-    }
     await this.releaseStaleClaims();
     const batch = await this.claim();
     if (batch.length > 0) await this.send(batch);
@@ -271,9 +272,9 @@ export class CampaignWorker {
    */
   private campaignStatus(row: DeliveryRow): Promise<CampaignStatus> {
     const known = this.campaignStates.get(row.campaign_id);
-    if (known && Date.now() - known.readAt < CAMPAIGN_STATE_MS) return known.status;
+    if (known !== undefined) return known;
     const status = campaignStatusOf(this.options.db, row.tenant_id, row.campaign_id);
-    this.campaignStates.set(row.campaign_id, { status, readAt: Date.now() });
+    this.campaignStates.set(row.campaign_id, status);
     status.catch(() => this.campaignStates.delete(row.campaign_id));
     return status;
   }

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from "kys
 import type pg from "pg";
 import { lazy } from "../lazy";
 import { getLogger } from "../logger";
+import { MiB, memoryCache, stringBytes } from "../memory-cache";
 import type { Database } from "./schema";
 import { TenantGuardPlugin } from "./tenant-guard";
 
@@ -89,16 +90,19 @@ async function postgresPool(url: string): Promise<pg.Pool> {
  * other process wrote, fails at once with SQLITE_BUSY (busy_timeout cannot wait for a snapshot to
  * become current); one that takes the write lock first waits its turn instead.
  */
-function keptStatements(database: SQLite.Database, limit = 1000): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
+function keptStatements(database: SQLite.Database): SqliteDatabase {
+  // Queries are built from code, so their texts are few; the bound only guards a runaway. A
+  // prepared statement is its text and a few KB of SQLite's (counted as 4 KB).
+  const statements = memoryCache<string, SQLite.Statement>({
+    maxBytes: 8 * MiB,
+    bytesOf: (_, sql) => stringBytes(sql) + 4096,
+  });
   return {
     close: () => database.close(),
     prepare(text: string) {
       const sql = text === "begin" ? "begin immediate" : text;
       let statement = statements.get(sql);
       if (!statement) {
-        // Queries are built from code, so their texts are few; the limit only guards a runaway.
-        if (statements.size >= limit) statements.clear();
         statement = database.prepare(sql);
         statements.set(sql, statement);
       }

@@ -39,9 +39,33 @@ describe("PageCache", () => {
     expect(cache.get("keydiscovery", "/", "v1")?.parts.text.join("")).toBe("c");
   });
 
+  it("lets a crawler's one-off pages push out each other, not the pages readers keep asking for", () => {
+    const article = (n: number) => page(`<p>${n}</p>`.padEnd(10_000, " "));
+    const cache = new PageCache({ maxBytes: 200_000 });
+    const hot = ["/", "/newsletter", "/newsletter/launch"];
+    for (const path of hot) cache.set("main", path, article(0));
+    // A crawler walks 500 archive pages (25 times what fits) while readers keep reading the hot ones.
+    for (let n = 1; n <= 500; n++) {
+      cache.set("main", `/newsletter/archive/${n}`, article(n));
+      if (n % 5 === 0) for (const path of hot) expect(cache.get("main", path, "v1")).toBeDefined();
+    }
+    for (const path of hot) expect(cache.get("main", path, "v1")).toBeDefined();
+    expect(cache.get("main", "/newsletter/archive/1", "v1")).toBeUndefined();
+    expect(cache.bytes).toBeLessThanOrEqual(200_000);
+    expect(cache.size).toBeGreaterThan(10);
+  });
+
+  it("refuses a page larger than a quarter of the cache, and keeps the rest", () => {
+    const cache = new PageCache({ maxBytes: 100_000 });
+    cache.set("main", "/", page("home"));
+    cache.set("main", "/huge", page("x".repeat(30_000)));
+    expect(cache.get("main", "/huge", "v1")).toBeUndefined();
+    expect(cache.get("main", "/", "v1")).toBeDefined();
+  });
+
   it("expires pages after the TTL", () => {
     vi.useFakeTimers();
-    const cache = new PageCache(1_000);
+    const cache = new PageCache({ ttlMs: 1_000 });
     cache.set("main", "/", page("a"));
     vi.advanceTimersByTime(1_001);
     expect(cache.get("main", "/", "v1")).toBeUndefined();

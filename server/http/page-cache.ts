@@ -1,10 +1,12 @@
-import { BoundedMap } from "../../shared/bounded-map";
+import { MiB, memoryCache } from "../memory-cache";
 
 /**
  * Rendered HTML of anonymous page views, kept per tenant and path (issue #2's performance design).
  * A marketing page depends only on the tenant and on whether a visitor is signed in, so one render
  * serves every anonymous visitor. Entries carry the tenant's config version and are dropped when it
- * changes; a TTL bounds how stale anything else (a deploy, a newsletter) can be.
+ * changes; a TTL bounds how stale anything else (a deploy, a newsletter) can be. Bounded by the
+ * bytes of the pages, the least recently used going first (issue 34): a crawler walking every
+ * archive page pushes out its own one-off pages, not the pages readers keep asking for.
  */
 export interface CachedPage {
   status: number;
@@ -20,22 +22,42 @@ export interface CachedPage {
 }
 
 export const PAGE_CACHE_TTL_MS = 60_000;
-const MAX_ENTRIES = 1_000;
+/** PAGE_CACHE_MB's default: some hundreds of pages (one is 40–150 KB, its inline stylesheet included). */
+export const DEFAULT_PAGE_CACHE_MB = 48;
+
+/** What a kept page holds in memory, about: its bytes, its header strings, the key. */
+function pageBytes(page: CachedPage, key: string): number {
+  let bytes = 2 * key.length + 256;
+  for (const text of page.parts.text) bytes += text.length + 96;
+  for (const marker of page.parts.markers) bytes += 2 * marker.length + 48;
+  for (const [name, value] of page.headers) bytes += 2 * (name.length + value.length) + 64;
+  return bytes;
+}
 
 export class PageCache {
-  private readonly entries = new BoundedMap<string, CachedPage>(MAX_ENTRIES);
+  private readonly entries;
 
-  constructor(private readonly ttlMs = PAGE_CACHE_TTL_MS) {}
+  constructor(options: { ttlMs?: number; maxBytes?: number } = {}) {
+    const maxBytes = options.maxBytes ?? DEFAULT_PAGE_CACHE_MB * MiB;
+    this.entries = memoryCache<string, CachedPage>({
+      maxBytes,
+      // A single page may take a quarter: a long article is a few hundred KB, a cache 1 MB+.
+      maxEntryBytes: Math.floor(maxBytes / 4),
+      ttlMs: options.ttlMs ?? PAGE_CACHE_TTL_MS,
+      bytesOf: pageBytes,
+    });
+  }
 
   private key(tenantId: string, path: string) {
     return `${tenantId}\u0000${path}`;
   }
 
+  /** The page if kept, fresh and of the tenant's current version; a hit makes it the most recent. */
   get(tenantId: string, path: string, tenantVersion: string): CachedPage | undefined {
     const key = this.key(tenantId, path);
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.tenantVersion !== tenantVersion || Date.now() - entry.storedAt > this.ttlMs) {
+    if (entry.tenantVersion !== tenantVersion) {
       this.entries.delete(key);
       return undefined;
     }
@@ -48,7 +70,8 @@ export class PageCache {
 
   dropTenant(tenantId: string): void {
     const prefix = `${tenantId}\u0000`;
-    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
+    const dropped = [...this.entries.keys()].filter((key) => key.startsWith(prefix));
+    for (const key of dropped) this.entries.delete(key);
   }
 
   clear(): void {
@@ -57,6 +80,11 @@ export class PageCache {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** the bytes the kept pages hold, as counted for the bound */
+  get bytes(): number {
+    return this.entries.calculatedSize;
   }
 }
 

@@ -1,6 +1,7 @@
 import { createPrivateKey, type KeyObject } from "node:crypto";
 import type { Db } from "../db";
 import type { DkimKeysTable } from "../db/schema";
+import { MiB, memoryCache, stringBytes } from "../memory-cache";
 import { getSecretBox, type SealedAt } from "../secret-box";
 import type { DkimSigner } from "./dkim-sign";
 
@@ -19,8 +20,15 @@ export const dkimPrivateKeyAt = (
   row: `${row.tenant_id}/${row.selector}/${row.domain}`,
 });
 
-/** Parsed keys by stored value: opening and parsing a PEM for every message would cost as much as signing it. */
-const parsedKeys = new Map<string, KeyObject>();
+/**
+ * Parsed keys by stored value: opening and parsing a PEM for every message would cost as much as
+ * signing it. A key is a few KB in memory; 1 MiB holds some hundreds, the least recently used out.
+ */
+const parsedKeys = memoryCache<string, KeyObject>({
+  maxBytes: MiB,
+  bytesOf: (key, cacheKey) =>
+    stringBytes(cacheKey) + (key.asymmetricKeyDetails?.modulusLength ?? 2048),
+});
 
 /**
  * The key that signs a tenant's mail now; undefined without one (the
@@ -42,7 +50,6 @@ export async function dkimSigningKey(
   const cacheKey = `${tenantId}\n${row.selector}\n${row.domain}\n${row.private_key}`;
   let privateKey = parsedKeys.get(cacheKey);
   if (!privateKey) {
-    if (parsedKeys.size >= 100) parsedKeys.clear();
     const pem = getSecretBox().openStored(
       row.private_key,
       dkimPrivateKeyAt({ tenant_id: tenantId, selector: row.selector, domain: row.domain }),

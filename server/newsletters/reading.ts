@@ -1,4 +1,3 @@
-import { BoundedMap } from "../../shared/bounded-map";
 import { displayNameOf } from "../auth/users";
 import {
   findImagesByUrl,
@@ -7,6 +6,7 @@ import {
   pictureOf,
   withResponsiveImages,
 } from "../files/stored-images";
+import { MiB, memoryCache, stringBytes } from "../memory-cache";
 import type { TenantScope } from "../scope";
 import { type Comment, listComments } from "./comments";
 import {
@@ -58,8 +58,13 @@ export async function readNewsletter(
 // The comments readers see, kept per page version: the version (read before the list) rises with
 // every change to that list (countNewsletterComment), so a list kept under a version is never
 // older than it. Like the page cache, this instance learns of another's change from the version.
-const MAX_KEPT_LISTS = 100;
-const readersLists = new BoundedMap<string, Comment[]>(MAX_KEPT_LISTS);
+// Bounded by the comments' text: 200 comments of 2,000 characters at most are under 1 MB a list.
+const readersLists = memoryCache<string, Comment[]>({
+  maxBytes: 16 * MiB,
+  bytesOf: (comments, key) =>
+    stringBytes(key) +
+    comments.reduce((bytes, comment) => bytes + stringBytes(JSON.stringify(comment)), 64),
+});
 
 async function readersComments(
   ctx: TenantScope,
@@ -102,9 +107,12 @@ export async function readArticle(
 // Content is sanitised on save and again before render (DESIGN.md §8). The second pass costs about
 // a millisecond for 1,500 words, as much as the rest of the page, so its result is kept per
 // newsletter version; the stored content is compared too, so a changed row is never served stale.
-const MAX_CACHED = 100;
-const MAX_CACHED_LENGTH = 100_000;
-const rendered = new BoundedMap<string, { content: string; html: string }>(MAX_CACHED);
+// Pieces of 100,000 characters and more are not kept (maxEntryBytes): few, and a cache's worth each.
+const rendered = memoryCache<string, { content: string; html: string }>({
+  maxBytes: 32 * MiB,
+  maxEntryBytes: 2 * stringBytes("x".repeat(100_000)),
+  bytesOf: (entry, key) => stringBytes(key) + stringBytes(entry.content) + stringBytes(entry.html),
+});
 
 async function safeNewsletterHtml(ctx: TenantScope, newsletter: Newsletter): Promise<string> {
   const key = `${newsletter.id}\u0000${newsletter.updatedAt}`;
@@ -114,9 +122,7 @@ async function safeNewsletterHtml(ctx: TenantScope, newsletter: Newsletter): Pro
   // Uploaded images get their AVIF/WebP srcset and their size (issue 12).
   const images = await findImagesByUrl(ctx.db, ctx.tenantId, imageSources(safe));
   const html = withResponsiveImages(safe, images);
-  if (newsletter.content.length <= MAX_CACHED_LENGTH) {
-    rendered.set(key, { content: newsletter.content, html });
-  }
+  rendered.set(key, { content: newsletter.content, html });
   return html;
 }
 

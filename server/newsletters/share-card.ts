@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { BoundedMap } from "../../shared/bounded-map";
 import { textOn } from "../../shared/theme";
 import { loadSharp } from "../files/images";
 import { fileStoreFor, readFile } from "../files/store";
 import { findImagesByUrl } from "../files/stored-images";
+import { MiB, memoryCache, stringBytes } from "../memory-cache";
 import type { TenantScope } from "../scope";
 import type { TenantConfig } from "../tenants/config";
 import type { Newsletter } from "./newsletters";
@@ -40,9 +40,12 @@ export interface RenderedCard {
   contentType: "image/png" | "image/jpeg";
 }
 
-// Drawing a card takes tens of milliseconds; the few that are shared at once are kept.
-const MAX_KEPT = 64;
-const kept = new BoundedMap<string, RenderedCard>(MAX_KEPT);
+// Drawing a card takes tens of milliseconds; the few that are shared at once are kept (a card is
+// 30–150 KB: 16 MiB is a hundred or more). The key names everything the card shows.
+const kept = memoryCache<string, RenderedCard>({
+  maxBytes: 16 * MiB,
+  bytesOf: (card, key) => card.bytes.length + stringBytes(key),
+});
 
 async function remember(key: string, render: () => Promise<RenderedCard>): Promise<RenderedCard> {
   const hit = kept.get(key);

@@ -1,5 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import { scopeOf } from "../http/context";
+import { MiB, memoryCache, stringBytes } from "../memory-cache";
 import type { TenantConfig } from "../tenants/config";
 import { TENANT_CACHE_TTL_MS } from "../tenants/store";
 import { listTenantLists, offeredLists, onListsChanged } from "./lists";
@@ -20,9 +21,7 @@ export async function signupFormData(
 ): Promise<SignupFormData> {
   const { db, tenant } = scopeOf(context);
   const kept = signupForms.get(tenant.id);
-  if (kept && kept.tenant === tenant && Date.now() - kept.loadedAt < TENANT_CACHE_TTL_MS) {
-    return kept.value;
-  }
+  if (kept && kept.tenant === tenant) return kept.value;
   const lists = offeredLists(await listTenantLists(db, tenant));
   const configured = tenant.emailGroups.default;
   const value: SignupFormData = {
@@ -31,7 +30,7 @@ export async function signupFormData(
       ? configured
       : (lists[0]?.key ?? configured),
   };
-  signupForms.set(tenant.id, { tenant, value, loadedAt: Date.now() });
+  signupForms.set(tenant.id, { tenant, value });
   return value;
 }
 
@@ -40,8 +39,10 @@ export async function signupFormData(
  * (server/tenants/store.ts): dropped when this instance changes the tenant's lists or reloads its
  * config, and read again after TENANT_CACHE_TTL_MS for changes made by other instances.
  */
-const signupForms = new Map<
-  string,
-  { tenant: TenantConfig; value: SignupFormData; loadedAt: number }
->();
+const signupForms = memoryCache<string, { tenant: TenantConfig; value: SignupFormData }>({
+  maxBytes: 4 * MiB,
+  ttlMs: TENANT_CACHE_TTL_MS,
+  // the config is the tenant's own cached object, counted where it is kept (server/tenants/store.ts)
+  bytesOf: (entry, tenantId) => stringBytes(tenantId) + stringBytes(JSON.stringify(entry.value)),
+});
 onListsChanged((tenantId) => signupForms.delete(tenantId));

@@ -1,5 +1,6 @@
 import type { Db } from "../db";
 import type { TenantRow } from "../db/schema";
+import { MiB, memoryCache, stringBytes } from "../memory-cache";
 import {
   mergeTenantConfig,
   type TenantConfig,
@@ -26,7 +27,16 @@ interface Entry<T> {
   loadedAt: number;
 }
 
-const configs = new Map<string, Entry<CachedTenant>>();
+// A tenant's config is a few KB; 8 MiB holds thousands, the least recently used out first.
+const configs = memoryCache<string, CachedTenant>({
+  maxBytes: 8 * MiB,
+  ttlMs: TENANT_CACHE_TTL_MS,
+  bytesOf: (tenant, tenantId) =>
+    stringBytes(tenantId) +
+    stringBytes(tenant.version) +
+    stringBytes(JSON.stringify(tenant.config)),
+});
+// The directory is one value, not a cache of many: it keeps its own time.
 let directory: Entry<TenantDirectory> | undefined;
 const listeners = new Set<(tenantId: string) => void>();
 
@@ -55,7 +65,7 @@ export function toTenantConfig(row: TenantRow): TenantConfig {
 /** The config of a tenant, or of the default tenant when the id is unknown. */
 export async function getTenant(db: Db, tenantId: string): Promise<CachedTenant> {
   const hit = configs.get(tenantId);
-  if (fresh(hit)) return hit.value;
+  if (hit) return hit;
   const row =
     (await db.selectFrom("tenants").selectAll().where("id", "=", tenantId).executeTakeFirst()) ??
     (await db
@@ -65,7 +75,7 @@ export async function getTenant(db: Db, tenantId: string): Promise<CachedTenant>
       .executeTakeFirst());
   if (!row) throw new Error(`The default tenant '${DEFAULT_TENANT_ID}' is missing: run migrations`);
   const value = { config: toTenantConfig(row), version: row.updated_at };
-  configs.set(tenantId, { value, loadedAt: Date.now() });
+  configs.set(tenantId, value);
   return value;
 }
 

@@ -7,16 +7,44 @@ import type { SubmissionResult } from "@conform-to/react";
  * FieldShell lays them out. For the forms of pages that ship no JavaScript (decision 021), where a
  * form library would only render the same markup at a cost.
  */
-export function submitted(formId: string, result: SubmissionResult<string[]> | null | undefined) {
+/**
+ * What a form shows of its last submission, as plain data: each field's errors ("" the form's own)
+ * and the values sent. A kept part (app/lib/page-scripts.tsx) is given this, not the
+ * SubmissionResult, so all of it is in the part's key (a type, not an interface, for KeptData).
+ */
+export type SubmittedData = {
+  errors: Record<string, string[]>;
+  values: Record<string, string[]>;
+};
+
+export function submittedData(
+  result: SubmissionResult<string[]> | SubmittedData | null | undefined,
+): SubmittedData | null {
+  if (!result) return null;
+  if ("values" in result && "errors" in result) return result as SubmittedData;
+  const submission = result as SubmissionResult<string[]>;
+  const errors: Record<string, string[]> = {};
+  for (const [name, list] of Object.entries(submission.error ?? {})) {
+    if (list?.length) errors[name] = [...list];
+  }
+  const values: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(submission.initialValue ?? {})) {
+    if (Array.isArray(value)) values[name] = value.filter((each) => typeof each === "string");
+    else if (typeof value === "string") values[name] = [value];
+  }
+  return { errors, values };
+}
+
+export function submitted(
+  formId: string,
+  result: SubmissionResult<string[]> | SubmittedData | null | undefined,
+) {
+  const data = submittedData(result);
   const errors = (name: string): string[] | undefined => {
-    const list = result?.error?.[name];
+    const list = data?.errors[name];
     return list?.length ? list : undefined;
   };
-  const values = (name: string): string[] => {
-    const value = result?.initialValue?.[name];
-    if (Array.isArray(value)) return value.filter((each) => typeof each === "string");
-    return typeof value === "string" ? [value] : [];
-  };
+  const values = (name: string): string[] => data?.values[name] ?? [];
   return {
     /** a field's errors; "" names the form's own */
     errors,
