@@ -5,13 +5,14 @@
  */
 import { type FormEvent, type ReactNode, useEffect, useState } from "react";
 import { useRevalidator } from "react-router";
-import { formatCount } from "../../../shared/format";
+import { formatCount, formatDateTime } from "../../../shared/format";
+import { Link } from "../../lib/page-scripts";
 import { type Column, DataTable } from "../ui/data-table";
 
 export type ImportJobStatus = "queued" | "running" | "done" | "failed";
 
 /** A job's state in the latest-imports tables. */
-export const IMPORT_STATUS_WORDS: Record<ImportJobStatus, string> = {
+const IMPORT_STATUS_WORDS: Record<ImportJobStatus, string> = {
   queued: "Waiting",
   running: "Importing",
   done: "Done",
@@ -161,4 +162,46 @@ export function useUploadLimit(maxBytes: number) {
     },
     onChange: () => setTooLarge(false),
   };
+}
+
+interface ListedJob {
+  id: number;
+  fileName: string;
+  status: ImportJobStatus;
+  createdAt: string;
+  createdBy: string;
+}
+
+/**
+ * A tenant's latest import jobs: the file (a link to its page), where it came from, who uploaded
+ * it when, its state, and what it did so far (`counts`).
+ */
+export function ImportJobList<Job extends ListedJob>({
+  imports,
+  href,
+  from,
+  counts,
+}: {
+  imports: Job[];
+  href: (job: Job) => string;
+  from: Column<Job>;
+  counts: Column<Job>;
+}) {
+  if (imports.length === 0) return <p>No imports yet.</p>;
+  const columns: Column<Job>[] = [
+    {
+      header: "File",
+      className: "break-all",
+      cell: (job) => (
+        <Link to={href(job)} className="font-mono">
+          {job.fileName}
+        </Link>
+      ),
+    },
+    from,
+    { header: "Uploaded", cell: (job) => `${formatDateTime(job.createdAt)} by ${job.createdBy}` },
+    { header: "State", cell: (job) => IMPORT_STATUS_WORDS[job.status] },
+    { className: "tabular-nums", ...counts },
+  ];
+  return <DataTable columns={columns} rows={imports} rowKey={(job) => job.id} />;
 }

@@ -5,17 +5,16 @@
 import { Form, useNavigation } from "react-router";
 import type { SkippedItem } from "../../../server/newsletters/archive-formats";
 import type { ArchiveImportJob, ImportWarning } from "../../../server/newsletters/archive-imports";
-import { formatCount, formatDateTime, plural } from "../../../shared/format";
+import { formatCount, plural } from "../../../shared/format";
 import {
   ARCHIVE_SOURCES,
   MAX_ARCHIVE_UPLOAD_BYTES,
   MAX_ARCHIVE_UPLOAD_LABEL,
 } from "../../../shared/schemas/archive-import";
-import { Link } from "../../lib/page-scripts";
 import { type Column, DataTable } from "../ui/data-table";
 import {
   fileInputClass,
-  IMPORT_STATUS_WORDS,
+  ImportJobList,
   ImportJobProgress,
   ImportReportFrame,
   LeftOutItems,
@@ -101,30 +100,19 @@ export function ArchiveImportReport({ job }: { job: ArchiveImportJob }) {
   );
 }
 
-const IMPORT_COLUMNS: Column<ArchiveImportJob>[] = [
-  {
-    header: "File",
-    className: "break-all",
-    cell: (job) => (
-      <Link to={`/admin/newsletter/import/${job.id}`} className="font-mono">
-        {job.fileName}
-      </Link>
-    ),
-  },
-  { header: "From", cell: (job) => SOURCE_NAMES[job.source] },
-  { header: "Uploaded", cell: (job) => `${formatDateTime(job.createdAt)} by ${job.createdBy}` },
-  { header: "State", cell: (job) => IMPORT_STATUS_WORDS[job.status] },
-  {
-    header: "Posts",
-    className: "tabular-nums",
-    cell: (job) =>
-      `${formatCount(job.imported)} imported, ${formatCount(job.skippedCount)} skipped`,
-  },
-];
-
 export function ArchiveImportList({ imports }: { imports: ArchiveImportJob[] }) {
-  if (imports.length === 0) return <p>No imports yet.</p>;
-  return <DataTable columns={IMPORT_COLUMNS} rows={imports} rowKey={(job) => job.id} />;
+  return (
+    <ImportJobList
+      imports={imports}
+      href={(job) => `/admin/newsletter/import/${job.id}`}
+      from={{ header: "From", cell: (job) => SOURCE_NAMES[job.source] }}
+      counts={{
+        header: "Posts",
+        cell: (job) =>
+          `${formatCount(job.imported)} imported, ${formatCount(job.skippedCount)} skipped`,
+      }}
+    />
+  );
 }
 
 export function ArchiveImportForm({ errors }: { errors?: Record<string, string> }) {

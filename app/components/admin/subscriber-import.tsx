@@ -5,17 +5,16 @@
 import { Form, useNavigation } from "react-router";
 import type { RefusedRow } from "../../../server/subscribers/admin";
 import type { ImportJob } from "../../../server/subscribers/imports";
-import { formatCount, formatDateTime, plural } from "../../../shared/format";
+import { formatCount, plural } from "../../../shared/format";
 import {
   IMPORT_SOURCE_LABELS,
   MAX_IMPORT_BYTES,
   MAX_IMPORT_LABEL,
 } from "../../../shared/schemas/subscribers";
-import { Link } from "../../lib/page-scripts";
-import { type Column, DataTable } from "../ui/data-table";
+import type { Column } from "../ui/data-table";
 import {
   fileInputClass,
-  IMPORT_STATUS_WORDS,
+  ImportJobList,
   ImportJobProgress,
   ImportReportFrame,
   LeftOutItems,
@@ -127,30 +126,19 @@ export function ImportReportView({ job }: { job: ImportJob }) {
   );
 }
 
-const IMPORT_COLUMNS: Column<ImportJob>[] = [
-  {
-    header: "File",
-    className: "break-all",
-    cell: (job) => (
-      <Link to={`/admin/subscribers/imports/${job.id}`} className="font-mono">
-        {job.fileName}
-      </Link>
-    ),
-  },
-  { header: "Source", cell: (job) => IMPORT_SOURCE_LABELS[job.source] },
-  { header: "Uploaded", cell: (job) => `${formatDateTime(job.createdAt)} by ${job.createdBy}` },
-  { header: "State", cell: (job) => IMPORT_STATUS_WORDS[job.status] },
-  {
-    header: "Rows",
-    className: "tabular-nums",
-    cell: (job) =>
-      `${formatCount(job.doneRows)} of ${formatCount(job.totalRows)} written, ${formatCount(job.refusedCount)} refused`,
-  },
-];
-
 export function ImportList({ imports }: { imports: ImportJob[] }) {
-  if (imports.length === 0) return <p>No imports yet.</p>;
-  return <DataTable columns={IMPORT_COLUMNS} rows={imports} rowKey={(job) => job.id} />;
+  return (
+    <ImportJobList
+      imports={imports}
+      href={(job) => `/admin/subscribers/imports/${job.id}`}
+      from={{ header: "Source", cell: (job) => IMPORT_SOURCE_LABELS[job.source] }}
+      counts={{
+        header: "Rows",
+        cell: (job) =>
+          `${formatCount(job.doneRows)} of ${formatCount(job.totalRows)} written, ${formatCount(job.refusedCount)} refused`,
+      }}
+    />
+  );
 }
 
 export function ImportForm() {
