@@ -4,7 +4,7 @@
  * keeps the page fresh while the job runs, the report's frame, and its list of items left out.
  */
 import { type FormEvent, type ReactNode, useEffect, useState } from "react";
-import { useRevalidator } from "react-router";
+import { useNavigation, useRevalidator } from "react-router";
 import { formatCount, formatDateTime } from "../../../shared/format";
 import { Link } from "../../lib/page-scripts";
 import { type Column, DataTable } from "../ui/data-table";
@@ -146,12 +146,16 @@ export const fileInputClass =
 /**
  * An upload form's check of its file's size before it is sent: the host refuses bodies over its
  * limit before the page could explain, so the page says it. `onSubmit` for the form, `onChange`
- * for the file input (named "file"), `tooLarge` to show the reason.
+ * for the file input (named "file"), `tooLarge` to show the reason; `uploading` while a file is
+ * being sent.
  */
 export function useUploadLimit(maxBytes: number) {
+  const navigation = useNavigation();
   const [tooLarge, setTooLarge] = useState(false);
   return {
     tooLarge,
+    uploading:
+      navigation.state === "submitting" && navigation.formEncType === "multipart/form-data",
     onSubmit: (event: FormEvent<HTMLFormElement>) => {
       const input = event.currentTarget.elements.namedItem("file");
       const file = input instanceof HTMLInputElement ? input.files?.[0] : undefined;

@@ -2,7 +2,7 @@
  * Newsletters from Ghost and Substack (app/routes/admin/newsletter-imports.tsx and
  * newsletter-import.tsx): the upload form, a job's progress bar and its report, the latest jobs.
  */
-import { Form, useNavigation } from "react-router";
+import { Form } from "react-router";
 import type { SkippedItem } from "../../../server/newsletters/archive-formats";
 import type { ArchiveImportJob, ImportWarning } from "../../../server/newsletters/archive-imports";
 import { formatCount, plural } from "../../../shared/format";
@@ -116,10 +116,7 @@ export function ArchiveImportList({ imports }: { imports: ArchiveImportJob[] }) 
 }
 
 export function ArchiveImportForm({ errors }: { errors?: Record<string, string> }) {
-  const navigation = useNavigation();
   const upload = useUploadLimit(MAX_ARCHIVE_UPLOAD_BYTES);
-  const importing =
-    navigation.state === "submitting" && navigation.formEncType === "multipart/form-data";
   return (
     <Form
       method="post"
@@ -203,10 +200,10 @@ export function ArchiveImportForm({ errors }: { errors?: Record<string, string> 
       </div>
       <button
         type="submit"
-        aria-disabled={importing || undefined}
+        aria-disabled={upload.uploading || undefined}
         className="rounded-brand bg-brand-strong px-4 py-2 font-semibold text-on-brand-strong"
       >
-        {importing ? "Uploading…" : "Import archive"}
+        {upload.uploading ? "Uploading…" : "Import archive"}
       </button>
     </Form>
   );

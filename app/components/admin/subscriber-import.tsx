@@ -142,10 +142,7 @@ export function ImportList({ imports }: { imports: ImportJob[] }) {
 }
 
 export function ImportForm() {
-  const navigation = useNavigation();
   const upload = useUploadLimit(MAX_IMPORT_BYTES);
-  const importing =
-    navigation.state === "submitting" && navigation.formEncType === "multipart/form-data";
   return (
     <Form
       method="post"
@@ -214,10 +211,10 @@ export function ImportForm() {
       </div>
       <button
         type="submit"
-        aria-disabled={importing || undefined}
+        aria-disabled={upload.uploading || undefined}
         className="rounded-brand bg-brand-strong px-4 py-2 font-semibold text-on-brand-strong"
       >
-        {importing ? "Uploading…" : "Import CSV"}
+        {upload.uploading ? "Uploading…" : "Import CSV"}
       </button>
     </Form>
   );
