@@ -11,7 +11,6 @@
  */
 import { sql } from "kysely";
 import type { Db } from "../server/db";
-import { migrateToLatest } from "../server/db/migrate";
 import { listSubscribers, type SubscriberFilter } from "../server/subscribers/admin";
 import { foldAudienceCounts } from "../server/subscribers/counts";
 import {
@@ -26,34 +25,25 @@ import { countSegment } from "../server/subscribers/segments";
 import { getTenant } from "../server/tenants/store";
 import type { SegmentRule } from "../shared/schemas/segment";
 import { createTestDatabase, type TestDatabase } from "../tests/support/database";
-import { formatTable, machineInfo, round, writeResults } from "./lib";
+import {
+  benchDialects,
+  formatTable,
+  machineInfo,
+  round,
+  seriesOf,
+  setUpBenchTenant,
+  writeResults,
+} from "./lib";
 
 const SUBSCRIBERS = Number(process.env.BENCH_AUDIENCE_SUBSCRIBERS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_AUDIENCE_RUNS ?? 30);
 const WARMUP = 3;
 const TARGET_P99_MS = 100;
 
-/** A series 1..n as rows of `i`, on either database. */
-const series = (database: TestDatabase, n: number) =>
-  database.dialect === "postgres"
-    ? sql`generate_series(1, ${n}) AS n(i)`
-    : sql`(WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ${n}) SELECT i FROM s) AS n`;
-
 async function seed(database: TestDatabase): Promise<void> {
   const db: Db = database.db;
-  await migrateToLatest(db);
+  await setUpBenchTenant(db);
   const now = new Date().toISOString();
-  await db
-    .insertInto("tenants")
-    .values({
-      id: "bench",
-      name: "Bench",
-      description: "",
-      config: "{}",
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
   const tenant = (await getTenant(db, "bench")).config;
   const lists = await listTenantLists(db, tenant);
   const list = (key: string) => lists.find((each) => each.key === key)?.id ?? 0;
@@ -70,7 +60,7 @@ async function seed(database: TestDatabase): Promise<void> {
       CASE WHEN i % 10 < 7 THEN 'active' WHEN i % 10 = 7 THEN 'unsubscribed'
            WHEN i % 10 = 8 THEN 'unconfirmed' ELSE 'bounced' END,
       ${day(sql.ref("i"))}, NULL, ${day(sql.ref("i"))}, ${now}
-    FROM ${series(database, SUBSCRIBERS)}`.execute(db);
+    FROM ${seriesOf(database.dialect, SUBSCRIBERS)}`.execute(db);
   await sql`
     INSERT INTO subscriptions (tenant_id, subscriber_id, list_id, created_at)
     SELECT 'bench', id, ${list("newsletter")}, created_at FROM subscribers WHERE tenant_id = 'bench'`.execute(
@@ -283,12 +273,7 @@ async function measure(database: TestDatabase): Promise<Row[]> {
 }
 
 async function main(): Promise<void> {
-  const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  const only = process.env.BENCH_AUDIENCE_ONLY;
-  const dialects = (pgUrl ? (["sqlite", "postgres"] as const) : (["sqlite"] as const)).filter(
-    (dialect) => !only || dialect === only,
-  );
-  if (pgUrl) process.env.TEST_DATABASE_URL = pgUrl;
+  const dialects = benchDialects(process.env.BENCH_AUDIENCE_ONLY);
   const rows: Row[] = [];
   const imports: ImportResult[] = [];
   for (const dialect of dialects) {

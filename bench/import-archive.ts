@@ -26,7 +26,7 @@ import { seedTenants } from "../server/tenants/seed";
 import { getTenant } from "../server/tenants/store";
 import { largeGhostExport, startImageHost } from "../tests/support/archive-fixtures";
 import { createTestDatabase } from "../tests/support/database";
-import { formatTable, machineInfo, writeResults } from "./lib";
+import { benchDialects, formatTable, machineInfo, round, timed, writeResults } from "./lib";
 
 const POSTS = Number(process.env.BENCH_ARCHIVE_POSTS ?? 500);
 const IMAGES = Number(process.env.BENCH_ARCHIVE_IMAGES ?? 25);
@@ -36,21 +36,22 @@ async function importOnce(db: Db, archive: Uint8Array) {
   await migrateToLatest(db);
   await seedTenants(db);
   const tenant = (await getTenant(db, "main")).config;
-  const started = performance.now();
-  const id = await queueArchiveImport({ db, tenant }, "bench", {
-    source: "ghost",
-    fileName: "bench.json",
-    bytes: archive,
+  const [id, readMs] = await timed(() =>
+    queueArchiveImport({ db, tenant }, "bench", {
+      source: "ghost",
+      fileName: "bench.json",
+      bytes: archive,
+    }),
+  );
+  const [, writeMs] = await timed(async () => {
+    const job = await claimArchiveImport(db, "bench-worker");
+    if (!job || job.id !== id) throw new Error("the queued job was not claimed");
+    await runArchiveImport(db, job, "bench-worker", { allowPrivateHosts: true });
   });
-  const queued = performance.now();
-  const job = await claimArchiveImport(db, "bench-worker");
-  if (!job || job.id !== id) throw new Error("the queued job was not claimed");
-  await runArchiveImport(db, job, "bench-worker", { allowPrivateHosts: true });
-  const seconds = (performance.now() - started) / 1000;
   const report = await getArchiveImport({ db, tenant }, id);
   return {
-    seconds: Math.round(seconds * 10) / 10,
-    readSeconds: Math.round((queued - started) / 100) / 10,
+    seconds: round((readMs + writeMs) / 1000, 1),
+    readSeconds: round(readMs / 1000, 1),
     imported: report.imported,
     skipped: report.skippedCount,
     warnings: report.warnings.length,
@@ -69,14 +70,9 @@ async function main() {
     })(),
   );
   const archive = new TextEncoder().encode(IMAGES > 0 ? json : largeGhostExport(POSTS));
-  const dialects = ["sqlite" as const];
-  if (process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL) {
-    process.env.TEST_DATABASE_URL ??= process.env.BENCH_DATABASE_URL;
-    dialects.push("postgres" as never);
-  }
   const results = [];
   try {
-    for (const dialect of dialects) {
+    for (const dialect of benchDialects()) {
       const database = await createTestDatabase(dialect);
       try {
         const result = await importOnce(database.db, archive);

@@ -1,6 +1,8 @@
 /**
  * Reusable pieces of Herald's benchmarks (bench/http.ts, later bench/send.ts): a free port, the
- * production server as a child process, an RSS sampler, an autocannon wrapper and a table printer.
+ * production server as a child process, an RSS sampler, an autocannon wrapper and a table printer;
+ * for the benchmarks on the databases themselves, which databases to run on, a fresh one's bench
+ * tenant, a series of rows for seeding in SQL, and a timer.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -10,6 +12,9 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { sql } from "kysely";
+import type { Db } from "../server/db";
+import { migrateToLatest } from "../server/db/migrate";
 
 /** The repository root (bench/..). */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -491,4 +496,53 @@ export function envSeconds(name: string, fallback: number): number {
     throw new Error(`${name} must be a number of seconds, got ${JSON.stringify(raw)}`);
   }
   return value;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Databases (the benchmarks that call server/ functions on a fresh database of each kind)
+
+export type BenchDialect = "sqlite" | "postgres";
+
+/**
+ * The databases to measure on: SQLite, and PostgreSQL when BENCH_DATABASE_URL (or
+ * TEST_DATABASE_URL) names a server — then made TEST_DATABASE_URL, where createTestDatabase
+ * (tests/support/database.ts) looks. `only` (a benchmark's *_ONLY variable) keeps one of them.
+ */
+export function benchDialects(only?: string): BenchDialect[] {
+  const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (postgresUrl) process.env.TEST_DATABASE_URL = postgresUrl;
+  const dialects: BenchDialect[] = postgresUrl ? ["sqlite", "postgres"] : ["sqlite"];
+  return dialects.filter((dialect) => !only || dialect === only);
+}
+
+/** A fresh database's schema and the tenant "bench" the benchmarks fill. */
+export async function setUpBenchTenant(db: Db, extra: { domain?: string } = {}): Promise<void> {
+  await migrateToLatest(db);
+  const now = new Date().toISOString();
+  await db
+    .insertInto("tenants")
+    .values({
+      id: "bench",
+      name: "Bench",
+      ...extra,
+      description: "",
+      config: "{}",
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+}
+
+/** A series 1..n as rows of `i`, on either database (seeding many rows in one statement). */
+export function seriesOf(dialect: BenchDialect, n: number) {
+  return dialect === "postgres"
+    ? sql`generate_series(1, ${n}) AS n(i)`
+    : sql`(WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ${n}) SELECT i FROM s) AS n`;
+}
+
+/** What `work` returns, and how many milliseconds it took. */
+export async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
+  const started = performance.now();
+  const result = await work();
+  return [result, performance.now() - started];
 }

@@ -9,10 +9,16 @@
  */
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
-import { migrateToLatest } from "../server/db/migrate";
 import { searchNewsletters, syncSearchIndex } from "../server/newsletters/search";
 import { createTestDatabase, type TestDatabase } from "../tests/support/database";
-import { formatTable, machineInfo, round, writeResults } from "./lib";
+import {
+  benchDialects,
+  formatTable,
+  machineInfo,
+  round,
+  setUpBenchTenant,
+  writeResults,
+} from "./lib";
 
 const NEWSLETTERS = Number(process.env.BENCH_SEARCH_NEWSLETTERS ?? 10_000);
 const RUNS = Number(process.env.BENCH_SEARCH_RUNS ?? 1_000);
@@ -81,19 +87,7 @@ const QUERIES = [
 
 async function seed(database: TestDatabase): Promise<void> {
   const db = database.db;
-  await migrateToLatest(db);
-  const now = new Date().toISOString();
-  await db
-    .insertInto("tenants")
-    .values({
-      id: "bench",
-      name: "Bench",
-      description: "",
-      config: "{}",
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
+  await setUpBenchTenant(db);
   const next = random(42);
   const started = Date.now();
   const BATCH = 250;
@@ -183,12 +177,7 @@ async function measure(database: TestDatabase): Promise<Row[]> {
 }
 
 async function main(): Promise<void> {
-  const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  const only = process.env.BENCH_SEARCH_ONLY;
-  const dialects = (pgUrl ? (["sqlite", "postgres"] as const) : (["sqlite"] as const)).filter(
-    (dialect) => !only || dialect === only,
-  );
-  if (pgUrl) process.env.TEST_DATABASE_URL = pgUrl;
+  const dialects = benchDialects(process.env.BENCH_SEARCH_ONLY);
   const rows: Row[] = [];
   for (const dialect of dialects) {
     console.log(`${dialect}: seeding …`);

@@ -15,33 +15,24 @@ import { importTenant } from "../server/tenants/move/import";
 import { seedTenants } from "../server/tenants/seed";
 import { getTenant } from "../server/tenants/store";
 import { createTestDatabase, type TestDatabase } from "../tests/support/database";
-import { formatTable, machineInfo, round, writeResults } from "./lib";
+import {
+  benchDialects,
+  formatTable,
+  machineInfo,
+  round,
+  seriesOf,
+  setUpBenchTenant,
+  timed,
+  writeResults,
+} from "./lib";
 
 const SUBSCRIBERS = Number(process.env.BENCH_MOVE_SUBSCRIBERS ?? 50_000);
-process.env.TEST_DATABASE_URL ??= process.env.BENCH_DATABASE_URL;
-
-const series = (database: TestDatabase, n: number) =>
-  database.dialect === "postgres"
-    ? sql`generate_series(1, ${n}) AS n(i)`
-    : sql`(WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ${n}) SELECT i FROM s) AS n`;
 
 async function seed(database: TestDatabase): Promise<number> {
   const db = database.db;
-  await migrateToLatest(db);
+  await setUpBenchTenant(db, { domain: "bench.example" });
   await seedTenants(db);
   const now = new Date().toISOString();
-  await db
-    .insertInto("tenants")
-    .values({
-      id: "bench",
-      name: "Bench",
-      domain: "bench.example",
-      description: "",
-      config: "{}",
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
   const lists = await listTenantLists(db, (await getTenant(db, "bench")).config);
   const list = (key: string) => lists.find((each) => each.key === key)?.id ?? 0;
   // Raw SQL: tens of thousands of rows one by one would take the benchmark's time.
@@ -49,7 +40,7 @@ async function seed(database: TestDatabase): Promise<number> {
     INSERT INTO subscribers (tenant_id, email, name, status, subscribed_at, unsubscribed_at, created_at, updated_at)
     SELECT 'bench', 'person' || i || '@example.com', 'Person ' || i,
       CASE WHEN i % 10 < 8 THEN 'active' ELSE 'unsubscribed' END, ${now}, NULL, ${now}, ${now}
-    FROM ${series(database, SUBSCRIBERS)}`.execute(db);
+    FROM ${seriesOf(database.dialect, SUBSCRIBERS)}`.execute(db);
   await sql`INSERT INTO subscriptions (tenant_id, subscriber_id, list_id, created_at)
     SELECT 'bench', id, ${list("newsletter")}, created_at FROM subscribers WHERE tenant_id = 'bench'`.execute(
     db,
@@ -82,24 +73,25 @@ async function seed(database: TestDatabase): Promise<number> {
   return Number(n);
 }
 
-async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
-  const started = performance.now();
-  const result = await work();
-  return [result, round((performance.now() - started) / 1000, 2)];
+/** What `work` returns, and how many seconds it took. */
+async function inSeconds<T>(work: () => Promise<T>): Promise<[T, number]> {
+  const [result, ms] = await timed(work);
+  return [result, round(ms / 1000, 2)];
 }
 
 const source = await createTestDatabase("sqlite");
-const destination = await createTestDatabase(process.env.TEST_DATABASE_URL ? "postgres" : "sqlite");
+// PostgreSQL when one is named, else a second SQLite file.
+const destination = await createTestDatabase(benchDialects().at(-1) ?? "sqlite");
 try {
   console.log(`Seeding ${SUBSCRIBERS.toLocaleString("en-US")} subscribers on SQLite…`);
   await seed(source);
   await migrateToLatest(destination.db);
   await seedTenants(destination.db);
-  const [exported, exportSeconds] = await timed(() => exportTenant(source.db, "bench"));
+  const [exported, exportSeconds] = await inSeconds(() => exportTenant(source.db, "bench"));
   const rows = Object.values(exported.tables).reduce((sum, n) => sum + n, 0);
-  const [, importSeconds] = await timed(() => importTenant(destination.db, exported.archive));
-  const [back, backExport] = await timed(() => exportTenant(destination.db, "bench"));
-  const [, backSeconds] = await timed(() =>
+  const [, importSeconds] = await inSeconds(() => importTenant(destination.db, exported.archive));
+  const [back, backExport] = await inSeconds(() => exportTenant(destination.db, "bench"));
+  const [, backSeconds] = await inSeconds(() =>
     importTenant(source.db, back.archive, { as: "bench-copy", domain: null }),
   );
   const results = [

@@ -4,6 +4,7 @@ import {
   MAX_ARCHIVE_UPLOAD_BYTES,
   MAX_ARCHIVE_UPLOAD_LABEL,
 } from "../../shared/schemas/archive-import";
+import { decodeEntities } from "../html-entities";
 import { loadPapaParse } from "../lazy";
 import { renderLexical, renderMobiledoc } from "./ghost-content";
 import { sanitizeNewsletterHtml, textOfHtml } from "./sanitize";
@@ -60,46 +61,12 @@ export const MAX_ARCHIVE_POSTS = 20_000;
 const MAX_TITLE = 200;
 const MAX_EXCERPT = 500;
 
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  nbsp: " ",
-  rsquo: "’",
-  lsquo: "‘",
-  rdquo: "”",
-  ldquo: "“",
-  mdash: "—",
-  ndash: "–",
-  hellip: "…",
-  copy: "©",
-  reg: "®",
-  trade: "™",
-  eacute: "é",
-  egrave: "è",
-  agrave: "à",
-  uuml: "ü",
-  ouml: "ö",
-  auml: "ä",
-  szlig: "ß",
-  ccedil: "ç",
-};
-
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** Plain text from a title as exports write it: entities decoded, tags and runs of space gone. */
 export function plainText(value: string): string {
   return (
-    value
-      .replace(/<[^>]*>/g, " ")
-      .replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, (entity, name: string) => {
-        if (!name.startsWith("#")) return NAMED_ENTITIES[name.toLowerCase()] ?? entity;
-        const hex = name[1] === "x" || name[1] === "X";
-        const code = hex ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
-        return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : " ";
-      })
+    decodeEntities(value.replace(/<[^>]*>/g, " "), " ")
       // Control characters and lone surrogates are not text (decision 026).
       .replace(/\p{Cc}/gu, " ")
       .replace(LONE_SURROGATE, " ")
@@ -174,21 +141,8 @@ function resolveImages(html: string, siteUrl: string | null): string {
  * `slugs` holds the slugs given out so far in this file (duplicates get -2, -3…).
  */
 function toPost(
-  raw: {
-    item: string;
-    slug: string;
-    title: string;
-    excerpt: string;
-    html: string;
-    status: "published" | "draft";
-    publishedAt: string | null;
-    createdAt: string | null;
-    author: ArchivePost["author"];
-    tagNames: string[];
-    featureImage: string | null;
-    featureAlt: string | null;
-    notes: string[];
-  },
+  // As the export gave it: tags by name, the creation time perhaps missing.
+  raw: Omit<ArchivePost, "createdAt" | "tags"> & { createdAt: string | null; tagNames: string[] },
   slugs: Set<string>,
   siteUrl: string | null,
 ): ArchivePost | SkippedItem {

@@ -2,9 +2,16 @@ import { sql } from "kysely";
 import { findUserByEmail } from "../auth/users";
 import type { Db } from "../db";
 import type { ArchiveImportsTable } from "../db/schema";
-import { crossTenant } from "../db/tenant-guard";
 import { getEnv } from "../env";
 import { imageSources } from "../files/stored-images";
+import {
+  claimJob,
+  ImportTakenOver,
+  type JobRef,
+  mayGoOn,
+  ownJobUpdate,
+  stillOwned,
+} from "../import-jobs";
 import { recordImportJob } from "../metrics";
 import type { Scope } from "../scope";
 import {
@@ -33,8 +40,6 @@ type AdminScope = Pick<Scope, "db" | "tenant">;
 
 /** Skipped items and warnings kept for the report (all skipped are counted). */
 export const REPORT_ITEMS_KEPT = 1_000;
-/** A running job whose worker has not written for this long is taken over. */
-export const ARCHIVE_IMPORT_STALE_MS = 30_000;
 
 export type ArchiveImportStatus = ArchiveImportsTable["status"];
 
@@ -186,53 +191,11 @@ export async function recentArchiveImports(
 
 /**
  * Takes the oldest archive waiting (or one whose worker went silent) for `workerId`; null if
- * none. The update names the state it saw, so of two workers only one takes a job.
+ * none (server/import-jobs.ts).
  */
-export async function claimArchiveImport(
-  db: Db,
-  workerId: string,
-  now = new Date(),
-): Promise<{ id: number; tenantId: string } | null> {
-  const stale = new Date(now.getTime() - ARCHIVE_IMPORT_STALE_MS).toISOString();
-  // The worker serves every tenant: it finds work across them, then acts within one.
-  const waiting = await crossTenant(db)
-    .selectFrom("archive_imports")
-    .select(["id", "tenant_id", "status", "heartbeat_at"])
-    .where((eb) =>
-      eb.or([
-        eb("status", "=", "queued"),
-        eb.and([eb("status", "=", "running"), eb("heartbeat_at", "<", stale)]),
-      ]),
-    )
-    .orderBy("id")
-    .limit(1)
-    .executeTakeFirst();
-  if (!waiting) return null;
-  const at = now.toISOString();
-  const claimed = await db
-    .updateTable("archive_imports")
-    .set({
-      status: "running",
-      claimed_by: workerId,
-      heartbeat_at: at,
-      started_at: sql<string>`coalesce(started_at, ${at})`,
-    })
-    .where("tenant_id", "=", waiting.tenant_id)
-    .where("id", "=", waiting.id)
-    .where("status", "=", waiting.status)
-    .where((eb) =>
-      waiting.heartbeat_at === null
-        ? eb("heartbeat_at", "is", null)
-        : eb("heartbeat_at", "=", waiting.heartbeat_at),
-    )
-    .executeTakeFirst();
-  return Number(claimed.numUpdatedRows) === 1
-    ? { id: Number(waiting.id), tenantId: waiting.tenant_id }
-    : null;
+export function claimArchiveImport(db: Db, workerId: string, now = new Date()) {
+  return claimJob(db, "archive_imports", workerId, now);
 }
-
-/** Another worker took the job over (this one was too slow to say it was alive). */
-class ImportTakenOver extends Error {}
 
 const decodeAttribute = (value: string) =>
   value
@@ -248,7 +211,7 @@ const encodeAttribute = (value: string) => value.replace(/&/g, "&amp;").replace(
  */
 export async function runArchiveImport(
   db: Db,
-  job: { id: number; tenantId: string },
+  job: JobRef,
   workerId: string,
   options: {
     keepGoing?: () => boolean;
@@ -259,13 +222,7 @@ export async function runArchiveImport(
   const keepGoing = options.keepGoing ?? (() => true);
   const allowPrivate = options.allowPrivateHosts ?? getEnv().IMPORT_ALLOW_PRIVATE_HOSTS === "true";
   /** An update of this job, while this worker holds it. */
-  const mine = (on: Db) =>
-    on
-      .updateTable("archive_imports")
-      .where("tenant_id", "=", job.tenantId)
-      .where("id", "=", job.id)
-      .where("claimed_by", "=", workerId)
-      .where("status", "=", "running");
+  const mine = (on: Db) => ownJobUpdate(on, "archive_imports", job, workerId);
   const row = await db
     .selectFrom("archive_imports")
     .select(["source", "posts", "done_posts", "skipped", "warnings", "images", "skipped_count"])
@@ -319,13 +276,8 @@ export async function runArchiveImport(
 
   try {
     for (let index = Number(row.done_posts); index < posts.length; index++) {
-      // Let the process answer requests between posts: SQLite's calls never leave the thread.
-      await new Promise((resolve) => setImmediate(resolve));
-      if (!keepGoing()) {
-        // Shutting down: the job waits for the next worker, from the next post.
-        await mine(db).set({ status: "queued", claimed_by: null }).execute();
-        return;
-      }
+      // Shutting down: the job waits for the next worker, from the next post.
+      if (!(await mayGoOn(db, "archive_imports", job, workerId, keepGoing))) return;
       const post = posts[index] as ArchivePost;
       let content = post.html;
       for (const written of new Set(imageSources(content))) {
@@ -378,7 +330,7 @@ export async function runArchiveImport(
             heartbeat_at: now,
           })
           .executeTakeFirst();
-        if (Number(saved.numUpdatedRows) !== 1) throw new ImportTakenOver();
+        stillOwned(saved);
       });
       options.onProgress?.(index + 1, posts.length);
     }

@@ -7,6 +7,7 @@ import {
 } from "../../shared/schemas/subscribers";
 import type { Db } from "../db";
 import type { ImportSource } from "../db/schema";
+import { decodeEntities } from "../html-entities";
 import { loadPapaParse } from "../lazy";
 import type { TenantConfig } from "../tenants/config";
 import {
@@ -44,50 +45,7 @@ export interface SourceRows {
 export const FILE_SOURCES = ["herald", "ghost", "substack"] as const satisfies ImportSource[];
 export type FileSource = (typeof FILE_SOURCES)[number];
 
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  nbsp: " ",
-  eacute: "é",
-  egrave: "è",
-  aacute: "á",
-  agrave: "à",
-  iacute: "í",
-  oacute: "ó",
-  uacute: "ú",
-  ntilde: "ñ",
-  ccedil: "ç",
-  ouml: "ö",
-  uuml: "ü",
-  auml: "ä",
-  szlig: "ß",
-  rsquo: "’",
-  lsquo: "‘",
-  rdquo: "”",
-  ldquo: "“",
-  ndash: "–",
-  mdash: "—",
-  hellip: "…",
-};
-
-/** Text as a reader saw it: Ghost and Substack exports keep some names HTML-escaped ("&amp;"). */
-export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, body: string) => {
-    if (body[0] === "#") {
-      const code =
-        body[1] === "x" || body[1] === "X"
-          ? Number.parseInt(body.slice(2), 16)
-          : Number.parseInt(body.slice(1), 10);
-      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff)
-        ? String.fromCodePoint(code)
-        : whole;
-    }
-    return NAMED_ENTITIES[body.toLowerCase()] ?? whole;
-  });
-}
+export { decodeEntities };
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]+/g;

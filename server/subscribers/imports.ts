@@ -2,7 +2,16 @@ import { hostname } from "node:os";
 import { sql } from "kysely";
 import type { Db } from "../db";
 import type { ImportSource, SubscriberImportsTable } from "../db/schema";
-import { crossTenant } from "../db/tenant-guard";
+import {
+  claimJob,
+  IMPORT_STALE_MS,
+  ImportTakenOver,
+  type JobRef,
+  mayGoOn,
+  type OwnJobUpdate,
+  ownJobUpdate,
+  stillOwned,
+} from "../import-jobs";
 import type { Logger } from "../logger";
 import { recordImportJob } from "../metrics";
 import { runNextArchiveImport } from "../newsletters/archive-imports";
@@ -44,8 +53,7 @@ type AdminScope = Pick<Scope, "db" | "tenant">;
 export const IMPORT_CHUNK_ROWS = 1_000;
 /** Refused rows kept for the report (all are counted). */
 export const REFUSED_ROWS_KEPT = 1_000;
-/** A running job whose worker has not written for this long is taken over. */
-export const IMPORT_STALE_MS = 30_000;
+export { IMPORT_STALE_MS };
 
 export type ImportStatus = SubscriberImportsTable["status"];
 
@@ -207,70 +215,14 @@ export async function recentImports(ctx: AdminScope, limit = 10): Promise<Import
 
 /**
  * Takes the oldest job waiting (or one whose worker went silent) for `workerId`; null if none.
- * The update names the state it saw, so of two workers only one takes a job. With `only`, that
- * job or none (the command line runs the job it queued).
+ * With `only`, that job or none (the command line runs the job it queued). server/import-jobs.ts.
  */
-export async function claimImport(
-  db: Db,
-  workerId: string,
-  now = new Date(),
-  only?: { id: number; tenantId: string },
-): Promise<{ id: number; tenantId: string } | null> {
-  const stale = new Date(now.getTime() - IMPORT_STALE_MS).toISOString();
-  // The worker serves every tenant: it finds work across them, then acts within one.
-  const jobs = crossTenant(db).selectFrom("subscriber_imports");
-  const waiting = await jobs
-    .select(["id", "tenant_id", "status", "heartbeat_at"])
-    .where((eb) =>
-      eb.or([
-        eb("status", "=", "queued"),
-        eb.and([eb("status", "=", "running"), eb("heartbeat_at", "<", stale)]),
-      ]),
-    )
-    .$if(only !== undefined, (qb) =>
-      qb.where("tenant_id", "=", only?.tenantId ?? "").where("id", "=", only?.id ?? 0),
-    )
-    .orderBy("id")
-    .limit(1)
-    .executeTakeFirst();
-  if (!waiting) return null;
-  const at = now.toISOString();
-  const claimed = await db
-    .updateTable("subscriber_imports")
-    .set({
-      status: "running",
-      claimed_by: workerId,
-      heartbeat_at: at,
-      started_at: sql<string>`coalesce(started_at, ${at})`,
-    })
-    .where("tenant_id", "=", waiting.tenant_id)
-    .where("id", "=", waiting.id)
-    .where("status", "=", waiting.status)
-    .where((eb) =>
-      waiting.heartbeat_at === null
-        ? eb("heartbeat_at", "is", null)
-        : eb("heartbeat_at", "=", waiting.heartbeat_at),
-    )
-    .executeTakeFirst();
-  return Number(claimed.numUpdatedRows) === 1
-    ? { id: Number(waiting.id), tenantId: waiting.tenant_id }
-    : null;
+export function claimImport(db: Db, workerId: string, now = new Date(), only?: JobRef) {
+  return claimJob(db, "subscriber_imports", workerId, now, only);
 }
 
 /** An update of this job, while this worker holds it. */
-function updateOwnJob(on: Db, job: { id: number; tenantId: string }, workerId: string) {
-  return on
-    .updateTable("subscriber_imports")
-    .where("tenant_id", "=", job.tenantId)
-    .where("id", "=", job.id)
-    .where("claimed_by", "=", workerId)
-    .where("status", "=", "running");
-}
-
-type JobUpdate = (on: Db) => ReturnType<typeof updateOwnJob>;
-
-/** Another worker took the job over (this one was too slow to say it was alive). */
-class ImportTakenOver extends Error {}
+type JobUpdate = (on: Db) => OwnJobUpdate<"subscriber_imports">;
 
 /**
  * Writes a claimed job's rows after the last committed chunk, a chunk per transaction, and
@@ -278,12 +230,12 @@ class ImportTakenOver extends Error {}
  */
 export async function runImport(
   db: Db,
-  job: { id: number; tenantId: string },
+  job: JobRef,
   workerId: string,
   keepGoing: () => boolean = () => true,
 ): Promise<void> {
   const ctx = { db, tenant: (await getTenant(db, job.tenantId)).config };
-  const mine: JobUpdate = (on) => updateOwnJob(on, job, workerId);
+  const mine: JobUpdate = (on) => ownJobUpdate(on, "subscriber_imports", job, workerId);
   const row = await db
     .selectFrom("subscriber_imports")
     .select(["csv", "done_through_line", "source", "cursor", "done_rows", "created_by", "refused"])
@@ -291,7 +243,7 @@ export async function runImport(
     .where("id", "=", job.id)
     .executeTakeFirstOrThrow();
   if (row.source === "mailerlite") {
-    return runMailerLiteMove(ctx, row, mine, keepGoing);
+    return runMailerLiteMove(ctx, row, job, workerId, keepGoing);
   }
   const origin = originOf(row.source);
   try {
@@ -306,13 +258,8 @@ export async function runImport(
       .execute();
     const todo = rows.filter((each) => each.line > Number(row.done_through_line));
     for (let start = 0; start < todo.length; start += IMPORT_CHUNK_ROWS) {
-      // Let the process answer requests between chunks: SQLite's calls never leave the thread.
-      await new Promise((resolve) => setImmediate(resolve));
-      if (!keepGoing()) {
-        // Shutting down: the job waits for the next worker, from the last chunk written.
-        await mine(db).set({ status: "queued", claimed_by: null }).execute();
-        return;
-      }
+      // Shutting down: the job waits for the next worker, from the last chunk written.
+      if (!(await mayGoOn(db, "subscriber_imports", job, workerId, keepGoing))) return;
       const chunk = todo.slice(start, start + IMPORT_CHUNK_ROWS);
       const now = new Date().toISOString();
       await db.transaction().execute(async (trx) => {
@@ -329,7 +276,7 @@ export async function runImport(
             heartbeat_at: now,
           })
           .executeTakeFirst();
-        if (Number(saved.numUpdatedRows) !== 1) throw new ImportTakenOver();
+        stillOwned(saved);
       });
     }
     await foldAudienceCounts(db, job.tenantId);
@@ -417,13 +364,15 @@ const totalAtLeast = (more: number) =>
  */
 async function runMailerLiteMove(
   ctx: { db: Db; tenant: TenantConfig },
-  job: { cursor: string | null; done_rows: number; created_by: string; refused: string },
-  mine: JobUpdate,
+  row: { cursor: string | null; done_rows: number; created_by: string; refused: string },
+  job: JobRef,
+  workerId: string,
   keepGoing: () => boolean,
 ): Promise<void> {
   const { db, tenant } = ctx;
-  let written = Number(job.done_rows);
-  const refused = JSON.parse(job.refused) as RefusedRow[];
+  const mine: JobUpdate = (on) => ownJobUpdate(on, "subscriber_imports", job, workerId);
+  let written = Number(row.done_rows);
+  const refused = JSON.parse(row.refused) as RefusedRow[];
   try {
     const provider = mailerLiteToLeave(tenant);
     const total = await provider.countSubscribers();
@@ -432,13 +381,9 @@ async function runMailerLiteMove(
       .set({ total_rows: totalAtLeast(0) })
       .execute();
     const fields = await heraldFieldsFor(db, tenant.id, provider);
-    let cursor = job.cursor;
+    let cursor = row.cursor;
     for (;;) {
-      await new Promise((resolve) => setImmediate(resolve));
-      if (!keepGoing()) {
-        await mine(db).set({ status: "queued", claimed_by: null }).execute();
-        return;
-      }
+      if (!(await mayGoOn(db, "subscriber_imports", job, workerId, keepGoing))) return;
       // Alive before each page: only a page MailerLite holds up past IMPORT_STALE_MS lets another
       // worker take over (this one's write then fails the claim check and is rolled back).
       const alive = await mine(db)
@@ -466,7 +411,7 @@ async function runMailerLiteMove(
             heartbeat_at: now,
           })
           .executeTakeFirst();
-        if (Number(saved.numUpdatedRows) !== 1) throw new ImportTakenOver();
+        stillOwned(saved);
       });
       written += page.rows.length;
       if (!page.next) break;
@@ -485,7 +430,7 @@ async function runMailerLiteMove(
         .execute();
       return;
     }
-    await switchToHeraldSending(db, tenant.id, job.created_by);
+    await switchToHeraldSending(db, tenant.id, row.created_by);
     await mine(db).set({ status: "done", finished_at: finished, claimed_by: null }).execute();
   } catch (error) {
     if (error instanceof ImportTakenOver) return;

@@ -2,18 +2,24 @@
  * Newsletters from Ghost and Substack (app/routes/admin/newsletter-imports.tsx and
  * newsletter-import.tsx): the upload form, a job's progress bar and its report, the latest jobs.
  */
-import { useEffect, useState } from "react";
-import { Form, useNavigation, useRevalidator } from "react-router";
+import { Form } from "react-router";
 import type { SkippedItem } from "../../../server/newsletters/archive-formats";
 import type { ArchiveImportJob, ImportWarning } from "../../../server/newsletters/archive-imports";
-import { formatCount, formatDateTime, plural } from "../../../shared/format";
+import { formatCount, plural } from "../../../shared/format";
 import {
   ARCHIVE_SOURCES,
   MAX_ARCHIVE_UPLOAD_BYTES,
   MAX_ARCHIVE_UPLOAD_LABEL,
 } from "../../../shared/schemas/archive-import";
-import { Link } from "../../lib/page-scripts";
 import { type Column, DataTable } from "../ui/data-table";
+import {
+  fileInputClass,
+  ImportJobList,
+  ImportJobProgress,
+  ImportReportFrame,
+  LeftOutItems,
+  useUploadLimit,
+} from "./import-job";
 import { fieldClass } from "./subscriber-import";
 
 const SOURCE_NAMES: Record<ArchiveImportJob["source"], string> = {
@@ -31,75 +37,41 @@ const WARNING_COLUMNS: Column<ImportWarning & { n: number }>[] = [
   { header: "Note", className: "break-words", cell: (row) => row.message },
 ];
 
-const working = (job: ArchiveImportJob) => job.status === "queued" || job.status === "running";
-
-/**
- * A job's progress bar while it runs, then what it did. The page asks again every second while the
- * job runs: with JavaScript by revalidating, without it by a refresh.
- */
+/** A job's progress bar while it runs, then what it did. */
 export function ArchiveImportProgress({ job }: { job: ArchiveImportJob }) {
-  const revalidator = useRevalidator();
-  const running = working(job);
-  useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(() => {
-      if (revalidator.state === "idle") void revalidator.revalidate();
-    }, 1_000);
-    return () => clearInterval(timer);
-  }, [running, revalidator]);
-  const percent = job.totalPosts > 0 ? Math.floor((job.donePosts / job.totalPosts) * 100) : 100;
   return (
-    <div className="space-y-6">
-      {running ? (
-        <>
-          <noscript>
-            <meta httpEquiv="refresh" content="2" />
-          </noscript>
-          <div className="space-y-2">
-            <label htmlFor="archive-progress" className="block font-semibold">
-              {job.status === "queued"
-                ? `Waiting to start: ${plural(job.totalPosts, "post")} to import`
-                : `Imported ${formatCount(job.donePosts)} of ${plural(job.totalPosts, "post")}`}
-            </label>
-            <progress
-              id="archive-progress"
-              max={job.totalPosts}
-              value={job.donePosts}
-              className="h-4 w-full accent-brand-strong"
-            >
-              {percent}%
-            </progress>
-            <p className="text-sm" aria-live="polite">
-              {percent}% done. You can leave this page: the import goes on, and its report stays
-              under Imports.
-            </p>
-          </div>
-        </>
-      ) : null}
+    <ImportJobProgress
+      id="archive-progress"
+      status={job.status}
+      done={job.donePosts}
+      total={job.totalPosts}
+      label={
+        job.status === "queued"
+          ? `Waiting to start: ${plural(job.totalPosts, "post")} to import`
+          : `Imported ${formatCount(job.donePosts)} of ${plural(job.totalPosts, "post")}`
+      }
+    >
       <ArchiveImportReport job={job} />
-    </div>
+    </ImportJobProgress>
   );
 }
 
 /** What an import did (so far): imported, skipped with reasons, notes and image warnings. */
 export function ArchiveImportReport({ job }: { job: ArchiveImportJob }) {
-  const failed = job.status === "failed";
-  const done = job.status === "done";
   const numbered = <T,>(rows: T[]) => rows.map((row, n) => ({ ...row, n }));
   return (
-    <section
-      aria-labelledby="archive-report"
-      role="status"
-      className={`rounded-brand border-2 bg-surface p-5 ${failed ? "border-danger" : done ? "border-ok" : "border-black/20"}`}
-    >
-      <h2 id="archive-report" className="text-lg font-bold">
-        {done
+    <ImportReportFrame
+      id="archive-report"
+      status={job.status}
+      heading={
+        job.status === "done"
           ? `Imported ${plural(job.imported, "newsletter")}; skipped ${plural(job.skippedCount, "post")}`
-          : failed
+          : job.status === "failed"
             ? `Import stopped after ${plural(job.imported, "newsletter")}`
-            : `Importing: ${plural(job.imported, "newsletter")} so far`}
-      </h2>
-      {failed && job.error ? (
+            : `Importing: ${plural(job.imported, "newsletter")} so far`
+      }
+    >
+      {job.status === "failed" && job.error ? (
         <p role="alert" className="mt-2 font-medium text-danger">
           {job.error}
         </p>
@@ -108,19 +80,13 @@ export function ArchiveImportReport({ job }: { job: ArchiveImportJob }) {
         From {SOURCE_NAMES[job.source]}, <span className="break-all font-mono">{job.fileName}</span>
         . Published posts are published here with their date; drafts stay drafts. No email was sent.
       </p>
-      {job.skipped.length > 0 ? (
-        <DataTable
-          className="mt-4"
-          caption={
-            job.skippedCount > job.skipped.length
-              ? `Skipped posts (the first ${formatCount(job.skipped.length)} of ${formatCount(job.skippedCount)})`
-              : "Skipped posts"
-          }
-          columns={SKIPPED_COLUMNS}
-          rows={numbered(job.skipped)}
-          rowKey={(row) => row.n}
-        />
-      ) : null}
+      <LeftOutItems
+        caption="Skipped posts"
+        count={job.skippedCount}
+        items={numbered(job.skipped)}
+        columns={SKIPPED_COLUMNS}
+        rowKey={(row) => row.n}
+      />
       {job.warnings.length > 0 ? (
         <DataTable
           className="mt-4"
@@ -130,63 +96,34 @@ export function ArchiveImportReport({ job }: { job: ArchiveImportJob }) {
           rowKey={(row) => row.n}
         />
       ) : null}
-    </section>
+    </ImportReportFrame>
   );
 }
 
-const STATUS_WORDS: Record<ArchiveImportJob["status"], string> = {
-  queued: "Waiting",
-  running: "Importing",
-  done: "Done",
-  failed: "Stopped",
-};
-
-const IMPORT_COLUMNS: Column<ArchiveImportJob>[] = [
-  {
-    header: "File",
-    className: "break-all",
-    cell: (job) => (
-      <Link to={`/admin/newsletter/import/${job.id}`} className="font-mono">
-        {job.fileName}
-      </Link>
-    ),
-  },
-  { header: "From", cell: (job) => SOURCE_NAMES[job.source] },
-  { header: "Uploaded", cell: (job) => `${formatDateTime(job.createdAt)} by ${job.createdBy}` },
-  { header: "State", cell: (job) => STATUS_WORDS[job.status] },
-  {
-    header: "Posts",
-    className: "tabular-nums",
-    cell: (job) =>
-      `${formatCount(job.imported)} imported, ${formatCount(job.skippedCount)} skipped`,
-  },
-];
-
 export function ArchiveImportList({ imports }: { imports: ArchiveImportJob[] }) {
-  if (imports.length === 0) return <p>No imports yet.</p>;
-  return <DataTable columns={IMPORT_COLUMNS} rows={imports} rowKey={(job) => job.id} />;
+  return (
+    <ImportJobList
+      imports={imports}
+      href={(job) => `/admin/newsletter/import/${job.id}`}
+      from={{ header: "From", cell: (job) => SOURCE_NAMES[job.source] }}
+      counts={{
+        header: "Posts",
+        cell: (job) =>
+          `${formatCount(job.imported)} imported, ${formatCount(job.skippedCount)} skipped`,
+      }}
+    />
+  );
 }
 
 export function ArchiveImportForm({ errors }: { errors?: Record<string, string> }) {
-  const navigation = useNavigation();
-  const [tooLarge, setTooLarge] = useState(false);
-  const importing =
-    navigation.state === "submitting" && navigation.formEncType === "multipart/form-data";
+  const upload = useUploadLimit(MAX_ARCHIVE_UPLOAD_BYTES);
   return (
     <Form
       method="post"
       action="/admin/newsletter/import"
       encType="multipart/form-data"
       className="mt-3 max-w-3xl space-y-4"
-      onSubmit={(event) => {
-        const input = event.currentTarget.elements.namedItem("file");
-        const file = input instanceof HTMLInputElement ? input.files?.[0] : undefined;
-        // The host refuses bodies over its limit before the page could explain; say it here.
-        if (file && file.size > MAX_ARCHIVE_UPLOAD_BYTES) {
-          event.preventDefault();
-          setTooLarge(true);
-        }
-      }}
+      onSubmit={upload.onSubmit}
     >
       <fieldset>
         <legend className="font-semibold">Where the archive comes from</legend>
@@ -219,10 +156,10 @@ export function ArchiveImportForm({ errors }: { errors?: Record<string, string> 
           accept=".json,.zip,application/json,application/zip"
           required
           aria-describedby="archive-help"
-          onChange={() => setTooLarge(false)}
-          className="mt-1 block w-full max-w-md text-sm file:mr-3 file:rounded-brand file:border-2 file:border-brand-strong file:bg-surface file:px-3 file:py-1.5 file:font-semibold file:text-brand-strong"
+          onChange={upload.onChange}
+          className={fileInputClass}
         />
-        {tooLarge ? (
+        {upload.tooLarge ? (
           <p role="alert" className="mt-1 font-medium text-danger">
             The file is larger than {MAX_ARCHIVE_UPLOAD_LABEL}. Split the archive into smaller
             files.
@@ -263,10 +200,10 @@ export function ArchiveImportForm({ errors }: { errors?: Record<string, string> 
       </div>
       <button
         type="submit"
-        aria-disabled={importing || undefined}
+        aria-disabled={upload.uploading || undefined}
         className="rounded-brand bg-brand-strong px-4 py-2 font-semibold text-on-brand-strong"
       >
-        {importing ? "Uploading…" : "Import archive"}
+        {upload.uploading ? "Uploading…" : "Import archive"}
       </button>
     </Form>
   );

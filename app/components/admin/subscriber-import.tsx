@@ -2,18 +2,24 @@
  * CSV imports (app/routes/admin/subscriber-imports.tsx and subscriber-import.tsx, and the form on
  * the subscribers page): the upload form, a job's progress bar and its report, the latest jobs.
  */
-import { useEffect, useState } from "react";
-import { Form, useNavigation, useRevalidator } from "react-router";
+import { Form, useNavigation } from "react-router";
 import type { RefusedRow } from "../../../server/subscribers/admin";
 import type { ImportJob } from "../../../server/subscribers/imports";
-import { formatCount, formatDateTime, plural } from "../../../shared/format";
+import { formatCount, plural } from "../../../shared/format";
 import {
   IMPORT_SOURCE_LABELS,
   MAX_IMPORT_BYTES,
   MAX_IMPORT_LABEL,
 } from "../../../shared/schemas/subscribers";
-import { Link } from "../../lib/page-scripts";
-import { type Column, DataTable } from "../ui/data-table";
+import type { Column } from "../ui/data-table";
+import {
+  fileInputClass,
+  ImportJobList,
+  ImportJobProgress,
+  ImportReportFrame,
+  LeftOutItems,
+  useUploadLimit,
+} from "./import-job";
 
 export const STATUS_LOOK: Record<string, string> = {
   active: "bg-ok/15 text-ok",
@@ -38,77 +44,42 @@ const REFUSED_COLUMNS: Column<RefusedRow>[] = [
   { header: "Reason", cell: (row) => row.reason },
 ];
 
-const working = (job: ImportJob) => job.status === "queued" || job.status === "running";
-
 /** How far a job is, in words: "Imported 12,000 of 100,000 rows". */
 function progressText(job: ImportJob): string {
   if (job.status === "queued") return `Waiting to start: ${plural(job.totalRows, "row")} to import`;
   return `Imported ${formatCount(job.doneRows)} of ${plural(job.totalRows, "row")}`;
 }
 
-/**
- * A job's progress bar while it runs, then what it did. The page asks again every second while the
- * job runs: with JavaScript by revalidating, without it by a refresh.
- */
+/** A job's progress bar while it runs, then what it did. */
 export function ImportProgress({ job }: { job: ImportJob }) {
-  const revalidator = useRevalidator();
-  const running = working(job);
-  useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(() => {
-      if (revalidator.state === "idle") void revalidator.revalidate();
-    }, 1_000);
-    return () => clearInterval(timer);
-  }, [running, revalidator]);
-  const percent = job.totalRows > 0 ? Math.floor((job.doneRows / job.totalRows) * 100) : 100;
   return (
-    <div className="space-y-6">
-      {running ? (
-        <>
-          <noscript>
-            <meta httpEquiv="refresh" content="2" />
-          </noscript>
-          <div className="space-y-2">
-            <label htmlFor="import-progress" className="block font-semibold">
-              {progressText(job)}
-            </label>
-            <progress
-              id="import-progress"
-              max={job.totalRows}
-              value={job.doneRows}
-              className="h-4 w-full accent-brand-strong"
-            >
-              {percent}%
-            </progress>
-            <p className="text-sm" aria-live="polite">
-              {percent}% done. You can leave this page: the import goes on, and its report stays
-              under Imports.
-            </p>
-          </div>
-        </>
-      ) : null}
+    <ImportJobProgress
+      id="import-progress"
+      status={job.status}
+      done={job.doneRows}
+      total={job.totalRows}
+      label={progressText(job)}
+    >
       <ImportReportView job={job} />
-    </div>
+    </ImportJobProgress>
   );
 }
 
 /** What an import did (so far): written, new, updated, refused — and the refused rows. */
 export function ImportReportView({ job }: { job: ImportJob }) {
-  const failed = job.status === "failed";
   const done = job.status === "done";
   return (
-    <section
-      aria-labelledby="import-report"
-      role="status"
-      className={`rounded-brand border-2 bg-surface p-5 ${failed ? "border-danger" : done ? "border-ok" : "border-black/20"}`}
-    >
-      <h2 id="import-report" className="text-lg font-bold">
-        {done
+    <ImportReportFrame
+      id="import-report"
+      status={job.status}
+      heading={
+        done
           ? `Imported ${formatCount(job.doneRows)} rows; refused ${formatCount(job.refusedCount)} rows`
-          : failed
+          : job.status === "failed"
             ? `Import stopped after ${plural(job.doneRows, "row")}`
-            : `Importing: refused ${plural(job.refusedCount, "row")} so far`}
-      </h2>
+            : `Importing: refused ${plural(job.refusedCount, "row")} so far`
+      }
+    >
       {job.error ? (
         <p role="alert" className="mt-2 font-medium text-danger">
           {job.error}
@@ -144,76 +115,41 @@ export function ImportReportView({ job }: { job: ImportJob }) {
           </p>
         )
       ) : null}
-      {job.refused.length > 0 ? (
-        <DataTable
-          className="mt-4"
-          caption={
-            job.refusedCount > job.refused.length
-              ? `Refused rows (the first ${formatCount(job.refused.length)} of ${formatCount(job.refusedCount)})`
-              : "Refused rows"
-          }
-          columns={REFUSED_COLUMNS}
-          rows={job.refused}
-          rowKey={(row) => row.line}
-        />
-      ) : null}
-    </section>
+      <LeftOutItems
+        caption="Refused rows"
+        count={job.refusedCount}
+        items={job.refused}
+        columns={REFUSED_COLUMNS}
+        rowKey={(row) => row.line}
+      />
+    </ImportReportFrame>
   );
 }
 
-const STATUS_WORDS: Record<ImportJob["status"], string> = {
-  queued: "Waiting",
-  running: "Importing",
-  done: "Done",
-  failed: "Stopped",
-};
-
-const IMPORT_COLUMNS: Column<ImportJob>[] = [
-  {
-    header: "File",
-    className: "break-all",
-    cell: (job) => (
-      <Link to={`/admin/subscribers/imports/${job.id}`} className="font-mono">
-        {job.fileName}
-      </Link>
-    ),
-  },
-  { header: "Source", cell: (job) => IMPORT_SOURCE_LABELS[job.source] },
-  { header: "Uploaded", cell: (job) => `${formatDateTime(job.createdAt)} by ${job.createdBy}` },
-  { header: "State", cell: (job) => STATUS_WORDS[job.status] },
-  {
-    header: "Rows",
-    className: "tabular-nums",
-    cell: (job) =>
-      `${formatCount(job.doneRows)} of ${formatCount(job.totalRows)} written, ${formatCount(job.refusedCount)} refused`,
-  },
-];
-
 export function ImportList({ imports }: { imports: ImportJob[] }) {
-  if (imports.length === 0) return <p>No imports yet.</p>;
-  return <DataTable columns={IMPORT_COLUMNS} rows={imports} rowKey={(job) => job.id} />;
+  return (
+    <ImportJobList
+      imports={imports}
+      href={(job) => `/admin/subscribers/imports/${job.id}`}
+      from={{ header: "Source", cell: (job) => IMPORT_SOURCE_LABELS[job.source] }}
+      counts={{
+        header: "Rows",
+        cell: (job) =>
+          `${formatCount(job.doneRows)} of ${formatCount(job.totalRows)} written, ${formatCount(job.refusedCount)} refused`,
+      }}
+    />
+  );
 }
 
 export function ImportForm() {
-  const navigation = useNavigation();
-  const [tooLarge, setTooLarge] = useState(false);
-  const importing =
-    navigation.state === "submitting" && navigation.formEncType === "multipart/form-data";
+  const upload = useUploadLimit(MAX_IMPORT_BYTES);
   return (
     <Form
       method="post"
       action="/admin/subscribers/imports"
       encType="multipart/form-data"
       className="space-y-3"
-      onSubmit={(event) => {
-        const input = event.currentTarget.elements.namedItem("file");
-        const file = input instanceof HTMLInputElement ? input.files?.[0] : undefined;
-        // The host refuses bodies over its limit before the page could explain; say it here.
-        if (file && file.size > MAX_IMPORT_BYTES) {
-          event.preventDefault();
-          setTooLarge(true);
-        }
-      }}
+      onSubmit={upload.onSubmit}
     >
       <fieldset>
         <legend className="font-semibold">Where the file comes from</legend>
@@ -245,11 +181,11 @@ export function ImportForm() {
           accept=".csv,text/csv,.zip,application/zip"
           required
           aria-describedby="import-help"
-          onChange={() => setTooLarge(false)}
-          className="mt-1 block w-full max-w-md text-sm file:mr-3 file:rounded-brand file:border-2 file:border-brand-strong file:bg-surface file:px-3 file:py-1.5 file:font-semibold file:text-brand-strong"
+          onChange={upload.onChange}
+          className={fileInputClass}
         />
       </div>
-      {tooLarge ? (
+      {upload.tooLarge ? (
         <p role="alert" className="font-medium text-danger">
           The file is larger than {MAX_IMPORT_LABEL}. Split it into smaller files.
         </p>
@@ -275,10 +211,10 @@ export function ImportForm() {
       </div>
       <button
         type="submit"
-        aria-disabled={importing || undefined}
+        aria-disabled={upload.uploading || undefined}
         className="rounded-brand bg-brand-strong px-4 py-2 font-semibold text-on-brand-strong"
       >
-        {importing ? "Uploading…" : "Import CSV"}
+        {upload.uploading ? "Uploading…" : "Import CSV"}
       </button>
     </Form>
   );

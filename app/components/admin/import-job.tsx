@@ -1,0 +1,211 @@
+/**
+ * What the two kinds of import job share on their pages (subscriber-import.tsx for CSV files and
+ * MailerLite moves, newsletter-import.tsx for Ghost and Substack archives): the progress bar that
+ * keeps the page fresh while the job runs, the report's frame, and its list of items left out.
+ */
+import { type FormEvent, type ReactNode, useEffect, useState } from "react";
+import { useNavigation, useRevalidator } from "react-router";
+import { formatCount, formatDateTime } from "../../../shared/format";
+import { Link } from "../../lib/page-scripts";
+import { type Column, DataTable } from "../ui/data-table";
+
+export type ImportJobStatus = "queued" | "running" | "done" | "failed";
+
+/** A job's state in the latest-imports tables. */
+const IMPORT_STATUS_WORDS: Record<ImportJobStatus, string> = {
+  queued: "Waiting",
+  running: "Importing",
+  done: "Done",
+  failed: "Stopped",
+};
+
+const working = (status: ImportJobStatus) => status === "queued" || status === "running";
+
+/**
+ * A job's progress bar while it runs, then its report (`children`). The page asks again every
+ * second while the job runs: with JavaScript by revalidating, without it by a refresh.
+ */
+export function ImportJobProgress({
+  id,
+  status,
+  done,
+  total,
+  label,
+  children,
+}: {
+  /** the progress element's id (its label points at it) */
+  id: string;
+  status: ImportJobStatus;
+  done: number;
+  total: number;
+  /** how far the job is, in words: "Imported 12,000 of 100,000 rows" */
+  label: string;
+  children: ReactNode;
+}) {
+  const revalidator = useRevalidator();
+  const running = working(status);
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => {
+      if (revalidator.state === "idle") void revalidator.revalidate();
+    }, 1_000);
+    return () => clearInterval(timer);
+  }, [running, revalidator]);
+  const percent = total > 0 ? Math.floor((done / total) * 100) : 100;
+  return (
+    <div className="space-y-6">
+      {running ? (
+        <>
+          <noscript>
+            <meta httpEquiv="refresh" content="2" />
+          </noscript>
+          <div className="space-y-2">
+            <label htmlFor={id} className="block font-semibold">
+              {label}
+            </label>
+            <progress id={id} max={total} value={done} className="h-4 w-full accent-brand-strong">
+              {percent}%
+            </progress>
+            <p className="text-sm" aria-live="polite">
+              {percent}% done. You can leave this page: the import goes on, and its report stays
+              under Imports.
+            </p>
+          </div>
+        </>
+      ) : null}
+      {children}
+    </div>
+  );
+}
+
+/** An import's report: a box bordered by how the job ended, its heading, and what it did. */
+export function ImportReportFrame({
+  id,
+  status,
+  heading,
+  children,
+}: {
+  /** the heading's id (the box is labelled by it) */
+  id: string;
+  status: ImportJobStatus;
+  heading: string;
+  children: ReactNode;
+}) {
+  const border =
+    status === "failed" ? "border-danger" : status === "done" ? "border-ok" : "border-black/20";
+  return (
+    <section
+      aria-labelledby={id}
+      role="status"
+      className={`rounded-brand border-2 bg-surface p-5 ${border}`}
+    >
+      <h2 id={id} className="text-lg font-bold">
+        {heading}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/**
+ * The items a job left out (refused rows, skipped posts), of which it keeps the first few
+ * hundred: the caption says so when `count` is more than it kept. Nothing when there are none.
+ */
+export function LeftOutItems<T>({
+  caption,
+  count,
+  items,
+  columns,
+  rowKey,
+}: {
+  caption: string;
+  count: number;
+  items: T[];
+  columns: Column<T>[];
+  rowKey: (item: T) => string | number;
+}) {
+  if (items.length === 0) return null;
+  return (
+    <DataTable
+      className="mt-4"
+      caption={
+        count > items.length
+          ? `${caption} (the first ${formatCount(items.length)} of ${formatCount(count)})`
+          : caption
+      }
+      columns={columns}
+      rows={items}
+      rowKey={rowKey}
+    />
+  );
+}
+
+export const fileInputClass =
+  "mt-1 block w-full max-w-md text-sm file:mr-3 file:rounded-brand file:border-2 file:border-brand-strong file:bg-surface file:px-3 file:py-1.5 file:font-semibold file:text-brand-strong";
+
+/**
+ * An upload form's check of its file's size before it is sent: the host refuses bodies over its
+ * limit before the page could explain, so the page says it. `onSubmit` for the form, `onChange`
+ * for the file input (named "file"), `tooLarge` to show the reason; `uploading` while a file is
+ * being sent.
+ */
+export function useUploadLimit(maxBytes: number) {
+  const navigation = useNavigation();
+  const [tooLarge, setTooLarge] = useState(false);
+  return {
+    tooLarge,
+    uploading:
+      navigation.state === "submitting" && navigation.formEncType === "multipart/form-data",
+    onSubmit: (event: FormEvent<HTMLFormElement>) => {
+      const input = event.currentTarget.elements.namedItem("file");
+      const file = input instanceof HTMLInputElement ? input.files?.[0] : undefined;
+      if (file && file.size > maxBytes) {
+        event.preventDefault();
+        setTooLarge(true);
+      }
+    },
+    onChange: () => setTooLarge(false),
+  };
+}
+
+interface ListedJob {
+  id: number;
+  fileName: string;
+  status: ImportJobStatus;
+  createdAt: string;
+  createdBy: string;
+}
+
+/**
+ * A tenant's latest import jobs: the file (a link to its page), where it came from, who uploaded
+ * it when, its state, and what it did so far (`counts`).
+ */
+export function ImportJobList<Job extends ListedJob>({
+  imports,
+  href,
+  from,
+  counts,
+}: {
+  imports: Job[];
+  href: (job: Job) => string;
+  from: Column<Job>;
+  counts: Column<Job>;
+}) {
+  if (imports.length === 0) return <p>No imports yet.</p>;
+  const columns: Column<Job>[] = [
+    {
+      header: "File",
+      className: "break-all",
+      cell: (job) => (
+        <Link to={href(job)} className="font-mono">
+          {job.fileName}
+        </Link>
+      ),
+    },
+    from,
+    { header: "Uploaded", cell: (job) => `${formatDateTime(job.createdAt)} by ${job.createdBy}` },
+    { header: "State", cell: (job) => IMPORT_STATUS_WORDS[job.status] },
+    { className: "tabular-nums", ...counts },
+  ];
+  return <DataTable columns={columns} rows={imports} rowKey={(job) => job.id} />;
+}
