@@ -2,11 +2,11 @@ import { chmod, mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
-import packageJson from "../../package.json";
 import { type Db, dialectOf } from "../db";
 import type { Database } from "../db/schema";
 import { type FileBackend, fileStoreFor } from "../files/store";
 import { keyIdsInUse } from "../secrets-at-rest";
+import { heraldVersion } from "../version";
 import {
   BackupError,
   describeFiles,
@@ -26,7 +26,7 @@ import { checkPgTool, dumpDatabase, inExportedSnapshot } from "./postgres";
  * was stored before the snapshot was taken and is still there when the files are copied after it.
  */
 
-export const HERALD_VERSION: string = packageJson.version;
+export const HERALD_VERSION: string = heraldVersion();
 
 /** Pages copied per step of SQLite's backup (4 MiB of 4 KiB pages): a few ms of the event loop each. */
 const BACKUP_STEP_PAGES = 1000;

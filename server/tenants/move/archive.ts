@@ -1,6 +1,4 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { z } from "zod";
 
@@ -61,16 +59,6 @@ export class ArchiveError extends Error {
 
 export const sha256Of = (bytes: Uint8Array): string =>
   createHash("sha256").update(bytes).digest("hex");
-
-/** The version in package.json: the manifest says which Herald wrote the archive. */
-export function heraldVersion(): string {
-  try {
-    const json = JSON.parse(readFileSync(resolve("package.json"), "utf8")) as { version?: string };
-    return json.version ?? "unknown";
-  } catch {
-    return "unknown";
-  }
-}
 
 /** The zip's bytes: the manifest is written from what is packed, so its checksums are the entries'. */
 export function packArchive(

@@ -4,7 +4,8 @@ import { isPostgres } from "../../db/portable";
 import { crossTenant } from "../../db/tenant-guard";
 import { fileStoreFor, isValidFileKey, readFile } from "../../files/store";
 import { isSealed } from "../../secret-box";
-import { type Author, heraldVersion, packArchive, type Row } from "./archive";
+import { heraldVersion } from "../../version";
+import { type Author, packArchive, type Row } from "./archive";
 import { MOVED_TABLES, SECRET_COLUMNS } from "./tables";
 
 export class TenantExportError extends Error {
