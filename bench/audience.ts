@@ -11,17 +11,17 @@
  */
 import { sql } from "kysely";
 import type { Db } from "../server/db";
-import { listSubscribers, type SubscriberFilter } from "../server/subscribers/admin";
 import { foldAudienceCounts } from "../server/subscribers/counts";
+import { runImport } from "../server/subscribers/import-run";
 import {
   claimImport,
   getImport,
   IMPORT_CHUNK_ROWS,
   queueImport,
-  runImport,
 } from "../server/subscribers/imports";
 import { listTenantLists } from "../server/subscribers/lists";
-import { countSegment } from "../server/subscribers/segments";
+import { listSubscribers, type SubscriberFilter } from "../server/subscribers/search";
+import { countSegment } from "../server/subscribers/segment-counts";
 import { getTenant } from "../server/tenants/store";
 import type { SegmentRule } from "../shared/schemas/segment";
 import { createTestDatabase, type TestDatabase } from "../tests/support/database";

@@ -10,8 +10,9 @@
  * with the archive half's 500 posts: ≤ 60 s. Writes bench/results/import-audience.json.
  */
 import type { Db } from "../server/db";
+import { runImport } from "../server/subscribers/import-run";
 import { decodeSourceUpload } from "../server/subscribers/import-sources";
-import { claimImport, getImport, queueImport, runImport } from "../server/subscribers/imports";
+import { claimImport, getImport, queueImport } from "../server/subscribers/imports";
 import { getTenant } from "../server/tenants/store";
 import { createTestDatabase, type TestDatabase } from "../tests/support/database";
 import {

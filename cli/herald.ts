@@ -26,7 +26,7 @@ import { SEND_DRAIN_MS, STOP_WITHIN_MS } from "../server/runtime";
 import { getSecretBox } from "../server/secret-box";
 import { loadSessionSecret } from "../server/secrets";
 import { accountsWithOldRecoveryCodes, resealStoredSecrets } from "../server/secrets-at-rest";
-import { ImportWorker } from "../server/subscribers/imports";
+import { ImportWorker } from "../server/subscribers/import-worker";
 import { seedTenants } from "../server/tenants/seed";
 import { ARCHIVE_IMPORT_USAGE, archiveImportCommand } from "./archive-import";
 import { backupCommand, restoreCommand } from "./backup";

@@ -8,7 +8,8 @@ import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import type { Db } from "../server/db";
-import { ImportFileError } from "../server/subscribers/admin";
+import { ImportFileError } from "../server/subscribers/import-rows";
+import { runImport } from "../server/subscribers/import-run";
 import { decodeSourceUpload } from "../server/subscribers/import-sources";
 import {
   claimImport,
@@ -16,7 +17,6 @@ import {
   type ImportJob,
   queueImport,
   queueMailerLiteMove,
-  runImport,
 } from "../server/subscribers/imports";
 import { getTenant } from "../server/tenants/store";
 

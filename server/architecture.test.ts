@@ -173,7 +173,7 @@ const TABLE_WRITERS: Record<string, string> = {
   audience_counts: "server/subscribers/counts.ts",
   subscriber_imports: "server/subscribers/imports.ts",
   archive_imports: "server/newsletters/archive-imports.ts",
-  unsubscribe_feedback: "server/subscribers/subscribers.ts",
+  unsubscribe_feedback: "server/subscribers/unsubscribe.ts",
   mail_log: "server/mail/send.ts",
   campaigns: "server/campaigns/campaigns.ts",
   deliveries: "server/campaigns/deliveries.ts",

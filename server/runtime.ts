@@ -14,7 +14,7 @@ import { startMetrics } from "./metrics";
 import { getSecretBox } from "./secret-box";
 import { loadSessionSecret } from "./secrets";
 import { resealStoredSecrets } from "./secrets-at-rest";
-import { ImportWorker } from "./subscribers/imports";
+import { ImportWorker } from "./subscribers/import-worker";
 import { seedTenants } from "./tenants/seed";
 
 export interface Runtime {

@@ -3,7 +3,7 @@ import type { Db } from "./db";
 import type { Env } from "./env";
 import type { Logger } from "./logger";
 import type { Transport } from "./mail/transport";
-import type { ImportWorker } from "./subscribers/imports";
+import type { ImportWorker } from "./subscribers/import-worker";
 import type { TenantConfig } from "./tenants/config";
 
 /**

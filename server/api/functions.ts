@@ -18,15 +18,11 @@ import { mailerLiteGroupIds, providerFor, providerNameFor } from "../providers";
 import type { ProviderCampaignInput } from "../providers/types";
 import { type MailProvider, PROVIDER_MESSAGES, type ProviderSubscriber } from "../providers/types";
 import type { Scope } from "../scope";
+import { subscriberFromToken, tenantLink } from "../subscribers/links";
 import { listTenantLists, offeredLists, resolveLists } from "../subscribers/lists";
+import { signUp } from "../subscribers/signup";
 import { submitNewsletterSignup } from "../subscribers/signup-submission";
-import {
-  normaliseSubscriberEmail,
-  type SubscriptionContext,
-  signUp,
-  subscriberFromToken,
-  tenantLink,
-} from "../subscribers/subscribers";
+import { normaliseSubscriberEmail, type SubscriptionContext } from "../subscribers/subscribers";
 import { FIXED_SENDER, type TenantConfig } from "../tenants/config";
 import { foreignSenderProblem } from "../tenants/sender-domains";
 import { getTenant, getTenantDirectory } from "../tenants/store";

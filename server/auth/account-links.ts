@@ -4,7 +4,7 @@ import type { StaffTokenPurpose, StaffTokensTable } from "../db/schema";
 import { renderEmail } from "../emails/templates";
 import { sendMail } from "../mail/send";
 import type { Scope } from "../scope";
-import { tenantLink } from "../subscribers/subscribers";
+import { tenantLink } from "../subscribers/links";
 import { isSuperAdmin, type Products, parseProducts, type StaffUser } from "./permissions";
 import { createUser, findUserByEmail, normaliseEmail, setUserPassword, UserError } from "./users";
 

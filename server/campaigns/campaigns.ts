@@ -7,6 +7,7 @@ import { mailContentFor } from "../emails/templates";
 import { replyToHeader } from "../mail/headers";
 import { sendMail } from "../mail/send";
 import { setNewsletterSendState } from "../newsletters/newsletters";
+import { tenantLink } from "../subscribers/links";
 import {
   listTenantLists,
   type MailingList,
@@ -14,7 +15,7 @@ import {
   sendableLists,
 } from "../subscribers/lists";
 import { campaignAudience, listSegments, type Segment } from "../subscribers/segments";
-import { type SubscriptionContext, tenantLink } from "../subscribers/subscribers";
+import type { SubscriptionContext } from "../subscribers/subscribers";
 import { FIXED_SENDER } from "../tenants/config";
 import { foreignSenderProblem } from "../tenants/sender-domains";
 import { cleanCampaignContent } from "./clean-content";

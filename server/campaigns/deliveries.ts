@@ -4,7 +4,7 @@ import type { Db } from "../db";
 import { isPostgres } from "../db/portable";
 import type { CampaignEventKind, DeliveryRow } from "../db/schema";
 import { crossTenant } from "../db/tenant-guard";
-import { segmentCondition } from "../subscribers/segments";
+import { segmentCondition } from "../subscribers/segment-sql";
 
 /**
  * The one writer of `deliveries` (one row per recipient of a campaign: the send queue) and of

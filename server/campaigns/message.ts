@@ -5,13 +5,9 @@ import { findImagesByUrl, imageSources } from "../files/stored-images";
 import { fillPage, type PageParts, splitPage } from "../http/page-cache";
 import { listIdHeader, messageIdFor, replyToHeader } from "../mail/headers";
 import type { OutgoingMessage } from "../mail/transport";
+import { listUnsubscribeHeaders, subscriberLinks, tenantLink } from "../subscribers/links";
 import { listTenantLists } from "../subscribers/lists";
-import {
-  listUnsubscribeHeaders,
-  type SubscriptionContext,
-  subscriberLinks,
-  tenantLink,
-} from "../subscribers/subscribers";
+import type { SubscriptionContext } from "../subscribers/subscribers";
 import { clickMarker, markLinks, signTrackingToken } from "./tracking-links";
 
 /** What a campaign's message is made of; the same for every recipient until personalised. */

@@ -11,3 +11,10 @@ export function isPostgres(db: AnyDb): boolean {
 export function autoIncrementId(db: AnyDb) {
   return isPostgres(db) ? sql`serial` : sql`integer`;
 }
+
+/**
+ * A LIKE pattern that finds `text` anywhere, lower-cased, its own `%`, `_` and `\` escaped: for
+ * `lower(column) like ${pattern} escape '\\'`, the same on both databases.
+ */
+export const likePattern = (text: string) =>
+  `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

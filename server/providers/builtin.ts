@@ -15,8 +15,8 @@ import {
   normaliseSubscriberEmail,
   type SubscriberView,
   type SubscriptionContext,
-  unsubscribe,
 } from "../subscribers/subscribers";
+import { unsubscribe } from "../subscribers/unsubscribe";
 import {
   type GroupRef,
   type MailProvider,

@@ -1,8 +1,8 @@
 import type { SubscriberStatus } from "../db/schema";
+import type { Scope } from "../scope";
 import { SubscriptionError } from "../subscribers/errors";
 import { listTenantLists } from "../subscribers/lists";
 import { insertSubscriber, replaceLists, updateSubscriber } from "../subscribers/store";
-import type { SubscriptionContext } from "../subscribers/subscribers";
 import { mailerLiteFor, mailerLiteGroupIds, providerNameFor } from "./choice";
 import { type MailProvider, ProviderError } from "./types";
 
@@ -12,9 +12,13 @@ import { type MailProvider, ProviderError } from "./types";
  * (signed links, pending preference changes, campaign history). Every change goes to MailerLite
  * first and is written locally only once MailerLite took it, so a MailerLite failure changes
  * nothing; lookups refresh the mirror from MailerLite. For built-in tenants all of this is a no-op.
+ *
+ * The subscription flows (server/subscribers/) call these; the mirror never calls them back: it
+ * needs only the tenant and its database.
  */
+type MirrorScope = Pick<Scope, "db" | "tenant">;
 
-function remote(ctx: SubscriptionContext): MailProvider | null {
+function remote(ctx: MirrorScope): MailProvider | null {
   return providerNameFor(ctx.tenant) === "mailerlite" ? mailerLiteFor(ctx.tenant) : null;
 }
 
@@ -33,7 +37,7 @@ async function guarded<T>(message: string, work: () => Promise<T>): Promise<T> {
  * with `replace` the tenant's other mapped groups are left one by one.
  */
 export async function pushMembership(
-  ctx: SubscriptionContext,
+  ctx: MirrorScope,
   input: { email: string; name?: string | null; lists: readonly string[]; replace: boolean },
   failureMessage: string,
 ): Promise<void> {
@@ -59,7 +63,7 @@ export async function pushMembership(
 
 /** Unsubscribes in MailerLite; an address MailerLite never had is already as good as gone. */
 export async function pushUnsubscribe(
-  ctx: SubscriptionContext,
+  ctx: MirrorScope,
   email: string,
   failureMessage: string,
 ): Promise<void> {
@@ -82,7 +86,7 @@ const STATUS_FROM_MAILERLITE: Record<string, SubscriberStatus> = {
 
 /** Refreshes the local mirror of `email` from MailerLite (status, name, lists). */
 export async function pullSubscriber(
-  ctx: SubscriptionContext,
+  ctx: MirrorScope,
   email: string,
   failureMessage: string,
 ): Promise<void> {

@@ -3,18 +3,18 @@ import type { FieldType } from "../../shared/schemas/subscriber-fields";
 import type { Db } from "../db";
 import type { SubscriberStatus } from "../db/schema";
 import {
-  ImportFileError,
-  type ImportRow,
-  NAME_MAX_LENGTH,
-  type RefusedRow,
-} from "../subscribers/admin";
-import {
   createField,
   FieldError,
   listFields,
   readFieldValue,
   type SubscriberField,
 } from "../subscribers/fields";
+import {
+  ImportFileError,
+  type ImportRow,
+  NAME_MAX_LENGTH,
+  type RefusedRow,
+} from "../subscribers/import-rows";
 import { createList, ListError, listTenantLists, type MailingList } from "../subscribers/lists";
 import { normaliseSubscriberEmail } from "../subscribers/subscribers";
 import { getTenantView, saveTenantSettings, settingsOf } from "../tenants/admin";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ImportFileError } from "./admin";
+import { ImportFileError } from "./import-rows";
 import { decodeEntities, readGhostMembers, readSubstackList } from "./import-sources";
 
 const GHOST_HEADER =

@@ -10,14 +10,14 @@ import type { ImportSource } from "../db/schema";
 import { decodeEntities } from "../html-entities";
 import { loadPapaParse } from "../lazy";
 import type { TenantConfig } from "../tenants/config";
+import { IMPORT_ORIGINS } from "./events";
 import {
   decodeCsvUpload,
   ImportFileError,
   type ImportRow,
   NAME_MAX_LENGTH,
   type RefusedRow,
-} from "./admin";
-import { IMPORT_ORIGINS } from "./events";
+} from "./import-rows";
 import { createList, ListError, listTenantLists, type MailingList } from "./lists";
 import { normaliseSubscriberEmail } from "./subscribers";
 

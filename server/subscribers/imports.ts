@@ -1,39 +1,23 @@
-import { hostname } from "node:os";
-import { sql } from "kysely";
 import type { Db } from "../db";
 import type { ImportSource, SubscriberImportsTable } from "../db/schema";
 import {
   claimJob,
   IMPORT_STALE_MS,
-  ImportTakenOver,
   type JobRef,
   mayGoOn,
   type OwnJobUpdate,
   ownJobUpdate,
-  stillOwned,
 } from "../import-jobs";
-import type { Logger } from "../logger";
-import { recordImportJob } from "../metrics";
-import { runNextArchiveImport } from "../newsletters/archive-imports";
-import {
-  heraldFieldsFor,
-  mailerLiteToLeave,
-  readMailerLitePage,
-  switchToHeraldSending,
-} from "../providers/mailerlite-move";
-import { ProviderError } from "../providers/types";
+import { mailerLiteToLeave } from "../providers/mailerlite-move";
 import type { Scope } from "../scope";
 import type { TenantConfig } from "../tenants/config";
-import { getTenant } from "../tenants/store";
 import {
   ImportFileError,
   type PreparedImport,
   prepareImport,
   type RefusedRow,
-  writeImportRows,
-} from "./admin";
-import { foldAudienceCounts } from "./counts";
-import { type FileSource, originOf, readSourceRows, withLists } from "./import-sources";
+} from "./import-rows";
+import { type FileSource, readSourceRows, withLists } from "./import-sources";
 import { listTenantLists } from "./lists";
 
 /*
@@ -42,6 +26,9 @@ import { listTenantLists } from "./lists";
  * in the background, a chunk per transaction, each chunk's progress committed with it. Staff watch
  * a progress bar; a process that dies mid-import leaves a job another process (or itself, after
  * a restart) takes over from the last committed chunk, so no row is written twice.
+ *
+ * This module is the one writer of `subscriber_imports`: it queues jobs and hands the runner
+ * (import-run.ts) the guarded update of a job it holds; import-worker.ts runs them in turn.
  */
 
 type AdminScope = Pick<Scope, "db" | "tenant">;
@@ -138,7 +125,7 @@ export class ImportNotFound extends Error {}
  * (the job runs) the lists another platform's labels name are made; without (the upload is only
  * checked) nothing is written.
  */
-async function prepareSource(
+export async function prepareSource(
   ctx: { db: Db; tenant: TenantConfig },
   source: FileSource,
   text: string,
@@ -221,87 +208,6 @@ export function claimImport(db: Db, workerId: string, now = new Date(), only?: J
   return claimJob(db, "subscriber_imports", workerId, now, only);
 }
 
-/** An update of this job, while this worker holds it. */
-type JobUpdate = (on: Db) => OwnJobUpdate<"subscriber_imports">;
-
-/**
- * Writes a claimed job's rows after the last committed chunk, a chunk per transaction, and
- * closes it as done (or failed, with the reason).
- */
-export async function runImport(
-  db: Db,
-  job: JobRef,
-  workerId: string,
-  keepGoing: () => boolean = () => true,
-): Promise<void> {
-  const ctx = { db, tenant: (await getTenant(db, job.tenantId)).config };
-  const mine: JobUpdate = (on) => ownJobUpdate(on, "subscriber_imports", job, workerId);
-  const row = await db
-    .selectFrom("subscriber_imports")
-    .select(["csv", "done_through_line", "source", "cursor", "done_rows", "created_by", "refused"])
-    .where("tenant_id", "=", job.tenantId)
-    .where("id", "=", job.id)
-    .executeTakeFirstOrThrow();
-  if (row.source === "mailerlite") {
-    return runMailerLiteMove(ctx, row, job, workerId, keepGoing);
-  }
-  const origin = originOf(row.source);
-  try {
-    // Checked again: a list named by a row may have gone since the upload.
-    const { rows, refused, defaultList } = await prepareSource(ctx, row.source, row.csv, true);
-    await mine(db)
-      .set({
-        total_rows: rows.length,
-        refused_count: refused.length,
-        refused: JSON.stringify(refused.slice(0, REFUSED_ROWS_KEPT)),
-      })
-      .execute();
-    const todo = rows.filter((each) => each.line > Number(row.done_through_line));
-    for (let start = 0; start < todo.length; start += IMPORT_CHUNK_ROWS) {
-      // Shutting down: the job waits for the next worker, from the last chunk written.
-      if (!(await mayGoOn(db, "subscriber_imports", job, workerId, keepGoing))) return;
-      const chunk = todo.slice(start, start + IMPORT_CHUNK_ROWS);
-      const now = new Date().toISOString();
-      await db.transaction().execute(async (trx) => {
-        const counts = await writeImportRows(trx, job.tenantId, chunk, defaultList, now, {
-          origin,
-        });
-        const saved = await mine(trx)
-          .set({
-            done_rows: sql<number>`done_rows + ${chunk.length}`,
-            done_through_line: chunk[chunk.length - 1]?.line ?? 0,
-            created: sql<number>`created + ${counts.created}`,
-            updated: sql<number>`updated + ${counts.updated}`,
-            kept_unsubscribed: sql<number>`kept_unsubscribed + ${counts.keptUnsubscribed}`,
-            heartbeat_at: now,
-          })
-          .executeTakeFirst();
-        stillOwned(saved);
-      });
-    }
-    await foldAudienceCounts(db, job.tenantId);
-    await mine(db)
-      .set({ status: "done", csv: "", finished_at: new Date().toISOString(), claimed_by: null })
-      .execute();
-  } catch (error) {
-    if (error instanceof ImportTakenOver) return;
-    const message =
-      error instanceof ImportFileError
-        ? error.message
-        : "The import stopped on a database error. The rows written so far are kept; import the file again to finish (rows already written are only updated).";
-    await mine(db)
-      .set({
-        status: "failed",
-        error: message,
-        csv: "",
-        finished_at: new Date().toISOString(),
-        claimed_by: null,
-      })
-      .execute();
-    if (!(error instanceof ImportFileError)) throw error;
-  }
-}
-
 /**
  * Queues the move of a MailerLite tenant's audience to Herald's sending; the job's id. A move
  * already waiting or running is that one; one that failed goes on from the page it stopped at.
@@ -352,184 +258,19 @@ export async function queueMailerLiteMove(ctx: AdminScope, by: string): Promise<
   return Number(id);
 }
 
-/** The higher of the job's total and what it wrote plus `more` (an account grows meanwhile). */
-const totalAtLeast = (more: number) =>
-  sql<number>`case when total_rows < done_rows + ${more} then done_rows + ${more} else total_rows end`;
+/** An update of this job, while this worker holds it. */
+export type JobUpdate = (on: Db) => OwnJobUpdate<"subscriber_imports">;
 
-/**
- * A MailerLite move (queueMailerLiteMove): the account's pages from the saved cursor, each written
- * with its progress and the next cursor in one transaction; at the end, if nobody was refused,
- * the tenant's provider switches to builtin. MailerLite failing (after the client's retries)
- * stops the job with what was written kept and the tenant left on MailerLite.
- */
-async function runMailerLiteMove(
-  ctx: { db: Db; tenant: TenantConfig },
-  row: { cursor: string | null; done_rows: number; created_by: string; refused: string },
+/** The job's updates for the worker that claimed it: they change nothing once it was taken over. */
+export const importJobUpdate =
+  (job: JobRef, workerId: string): JobUpdate =>
+  (on) =>
+    ownJobUpdate(on, "subscriber_imports", job, workerId);
+
+/** Between two chunks: whether to go on, the job handed back to the queue when shutting down. */
+export const importMayGoOn = (
+  db: Db,
   job: JobRef,
   workerId: string,
   keepGoing: () => boolean,
-): Promise<void> {
-  const { db, tenant } = ctx;
-  const mine: JobUpdate = (on) => ownJobUpdate(on, "subscriber_imports", job, workerId);
-  let written = Number(row.done_rows);
-  const refused = JSON.parse(row.refused) as RefusedRow[];
-  try {
-    const provider = mailerLiteToLeave(tenant);
-    const total = await provider.countSubscribers();
-    await mine(db).set({ total_rows: total }).execute();
-    await mine(db)
-      .set({ total_rows: totalAtLeast(0) })
-      .execute();
-    const fields = await heraldFieldsFor(db, tenant.id, provider);
-    let cursor = row.cursor;
-    for (;;) {
-      if (!(await mayGoOn(db, "subscriber_imports", job, workerId, keepGoing))) return;
-      // Alive before each page: only a page MailerLite holds up past IMPORT_STALE_MS lets another
-      // worker take over (this one's write then fails the claim check and is rolled back).
-      const alive = await mine(db)
-        .set({ heartbeat_at: new Date().toISOString() })
-        .executeTakeFirst();
-      if (Number(alive.numUpdatedRows) !== 1) return;
-      const firstLine = written + refused.length + 1;
-      const page = await readMailerLitePage(db, tenant, provider, fields, cursor, firstLine);
-      const now = new Date().toISOString();
-      refused.push(...page.refused);
-      await db.transaction().execute(async (trx) => {
-        const counts = await writeImportRows(trx, tenant.id, page.rows, undefined, now, {
-          origin: "mailerlite",
-        });
-        const saved = await mine(trx)
-          .set({
-            done_rows: sql<number>`done_rows + ${page.rows.length}`,
-            total_rows: totalAtLeast(page.rows.length),
-            created: sql<number>`created + ${counts.created}`,
-            updated: sql<number>`updated + ${counts.updated}`,
-            kept_unsubscribed: sql<number>`kept_unsubscribed + ${counts.keptUnsubscribed}`,
-            refused_count: sql<number>`refused_count + ${page.refused.length}`,
-            refused: JSON.stringify(refused.slice(0, REFUSED_ROWS_KEPT)),
-            cursor: page.next,
-            heartbeat_at: now,
-          })
-          .executeTakeFirst();
-        stillOwned(saved);
-      });
-      written += page.rows.length;
-      if (!page.next) break;
-      cursor = page.next;
-    }
-    await foldAudienceCounts(db, tenant.id);
-    const finished = new Date().toISOString();
-    if (refused.length > 0) {
-      await mine(db)
-        .set({
-          status: "done",
-          error: `${tenant.name} stays on MailerLite: ${refused.length} of its subscribers could not be brought across (see below). Correct them in MailerLite and move again.`,
-          finished_at: finished,
-          claimed_by: null,
-        })
-        .execute();
-      return;
-    }
-    await switchToHeraldSending(db, tenant.id, row.created_by);
-    await mine(db).set({ status: "done", finished_at: finished, claimed_by: null }).execute();
-  } catch (error) {
-    if (error instanceof ImportTakenOver) return;
-    const message =
-      error instanceof ProviderError || error instanceof ImportFileError
-        ? `MailerLite stopped answering (${error.message}). The ${written} subscribers brought across so far are kept and ${tenant.name} stays on MailerLite; move again to go on from where it stopped.`
-        : `The move stopped on an error. The ${written} subscribers brought across so far are kept and ${tenant.name} stays on MailerLite; move again to go on from where it stopped.`;
-    await mine(db)
-      .set({
-        status: "failed",
-        error: message,
-        finished_at: new Date().toISOString(),
-        claimed_by: null,
-      })
-      .execute();
-    if (!(error instanceof ProviderError || error instanceof ImportFileError)) throw error;
-  }
-}
-
-const IDLE_POLL_MS = 1_000;
-
-/**
- * Runs queued imports one at a time, beside the campaign sender (in the web process, or in
- * `herald worker` when SEND_WORKER=off).
- */
-export class ImportWorker {
-  readonly id = `${hostname()}:${process.pid}:imports:${Math.random().toString(36).slice(2, 8)}`;
-  private running = false;
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
-
-  constructor(private readonly options: { db: Db; logger: Logger }) {}
-
-  start(): this {
-    if (this.running) return this;
-    this.running = true;
-    this.loop = this.run();
-    return this;
-  }
-
-  /** Ends the loop after the chunk in hand; a job left running is taken over once stale. */
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
-  }
-
-  /** Look now (a file was just queued) instead of at the next poll. */
-  poke(): void {
-    this.wake?.();
-  }
-
-  /** One job, if one waits; whether there was one. */
-  async tick(): Promise<boolean> {
-    const job = await claimImport(this.options.db, this.id);
-    if (!job) return this.archiveTick();
-    const started = Date.now();
-    await runImport(this.options.db, job, this.id, () => this.running);
-    const ended = await this.options.db
-      .selectFrom("subscriber_imports")
-      .select(["status", "source"])
-      .where("tenant_id", "=", job.tenantId)
-      .where("id", "=", job.id)
-      .executeTakeFirst();
-    // A job stopped part way (a shutdown) is neither: another round finishes it.
-    if (ended?.status === "done" || ended?.status === "failed") {
-      recordImportJob(ended.source, ended.status);
-    }
-    this.options.logger.info({ importId: job.id, ms: Date.now() - started }, "import finished");
-    return true;
-  }
-
-  /** Newsletters from Ghost or Substack (server/newsletters/archive-imports.ts) take turns with CSVs. */
-  private async archiveTick(): Promise<boolean> {
-    const started = Date.now();
-    const job = await runNextArchiveImport(this.options.db, this.id, () => this.running);
-    if (job)
-      this.options.logger.info(
-        { archiveImportId: job.id, ms: Date.now() - started },
-        "archive import finished",
-      );
-    return job !== null;
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      let worked = false;
-      try {
-        worked = await this.tick();
-      } catch (error) {
-        this.options.logger.error({ err: error }, "import worker tick failed");
-      }
-      if (!worked && this.running) {
-        await new Promise<void>((resolve) => {
-          this.wake = resolve;
-          setTimeout(resolve, IDLE_POLL_MS).unref();
-        });
-        this.wake = null;
-      }
-    }
-  }
-}
+): Promise<boolean> => mayGoOn(db, "subscriber_imports", job, workerId, keepGoing);

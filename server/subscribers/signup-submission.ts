@@ -6,7 +6,8 @@ import {
 import { createRateLimit } from "../http/rate-limit";
 import { MailNotSentError } from "../mail/send";
 import { SubscriptionError } from "./errors";
-import { normaliseSubscriberEmail, type SubscriptionContext, signUp } from "./subscribers";
+import { signUp } from "./signup";
+import { normaliseSubscriberEmail, type SubscriptionContext } from "./subscribers";
 
 /** Five sign-ups per client address and tenant every ten minutes: plenty for people, little for scripts. */
 export const signupRateLimit = createRateLimit({ name: "sign-up", points: 5, windowSeconds: 600 });

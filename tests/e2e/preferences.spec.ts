@@ -3,7 +3,7 @@ import SQLite from "better-sqlite3";
 import { createDb } from "../../server/db";
 import { getLogger } from "../../server/logger";
 import { outboxTransport } from "../../server/mail/transport";
-import { signUp } from "../../server/subscribers/subscribers";
+import { signUp } from "../../server/subscribers/signup";
 import { getTenant } from "../../server/tenants/store";
 import { expect, type Page, test } from "./fixtures";
 

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../server/db";
 import { migrateToLatest } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";
-import { ImportFileError } from "../../server/subscribers/admin";
+import { ImportFileError } from "../../server/subscribers/import-rows";
+import { runImport } from "../../server/subscribers/import-run";
 import { decodeSourceUpload } from "../../server/subscribers/import-sources";
 import {
   claimImport,
@@ -13,7 +14,6 @@ import {
   type ImportJob,
   queueImport,
   queueMailerLiteMove,
-  runImport,
 } from "../../server/subscribers/imports";
 import { listTenantLists } from "../../server/subscribers/lists";
 import { markUnsubscribed } from "../../server/subscribers/store";

@@ -6,16 +6,6 @@ import { migrateToLatest } from "../../server/db/migrate";
 import type { SubscriberStatus } from "../../server/db/schema";
 import { crossTenant } from "../../server/db/tenant-guard";
 import {
-  countByList,
-  countByStatus,
-  ImportFileError,
-  listSubscribers,
-  SEARCH_COUNT_CAP,
-  SUBSCRIBERS_PAGE_SIZE,
-  type SubscriberFilter,
-  selectedSubscriberIds,
-} from "../../server/subscribers/admin";
-import {
   type AudienceCounts,
   audienceCounts,
   foldAudienceCounts,
@@ -23,16 +13,17 @@ import {
   zeroCounts,
 } from "../../server/subscribers/counts";
 import { clearFieldValues, createField, setFieldValues } from "../../server/subscribers/fields";
+import { ImportFileError } from "../../server/subscribers/import-rows";
+import { runImport } from "../../server/subscribers/import-run";
+import { ImportWorker } from "../../server/subscribers/import-worker";
 import {
   claimImport,
   getImport,
   IMPORT_CHUNK_ROWS,
   IMPORT_STALE_MS,
   ImportNotFound,
-  ImportWorker,
   queueImport,
   recentImports,
-  runImport,
 } from "../../server/subscribers/imports";
 import {
   createList,
@@ -40,7 +31,17 @@ import {
   listTenantLists,
   type MailingList,
 } from "../../server/subscribers/lists";
-import { countSegment, numberFieldKeys, segmentCondition } from "../../server/subscribers/segments";
+import {
+  countByList,
+  countByStatus,
+  listSubscribers,
+  SEARCH_COUNT_CAP,
+  SUBSCRIBERS_PAGE_SIZE,
+  type SubscriberFilter,
+  selectedSubscriberIds,
+} from "../../server/subscribers/search";
+import { countSegment } from "../../server/subscribers/segment-counts";
+import { numberFieldKeys, segmentCondition } from "../../server/subscribers/segment-sql";
 import {
   changeEmail,
   emptyList,

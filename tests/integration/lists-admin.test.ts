@@ -4,10 +4,8 @@ import { crossTenant } from "../../server/db/tenant-guard";
 import { smtpTransport, type Transport } from "../../server/mail/transport";
 import { createNewsletter, publishNewsletter } from "../../server/newsletters/newsletters";
 import { listTenantLists } from "../../server/subscribers/lists";
-import {
-  requestPreferenceChange,
-  type SubscriptionContext,
-} from "../../server/subscribers/subscribers";
+import { requestPreferenceChange } from "../../server/subscribers/preferences";
+import type { SubscriptionContext } from "../../server/subscribers/subscribers";
 import { getTenant } from "../../server/tenants/store";
 import { countRows, type TestDatabase, testDialects } from "../support/database";
 import { postForm } from "../support/forms";

@@ -7,13 +7,11 @@ import { createNewsletter, publishNewsletter } from "../../server/newsletters/ne
 import { mailerLiteGroupIds, providerNameFor } from "../../server/providers";
 import {
   applyPreferenceChange,
-  confirmSignup,
-  findSubscriber,
   requestPreferenceChange,
-  type SubscriptionContext,
-  signUp,
-  unsubscribe,
-} from "../../server/subscribers/subscribers";
+} from "../../server/subscribers/preferences";
+import { confirmSignup, signUp } from "../../server/subscribers/signup";
+import { findSubscriber, type SubscriptionContext } from "../../server/subscribers/subscribers";
+import { unsubscribe } from "../../server/subscribers/unsubscribe";
 import type { TenantConfig } from "../../server/tenants/config";
 import { seedTenants } from "../../server/tenants/seed";
 import { getTenant, invalidateTenant } from "../../server/tenants/store";

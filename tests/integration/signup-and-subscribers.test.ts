@@ -3,7 +3,7 @@ import Papa from "papaparse";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { migrateToLatest } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";
-import { importSubscribersCsv } from "../../server/subscribers/admin";
+import { importSubscribersCsv } from "../../server/subscribers/import-write";
 import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
 import { createStaffUser, signIn } from "../support/auth";

@@ -3,12 +3,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { crossTenant } from "../../server/db/tenant-guard";
 import { signToken } from "../../server/mail/tokens";
 import { smtpTransport, type Transport } from "../../server/mail/transport";
-import {
-  findSubscriber,
-  type SubscriptionContext,
-  signUp,
-  subscriberLinks,
-} from "../../server/subscribers/subscribers";
+import { subscriberLinks } from "../../server/subscribers/links";
+import { signUp } from "../../server/subscribers/signup";
+import { findSubscriber, type SubscriptionContext } from "../../server/subscribers/subscribers";
 import type { TenantConfig } from "../../server/tenants/config";
 import { getTenant } from "../../server/tenants/store";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";

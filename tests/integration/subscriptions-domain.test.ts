@@ -8,13 +8,11 @@ import { smtpTransport, type Transport } from "../../server/mail/transport";
 import { SubscriptionError } from "../../server/subscribers/errors";
 import {
   applyPreferenceChange,
-  confirmSignup,
-  findSubscriber,
   requestPreferenceChange,
-  type SubscriptionContext,
-  signUp,
-  unsubscribe,
-} from "../../server/subscribers/subscribers";
+} from "../../server/subscribers/preferences";
+import { confirmSignup, signUp } from "../../server/subscribers/signup";
+import { findSubscriber, type SubscriptionContext } from "../../server/subscribers/subscribers";
+import { unsubscribe } from "../../server/subscribers/unsubscribe";
 import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";

@@ -13,10 +13,8 @@ import { smtpTransport, type Transport } from "../../server/mail/transport";
 import { createNewsletter, publishNewsletter } from "../../server/newsletters/newsletters";
 import { saveWebhookSecret } from "../../server/providers/mailerlite-webhook";
 import { listTenantLists } from "../../server/subscribers/lists";
-import {
-  requestPreferenceChange,
-  type SubscriptionContext,
-} from "../../server/subscribers/subscribers";
+import { requestPreferenceChange } from "../../server/subscribers/preferences";
+import type { SubscriptionContext } from "../../server/subscribers/subscribers";
 import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
 import { TOKEN_SCOPES } from "../../shared/schemas/api-tokens";

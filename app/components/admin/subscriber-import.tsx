@@ -3,7 +3,7 @@
  * the subscribers page): the upload form, a job's progress bar and its report, the latest jobs.
  */
 import { Form, useNavigation } from "react-router";
-import type { RefusedRow } from "../../../server/subscribers/admin";
+import type { RefusedRow } from "../../../server/subscribers/import-rows";
 import type { ImportJob } from "../../../server/subscribers/imports";
 import { formatCount, plural } from "../../../shared/format";
 import {

@@ -4,9 +4,9 @@ import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import { listFields } from "../../../server/subscribers/fields";
 import { listTenantLists } from "../../../server/subscribers/lists";
+import { countSegment } from "../../../server/subscribers/segment-counts";
 import {
   checkSegmentRule,
-  countSegment,
   deleteSegment,
   getSegment,
   SegmentError,

@@ -1,11 +1,8 @@
 // The loader of segments.tsx.
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
-import {
-  countSegment,
-  listSegments,
-  segmentRuleProblem,
-} from "../../../server/subscribers/segments";
+import { countSegment } from "../../../server/subscribers/segment-counts";
+import { listSegments, segmentRuleProblem } from "../../../server/subscribers/segments";
 import type { Route } from "./+types/segments";
 
 /** /admin/segments — the tenant's saved filters, each with how many it matches now. */

@@ -3,7 +3,7 @@ import { data, redirect } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { requestContext, scopeOf } from "../../../server/http/context";
 import { providerNameFor } from "../../../server/providers/choice";
-import { ImportFileError } from "../../../server/subscribers/admin";
+import { ImportFileError } from "../../../server/subscribers/import-rows";
 import { decodeSourceUpload, FILE_SOURCES } from "../../../server/subscribers/import-sources";
 import {
   queueImport,

@@ -5,7 +5,8 @@ import { scopeOf } from "../../../server/http/context";
 import { MailNotSentError } from "../../../server/mail/send";
 import { listFields } from "../../../server/subscribers/fields";
 import { listTenantLists, sendableLists } from "../../../server/subscribers/lists";
-import { addSubscriber, ProfileError } from "../../../server/subscribers/profiles";
+import { addSubscriber } from "../../../server/subscribers/profile-edit";
+import { ProfileError } from "../../../server/subscribers/profiles";
 import { readSubscriberForm } from "../../../shared/schemas/subscriber-fields";
 import type { Route } from "./+types/subscriber-new";
 

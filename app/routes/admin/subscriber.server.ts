@@ -2,16 +2,15 @@
 import { data, redirect } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
+import { eraseSubscribers, unsubscribeByStaff } from "../../../server/subscribers/bulk-actions";
 import { SubscriptionError } from "../../../server/subscribers/errors";
 import { listFields } from "../../../server/subscribers/fields";
 import { listTenantLists } from "../../../server/subscribers/lists";
+import { editSubscriber } from "../../../server/subscribers/profile-edit";
 import {
-  editSubscriber,
-  eraseSubscribers,
   PROFILE_MESSAGES,
   ProfileError,
   subscriberProfile,
-  unsubscribeByStaff,
 } from "../../../server/subscribers/profiles";
 import { readSubscriberForm } from "../../../shared/schemas/subscriber-fields";
 import { z } from "../../../shared/zod";

@@ -1,6 +1,7 @@
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
-import { exportSubscribersCsv, subscriberFilterFrom } from "../../../server/subscribers/admin";
+import { exportSubscribersCsv } from "../../../server/subscribers/csv-export";
+import { subscriberFilterFrom } from "../../../server/subscribers/search";
 import type { Route } from "./+types/subscribers-export";
 
 /** GET /admin/subscribers/export.csv?q=&status=&list=: the filtered subscribers as a CSV download. */

@@ -2,21 +2,21 @@ import { data, redirect } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import {
+  changeListMembership,
+  eraseSubscribers,
+  unsubscribeByStaff,
+} from "../../../server/subscribers/bulk-actions";
+import { GROWTH_PERIODS, subscriberGrowth } from "../../../server/subscribers/growth";
+import { listTenantLists, sendableLists } from "../../../server/subscribers/lists";
+import { ProfileError } from "../../../server/subscribers/profiles";
+import {
   countByList,
   countByStatus,
-  feedbackSummary,
   listSubscribers,
   selectedSubscriberIds,
   subscriberFilterFrom,
-} from "../../../server/subscribers/admin";
-import { GROWTH_PERIODS, subscriberGrowth } from "../../../server/subscribers/growth";
-import { listTenantLists, sendableLists } from "../../../server/subscribers/lists";
-import {
-  changeListMembership,
-  eraseSubscribers,
-  ProfileError,
-  unsubscribeByStaff,
-} from "../../../server/subscribers/profiles";
+} from "../../../server/subscribers/search";
+import { feedbackSummary } from "../../../server/subscribers/unsubscribe";
 import { formatCount } from "../../../shared/format";
 import { z } from "../../../shared/zod";
 import type { Route } from "./+types/subscribers";

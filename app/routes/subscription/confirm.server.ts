@@ -2,11 +2,8 @@
 import { data, redirect } from "react-router";
 import { scopeOf } from "../../../server/http/context";
 import { MESSAGES } from "../../../server/subscribers/errors";
-import {
-  confirmSignup,
-  signedPreferencesPath,
-  subscriberFromToken,
-} from "../../../server/subscribers/subscribers";
+import { signedPreferencesPath, subscriberFromToken } from "../../../server/subscribers/links";
+import { confirmSignup } from "../../../server/subscribers/signup";
 import type { Route } from "./+types/confirm";
 import { failureOf, GENERIC_FAILURE } from "./subscription.server";
 

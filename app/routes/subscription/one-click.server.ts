@@ -2,11 +2,8 @@
 import { data } from "react-router";
 import { scopeOf } from "../../../server/http/context";
 import { MESSAGES, SubscriptionError } from "../../../server/subscribers/errors";
-import {
-  signedPreferencesPath,
-  subscriberFromToken,
-  unsubscribe,
-} from "../../../server/subscribers/subscribers";
+import { signedPreferencesPath, subscriberFromToken } from "../../../server/subscribers/links";
+import { unsubscribe } from "../../../server/subscribers/unsubscribe";
 import type { Route } from "./+types/one-click";
 import { failureOf } from "./subscription.server";
 

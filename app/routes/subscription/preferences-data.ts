@@ -1,8 +1,8 @@
 import { data } from "react-router";
 import { scopeOf } from "../../../server/http/context";
 import { MESSAGES } from "../../../server/subscribers/errors";
+import { subscriberFromToken } from "../../../server/subscribers/links";
 import { exportSubscriberData } from "../../../server/subscribers/profiles";
-import { subscriberFromToken } from "../../../server/subscribers/subscribers";
 import type { Route } from "./+types/preferences-data";
 
 /**

@@ -1,7 +1,8 @@
 import { data, redirect } from "react-router";
 import { scopeOf } from "../../../server/http/context";
 import { MESSAGES } from "../../../server/subscribers/errors";
-import { type SubscriberView, subscriberFromToken } from "../../../server/subscribers/subscribers";
+import { subscriberFromToken } from "../../../server/subscribers/links";
+import type { SubscriberView } from "../../../server/subscribers/subscribers";
 import { z } from "../../../shared/zod";
 import { type CentreData, PreferenceCentre } from "../../components/preference-centre";
 import {

@@ -4,10 +4,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import { scopeOf } from "../../../server/http/context";
 import { MESSAGES } from "../../../server/subscribers/errors";
-import {
-  applyPreferenceChange,
-  signedPreferencesPath,
-} from "../../../server/subscribers/subscribers";
+import { signedPreferencesPath } from "../../../server/subscribers/links";
+import { applyPreferenceChange } from "../../../server/subscribers/preferences";
 import { lookupSchema, PREFERENCES_PATH as PATH } from "../../../shared/schemas/preferences";
 import { z } from "../../../shared/zod";
 import type { Route } from "./+types/preferences";

@@ -2,12 +2,9 @@ import { afterAnswer } from "../../../server/http/after-answer";
 import { createRateLimit, RATE_LIMITED_MESSAGE } from "../../../server/http/rate-limit";
 import { MESSAGES, SubscriptionError } from "../../../server/subscribers/errors";
 import { listTenantLists, offeredLists } from "../../../server/subscribers/lists";
-import {
-  mailSubscriberLink,
-  requestPreferenceChange,
-  type SubscriberView,
-  type SubscriptionContext,
-} from "../../../server/subscribers/subscribers";
+import { requestPreferenceChange } from "../../../server/subscribers/preferences";
+import { mailSubscriberLink } from "../../../server/subscribers/subscriber-mail";
+import type { SubscriberView, SubscriptionContext } from "../../../server/subscribers/subscribers";
 import type { CentreData } from "../../components/preference-centre";
 
 /**

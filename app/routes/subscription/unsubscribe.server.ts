@@ -7,13 +7,11 @@ import { signToken } from "../../../server/mail/tokens";
 import { MESSAGES } from "../../../server/subscribers/errors";
 import {
   PENDING_CHANGE_LIFETIME_MS,
-  recordUnsubscribeFeedback,
-  type SubscriberView,
-  type SubscriptionContext,
   signedPreferencesPath,
   subscriberFromToken,
-  unsubscribe,
-} from "../../../server/subscribers/subscribers";
+} from "../../../server/subscribers/links";
+import type { SubscriberView, SubscriptionContext } from "../../../server/subscribers/subscribers";
+import { recordUnsubscribeFeedback, unsubscribe } from "../../../server/subscribers/unsubscribe";
 import {
   confirmUnsubscribeSchema,
   feedbackSchema,
