@@ -1,4 +1,4 @@
-/** Client-safe constants of the staff's subscriber pages (used by server/subscribers/admin.ts too). */
+/** Client-safe constants of the staff's subscriber pages (used by server/subscribers/search.ts and import-rows.ts too). */
 export const SUBSCRIBER_STATUSES = [
   "active",
   "unsubscribed",
