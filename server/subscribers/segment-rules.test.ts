@@ -125,13 +125,88 @@ describe.each(testDialects())("segment rules on %s", (dialect) => {
       await setFieldValues(db, tenantId, id, person.values);
       return id;
     };
-    for (const person of PEOPLE) await add("main", person);
+    const ids = new Map<string, number>();
+    for (const person of PEOPLE) ids.set(person.email, await add("main", person));
+    await activity(db, ids);
     // Never counted: another tenant's subscriber matching everything, and an erased one whose
     // values are still there.
     await add("keydiscovery", { ...PEOPLE[0], email: "other@example.com" } as Person);
     const erased = await add("main", { ...PEOPLE[0], email: "erased@example.com" } as Person);
     await eraseSubscriberRows(db, "main", [erased], new Date().toISOString());
   });
+
+  /**
+   * Opens and clicks of one campaign: a opened 5 days ago, b 40 days ago, c's open was a mail
+   * scanner's (machine), d clicked 2 days ago. e and f were sent nothing.
+   */
+  async function activity(db: TestDatabase["db"], ids: Map<string, number>) {
+    const now = new Date().toISOString();
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+    await db
+      .insertInto("campaigns")
+      .values({
+        id: "c1",
+        tenant_id: "main",
+        newsletter_id: null,
+        name: "Spring",
+        subject: "Spring",
+        from_name: "Herald",
+        from_email: "news@example.com",
+        content: "<p>Hi</p>",
+        list_ids: "[]",
+        track_opens: 1,
+        track_clicks: 1,
+        status: "sent",
+        scheduled_at: null,
+        started_at: now,
+        finished_at: now,
+        created_by: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    const events: [string, "open" | "click", string, number][] = [
+      ["a", "open", daysAgo(5), 0],
+      ["b", "open", daysAgo(40), 0],
+      ["c", "open", daysAgo(1), 1],
+      ["d", "click", daysAgo(2), 0],
+    ];
+    for (const [name, kind, at, machine] of events) {
+      const email = `${name}@example.com`;
+      const { id } = await db
+        .insertInto("deliveries")
+        .values({
+          tenant_id: "main",
+          campaign_id: "c1",
+          subscriber_id: ids.get(email) ?? 0,
+          email,
+          status: "sent",
+          next_attempt_at: at,
+          claimed_by: null,
+          claimed_at: null,
+          message_id: null,
+          error: null,
+          sent_at: at,
+          bounced_at: null,
+          complained_at: null,
+          feedback: null,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto("campaign_events")
+        .values({
+          tenant_id: "main",
+          campaign_id: "c1",
+          delivery_id: id,
+          kind,
+          url: kind === "click" ? "https://example.com/" : null,
+          created_at: at,
+          machine,
+        })
+        .execute();
+    }
+  }
 
   afterAll(async () => {
     await database?.drop();
@@ -224,6 +299,19 @@ describe.each(testDialects())("segment rules on %s", (dialect) => {
       [],
     ],
     ["a list of no such key", rule({ lists: ["nope"] }), []],
+    [
+      "opened lately (a mail scanner's open is no one's)",
+      rule({ activity: { kind: "opened", days: 30 } }),
+      ["a"],
+    ],
+    ["opened within a longer time", rule({ activity: { kind: "opened", days: 60 } }), ["a", "b"]],
+    ["never opened", rule({ activity: { kind: "never-opened" } }), ["c", "d", "e", "f"]],
+    ["clicked lately", rule({ activity: { kind: "clicked", days: 30 } }), ["d"]],
+    [
+      "never clicked, on a list",
+      rule({ lists: ["newsletter"], activity: { kind: "never-clicked" } }),
+      ["a", "b", "f"],
+    ],
   ];
 
   it.each(cases)("%s: the SQL and the count agree with the rule", async (_, segment, expected) => {
