@@ -10,5 +10,8 @@ export default {
   future: {
     v8_middleware: true,
     v8_trailingSlashAwareDataRequests: true,
+    // Handlers get the request itself, not two copies without `?index` and `?_routes`; they read
+    // the location from their `url` argument (decision 034).
+    v8_passThroughRequests: true,
   },
 } satisfies Config;

@@ -1,4 +1,5 @@
-import { renderToString } from "react-dom/server";
+import { Writable } from "node:stream";
+import { renderToPipeableStream, renderToString } from "react-dom/server";
 import {
   type EntryContext,
   type HandleErrorFunction,
@@ -40,10 +41,12 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
  * document is what crawlers and the page cache want. It is answered as one piece, not a stream,
  * handed to the host beside the Response (server/http/document.ts).
  *
- * Every page is rendered to a string: nothing in the app suspends, and a page with the app's
- * scripts (app/lib/page-scripts.tsx) has its hydration data read before the render. That is about
- * a fifth less CPU per page than React's streaming renderer, whose bytes are encoded piece by piece
- * (decision 022).
+ * A page without the app's scripts (app/lib/page-scripts.tsx) has nothing that can suspend, so it
+ * is rendered to a string at once: about a fifth less CPU per page than React's streaming renderer,
+ * whose bytes are encoded piece by piece (decision 022). A page with scripts carries React Router's
+ * hydration data, which <Scripts> streams (it suspends until the data is read), so it is rendered
+ * with renderToPipeableStream and answered when all of it is ready — React Router's documented
+ * way (decision 034: no writes into its internals).
  */
 // The inline stylesheet (root.tsx) is most of a page's bytes: encoded once, not on every render.
 const STYLESHEET_BYTES = Buffer.from(stylesheet);
@@ -61,6 +64,10 @@ export default async function handleRequest(
   const scope = scopeOf(loadContext);
   const scripts = pageHasScripts(routerContext);
   const keptParts = pageKeptParts(scripts);
+  const keepParts = () =>
+    keptParts.keep((key, error) =>
+      scope.logger.warn({ err: error, key }, "a kept part failed to render alone"),
+    );
   // The stylesheet, most of a page, is left out of the render: its bytes go in afterwards.
   const app = (
     <StylesheetContext value={STYLESHEET_MARKER}>
@@ -71,15 +78,55 @@ export default async function handleRequest(
       </NonceContext>
     </StylesheetContext>
   );
-  if (scripts) await readHydrationData(routerContext);
-  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  const html = renderToString(app);
-  keptParts.keep((key, error) =>
-    scope.logger.warn({ err: error, key }, "a kept part failed to render alone"),
-  );
-  return documentResponse(encodeDocument(`<!DOCTYPE html>${html}`), {
-    headers: responseHeaders,
-    status: responseStatusCode,
+  if (!scripts) {
+    responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+    const html = renderToString(app);
+    keepParts();
+    return documentResponse(encodeDocument(`<!DOCTYPE html>${html}`), {
+      headers: responseHeaders,
+      status: responseStatusCode,
+    });
+  }
+  return new Promise<Response>((resolve, reject) => {
+    let status = responseStatusCode;
+    // Cleared when the render settles: a pending timer would keep the whole render (its tree, its
+    // loader data) alive for seconds after the answer, which under load is most of the heap.
+    const timer = setTimeout(() => abort(), streamTimeout + 1_000);
+    const { pipe, abort } = renderToPipeableStream(app, {
+      nonce: scope.nonce,
+      onAllReady() {
+        clearTimeout(timer);
+        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+        // The whole document is ready, so React writes it at once: collected, then encoded once.
+        const chunks: Buffer[] = [Buffer.from("<!DOCTYPE html>")];
+        const collect = new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            chunks.push(chunk);
+            done();
+          },
+          final(done) {
+            keepParts();
+            resolve(
+              documentResponse(withStylesheet(Buffer.concat(chunks)), {
+                headers: responseHeaders,
+                status,
+              }),
+            );
+            done();
+          },
+        });
+        collect.on("error", reject);
+        pipe(collect);
+      },
+      onShellError(error: unknown) {
+        clearTimeout(timer);
+        reject(error);
+      },
+      onError(error: unknown) {
+        status = 500;
+        scope.logger.error({ err: error }, "render failed");
+      },
+    });
   });
 }
 
@@ -112,29 +159,17 @@ function encodeDocument(html: string): Buffer {
   return bytes;
 }
 
-/**
- * Reads the page's hydration data (React Router's turbo-stream of loader data) to its end before
- * rendering, and hands it to the <Scripts> of the render as already read: React Router's
- * StreamTransfer then writes it without suspending, so the page renders to a string at once.
- * The client gets the same two scripts a streamed render would end with (the data, then close).
- */
-async function readHydrationData(context: EntryContext): Promise<void> {
-  const stream = context.serverHandoffStream;
-  if (!stream) return;
-  const decoder = new TextDecoder();
-  let text = "";
-  const reader = stream.getReader();
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    text += decoder.decode(chunk.value, { stream: true });
-  }
-  text += decoder.decode();
-  const read = (result: { done: boolean; value: string }) =>
-    Object.assign(Promise.resolve(), { result });
-  context.renderMeta ??= {};
-  context.renderMeta.streamCache = {
-    0: read({ done: false, value: text }),
-    1: read({ done: true, value: "" }),
-  };
+const MARKER_BYTES = Buffer.from(STYLESHEET_MARKER);
+
+/** A page streamed with STYLESHEET_MARKER, with the stylesheet's bytes in the marker's place. */
+function withStylesheet(html: Buffer): Buffer {
+  const at = html.indexOf(MARKER_BYTES);
+  if (at === -1) return html;
+  return Buffer.concat([
+    html.subarray(0, at),
+    STYLESHEET_BYTES,
+    html.subarray(at + MARKER_BYTES.length),
+  ]);
 }
 
 /** usePageScripts' rule, read from the matched routes' handles before rendering. */

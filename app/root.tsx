@@ -33,10 +33,10 @@ import { accessFor, routeKey } from "./route-access";
  * route could read is refused (server/http/request-input.ts).
  */
 export const middleware: Route.MiddlewareFunction[] = [
-  async ({ request, context, params, pattern }) => {
+  async ({ request, url, context, params, pattern }) => {
     const scope = scopeOf(context);
     const key = routeKey(pattern);
-    context.set(matchedRouteContext, { pattern: key, params });
+    context.set(matchedRouteContext, { pattern: key, params, url });
     // The request-duration histogram labels the answer with this pattern (server/metrics.ts).
     scope.route = key;
     const token = readCookieHeader(request.headers.get("cookie"), SESSION_COOKIE);
@@ -45,7 +45,7 @@ export const middleware: Route.MiddlewareFunction[] = [
     const access = accessFor(pattern, request.method);
     await enforceRouteAccess(context, request, pattern, access, () => rootData(context));
     // Then what the route could not read (a body that is not a form, NUL…): 400 or 415, not 500.
-    await refuseUnreadableInput(request, pattern, params, () => rootData(context));
+    await refuseUnreadableInput(request, url, pattern, params, () => rootData(context));
   },
 ];
 

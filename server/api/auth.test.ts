@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { FUNCTIONS_ROUTE, READ_ONLY_FUNCTIONS, requiredTokenScope } from "./auth";
 import { FUNCTION_NAMES } from "./functions";
 
-const route = (pattern: string, params: Record<string, string> = {}) => ({ pattern, params });
+const route = (pattern: string, params: Record<string, string> = {}) => ({
+  pattern,
+  params,
+  url: new URL(`http://localhost${pattern}`),
+});
 
 describe("the scope an API token needs", () => {
   it("is read for the tenant API's GETs and tenants:write for its other methods", () => {

@@ -1,6 +1,6 @@
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { verifyAuthToken } from "../api/auth";
-import { scopeOf, userContext } from "../http/context";
+import { matchedRouteContext, scopeOf, userContext } from "../http/context";
 import { canManageTenant, type StaffUser } from "./permissions";
 import { readCookieHeader, SESSION_COOKIE } from "./sessions";
 
@@ -10,10 +10,10 @@ type Context = Readonly<RouterContextProvider>;
  * Throwing guards (DESIGN.md §2): every admin loader AND action calls one itself, because a
  * layout's loader does not protect its children.
  */
-export function requireStaff(context: Context, request: Request): StaffUser {
+export function requireStaff(context: Context): StaffUser {
   const user = context.get(userContext);
   if (!user) {
-    const url = new URL(request.url);
+    const { url } = context.get(matchedRouteContext);
     const back = `${url.pathname}${url.search}`;
     throw redirect(`/admin/login?redirectTo=${encodeURIComponent(back)}`);
   }
@@ -21,12 +21,8 @@ export function requireStaff(context: Context, request: Request): StaffUser {
 }
 
 /** Signed in and allowed to manage `tenantId` (default: the tenant of this site); else 403. */
-export function requireTenantAccess(
-  context: Context,
-  request: Request,
-  tenantId?: string,
-): StaffUser {
-  const user = requireStaff(context, request);
+export function requireTenantAccess(context: Context, tenantId?: string): StaffUser {
+  const user = requireStaff(context);
   const id = tenantId ?? scopeOf(context).tenant.id;
   if (!canManageTenant(user, id)) {
     throw data({ message: "You do not have access to this tenant." }, { status: 403 });
@@ -34,8 +30,8 @@ export function requireTenantAccess(
   return user;
 }
 
-export function requireSuperAdmin(context: Context, request: Request): StaffUser {
-  const user = requireStaff(context, request);
+export function requireSuperAdmin(context: Context): StaffUser {
+  const user = requireStaff(context);
   if (!user.isSuperAdmin) {
     throw data({ message: "Only super admins may do this." }, { status: 403 });
   }
@@ -51,7 +47,7 @@ export async function requireTenantManager(context: Context, request: Request): 
   const token = readCookieHeader(request.headers.get("cookie"), SESSION_COOKIE);
   const verified = token ? await verifyAuthToken(scopeOf(context).db, token) : null;
   if (!verified) {
-    const url = new URL(request.url);
+    const { url } = context.get(matchedRouteContext);
     throw redirect(`/login?redirectTo=${encodeURIComponent(`${url.pathname}${url.search}`)}`);
   }
   if (!verified.user.isSuperAdmin) throw redirect("/unauthorized");

@@ -89,13 +89,13 @@ function isDataRefusal(
 async function check(access: Access, context: Context, request: Request) {
   switch (access) {
     case "staff":
-      requireStaff(context, request);
+      requireStaff(context);
       return;
     case "tenant-staff":
-      requireTenantAccess(context, request);
+      requireTenantAccess(context);
       return;
     case "super-admin":
-      requireSuperAdmin(context, request);
+      requireSuperAdmin(context);
       return;
     case "tenant-manager":
       await requireTenantManager(context, request);

@@ -29,6 +29,11 @@ export interface MatchedRoute {
   /** with a leading slash: "/api/functions/:name" */
   pattern: string;
   params: Readonly<Record<string, string | undefined>>;
+  /**
+   * The location as the route sees it: React Router's `url` argument, without its `.data` suffix
+   * and `?_routes`/`?index` (future.v8_passThroughRequests hands handlers the raw request).
+   */
+  url: URL;
 }
 
 /**

@@ -33,6 +33,7 @@ export const INPUT_MESSAGES = {
 
 export async function refuseUnreadableInput(
   request: Request,
+  url: URL,
   routePattern: string,
   params: Record<string, string | undefined>,
   /** the layout's data, which a refused page still needs */
@@ -49,7 +50,7 @@ export async function refuseUnreadableInput(
   if (!Object.values(params).every((value) => value === undefined || isStorableText(value))) {
     refuse(400, INPUT_MESSAGES.unstorable);
   }
-  for (const [name, value] of new URL(request.url).searchParams) {
+  for (const [name, value] of url.searchParams) {
     if (!isStorableText(name) || !isStorableText(value)) refuse(400, INPUT_MESSAGES.unstorable);
   }
   if (READ_ONLY.has(request.method) || readsOwnBody(pattern)) return;

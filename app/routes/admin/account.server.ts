@@ -26,8 +26,8 @@ const proofAttempts = createRateLimit({
   windowSeconds: 15 * 60,
 });
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireStaff(context, request);
+export async function loader({ url, context }: Route.LoaderArgs) {
+  const user = requireStaff(context);
   const { db, tenant } = scopeOf(context);
   // An enrolment-only session is shown only what it may do: set up two-factor sign-in.
   const enrolmentOnly = context.get(enrolmentOnlyContext) !== null;
@@ -41,7 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     recoveryLeft: user.twoFactor ? await recoveryCodesLeft(db, user.id) : 0,
     required: await twoFactorRequired(db),
     tokenMaxDays: user.isSuperAdmin ? await maxTokenLifetimeDays(db) : 0,
-    mustEnrol: new URL(request.url).searchParams.get("required") === "1",
+    mustEnrol: url.searchParams.get("required") === "1",
   };
 }
 
@@ -51,7 +51,7 @@ export type AccountAnswer =
   | { kind: "ok"; message: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireStaff(context, request);
+  const user = requireStaff(context);
   const { db, tenant, logger } = scopeOf(context);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
@@ -114,7 +114,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
   }
   if (intent === "require") {
-    requireSuperAdmin(context, request);
+    requireSuperAdmin(context);
     const required = form.get("required") === "1";
     await setTwoFactorRequired(db, required);
     logger.info({ userId: user.id, required }, "two-factor requirement changed");
@@ -126,7 +126,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
   }
   if (intent === "token-lifetime") {
-    requireSuperAdmin(context, request);
+    requireSuperAdmin(context);
     const input = tokenMaxLifetimeSchema.safeParse(Object.fromEntries(form));
     if (!input.success) return refuse(input.error.issues[0]?.message ?? "Choose a lifetime.");
     await setMaxTokenLifetimeDays(db, input.data.maxDays);

@@ -23,8 +23,8 @@ import type { Route } from "./+types/api-tokens";
 export const meta: Route.MetaFunction = () => noindexMeta("API tokens");
 
 /** /admin/api-tokens — super admins create and revoke the tokens scripts send as x-auth-token. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireSuperAdmin(context, request);
+export async function loader({ context }: Route.LoaderArgs) {
+  requireSuperAdmin(context);
   const { db } = scopeOf(context);
   return {
     tokens: await listApiTokens(db),
@@ -39,7 +39,7 @@ type ActionResult =
   | { ok: false; message: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireSuperAdmin(context, request);
+  const user = requireSuperAdmin(context);
   const { db, logger } = scopeOf(context);
   const form = await request.formData();
   if (form.get("intent") === "revoke") {

@@ -26,8 +26,8 @@ async function load(context: Route.LoaderArgs["context"], id: string) {
 }
 
 /** /admin/campaigns/:id/edit — a draft or scheduled campaign, until it starts (issue 16, point 7). */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  requireTenantAccess(context, request);
+export async function loader({ params, context }: Route.LoaderArgs) {
+  requireTenantAccess(context);
   const { db, tenant } = scopeOf(context);
   const campaign = await load(context, params.id);
   const lists = sendableLists(await listTenantLists(db, tenant));
@@ -61,7 +61,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  requireTenantAccess(context, request);
+  requireTenantAccess(context);
   const formData = await request.formData();
   const values = campaignFormValues(formData);
   const fail = (fields: Record<string, string[]>, form: string[], status = 400) =>

@@ -30,8 +30,8 @@ async function load(context: Route.LoaderArgs["context"], id: string) {
 }
 
 /** /admin/campaigns/:id — progress while sending, the report when done, and the staff actions. */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  requireTenantAccess(context, request);
+export async function loader({ url, params, context }: Route.LoaderArgs) {
+  requireTenantAccess(context);
   const { db } = scopeOf(context);
   const campaign = await load(context, params.id);
   const waiting = campaign.status === "draft" || campaign.status === "scheduled";
@@ -68,7 +68,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       /** before it starts: how many would get it now, after suppression */
       recipients,
     },
-    saved: new URL(request.url).searchParams.get("saved") === "1",
+    saved: url.searchParams.get("saved") === "1",
     progress,
     report,
   };
@@ -91,7 +91,7 @@ const ASKS_FIRST: Partial<Record<string, readonly string[]>> = {
 const REVIEWED_FIRST: readonly string[] = ["draft", "scheduled"];
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  requireTenantAccess(context, request);
+  requireTenantAccess(context);
   const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data({ error: "Unknown action" }, { status: 400 });
   const scope = scopeOf(context);

@@ -20,11 +20,11 @@ const querySchema = z.object({
  * /admin/campaigns — SPEC §7 getCampaigns (25 a page, status filter) with live progress. A tenant
  * on MailerLite sees its MailerLite campaigns and groups, read through the provider.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireTenantAccess(context, request);
+export async function loader({ url, context }: Route.LoaderArgs) {
+  requireTenantAccess(context);
   const tenant = scopeOf(context).tenant;
   const scope = { db: scopeOf(context).db, tenant };
-  const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const query = querySchema.parse(Object.fromEntries(url.searchParams));
   const common = {
     status: query.status ?? null,
     provider: providerNameFor(tenant),

@@ -15,8 +15,8 @@ export const meta: Route.MetaFunction = () => noindexMeta("Content management");
  * /admin/cms (DESIGN.md §7.7): the newsletters of every tenant the user's products grant. Links
  * open each tenant's own site — its domain, or `?subdomain=` where it has none (localhost).
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireStaff(context, request);
+export async function loader({ context }: Route.LoaderArgs) {
+  const user = requireStaff(context);
   const scope = scopeOf(context);
   const tenants = await listTenants(scope.db);
   const allowed = new Set(

@@ -21,7 +21,7 @@ export function loader() {
 
 /** Staff hide, show again or delete a comment of this site's tenant (DESIGN.md §7.8). */
 export async function action({ params, request, context }: Route.ActionArgs) {
-  const user = requireTenantAccess(context, request);
+  const user = requireTenantAccess(context);
   const scope = scopeOf(context);
   const form = moderationSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!form.success) return new Response("Bad Request", { status: 400 });

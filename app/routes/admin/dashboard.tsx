@@ -19,10 +19,10 @@ const filterSchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).catch(1).default(1),
 });
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireTenantAccess(context, request);
+export async function loader({ url, context }: Route.LoaderArgs) {
+  requireTenantAccess(context);
   const scope = scopeOf(context);
-  const filter = filterSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const filter = filterSchema.parse(Object.fromEntries(url.searchParams));
   const { items, total } = await listNewsletters(
     scope,
     { status: filter.status, search: filter.q },
@@ -31,9 +31,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const pageCount = Math.max(1, Math.ceil(total / STAFF_PAGE_SIZE));
   // Past the end (newsletters were deleted, an old link): the last page, with the same filters.
   if (filter.page > pageCount) {
-    const url = new URL(request.url);
-    url.searchParams.set("page", String(pageCount));
-    throw redirect(`${url.pathname}${url.search}`);
+    const last = new URL(url);
+    last.searchParams.set("page", String(pageCount));
+    throw redirect(`${last.pathname}${last.search}`);
   }
   return {
     newsletters: items.map(newsletterCardData),

@@ -28,9 +28,8 @@ async function load(context: Route.LoaderArgs["context"], id: string) {
 }
 
 /** /admin/lists/:id — rename, describe, make public or private, archive or delete one list. */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  requireTenantAccess(context, request);
-  const url = new URL(request.url);
+export async function loader({ url, params, context }: Route.LoaderArgs) {
+  requireTenantAccess(context);
   const list = await load(context, params.id);
   const { db, tenant } = scopeOf(context);
   const steps = await listSequenceSteps(db, tenant.id, list.id);
@@ -58,7 +57,7 @@ const intentSchema = z.object({
 });
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  requireTenantAccess(context, request);
+  requireTenantAccess(context);
   const formData = await request.formData();
   const values = Object.fromEntries(formData) as Record<string, string>;
   const parsed = intentSchema.safeParse({

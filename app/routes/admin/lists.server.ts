@@ -8,15 +8,15 @@ import { listFormSchema } from "../../../shared/schemas/list";
 import type { Route } from "./+types/lists";
 
 /** /admin/lists — the tenant's lists and how many each holds, and a form for a new one. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireTenantAccess(context, request);
+export async function loader({ url, context }: Route.LoaderArgs) {
+  requireTenantAccess(context);
   const { db, tenant } = scopeOf(context);
-  const deleted = new URL(request.url).searchParams.get("deleted") === "1";
+  const deleted = url.searchParams.get("deleted") === "1";
   return { lists: await listOverview(db, tenant), notice: deleted ? "List deleted." : null };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  requireTenantAccess(context, request);
+  requireTenantAccess(context);
   const formData = await request.formData();
   const values = Object.fromEntries(formData) as Record<string, string>;
   const submission = parseWithZod(formData, { schema: listFormSchema });

@@ -21,7 +21,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
   return null;
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, url, context }: Route.ActionArgs) {
   const scope = scopeOf(context);
   const challenge = challengeOf(request, scope.sessionSecret);
   if (!challenge) throw redirect("/admin/login");
@@ -30,7 +30,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ error: input.error.issues[0]?.message ?? "Enter the code." }, { status: 400 });
   }
   const result = await signInSecondStep(scope, { challenge, code: input.data.code });
-  const secure = new URL(request.url).protocol === "https:";
+  const secure = url.protocol === "https:";
   if (result.ok === "challenge-dead") {
     // Spent, or too many wrong codes: the password step again (throttled where it comes from).
     throw redirect("/admin/login", { headers: { "Set-Cookie": challengeCookie(null, secure) } });

@@ -9,16 +9,16 @@ import { scopeOf, userContext } from "../../../server/http/context";
 import { loginSchema } from "../../../shared/schemas/login";
 import type { Route } from "./+types/login";
 
-export function loader({ context, request }: Route.LoaderArgs) {
+export function loader({ context, url }: Route.LoaderArgs) {
   const user = context.get(userContext);
   if (user) {
-    const target = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
+    const target = safeRedirectPath(url.searchParams.get("redirectTo"));
     throw redirect(target ?? landingPathFor(user));
   }
   return null;
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, url, context }: Route.ActionArgs) {
   const scope = scopeOf(context);
   const submission = parseWithZod(await request.formData(), { schema: loginSchema });
   if (submission.status !== "success") {
@@ -31,7 +31,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: result.limited ? 429 : 401 },
     );
   }
-  const secure = new URL(request.url).protocol === "https:";
+  const secure = url.protocol === "https:";
   const redirectTo = safeRedirectPath(submission.value.redirectTo);
   if (result.ok === "second-factor") {
     const next = `/admin/login/two-factor${redirectTo ? `?${new URLSearchParams({ redirectTo })}` : ""}`;

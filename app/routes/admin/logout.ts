@@ -10,10 +10,10 @@ import { scopeOf } from "../../../server/http/context";
 import type { Route } from "./+types/logout";
 
 /** Sign Out (SPEC §2): ends the session on the server and returns home. */
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, url, context }: Route.ActionArgs) {
   const { db } = scopeOf(context);
   await deleteSession(db, readCookieHeader(request.headers.get("cookie"), SESSION_COOKIE));
-  const secure = new URL(request.url).protocol === "https:";
+  const secure = url.protocol === "https:";
   const form = await request.formData().catch(() => null);
   const target = safeRedirectPath(form?.get("redirectTo")?.toString()) ?? "/";
   return redirect(target, { headers: { "Set-Cookie": sessionCookie(null, { secure }) } });

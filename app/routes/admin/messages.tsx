@@ -11,8 +11,8 @@ export const meta: Route.MetaFunction = () => noindexMeta("Contact messages");
 const SHOWN = 200;
 
 /** Messages sent through this tenant's contact form (DESIGN.md §7.2), newest first. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireTenantAccess(context, request);
+export async function loader({ context }: Route.LoaderArgs) {
+  requireTenantAccess(context);
   const scope = scopeOf(context);
   const messages = await listContactMessages(scope, { limit: SHOWN });
   return {

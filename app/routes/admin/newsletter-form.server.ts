@@ -68,10 +68,10 @@ type Intent = z.infer<typeof intentSchema>;
 const editPath = (id: string) => `/admin/newsletter/edit/${id}`;
 const notFound = () => data({ message: NOT_FOUND }, { status: 404 });
 
-export async function loader({ request, context, params }: Route.LoaderArgs) {
-  requireTenantAccess(context, request);
+export async function loader({ url, context, params }: Route.LoaderArgs) {
+  requireTenantAccess(context);
   const scope = scopeOf(context);
-  const search = new URL(request.url).searchParams;
+  const search = url.searchParams;
   const id = "id" in params ? params.id : null;
   const newsletter = id ? await getNewsletter(scope, id) : null;
   if (id && !newsletter) throw notFound();
@@ -120,7 +120,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const user = requireTenantAccess(context, request);
+  const user = requireTenantAccess(context);
   const scope = scopeOf(context);
   const id = "id" in params ? params.id : null;
   const formData = await request.formData();

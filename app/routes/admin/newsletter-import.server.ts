@@ -12,8 +12,8 @@ import type { Route } from "./+types/newsletter-import";
 const idSchema = z.coerce.number().int().positive().max(2_147_483_647);
 
 /** /admin/newsletter/import/:id — an archive import's progress, then its report. */
-export async function loader({ request, context, params }: Route.LoaderArgs) {
-  requireTenantAccess(context, request);
+export async function loader({ context, params }: Route.LoaderArgs) {
+  requireTenantAccess(context);
   const id = idSchema.safeParse(params.id);
   try {
     if (!id.success) throw new ArchiveImportNotFound();

@@ -14,8 +14,8 @@ import {
 import type { Route } from "./+types/newsletter-imports";
 
 /** /admin/newsletter/import — upload a Ghost or Substack archive; the latest imports. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireTenantAccess(context, request);
+export async function loader({ context }: Route.LoaderArgs) {
+  requireTenantAccess(context);
   return { imports: await recentArchiveImports(scopeOf(context)) };
 }
 
@@ -23,7 +23,7 @@ const UNREADABLE = `The upload could not be read. Choose a Ghost JSON export or 
 
 /** POST (multipart: source, siteUrl, file): reads the archive, queues it, opens its progress page. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireTenantAccess(context, request);
+  const user = requireTenantAccess(context);
   const scope = scopeOf(context);
   const fail = (message: string, errors: Record<string, string> = {}) =>
     data({ message, errors }, { status: 400 });

@@ -8,8 +8,8 @@ import { NEWSLETTER_NOT_FOUND as NOT_FOUND } from "../../../shared/newsletters";
 import type { Route } from "./+types/newsletter-preview";
 
 /** /admin/newsletter/preview/:id: the newsletter exactly as its public page will show it. */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  requireTenantAccess(context, request);
+export async function loader({ url, params, context }: Route.LoaderArgs) {
+  requireTenantAccess(context);
   const scope = scopeOf(context);
   const newsletter = await getNewsletter(scope, params.id);
   if (!newsletter) throw data({ message: NOT_FOUND }, { status: 404 });
@@ -19,6 +19,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     article: await previewArticle(scope, newsletter),
     signup: await signupFormData(context),
     // ?frame=1: the page inside the phone-width frame, without the preview band.
-    framed: new URL(request.url).searchParams.get("frame") === "1",
+    framed: url.searchParams.get("frame") === "1",
   };
 }

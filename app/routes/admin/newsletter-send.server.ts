@@ -36,8 +36,8 @@ async function publishedNewsletter(context: Route.LoaderArgs["context"], id: str
 }
 
 /** /admin/newsletter/send/:id — 'Send as email' for a published newsletter (SPEC §7 defaults). */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const user = requireTenantAccess(context, request);
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const user = requireTenantAccess(context);
   const tenant = scopeOf(context).tenant;
   const newsletter = await publishedNewsletter(context, params.id);
   const lists = sendableLists(await listTenantLists(scopeOf(context).db, tenant));
@@ -89,7 +89,7 @@ export type ActionAnswer =
     };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const user = requireTenantAccess(context, request);
+  const user = requireTenantAccess(context);
   const newsletter = await publishedNewsletter(context, params.id);
   const formData = await request.formData();
   const values = campaignFormValues(formData);

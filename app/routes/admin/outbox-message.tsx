@@ -15,8 +15,8 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
   noindexMeta(loaderData ? `${loaderData.message.subject} | Outbox` : "Outbox");
 
 /** /admin/outbox/:id: one message of this tenant, as the recipient sees it. */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  requireTenantAccess(context, request);
+export async function loader({ params, context }: Route.LoaderArgs) {
+  requireTenantAccess(context);
   const { db, tenantId } = scopeOf(context);
   const id = /^\d{1,15}$/.test(params.id) ? Number(params.id) : null;
   const message = id === null ? null : await getOutboxMessage({ db, tenantId }, id);

@@ -18,10 +18,10 @@ export const meta: Route.MetaFunction = () => noindexMeta("Outbox");
 const pageSchema = z.coerce.number().int().min(1).max(1_000_000).catch(1);
 
 /** /admin/outbox (DESIGN.md §5): every message of this tenant, sent or kept, newest first. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireTenantAccess(context, request);
+export async function loader({ url, context }: Route.LoaderArgs) {
+  requireTenantAccess(context);
   const { db, tenantId, transport } = scopeOf(context);
-  const page = pageSchema.parse(new URL(request.url).searchParams.get("page") ?? undefined);
+  const page = pageSchema.parse(url.searchParams.get("page") ?? undefined);
   return {
     transport: transport.kind,
     mail: await listOutbox({ db, tenantId }, page),

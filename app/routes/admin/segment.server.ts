@@ -41,8 +41,8 @@ async function load(context: Route.LoaderArgs["context"], raw: string) {
 }
 
 /** /admin/segments/:id (or /new) — a segment's conditions and how many it matches now. */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  requireTenantAccess(context, request);
+export async function loader({ url, params, context }: Route.LoaderArgs) {
+  requireTenantAccess(context);
   const { db, tenant } = scopeOf(context);
   const segment = await load(context, params.id);
   // A rule saved before its values were checked is shown as invalid, not counted.
@@ -53,7 +53,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     listFields(db, tenant.id),
     segment.id === null || problem ? null : countSegment(db, tenant.id, segment.rule),
   ]);
-  const saved = new URL(request.url).searchParams.get("saved") === "1";
+  const saved = url.searchParams.get("saved") === "1";
   return {
     segment,
     count,
@@ -65,7 +65,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  requireTenantAccess(context, request);
+  requireTenantAccess(context);
   const { db, tenant } = scopeOf(context);
   const segment = await load(context, params.id);
   const formData = await request.formData();

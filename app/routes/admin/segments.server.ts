@@ -6,8 +6,8 @@ import { listSegments, segmentRuleProblem } from "../../../server/subscribers/se
 import type { Route } from "./+types/segments";
 
 /** /admin/segments — the tenant's saved filters, each with how many it matches now. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireTenantAccess(context, request);
+export async function loader({ url, context }: Route.LoaderArgs) {
+  requireTenantAccess(context);
   const { db, tenant } = scopeOf(context);
   const segments = await listSegments(db, tenant.id);
   const counted = await Promise.all(
@@ -18,6 +18,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       return { id: segment.id, name: segment.name, problem, count };
     }),
   );
-  const deleted = new URL(request.url).searchParams.get("deleted") === "1";
+  const deleted = url.searchParams.get("deleted") === "1";
   return { segments: counted, notice: deleted ? "Segment deleted." : null };
 }

@@ -13,14 +13,14 @@ import type { Route } from "./+types/setup";
 export const meta: Route.MetaFunction = () => noindexMeta("Set up Herald");
 
 /** First run (issue #3): the one-time link from the server log opens this page. */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ url, context }: Route.LoaderArgs) {
   const { db } = scopeOf(context);
-  const token = new URL(request.url).searchParams.get("token");
+  const token = url.searchParams.get("token");
   const valid = (await countUsers(db)) === 0 && (await isSetupTokenValid(db, token));
   return data({ valid, token: valid ? token : null }, { status: valid ? 200 : 404 });
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, url, context }: Route.ActionArgs) {
   const { db } = scopeOf(context);
   const submission = parseWithZod(await request.formData(), { schema: setupSchema });
   if (submission.status !== "success") {
@@ -42,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
   const session = await createSession(db, outcome.userId);
-  const secure = new URL(request.url).protocol === "https:";
+  const secure = url.protocol === "https:";
   return redirect("/admin/dashboard", {
     headers: {
       "Set-Cookie": sessionCookie(session.token, { secure, expiresAt: session.expiresAt }),

@@ -5,8 +5,8 @@ import { exportSubscriberData, ProfileError } from "../../../server/subscribers/
 import type { Route } from "./+types/subscriber-export";
 
 /** GET /admin/subscribers/:id/export.json — one subscriber's data (GDPR Art. 15 and 20). */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  requireTenantAccess(context, request);
+export async function loader({ params, context }: Route.LoaderArgs) {
+  requireTenantAccess(context);
   const id = Number(params.id);
   if (!Number.isSafeInteger(id) || id < 1)
     throw data({ message: "Subscriber not found" }, { status: 404 });

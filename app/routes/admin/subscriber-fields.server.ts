@@ -14,14 +14,14 @@ import { z } from "../../../shared/zod";
 import type { Route } from "./+types/subscriber-fields";
 
 /** /admin/subscribers/fields — the tenant's custom subscriber fields. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireTenantAccess(context, request);
+export async function loader({ context }: Route.LoaderArgs) {
+  requireTenantAccess(context);
   const { db, tenant } = scopeOf(context);
   return { fields: await listFields(db, tenant.id) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  requireTenantAccess(context, request);
+  requireTenantAccess(context);
   const { db, tenant } = scopeOf(context);
   const formData = await request.formData();
   const values = Object.fromEntries(formData) as Record<string, string>;

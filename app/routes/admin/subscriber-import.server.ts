@@ -9,8 +9,8 @@ import type { Route } from "./+types/subscriber-import";
 const idSchema = z.coerce.number().int().positive().max(2_147_483_647);
 
 /** /admin/subscribers/imports/:id — an import's progress, then its report. */
-export async function loader({ request, context, params }: Route.LoaderArgs) {
-  requireTenantAccess(context, request);
+export async function loader({ context, params }: Route.LoaderArgs) {
+  requireTenantAccess(context);
   const id = idSchema.safeParse(params.id);
   try {
     if (!id.success) throw new ImportNotFound();

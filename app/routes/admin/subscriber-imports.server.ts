@@ -19,8 +19,8 @@ import type { Route } from "./+types/subscriber-imports";
  * list or export zip); for a tenant on MailerLite, a super admin may move its audience to Herald's
  * sending. The latest imports with their state.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireTenantAccess(context, request);
+export async function loader({ context }: Route.LoaderArgs) {
+  const user = requireTenantAccess(context);
   const scope = scopeOf(context);
   return {
     imports: await recentImports(scope),
@@ -38,7 +38,7 @@ const sourceSchema = z.enum(FILE_SOURCES);
  * page. POST with `intent=move-from-mailerlite`: queues (or resumes) the MailerLite move.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireTenantAccess(context, request);
+  const user = requireTenantAccess(context);
   const scope = scopeOf(context);
   const fail = (message: string) => data({ message }, { status: 400 });
   let form: FormData;

@@ -11,8 +11,8 @@ import { readSubscriberForm } from "../../../shared/schemas/subscriber-fields";
 import type { Route } from "./+types/subscriber-new";
 
 /** /admin/subscribers/new — one subscriber, active at once or sent the double opt-in. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireTenantAccess(context, request);
+export async function loader({ context }: Route.LoaderArgs) {
+  requireTenantAccess(context);
   const { db, tenant } = scopeOf(context);
   const [lists, fields] = await Promise.all([
     listTenantLists(db, tenant),
@@ -22,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireTenantAccess(context, request);
+  const user = requireTenantAccess(context);
   const formData = await request.formData();
   const input = readSubscriberForm(formData);
   const optIn = formData.get("mode") === "opt-in";

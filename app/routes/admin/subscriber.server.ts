@@ -40,22 +40,22 @@ const NOTICES: Record<string, string> = {
 };
 
 /** /admin/subscribers/:id — the profile: details, lists, fields, consent and timeline. */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  requireTenantAccess(context, request);
+export async function loader({ url, params, context }: Route.LoaderArgs) {
+  requireTenantAccess(context);
   const { db, tenant } = scopeOf(context);
   const [profile, lists, fields] = await Promise.all([
     load(context, subscriberId(params.id)),
     listTenantLists(db, tenant),
     listFields(db, tenant.id),
   ]);
-  const added = new URL(request.url).searchParams.get("added");
+  const added = url.searchParams.get("added");
   return { profile, lists, fields, notice: added ? (NOTICES[added] ?? null) : null };
 }
 
 const intentSchema = z.enum(["save", "unsubscribe", "erase"]);
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const user = requireTenantAccess(context, request);
+  const user = requireTenantAccess(context);
   const id = subscriberId(params.id);
   const ctx = scopeOf(context);
   await load(context, id);

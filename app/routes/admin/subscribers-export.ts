@@ -5,13 +5,10 @@ import { subscriberFilterFrom } from "../../../server/subscribers/search";
 import type { Route } from "./+types/subscribers-export";
 
 /** GET /admin/subscribers/export.csv?q=&status=&list=: the filtered subscribers as a CSV download. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireTenantAccess(context, request);
+export async function loader({ url, context }: Route.LoaderArgs) {
+  requireTenantAccess(context);
   const ctx = scopeOf(context);
-  const csv = await exportSubscribersCsv(
-    ctx,
-    subscriberFilterFrom(new URL(request.url).searchParams),
-  );
+  const csv = await exportSubscribersCsv(ctx, subscriberFilterFrom(url.searchParams));
   const tenant = ctx.tenant.id.replace(/[^a-zA-Z0-9-]+/g, "-");
   const date = new Date().toISOString().slice(0, 10);
   return new Response(csv, {

@@ -21,10 +21,10 @@ import { formatCount } from "../../../shared/format";
 import { z } from "../../../shared/zod";
 import type { Route } from "./+types/subscribers";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireTenantAccess(context, request);
+export async function loader({ url, context }: Route.LoaderArgs) {
+  requireTenantAccess(context);
   const ctx = scopeOf(context);
-  const params = new URL(request.url).searchParams;
+  const params = url.searchParams;
   const filter = subscriberFilterFrom(params);
   const growthQuery = growthSchema.parse({
     days: params.get("growth") ?? undefined,
@@ -38,7 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     listTenantLists(ctx.db, ctx.tenant),
     subscriberGrowth(ctx.db, ctx.tenant, growthQuery),
   ]);
-  const erased = new URL(request.url).searchParams.get("erased") === "1";
+  const erased = url.searchParams.get("erased") === "1";
   return {
     lists,
     statuses,
@@ -162,7 +162,7 @@ async function bulkAction(
 
 /** POST: a bulk action on a selection (the CSV import posts to /admin/subscribers/imports). */
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireTenantAccess(context, request);
+  const user = requireTenantAccess(context);
   let form: FormData;
   try {
     form = await request.formData();

@@ -13,7 +13,7 @@ const UPLOAD_UNREADABLE = "The upload could not be read. Choose an image file an
 
 /** POST /admin/uploads (multipart, field `file`): stores a newsletter image, answers `{ url }`. */
 export async function action({ request, context }: Route.ActionArgs) {
-  requireTenantAccess(context, request);
+  requireTenantAccess(context);
   const scope = scopeOf(context);
   if (request.method !== "POST") {
     return Response.json({ error: "Use POST." }, { status: 405, headers: { Allow: "POST" } });
@@ -45,7 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  requireTenantAccess(context, request);
+export function loader({ context }: Route.LoaderArgs) {
+  requireTenantAccess(context);
   return Response.json({ error: "Use POST." }, { status: 405, headers: { Allow: "POST" } });
 }

@@ -24,8 +24,8 @@ import {
 } from "../../../shared/schemas/staff";
 import type { Route } from "./+types/users";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const actor = requireSuperAdmin(context, request);
+export async function loader({ context }: Route.LoaderArgs) {
+  const actor = requireSuperAdmin(context);
   const { db } = scopeOf(context);
   const [users, tenants, invitations] = await Promise.all([
     listUsers(db),
@@ -41,7 +41,7 @@ export type ActionResult =
   | { ok: false; message: string; userId?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const actor = requireSuperAdmin(context, request);
+  const actor = requireSuperAdmin(context);
   const scope = scopeOf(context);
   const { db, logger } = scope;
   const formData = await request.formData();

@@ -31,8 +31,8 @@ async function load(context: Route.LoaderArgs["context"], params: Route.LoaderAr
 }
 
 /** /admin/lists/:id/welcome/:step (or /new) — one email of the list's welcome sequence. */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  requireTenantAccess(context, request);
+export async function loader({ params, context }: Route.LoaderArgs) {
+  requireTenantAccess(context);
   const { list, step } = await load(context, params);
   return {
     list: { id: list.id, name: list.name },
@@ -63,7 +63,7 @@ const stepSchema = z.object({
 });
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const user = requireTenantAccess(context, request);
+  const user = requireTenantAccess(context);
   const { list, step } = await load(context, params);
   const scope = scopeOf(context);
   const formData = await request.formData();

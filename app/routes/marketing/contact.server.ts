@@ -5,8 +5,8 @@ import { scopeOf } from "../../../server/http/context";
 import { contactSchema } from "../../../shared/schemas/contact";
 import type { Route } from "./+types/contact";
 
-export function loader({ request }: Route.LoaderArgs) {
-  return { sent: new URL(request.url).searchParams.get("sent") === "1" };
+export function loader({ url }: Route.LoaderArgs) {
+  return { sent: url.searchParams.get("sent") === "1" };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -9,11 +9,10 @@ import { pageOf } from "./index.server";
 export const SEARCH_PAGE_SIZE = 10;
 
 /** /newsletter/search?q=…&page=N: the tenant's published newsletters that match, best first. */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ url, context }: Route.LoaderArgs) {
   const scope = scopeOf(context);
-  const url = new URL(request.url);
   const query = searchQuerySchema.parse(url.searchParams.get("q") ?? "");
-  const page = pageOf(request);
+  const page = pageOf(url);
   // Only a query costs anything; past the allowance, the page says so with a 429 (issue 32).
   const limited = query !== "" && !(await takeReading(searchRateLimit, scope));
   const { items, total, more } =

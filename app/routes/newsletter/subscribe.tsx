@@ -21,8 +21,8 @@ export const meta: Route.MetaFunction = (args) =>
   });
 
 /** GET: the standalone sign-up page; ?done=1 is where a sign-up without JavaScript lands. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const done = new URL(request.url).searchParams.get("done") === "1";
+export async function loader({ url, context }: Route.LoaderArgs) {
+  const done = url.searchParams.get("done") === "1";
   return { ...(await signupFormData(context)), done };
 }
 

@@ -15,13 +15,13 @@ const tagParamSchema = z
 const notFound = () => data({ message: "Tag not found" }, { status: 404 });
 
 /** /newsletter/tag/{tag}: the published issues with this tag. A tag only drafts carry is not shown. */
-export async function loader({ params, request, context }: Route.LoaderArgs) {
+export async function loader({ params, url, context }: Route.LoaderArgs) {
   const slug = tagParamSchema.safeParse(params.tag);
   if (!slug.success) throw notFound();
   const scope = scopeOf(context);
   const tag = await getTag(scope, slug.data);
   if (!tag) throw notFound();
-  const archive = await readArchive(scope, { page: pageOf(request), tag: tag.slug });
+  const archive = await readArchive(scope, { page: pageOf(url), tag: tag.slug });
   if (archive.total === 0) throw notFound();
   return data(
     { ...archive, tag, signup: await signupFormData(context) },

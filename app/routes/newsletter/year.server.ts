@@ -14,10 +14,10 @@ const yearParamSchema = z
 const notFound = () => data({ message: "No newsletters this year" }, { status: 404 });
 
 /** /newsletter/archive/{year}: the issues published that year (UTC), newest first. */
-export async function loader({ params, request, context }: Route.LoaderArgs) {
+export async function loader({ params, url, context }: Route.LoaderArgs) {
   const year = yearParamSchema.safeParse(params.year);
   if (!year.success) throw notFound();
-  const archive = await readArchive(scopeOf(context), { page: pageOf(request), year: year.data });
+  const archive = await readArchive(scopeOf(context), { page: pageOf(url), year: year.data });
   if (archive.total === 0) throw notFound();
   return data(
     { ...archive, year: year.data, signup: await signupFormData(context) },

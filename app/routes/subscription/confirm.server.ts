@@ -29,7 +29,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   return answer({ state: "confirmed", email: subscriber.email, preferencesPath });
 }
 
-export async function action({ params, request, context }: Route.ActionArgs) {
+export async function action({ params, url, context }: Route.ActionArgs) {
   const ctx = scopeOf(context);
   try {
     const subscriber = await subscriberFromToken(ctx, params.token, "confirm-signup");
@@ -40,5 +40,5 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     return answer({ state: "invalid", message: failure.message }, failure.status);
   }
   // The page now reads the subscriber as confirmed; a reload does not post again.
-  return redirect(new URL(request.url).pathname);
+  return redirect(url.pathname);
 }

@@ -34,11 +34,11 @@ export const meta: Route.MetaFunction = (args) =>
 
 export const headers = subscriptionHeaders;
 
-export async function loader({ params, request, context }: Route.LoaderArgs) {
+export async function loader({ params, url, context }: Route.LoaderArgs) {
   const ctx = scopeOf(context);
   const subscriber = await subscriberFromToken(ctx, params.token, "preferences");
   if (!subscriber) return data<{ centre: CentreData | null }>({ centre: null }, { status: 404 });
-  const centre = await loadCentre(ctx, subscriber, new URL(request.url).searchParams);
+  const centre = await loadCentre(ctx, subscriber, url.searchParams);
   return data<{ centre: CentreData | null }>({ centre });
 }
 

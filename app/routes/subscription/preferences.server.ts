@@ -33,8 +33,8 @@ export type PreferencesView =
   | { view: "apply"; email: string; token: string; error: string | null }
   | { view: "lookup"; email: string; sent: boolean };
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const query = new URL(request.url).searchParams;
+export async function loader({ url }: Route.LoaderArgs) {
+  const query = url.searchParams;
   const email = (query.get("email") ?? "").trim().slice(0, 254);
   // Applying changes state, so it waits for a POST: mail scanners that fetch every link must not
   // apply (or spend) the change.

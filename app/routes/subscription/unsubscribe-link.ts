@@ -2,6 +2,6 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/unsubscribe-link";
 
 /** /unsubscribe?email=… is the fixed link in mail (SPEC §2): the page lives under /subscription. */
-export function loader({ request }: Route.LoaderArgs) {
-  return redirect(`/subscription/unsubscribe${new URL(request.url).search}`, 302);
+export function loader({ url }: Route.LoaderArgs) {
+  return redirect(`/subscription/unsubscribe${url.search}`, 302);
 }

@@ -65,9 +65,9 @@ function doneRedirect(ctx: SubscriptionContext, subscriber: SubscriberView) {
   return redirect(`${PATH}?${new URLSearchParams({ done })}`);
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ url, context }: Route.LoaderArgs) {
   const ctx = scopeOf(context);
-  const query = new URL(request.url).searchParams;
+  const query = url.searchParams;
   const email = (query.get("email") ?? "").slice(0, 254);
   const show = (view: UnsubscribeView, status = 200) => data<UnsubscribeView>(view, { status });
 
@@ -99,7 +99,7 @@ export type ActionData =
   | { form: "unsubscribe"; result: SubmissionResult<string[]> }
   | { form: "feedback"; result: SubmissionResult<string[]> };
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, url, context }: Route.ActionArgs) {
   const ctx = scopeOf(context);
   const formData = await request.formData();
   const limited = !(await unsubscribeRateLimit.take(rateKey(ctx, ctx.clientAddress)));
@@ -132,7 +132,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (limited) return reply(submission.reply({ formErrors: [RATE_LIMITED] }), 429);
     const subscriber = await subscriberFromToken(ctx, submission.value.token, "unsubscribe");
     if (!subscriber) return reply(submission.reply({ formErrors: [MESSAGES.invalidLink] }), 400);
-    if (subscriber.status !== "active") return redirect(request.url);
+    if (subscriber.status !== "active") return redirect(`${url.pathname}${url.search}`);
     try {
       const gone = await unsubscribe(ctx, { subscriberId: subscriber.id });
       ctx.logger.info({ subscriberId: gone.id }, "unsubscribed from a signed link");

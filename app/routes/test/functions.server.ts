@@ -7,8 +7,8 @@ import type { Route } from "./+types/functions";
 import { type FunctionAnswer, isTestFunction, type TestFunction } from "./functions.shared";
 
 /** DESIGN.md §7.5: signed-in staff of this tenant only, since the page sends mail. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireTenantAccess(context, request);
+export async function loader({ context }: Route.LoaderArgs) {
+  const user = requireTenantAccess(context);
   return {
     email: user.email,
   };
@@ -16,7 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** One button's call, made through the functions registry itself (no HTTP round-trip). */
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireTenantAccess(context, request);
+  const user = requireTenantAccess(context);
   const tenant = scopeOf(context).tenant;
   const form = await request.formData();
   const fn = form.get("fn");

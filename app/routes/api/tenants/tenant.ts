@@ -39,7 +39,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 /** PUT replaces the settings; DELETE removes the tenant (?force=true when it has data). */
-export async function action({ request, params, context }: Route.ActionArgs) {
+export async function action({ request, url, params, context }: Route.ActionArgs) {
   const { db } = scopeOf(context);
   if (request.method === "PUT") {
     return answerApi(context, async () => {
@@ -54,7 +54,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       const force = z
         .enum(["true", "false", "1", "0"], { error: "force must be true or false" })
         .optional()
-        .parse(new URL(request.url).searchParams.get("force") ?? undefined);
+        .parse(url.searchParams.get("force") ?? undefined);
       return deleteTenant(db, caller.actor, params.id, force === "true" || force === "1");
     });
   }
