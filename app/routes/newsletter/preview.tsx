@@ -1,7 +1,6 @@
-import { isRouteErrorResponse } from "react-router";
 import { formatDate } from "../../../shared/format";
 import { PREVIEW_GONE } from "../../../shared/newsletters";
-import { ErrorPage } from "../../components/error-page";
+import { NewsletterErrorPage } from "../../components/error-page";
 import { NewsletterArticle } from "../../components/newsletter-article";
 import { PreviewBar } from "../../components/preview-bar";
 import { SubscribeBox } from "../../components/subscribe-box";
@@ -48,22 +47,15 @@ export default function SharedPreview({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const gone = isRouteErrorResponse(error) && error.status === 404;
   return (
-    <ErrorPage
-      eyebrow={gone ? "404" : "Error"}
-      title={gone ? PREVIEW_GONE : "Something went wrong"}
-      text={
-        gone
-          ? "Preview links work for 7 days. Ask whoever sent it for a new one."
-          : "The preview could not be loaded. Please try again later."
-      }
-      back={
-        <Link to="/newsletter" className="font-semibold">
-          Read the published newsletters
-        </Link>
-      }
-      documentTitle={false}
+    <NewsletterErrorPage
+      error={error}
+      notFound={{
+        title: PREVIEW_GONE,
+        text: "Preview links work for 7 days. Ask whoever sent it for a new one.",
+      }}
+      failure="The preview could not be loaded. Please try again later."
+      back="Read the published newsletters"
     />
   );
 }
