@@ -1,9 +1,7 @@
 import { formatDate } from "../../../shared/format";
 import { PREVIEW_GONE } from "../../../shared/newsletters";
 import { NewsletterErrorPage } from "../../components/error-page";
-import { NewsletterArticle } from "../../components/newsletter-article";
-import { PreviewBar } from "../../components/preview-bar";
-import { SubscribeBox } from "../../components/subscribe-box";
+import { PreviewBar, PreviewedNewsletter } from "../../components/preview-bar";
 import { noindexMeta } from "../../lib/meta";
 import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/preview";
@@ -36,12 +34,7 @@ export default function SharedPreview({ loaderData }: Route.ComponentProps) {
           )}
         </p>
       </PreviewBar>
-      <main>
-        <NewsletterArticle article={loaderData.article} />
-        <div className="mx-auto max-w-3xl px-4 pb-12 sm:px-6">
-          <SubscribeBox signup={loaderData.signup} title="Get the next issue by email" />
-        </div>
-      </main>
+      <PreviewedNewsletter article={loaderData.article} signup={loaderData.signup} />
     </>
   );
 }
