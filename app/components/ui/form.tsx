@@ -313,7 +313,7 @@ export function ChoiceGroup({
               value={option.value}
               defaultChecked={isChosen(option.value)}
               required={required}
-              className={`size-4 accent-brand-strong ${option.hint ? "mt-1" : ""}`}
+              className={`size-4 shrink-0 accent-brand-strong ${option.hint ? "mt-1" : ""}`}
             />
             {option.hint ? (
               <span>
