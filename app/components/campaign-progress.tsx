@@ -1,19 +1,10 @@
 import { useEffect } from "react";
 import { useRevalidator } from "react-router";
+import type { CampaignProgress } from "../../server/campaigns/campaigns";
 import { formatCount } from "../../shared/format";
 import type { CAMPAIGN_STATUSES } from "../../shared/schemas/campaign";
 
 export type CampaignStatusName = (typeof CAMPAIGN_STATUSES)[number];
-
-export interface ProgressView {
-  total: number;
-  sent: number;
-  failed: number;
-  pending: number;
-  cancelled: number;
-  rate: number;
-  secondsLeft: number | null;
-}
 
 const LOOK: Record<CampaignStatusName, string> = {
   draft: "bg-black/10 text-ink",
@@ -46,7 +37,7 @@ export function CampaignProgressBar({
   progress,
   status,
 }: {
-  progress: ProgressView;
+  progress: CampaignProgress;
   status: CampaignStatusName;
 }) {
   const done = progress.sent + progress.failed;

@@ -1,4 +1,6 @@
 import type { ReactNode } from "react";
+import { isRouteErrorResponse } from "react-router";
+import { Link } from "../lib/page-scripts";
 
 /** The page a route shows when it fails or finds nothing: what happened and the way back. */
 export function ErrorPage({
@@ -29,5 +31,37 @@ export function ErrorPage({
       <p className="mt-4 text-lg">{text}</p>
       <p className="mt-8">{back}</p>
     </main>
+  );
+}
+
+/**
+ * The error boundary of a reading-room page (an issue, a tag, a year, a preview): its own words
+ * when the loader found nothing (404), a general failure otherwise, and the way back to the archive.
+ */
+export function NewsletterErrorPage({
+  error,
+  notFound,
+  failure,
+  back = "Back to all newsletters",
+}: {
+  error: unknown;
+  notFound: { title: string; text: string };
+  /** what the page says when loading failed */
+  failure: string;
+  back?: string;
+}) {
+  const missing = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <ErrorPage
+      eyebrow={missing ? "404" : "Error"}
+      title={missing ? notFound.title : "Something went wrong"}
+      text={missing ? notFound.text : failure}
+      back={
+        <Link to="/newsletter" className="font-semibold">
+          {back}
+        </Link>
+      }
+      documentTitle={false}
+    />
   );
 }

@@ -3,9 +3,10 @@ import { TextSelection } from "@tiptap/pm/state";
 import { type Editor, EditorContent, useEditor, useEditorState } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
-import { IMAGE_TYPES, refuseImage, uploadImageFile } from "../lib/image-upload";
+import { refuseImage, uploadImageFile } from "../lib/image-upload";
 import { safeLinkUrl } from "../lib/safe-url";
 import { EditorDialog } from "./editor-dialog";
+import { ImageFileInput } from "./image-file-input";
 import { SyncDomSelection } from "./sync-dom-selection";
 
 interface NewsletterEditorProps {
@@ -357,20 +358,7 @@ function RichTextEditor({
         </ToolButton>
       </div>
 
-      <input
-        ref={fileRef}
-        type="file"
-        accept={IMAGE_TYPES.join(",")}
-        className="hidden"
-        tabIndex={-1}
-        aria-hidden="true"
-        onChange={(event) => {
-          const file = event.currentTarget.files?.[0];
-          event.currentTarget.value = "";
-          event.stopPropagation();
-          if (file) void insertImage(file);
-        }}
-      />
+      <ImageFileInput ref={fileRef} onFile={insertImage} />
 
       <div hidden={sourceView}>
         <EditorContent editor={editor} />

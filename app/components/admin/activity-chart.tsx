@@ -5,7 +5,8 @@ import { Bar } from "@visx/shape";
 import { formatDateTime } from "../../../shared/format";
 import { utcToZonedLocal } from "../../../shared/time-zone";
 import { useTimeZone } from "../../lib/time-zone";
-import { type Column, DataTable } from "../ui/data-table";
+import type { Column } from "../ui/data-table";
+import { ChartKey, ChartNumbers } from "./chart-parts";
 
 /*
  * A campaign's opens and clicks per hour, as grouped bars drawn with visx: SVG rendered on the
@@ -82,26 +83,21 @@ export function ActivityChart({ timeline }: { timeline: Point[] }) {
           />
         </Group>
       </svg>
-      <figcaption className="mt-1 flex flex-wrap gap-4 text-sm">
-        <span>
-          <span aria-hidden="true" className="mr-1 inline-block size-3 bg-brand-strong" />
-          Opens
-        </span>
-        <span>
-          <span aria-hidden="true" className="mr-1 inline-block size-3 bg-secondary" />
-          Clicks
-        </span>
+      <ChartKey
+        asCaption
+        items={[
+          { swatch: "size-3 bg-brand-strong", label: "Opens" },
+          { swatch: "size-3 bg-secondary", label: "Clicks" },
+        ]}
+      >
         <span>per hour ({zone.replaceAll("_", " ")})</span>
-      </figcaption>
-      <details className="mt-3">
-        <summary className="cursor-pointer font-medium">The numbers per hour</summary>
-        <DataTable
-          className="mt-2"
-          columns={columns}
-          rows={timeline}
-          rowKey={(point) => point.hour}
-        />
-      </details>
+      </ChartKey>
+      <ChartNumbers
+        summary="The numbers per hour"
+        columns={columns}
+        rows={timeline}
+        rowKey={(point) => point.hour}
+      />
     </figure>
   );
 }

@@ -1,5 +1,5 @@
 import { useTimeZone } from "../../lib/time-zone";
-import { FieldErrors, TextField } from "../ui/form";
+import { ChoiceGroup, FieldErrors, TextField } from "../ui/form";
 
 const SENDER_ADDRESS_FIELDS = [
   { id: "senderEmail", label: "Sender email" },
@@ -88,46 +88,24 @@ export function CampaignOptions({
   const zone = useTimeZone().replaceAll("_", " ");
   return (
     <>
-      <fieldset aria-describedby="lists-error">
-        <legend className="font-semibold">Lists</legend>
-        <div className="mt-2 space-y-2">
-          {lists.map((list) => (
-            <label key={list.key} className="flex items-center gap-3">
-              <input
-                type="checkbox"
-                name="lists"
-                value={list.key}
-                defaultChecked={chosenLists.includes(list.key)}
-                className="size-4 accent-brand-strong"
-              />
-              {list.name}
-            </label>
-          ))}
-        </div>
-        <FieldErrors id="lists-error" errors={errors.lists} />
-      </fieldset>
+      <ChoiceGroup
+        legend="Lists"
+        name="lists"
+        options={lists.map((list) => ({ value: list.key, label: list.name }))}
+        chosen={chosenLists}
+        checked
+        errors={errors.lists}
+      />
       {segments.length > 0 ? (
-        <fieldset aria-describedby="segments-hint">
-          <legend className="font-semibold">Segments</legend>
-          <p id="segments-hint" className="text-sm opacity-80">
-            Active subscribers on a ticked list or in a ticked segment get it, each once.
-          </p>
-          <div className="mt-2 space-y-2">
-            {segments.map((segment) => (
-              <label key={segment.id} className="flex items-center gap-3">
-                <input
-                  type="checkbox"
-                  name="segments"
-                  value={segment.id}
-                  defaultChecked={chosenSegments.includes(String(segment.id))}
-                  className="size-4 accent-brand-strong"
-                />
-                {segment.name}
-              </label>
-            ))}
-          </div>
-          <FieldErrors id="segments-error" errors={errors.segments} />
-        </fieldset>
+        <ChoiceGroup
+          legend="Segments"
+          name="segments"
+          hint="Active subscribers on a ticked list or in a ticked segment get it, each once."
+          options={segments.map((segment) => ({ value: String(segment.id), label: segment.name }))}
+          chosen={chosenSegments}
+          checked
+          errors={errors.segments}
+        />
       ) : null}
       <fieldset>
         <legend className="font-semibold">Tracking</legend>

@@ -1,17 +1,13 @@
+import type { reviewCampaign } from "../../../server/campaigns/campaigns";
 import { plural } from "../../../shared/format";
 import { AdminSection } from "../admin-header";
 import { SubmitButton } from "../ui/form";
 
-interface Review {
-  subject: string;
-  from: string;
-  replyTo: string | null;
-  html: string;
-  lists: string[];
-  audience: string;
-  recipients: number;
+/** What reviewCampaign found, and whether the audience changed since the review the staff saw. */
+export type CampaignReviewView = Awaited<ReturnType<typeof reviewCampaign>> & {
+  /** set when the audience changed between the review and "Send to N recipients" */
   changed: boolean;
-}
+};
 
 /**
  * The review before a campaign goes out (issue 16, point 7): what the recipients will see and how
@@ -27,7 +23,7 @@ export function CampaignReview({
   send = { name: "intent", value: "create" },
   children,
 }: {
-  review: Review;
+  review: CampaignReviewView;
   scheduled: boolean;
   busy: boolean;
   /** the test send's button; none where the page has no test send */

@@ -4,7 +4,8 @@ import { scaleBand, scaleLinear } from "@visx/scale";
 import { Bar, LinePath } from "@visx/shape";
 import type { GrowthDay } from "../../../server/subscribers/growth";
 import { formatCount } from "../../../shared/format";
-import { type Column, DataTable } from "../ui/data-table";
+import type { Column } from "../ui/data-table";
+import { ChartKey, ChartNumbers } from "./chart-parts";
 
 /*
  * Subscriber growth per day (issue 16, point 8), drawn with visx: plain SVG rendered on the
@@ -108,24 +109,19 @@ export function GrowthChart({ days, caption }: { days: GrowthDay[]; caption: str
           />
         </Group>
       </svg>
-      <p className="mt-1 flex flex-wrap gap-4 text-sm">
-        <span>
-          <span aria-hidden="true" className="mr-1 inline-block size-3 bg-ok" />
-          Confirmed
-        </span>
-        <span>
-          <span aria-hidden="true" className="mr-1 inline-block size-3 bg-danger" />
-          Unsubscribed
-        </span>
-        <span>
-          <span aria-hidden="true" className="mr-1 inline-block h-0.5 w-4 bg-ink align-middle" />
-          Net
-        </span>
-      </p>
-      <details className="mt-3">
-        <summary className="cursor-pointer font-medium">The numbers per day</summary>
-        <DataTable className="mt-2" columns={COLUMNS} rows={days} rowKey={(row) => row.day} />
-      </details>
+      <ChartKey
+        items={[
+          { swatch: "size-3 bg-ok", label: "Confirmed" },
+          { swatch: "size-3 bg-danger", label: "Unsubscribed" },
+          { swatch: "h-0.5 w-4 bg-ink align-middle", label: "Net" },
+        ]}
+      />
+      <ChartNumbers
+        summary="The numbers per day"
+        columns={COLUMNS}
+        rows={days}
+        rowKey={(row) => row.day}
+      />
     </figure>
   );
 }

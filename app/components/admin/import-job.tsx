@@ -140,7 +140,7 @@ export function LeftOutItems<T>({
   );
 }
 
-export const fileInputClass =
+const fileInputClass =
   "mt-1 block w-full max-w-md text-sm file:mr-3 file:rounded-brand file:border-2 file:border-brand-strong file:bg-surface file:px-3 file:py-1.5 file:font-semibold file:text-brand-strong";
 
 /**
@@ -166,6 +166,63 @@ export function useUploadLimit(maxBytes: number) {
     },
     onChange: () => setTooLarge(false),
   };
+}
+
+type UploadLimit = ReturnType<typeof useUploadLimit>;
+
+/** An upload form's file input (named "file", as useUploadLimit reads it), then why a file was not sent. */
+export function UploadFileField({
+  id,
+  label,
+  accept,
+  describedBy,
+  upload,
+  tooLarge,
+}: {
+  id: string;
+  label: string;
+  accept: string;
+  /** the id of the text that says which files it takes */
+  describedBy: string;
+  upload: UploadLimit;
+  /** what the page says when the chosen file is over the limit */
+  tooLarge: string;
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className="block font-semibold">
+        {label}
+      </label>
+      <input
+        id={id}
+        name="file"
+        type="file"
+        accept={accept}
+        required
+        aria-describedby={describedBy}
+        onChange={upload.onChange}
+        className={fileInputClass}
+      />
+      {upload.tooLarge ? (
+        <p role="alert" className="mt-1 font-medium text-danger">
+          {tooLarge}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** An upload form's submit button: "Uploading…" while the file is being sent. */
+export function UploadButton({ upload, children }: { upload: UploadLimit; children: string }) {
+  return (
+    <button
+      type="submit"
+      aria-disabled={upload.uploading || undefined}
+      className="rounded-brand bg-brand-strong px-4 py-2 font-semibold text-on-brand-strong"
+    >
+      {upload.uploading ? "Uploading…" : children}
+    </button>
+  );
 }
 
 interface ListedJob {

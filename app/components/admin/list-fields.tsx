@@ -1,5 +1,5 @@
 import { LIST_VISIBILITY_TEXT } from "../../../shared/schemas/list";
-import { FieldErrors, FieldShell, TextArea, TextField } from "../ui/form";
+import { ChoiceGroup, FieldShell, TextArea, TextField } from "../ui/form";
 
 /** Name, description and who sees a list: the new-list form and a list's page share them. */
 export function ListFields({
@@ -35,22 +35,18 @@ export function ListFields({
           aria-describedby="description-hint description-error"
         />
       </FieldShell>
-      <fieldset aria-describedby="visibility-error">
-        <legend className="font-semibold">Who sees it</legend>
-        {(["public", "private"] as const).map((key) => (
-          <label key={key} className="mt-2 flex items-center gap-3">
-            <input
-              type="radio"
-              name="visibility"
-              value={key}
-              defaultChecked={values.visibility === key}
-              className="size-4 accent-brand-strong"
-            />
-            {LIST_VISIBILITY_TEXT[key]}
-          </label>
-        ))}
-        <FieldErrors id="visibility-error" errors={errors.visibility} />
-      </fieldset>
+      <ChoiceGroup
+        type="radio"
+        legend="Who sees it"
+        name="visibility"
+        options={(["public", "private"] as const).map((key) => ({
+          value: key,
+          label: LIST_VISIBILITY_TEXT[key],
+        }))}
+        chosen={values.visibility}
+        checked
+        errors={errors.visibility}
+      />
     </>
   );
 }

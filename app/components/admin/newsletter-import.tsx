@@ -12,12 +12,14 @@ import {
   MAX_ARCHIVE_UPLOAD_LABEL,
 } from "../../../shared/schemas/archive-import";
 import { type Column, DataTable } from "../ui/data-table";
+import { ChoiceGroup } from "../ui/form";
 import {
-  fileInputClass,
   ImportJobList,
   ImportJobProgress,
   ImportReportFrame,
   LeftOutItems,
+  UploadButton,
+  UploadFileField,
   useUploadLimit,
 } from "./import-job";
 import { fieldClass } from "./subscriber-import";
@@ -125,47 +127,25 @@ export function ArchiveImportForm({ errors }: { errors?: Record<string, string> 
       className="mt-3 max-w-3xl space-y-4"
       onSubmit={upload.onSubmit}
     >
-      <fieldset>
-        <legend className="font-semibold">Where the archive comes from</legend>
-        <div className="mt-1 flex flex-wrap gap-x-6 gap-y-1">
-          {ARCHIVE_SOURCES.map((source) => (
-            <label key={source} className="flex items-center gap-2">
-              <input
-                type="radio"
-                name="source"
-                value={source}
-                defaultChecked={source === "ghost"}
-                required
-              />
-              {SOURCE_NAMES[source]}
-            </label>
-          ))}
-        </div>
-        {errors?.source ? (
-          <p className="mt-1 text-sm font-medium text-danger">{errors.source}</p>
-        ) : null}
-      </fieldset>
-      <div>
-        <label htmlFor="archive-file" className="block font-semibold">
-          Archive (at most {MAX_ARCHIVE_UPLOAD_LABEL})
-        </label>
-        <input
-          id="archive-file"
-          name="file"
-          type="file"
-          accept=".json,.zip,application/json,application/zip"
-          required
-          aria-describedby="archive-help"
-          onChange={upload.onChange}
-          className={fileInputClass}
-        />
-        {upload.tooLarge ? (
-          <p role="alert" className="mt-1 font-medium text-danger">
-            The file is larger than {MAX_ARCHIVE_UPLOAD_LABEL}. Split the archive into smaller
-            files.
-          </p>
-        ) : null}
-      </div>
+      <ChoiceGroup
+        type="radio"
+        legend="Where the archive comes from"
+        name="source"
+        options={ARCHIVE_SOURCES.map((source) => ({ value: source, label: SOURCE_NAMES[source] }))}
+        chosen="ghost"
+        required
+        checked
+        errors={errors?.source ? [errors.source] : undefined}
+        className="mt-1 flex flex-wrap gap-x-6 gap-y-1"
+      />
+      <UploadFileField
+        id="archive-file"
+        label={`Archive (at most ${MAX_ARCHIVE_UPLOAD_LABEL})`}
+        accept=".json,.zip,application/json,application/zip"
+        describedBy="archive-help"
+        upload={upload}
+        tooLarge={`The file is larger than ${MAX_ARCHIVE_UPLOAD_LABEL}. Split the archive into smaller files.`}
+      />
       <div>
         <label htmlFor="archive-site" className="block font-semibold">
           The Ghost site's address <span className="font-normal">(optional)</span>
@@ -198,13 +178,7 @@ export function ArchiveImportForm({ errors }: { errors?: Record<string, string> 
           newsletter here.
         </p>
       </div>
-      <button
-        type="submit"
-        aria-disabled={upload.uploading || undefined}
-        className="rounded-brand bg-brand-strong px-4 py-2 font-semibold text-on-brand-strong"
-      >
-        {upload.uploading ? "Uploading…" : "Import archive"}
-      </button>
+      <UploadButton upload={upload}>Import archive</UploadButton>
     </Form>
   );
 }

@@ -1,6 +1,7 @@
 import type { FieldMetadata } from "@conform-to/react";
 import { type KeyboardEvent, useId, useRef, useState } from "react";
-import { IMAGE_TYPES, refuseImage, uploadImageFile } from "../../lib/image-upload";
+import { refuseImage, uploadImageFile } from "../../lib/image-upload";
+import { ImageFileInput } from "../image-file-input";
 import { FieldErrors, TextInput } from "../ui/form";
 
 /** The newsletter form's tags and cover image (issue 15, parts 2 and 4). */
@@ -195,19 +196,7 @@ export function CoverField({
         />
       ) : null}
       <div className="flex flex-wrap gap-2">
-        <input
-          ref={fileRef}
-          type="file"
-          accept={IMAGE_TYPES.join(",")}
-          className="hidden"
-          tabIndex={-1}
-          aria-hidden="true"
-          onChange={(event) => {
-            const file = event.currentTarget.files?.[0];
-            event.currentTarget.value = "";
-            if (file) void upload(file);
-          }}
-        />
+        <ImageFileInput ref={fileRef} onFile={(file) => void upload(file)} />
         <button
           type="button"
           disabled={busy}

@@ -1,5 +1,5 @@
 import type { SubscriberField } from "../../../server/subscribers/fields";
-import { FieldErrors, FieldShell, TextField, TextInput } from "../ui/form";
+import { ChoiceGroup, FieldShell, TextField, TextInput } from "../ui/form";
 
 type Errors = Partial<Record<string, string[]>>;
 
@@ -80,27 +80,23 @@ export function SubscriberFormFields({
           optional
         />
       </div>
-      <fieldset aria-describedby="lists-error">
-        <legend className="font-semibold">Lists</legend>
-        <div className="mt-2 grid gap-2 sm:grid-cols-2">
-          {lists.map((list) => (
-            <label key={list.key} className="flex items-center gap-3">
-              <input
-                type="checkbox"
-                name="lists"
-                value={list.key}
-                defaultChecked={values.lists.includes(list.key)}
-                className="size-4 accent-brand-strong"
-              />
-              <span>
-                {list.name}
-                {list.archived ? " (archived)" : list.visibility === "private" ? " (private)" : ""}
-              </span>
-            </label>
-          ))}
-        </div>
-        <FieldErrors id="lists-error" errors={errors.lists} />
-      </fieldset>
+      <ChoiceGroup
+        legend="Lists"
+        name="lists"
+        options={lists.map((list) => ({
+          value: list.key,
+          label: (
+            <span>
+              {list.name}
+              {list.archived ? " (archived)" : list.visibility === "private" ? " (private)" : ""}
+            </span>
+          ),
+        }))}
+        chosen={values.lists}
+        checked
+        errors={errors.lists}
+        className="mt-2 grid gap-2 sm:grid-cols-2"
+      />
       {fields.length > 0 ? (
         <fieldset className="grid gap-5 sm:grid-cols-2">
           <legend className="mb-2 font-semibold">Custom fields</legend>

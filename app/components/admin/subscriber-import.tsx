@@ -12,12 +12,14 @@ import {
   MAX_IMPORT_LABEL,
 } from "../../../shared/schemas/subscribers";
 import type { Column } from "../ui/data-table";
+import { ChoiceGroup } from "../ui/form";
 import {
-  fileInputClass,
   ImportJobList,
   ImportJobProgress,
   ImportReportFrame,
   LeftOutItems,
+  UploadButton,
+  UploadFileField,
   useUploadLimit,
 } from "./import-job";
 
@@ -151,45 +153,28 @@ export function ImportForm() {
       className="space-y-3"
       onSubmit={upload.onSubmit}
     >
-      <fieldset>
-        <legend className="font-semibold">Where the file comes from</legend>
-        <div className="mt-1 flex flex-wrap gap-x-6 gap-y-1">
-          {(["herald", "ghost", "substack"] as const).map((source) => (
-            <label key={source} className="flex items-center gap-2">
-              <input
-                type="radio"
-                name="source"
-                value={source}
-                defaultChecked={source === "herald"}
-                className="accent-brand-strong"
-              />
-              {source === "substack"
-                ? "Substack email list or export zip"
-                : IMPORT_SOURCE_LABELS[source]}
-            </label>
-          ))}
-        </div>
-      </fieldset>
-      <div>
-        <label htmlFor="import-file" className="block font-semibold">
-          CSV file (at most {MAX_IMPORT_LABEL})
-        </label>
-        <input
-          id="import-file"
-          name="file"
-          type="file"
-          accept=".csv,text/csv,.zip,application/zip"
-          required
-          aria-describedby="import-help"
-          onChange={upload.onChange}
-          className={fileInputClass}
-        />
-      </div>
-      {upload.tooLarge ? (
-        <p role="alert" className="font-medium text-danger">
-          The file is larger than {MAX_IMPORT_LABEL}. Split it into smaller files.
-        </p>
-      ) : null}
+      <ChoiceGroup
+        type="radio"
+        legend="Where the file comes from"
+        name="source"
+        options={(["herald", "ghost", "substack"] as const).map((source) => ({
+          value: source,
+          label:
+            source === "substack"
+              ? "Substack email list or export zip"
+              : IMPORT_SOURCE_LABELS[source],
+        }))}
+        chosen="herald"
+        className="mt-1 flex flex-wrap gap-x-6 gap-y-1"
+      />
+      <UploadFileField
+        id="import-file"
+        label={`CSV file (at most ${MAX_IMPORT_LABEL})`}
+        accept=".csv,text/csv,.zip,application/zip"
+        describedBy="import-help"
+        upload={upload}
+        tooLarge={`The file is larger than ${MAX_IMPORT_LABEL}. Split it into smaller files.`}
+      />
       <div id="import-help" className="max-w-3xl space-y-1 text-sm">
         <p>
           Columns: <code>email</code> (required), <code>name</code>, <code>lists</code> (list keys
@@ -209,13 +194,7 @@ export function ImportForm() {
           subscribed again.
         </p>
       </div>
-      <button
-        type="submit"
-        aria-disabled={upload.uploading || undefined}
-        className="rounded-brand bg-brand-strong px-4 py-2 font-semibold text-on-brand-strong"
-      >
-        {upload.uploading ? "Uploading…" : "Import CSV"}
-      </button>
+      <UploadButton upload={upload}>Import CSV</UploadButton>
     </Form>
   );
 }

@@ -255,3 +255,78 @@ export function TextAreaField({
     </FieldShell>
   );
 }
+
+/**
+ * A fieldset of checkboxes or radio buttons that share one name: its legend, a hint under it, one
+ * labelled box an option (an option's own hint goes under its label), and, when the action checks
+ * the group (`checked`), its errors at `${name}-error`, which the fieldset points at.
+ */
+export function ChoiceGroup({
+  type = "checkbox",
+  legend,
+  name,
+  options,
+  chosen,
+  hint,
+  checked = false,
+  errors,
+  required,
+  className = "mt-2 space-y-2",
+  fieldsetClassName,
+}: {
+  type?: "checkbox" | "radio";
+  legend: string;
+  name: string;
+  options: readonly { value: string; label: ReactNode; hint?: string }[];
+  /** the ticked value (a radio group) or values */
+  chosen: string | readonly string[];
+  hint?: string;
+  checked?: boolean;
+  errors?: string[];
+  required?: boolean;
+  /** the box around the options: a stack by default */
+  className?: string;
+  fieldsetClassName?: string;
+}) {
+  const hintId = `${name}-hint`;
+  const errorId = `${name}-error`;
+  const describedBy = [hint ? hintId : null, checked ? errorId : null].filter(Boolean).join(" ");
+  const isChosen = (value: string) =>
+    typeof chosen === "string" ? chosen === value : chosen.includes(value);
+  return (
+    <fieldset aria-describedby={describedBy || undefined} className={fieldsetClassName}>
+      <legend className="font-semibold">{legend}</legend>
+      {hint ? (
+        <p id={hintId} className="text-sm opacity-80">
+          {hint}
+        </p>
+      ) : null}
+      <div className={className}>
+        {options.map((option) => (
+          <label
+            key={option.value}
+            className={`flex gap-3 ${option.hint ? "items-start" : "items-center"}`}
+          >
+            <input
+              type={type}
+              name={name}
+              value={option.value}
+              defaultChecked={isChosen(option.value)}
+              required={required}
+              className={`size-4 shrink-0 accent-brand-strong ${option.hint ? "mt-1" : ""}`}
+            />
+            {option.hint ? (
+              <span>
+                <span className="font-medium">{option.label}</span>
+                <span className="block text-sm opacity-80">{option.hint}</span>
+              </span>
+            ) : (
+              option.label
+            )}
+          </label>
+        ))}
+      </div>
+      {checked ? <FieldErrors id={errorId} errors={errors} /> : null}
+    </fieldset>
+  );
+}

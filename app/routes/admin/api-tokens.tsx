@@ -15,7 +15,13 @@ import {
   TOKEN_SCOPES,
 } from "../../../shared/schemas/api-tokens";
 import { AdminPage, AdminSection } from "../../components/admin-header";
-import { FieldShell, FilterSelect, SubmitButton, TextInput } from "../../components/ui/form";
+import {
+  ChoiceGroup,
+  FieldShell,
+  FilterSelect,
+  SubmitButton,
+  TextInput,
+} from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import { StaffTime } from "../../lib/time-zone";
 import type { Route } from "./+types/api-tokens";
@@ -130,21 +136,16 @@ export default function ApiTokens({ loaderData }: Route.ComponentProps) {
             <TextInput id="token-name" name="name" required maxLength={100} />
           </FieldShell>
         </div>
-        <fieldset className="basis-full">
-          <legend className="font-semibold">Scopes (what the token may do)</legend>
-          {TOKEN_SCOPES.map((scope) => (
-            <label key={scope} className="mt-2 flex items-center gap-3">
-              <input
-                type="checkbox"
-                name="scopes"
-                value={scope}
-                defaultChecked={scope === "read"}
-                className="size-4 accent-brand-strong"
-              />
-              {TOKEN_SCOPE_LABELS[scope]}
-            </label>
-          ))}
-        </fieldset>
+        <ChoiceGroup
+          legend="Scopes (what the token may do)"
+          name="scopes"
+          options={TOKEN_SCOPES.map((scope) => ({
+            value: scope,
+            label: TOKEN_SCOPE_LABELS[scope],
+          }))}
+          chosen={["read"]}
+          fieldsetClassName="basis-full"
+        />
         <FilterSelect
           name="lifetimeDays"
           label="Expires"

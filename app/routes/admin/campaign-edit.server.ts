@@ -2,7 +2,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
-import { CampaignError, getCampaignRow, updateCampaign } from "../../../server/campaigns/campaigns";
+import { CampaignError, updateCampaign } from "../../../server/campaigns/campaigns";
 import { scopeOf } from "../../../server/http/context";
 import { listTenantLists, sendableLists } from "../../../server/subscribers/lists";
 import { listSegments } from "../../../server/subscribers/segments";
@@ -11,25 +11,15 @@ import {
   campaignFormValues,
   splitFormErrors,
 } from "../../../shared/schemas/campaign";
-import { utcToZonedLocal, zonedLocalToUtc } from "../../../shared/time-zone";
+import { utcToZonedLocal } from "../../../shared/time-zone";
 import type { Route } from "./+types/campaign-edit";
-
-async function load(context: Route.LoaderArgs["context"], id: string) {
-  const { db, tenant } = scopeOf(context);
-  try {
-    return await getCampaignRow(db, tenant.id, id);
-  } catch (error) {
-    if (error instanceof CampaignError)
-      throw data({ message: error.message }, { status: error.status });
-    throw error;
-  }
-}
+import { campaignSettings, loadCampaign } from "./campaign-form.server";
 
 /** /admin/campaigns/:id/edit — a draft or scheduled campaign, until it starts (issue 16, point 7). */
 export async function loader({ params, context }: Route.LoaderArgs) {
   requireTenantAccess(context);
   const { db, tenant } = scopeOf(context);
-  const campaign = await load(context, params.id);
+  const campaign = await loadCampaign(context, params.id);
   const lists = sendableLists(await listTenantLists(db, tenant));
   const listIds = JSON.parse(campaign.list_ids) as number[];
   return {
@@ -75,18 +65,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const scope = scopeOf(context);
   try {
     await updateCampaign(scope, params.id, {
-      subject: form.subject,
-      senderName: form.senderName,
-      senderEmail: form.senderEmail,
-      replyTo: form.replyTo,
-      groups: form.lists,
-      segments: form.segments,
-      trackOpens: form.trackOpens,
-      trackClicks: form.trackClicks,
-      mode: form.mode,
-      scheduledAt: form.scheduledAt
-        ? zonedLocalToUtc(form.scheduledAt, scope.tenant.timeZone)
-        : null,
+      ...campaignSettings(form, scope.tenant.timeZone),
       refreshContent: form.refreshContent,
     });
   } catch (error) {

@@ -7,7 +7,6 @@ import {
   campaignProgress,
   campaignReport,
   changeCampaignState,
-  getCampaignRow,
   reviewSavedCampaign,
 } from "../../../server/campaigns/campaigns";
 import { countRecipients } from "../../../server/campaigns/deliveries";
@@ -16,24 +15,13 @@ import { listTenantLists } from "../../../server/subscribers/lists";
 import { listSegments } from "../../../server/subscribers/segments";
 import { z } from "../../../shared/zod";
 import type { Route } from "./+types/campaign";
-
-async function load(context: Route.LoaderArgs["context"], id: string) {
-  const { db } = scopeOf(context);
-  const tenant = scopeOf(context).tenant;
-  try {
-    return await getCampaignRow(db, tenant.id, id);
-  } catch (error) {
-    if (error instanceof CampaignError)
-      throw data({ message: error.message }, { status: error.status });
-    throw error;
-  }
-}
+import { loadCampaign } from "./campaign-form.server";
 
 /** /admin/campaigns/:id — progress while sending, the report when done, and the staff actions. */
 export async function loader({ url, params, context }: Route.LoaderArgs) {
   requireTenantAccess(context);
   const { db } = scopeOf(context);
-  const campaign = await load(context, params.id);
+  const campaign = await loadCampaign(context, params.id);
   const waiting = campaign.status === "draft" || campaign.status === "scheduled";
   const listIds = JSON.parse(campaign.list_ids) as number[];
   const segmentIds = JSON.parse(campaign.segment_ids) as number[];
@@ -98,7 +86,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { action, confirmed, confirmedRecipients, confirmedAudience } = parsed.data;
   try {
     if (action === "send") {
-      const campaign = await load(context, params.id);
+      const campaign = await loadCampaign(context, params.id);
       if (REVIEWED_FIRST.includes(campaign.status)) {
         // Before a review, or when the audience changed since, the review is shown (again).
         const review = await reviewSavedCampaign(scope, campaign);
@@ -107,7 +95,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         }
       }
     } else if (!confirmed && ASKS_FIRST[action]) {
-      const campaign = await load(context, params.id);
+      const campaign = await loadCampaign(context, params.id);
       if (ASKS_FIRST[action]?.includes(campaign.status)) {
         const recipients = (await campaignProgress(scope.db, campaign)).pending;
         return { error: null, confirm: { action: "cancel" as const, recipients } };

@@ -1,7 +1,5 @@
 import { useState } from "react";
-import { NewsletterArticle } from "../../components/newsletter-article";
-import { PreviewBar } from "../../components/preview-bar";
-import { SubscribeBox } from "../../components/subscribe-box";
+import { PreviewBar, PreviewedNewsletter } from "../../components/preview-bar";
 import { noindexMeta } from "../../lib/meta";
 import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/newsletter-preview";
@@ -15,25 +13,14 @@ export function headers() {
   return { "Cache-Control": "private, no-store" };
 }
 
-/** The public page's parts, as the public page puts them together. */
-function PublicPage({ loaderData }: Pick<Route.ComponentProps, "loaderData">) {
-  return (
-    <main>
-      <NewsletterArticle article={loaderData.article} />
-      <div className="mx-auto max-w-3xl px-4 pb-12 sm:px-6">
-        <SubscribeBox signup={loaderData.signup} title="Get the next issue by email" />
-      </div>
-    </main>
-  );
-}
-
 /**
  * Staff preview of a newsletter, draft or published: the article as readers will see it, at desktop
  * width or in a phone-sized frame (a real 390 px viewport, so the page's own phone layout applies).
  */
 export default function NewsletterPreview({ loaderData }: Route.ComponentProps) {
   const [width, setWidth] = useState<"desktop" | "phone">("desktop");
-  if (loaderData.framed) return <PublicPage loaderData={loaderData} />;
+  if (loaderData.framed)
+    return <PreviewedNewsletter article={loaderData.article} signup={loaderData.signup} />;
   const editUrl = `/admin/newsletter/edit/${loaderData.id}`;
   const toggle = (value: "desktop" | "phone", label: string) => (
     <button
@@ -75,7 +62,7 @@ export default function NewsletterPreview({ loaderData }: Route.ComponentProps) 
           />
         </div>
       ) : (
-        <PublicPage loaderData={loaderData} />
+        <PreviewedNewsletter article={loaderData.article} signup={loaderData.signup} />
       )}
     </>
   );

@@ -22,8 +22,9 @@ import {
   campaignFormValues,
   splitFormErrors,
 } from "../../../shared/schemas/campaign";
-import { zonedLocalToUtc } from "../../../shared/time-zone";
+import type { CampaignReviewView } from "../../components/admin/campaign-review";
 import type { Route } from "./+types/newsletter-send";
+import { campaignSettings } from "./campaign-form.server";
 
 async function publishedNewsletter(context: Route.LoaderArgs["context"], id: string) {
   const scope = scopeOf(context);
@@ -74,19 +75,7 @@ export type ActionAnswer =
       values: Record<string, unknown>;
     }
   | { kind: "tested"; to: string; values: Record<string, unknown> }
-  | {
-      kind: "review";
-      subject: string;
-      from: string;
-      replyTo: string | null;
-      html: string;
-      lists: string[];
-      audience: string;
-      recipients: number;
-      /** set when the audience changed between the review and "Send to N recipients" */
-      changed: boolean;
-      values: Record<string, unknown>;
-    };
+  | ({ kind: "review"; values: Record<string, unknown> } & CampaignReviewView);
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = requireTenantAccess(context);
@@ -104,17 +93,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const ctx = scopeOf(context);
   const input = {
     newsletterId: newsletter.id,
-    subject: form.subject,
     content: newsletter.content,
-    senderName: form.senderName,
-    senderEmail: form.senderEmail,
-    replyTo: form.replyTo,
-    groups: form.lists,
-    segments: form.segments,
-    trackOpens: form.trackOpens,
-    trackClicks: form.trackClicks,
-    mode: form.mode,
-    scheduledAt: form.scheduledAt ? zonedLocalToUtc(form.scheduledAt, ctx.tenant.timeZone) : null,
+    ...campaignSettings(form, ctx.tenant.timeZone),
   };
   try {
     if (form.intent === "preview") {

@@ -1,7 +1,7 @@
 import { Form, useNavigation } from "react-router";
 import { SubscriberFormFields } from "../../components/admin/subscriber-fields";
 import { AdminPage, BackLink } from "../../components/admin-header";
-import { FormAlert, SubmitButton } from "../../components/ui/form";
+import { ChoiceGroup, FormAlert, SubmitButton } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/subscriber-new";
 
@@ -41,24 +41,14 @@ export default function SubscriberNew({ loaderData, actionData }: Route.Componen
           fields={loaderData.fields}
           errors={actionData?.fields ?? {}}
         />
-        <fieldset>
-          <legend className="font-semibold">How</legend>
-          {MODES.map((mode) => (
-            <label key={mode.value} className="mt-3 flex items-start gap-3">
-              <input
-                type="radio"
-                name="mode"
-                value={mode.value}
-                defaultChecked={(sent?.mode ?? "opt-in") === mode.value}
-                className="mt-1 size-4 accent-brand-strong"
-              />
-              <span>
-                <span className="font-medium">{mode.label}</span>
-                <span className="block text-sm opacity-80">{mode.hint}</span>
-              </span>
-            </label>
-          ))}
-        </fieldset>
+        <ChoiceGroup
+          type="radio"
+          legend="How"
+          name="mode"
+          options={MODES}
+          chosen={sent?.mode ?? "opt-in"}
+          className="mt-3 space-y-3"
+        />
         <SubmitButton disabled={busy}>Add subscriber</SubmitButton>
       </Form>
     </AdminPage>

@@ -5,12 +5,12 @@ import {
 } from "react-router";
 import { plural } from "../../../shared/format";
 import { NEWSLETTER_NOT_FOUND as NOT_FOUND } from "../../../shared/newsletters";
-import { ErrorPage } from "../../components/error-page";
+import { NewsletterErrorPage } from "../../components/error-page";
 import { NewsletterArticle } from "../../components/newsletter-article";
 import { CommentsSection } from "../../components/newsletter-comments";
 import { SubscribeBox } from "../../components/subscribe-box";
 import { articleMeta } from "../../lib/meta";
-import { Link, withoutScripts } from "../../lib/page-scripts";
+import { withoutScripts } from "../../lib/page-scripts";
 import type { Route } from "./+types/detail";
 import type { action } from "./detail.server";
 
@@ -89,22 +89,14 @@ export default function NewsletterDetail({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const missing = isRouteErrorResponse(error) && error.status === 404;
   return (
-    <ErrorPage
-      eyebrow={missing ? "404" : "Error"}
-      title={missing ? NOT_FOUND : "Something went wrong"}
-      text={
-        missing
-          ? "This newsletter does not exist, or it is not published."
-          : "Failed to load newsletter. Please try again later."
-      }
-      back={
-        <Link to="/newsletter" className="font-semibold">
-          Back to all newsletters
-        </Link>
-      }
-      documentTitle={false}
+    <NewsletterErrorPage
+      error={error}
+      notFound={{
+        title: NOT_FOUND,
+        text: "This newsletter does not exist, or it is not published.",
+      }}
+      failure="Failed to load newsletter. Please try again later."
     />
   );
 }

@@ -1,10 +1,7 @@
-import { isRouteErrorResponse } from "react-router";
 import { formatDate } from "../../../shared/format";
 import { PREVIEW_GONE } from "../../../shared/newsletters";
-import { ErrorPage } from "../../components/error-page";
-import { NewsletterArticle } from "../../components/newsletter-article";
-import { PreviewBar } from "../../components/preview-bar";
-import { SubscribeBox } from "../../components/subscribe-box";
+import { NewsletterErrorPage } from "../../components/error-page";
+import { PreviewBar, PreviewedNewsletter } from "../../components/preview-bar";
 import { noindexMeta } from "../../lib/meta";
 import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/preview";
@@ -37,33 +34,21 @@ export default function SharedPreview({ loaderData }: Route.ComponentProps) {
           )}
         </p>
       </PreviewBar>
-      <main>
-        <NewsletterArticle article={loaderData.article} />
-        <div className="mx-auto max-w-3xl px-4 pb-12 sm:px-6">
-          <SubscribeBox signup={loaderData.signup} title="Get the next issue by email" />
-        </div>
-      </main>
+      <PreviewedNewsletter article={loaderData.article} signup={loaderData.signup} />
     </>
   );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const gone = isRouteErrorResponse(error) && error.status === 404;
   return (
-    <ErrorPage
-      eyebrow={gone ? "404" : "Error"}
-      title={gone ? PREVIEW_GONE : "Something went wrong"}
-      text={
-        gone
-          ? "Preview links work for 7 days. Ask whoever sent it for a new one."
-          : "The preview could not be loaded. Please try again later."
-      }
-      back={
-        <Link to="/newsletter" className="font-semibold">
-          Read the published newsletters
-        </Link>
-      }
-      documentTitle={false}
+    <NewsletterErrorPage
+      error={error}
+      notFound={{
+        title: PREVIEW_GONE,
+        text: "Preview links work for 7 days. Ask whoever sent it for a new one.",
+      }}
+      failure="The preview could not be loaded. Please try again later."
+      back="Read the published newsletters"
     />
   );
 }

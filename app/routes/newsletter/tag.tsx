@@ -1,10 +1,8 @@
-import { isRouteErrorResponse } from "react-router";
-import { ErrorPage } from "../../components/error-page";
+import { NewsletterErrorPage } from "../../components/error-page";
 import { ArchiveSection, tagPath } from "../../components/newsletter-archive";
 import { SubscribeBox } from "../../components/subscribe-box";
 import { Container, PageHero } from "../../components/ui/layout";
 import { FEED_LINK, pageMeta } from "../../lib/meta";
-import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/tag";
 
 export { loader } from "./tag.server";
@@ -47,22 +45,11 @@ export default function TagPage({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const missing = isRouteErrorResponse(error) && error.status === 404;
   return (
-    <ErrorPage
-      eyebrow={missing ? "404" : "Error"}
-      title={missing ? "Tag not found" : "Something went wrong"}
-      text={
-        missing
-          ? "No published newsletter has this tag."
-          : "The list could not be loaded. Please try again later."
-      }
-      back={
-        <Link to="/newsletter" className="font-semibold">
-          Back to all newsletters
-        </Link>
-      }
-      documentTitle={false}
+    <NewsletterErrorPage
+      error={error}
+      notFound={{ title: "Tag not found", text: "No published newsletter has this tag." }}
+      failure="The list could not be loaded. Please try again later."
     />
   );
 }

@@ -1,10 +1,8 @@
-import { isRouteErrorResponse } from "react-router";
-import { ErrorPage } from "../../components/error-page";
+import { NewsletterErrorPage } from "../../components/error-page";
 import { ArchiveSection, yearPath } from "../../components/newsletter-archive";
 import { SubscribeBox } from "../../components/subscribe-box";
 import { Container, PageHero } from "../../components/ui/layout";
 import { FEED_LINK, pageMeta } from "../../lib/meta";
-import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/year";
 
 export { loader } from "./year.server";
@@ -46,22 +44,14 @@ export default function YearPage({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const missing = isRouteErrorResponse(error) && error.status === 404;
   return (
-    <ErrorPage
-      eyebrow={missing ? "404" : "Error"}
-      title={missing ? "No newsletters this year" : "Something went wrong"}
-      text={
-        missing
-          ? "No newsletter was published in that year."
-          : "The list could not be loaded. Please try again later."
-      }
-      back={
-        <Link to="/newsletter" className="font-semibold">
-          Back to all newsletters
-        </Link>
-      }
-      documentTitle={false}
+    <NewsletterErrorPage
+      error={error}
+      notFound={{
+        title: "No newsletters this year",
+        text: "No newsletter was published in that year.",
+      }}
+      failure="The list could not be loaded. Please try again later."
     />
   );
 }

@@ -1,0 +1,54 @@
+// What the campaign pages' loaders and actions share (campaign.server.ts, campaign-edit.server.ts,
+// newsletter-send.server.ts).
+import { data, type RouterContextProvider } from "react-router";
+import { CampaignError, getCampaignRow } from "../../../server/campaigns/campaigns";
+import { scopeOf } from "../../../server/http/context";
+import type { CampaignForm } from "../../../shared/schemas/campaign";
+import { zonedLocalToUtc } from "../../../shared/time-zone";
+
+/** The campaign of a staff page's `:id`, or the page's answer when there is none (404) for this tenant. */
+export async function loadCampaign(context: Readonly<RouterContextProvider>, id: string) {
+  const { db, tenant } = scopeOf(context);
+  try {
+    return await getCampaignRow(db, tenant.id, id);
+  } catch (error) {
+    if (error instanceof CampaignError)
+      throw data({ message: error.message }, { status: error.status });
+    throw error;
+  }
+}
+
+type CampaignFields = Pick<
+  CampaignForm,
+  | "subject"
+  | "senderName"
+  | "senderEmail"
+  | "replyTo"
+  | "lists"
+  | "segments"
+  | "trackOpens"
+  | "trackClicks"
+  | "scheduledAt"
+>;
+
+/**
+ * The send and edit forms' answers as a campaign's settings: the ticked lists are its groups, and
+ * the send time, typed in the tenant's time zone, is stored in UTC.
+ */
+export function campaignSettings<Mode extends string>(
+  form: CampaignFields & { mode: Mode },
+  timeZone: string,
+) {
+  return {
+    subject: form.subject,
+    senderName: form.senderName,
+    senderEmail: form.senderEmail,
+    replyTo: form.replyTo,
+    groups: form.lists,
+    segments: form.segments,
+    trackOpens: form.trackOpens,
+    trackClicks: form.trackClicks,
+    mode: form.mode,
+    scheduledAt: form.scheduledAt ? zonedLocalToUtc(form.scheduledAt, timeZone) : null,
+  };
+}
