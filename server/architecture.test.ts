@@ -202,11 +202,6 @@ const SERVER_MODULES_BEING_SPLIT: string[] = [
   "server/newsletters/archive-formats.ts",
   "server/newsletters/newsletters.ts",
   "server/providers/mailerlite.ts",
-  "server/subscribers/admin.ts",
-  "server/subscribers/imports.ts",
-  "server/subscribers/profiles.ts",
-  "server/subscribers/segments.ts",
-  "server/subscribers/subscribers.ts",
   "server/tenants/admin.ts",
 ];
 

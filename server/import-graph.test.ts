@@ -16,16 +16,6 @@ import { scaled } from "../tests/support/timing";
 
 const root = path.resolve(import.meta.dirname, "..");
 
-/**
- * The circles still there on 2026-11-27, each fixed by another branch of issue 34 (H4: the
- * subscribers and the MailerLite mirror). The coordinator empties this list after merging them:
- * the test fails when a circle is missing from it, and when a circle on it no longer exists, so
- * the list only shrinks.
- */
-const CIRCLES_BEING_FIXED: string[] = [
-  "server/providers/mailerlite-mirror.ts > server/subscribers/subscribers.ts",
-];
-
 /** Imports that are not files of ours, and so are not in the graph (madge's "skipped"). */
 function isOutsideTheTree(specifier: string): boolean {
   // Vite's virtual modules (the server build the host imports)
@@ -98,9 +88,8 @@ describe("the import graph, type imports counted", () => {
     expect(edges["app/root.tsx"]).toContain("app/lib/form-enhancements.js");
   });
 
-  it("has no circle but the ones being fixed (the list only shrinks)", () => {
-    const circles = graph.circular().map(circleLine).sort();
-    expect(circles).toEqual([...CIRCLES_BEING_FIXED].sort());
+  it("has no circle", () => {
+    expect(graph.circular().map(circleLine)).toEqual([]);
   });
 
   it("keeps page parts and app/lib from importing route modules (a route's types go with its parts)", () => {

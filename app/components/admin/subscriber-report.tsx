@@ -1,8 +1,5 @@
-import type {
-  countByList,
-  countByStatus,
-  feedbackSummary,
-} from "../../../server/subscribers/admin";
+import type { countByList, countByStatus } from "../../../server/subscribers/search";
+import type { feedbackSummary } from "../../../server/subscribers/unsubscribe";
 import { formatCount, formatDate } from "../../../shared/format";
 import { AdminSection } from "../admin-header";
 
