@@ -1,9 +1,7 @@
-import type { CampaignWorker } from "./campaigns/worker";
 import type { Db } from "./db";
 import type { Env } from "./env";
 import type { Logger } from "./logger";
 import type { Transport } from "./mail/transport";
-import type { ImportWorker } from "./subscribers/import-worker";
 import type { TenantConfig } from "./tenants/config";
 
 /**
@@ -30,9 +28,19 @@ export interface Scope {
   /** the client's address, for rate limits */
   clientAddress: string;
   /** this process's campaign sender, when it runs one (SEND_WORKER) */
-  worker: CampaignWorker | null;
-  /** this process's CSV import runner, beside the sender */
-  importer: ImportWorker | null;
+  worker: PokeableWorker | null;
+  /** this process's import runner (CSV and archive imports), beside the sender */
+  importer: PokeableWorker | null;
+}
+
+/**
+ * What a request needs of a worker running in this process: a poke, so it looks at its queue now
+ * rather than at its next poll. The campaign sender (server/campaigns/worker.ts) and the import
+ * runner (server/subscribers/imports.ts) have it; Scope names only this, so its types import none
+ * of the modules that take a Scope (the runtime, which starts and stops them, holds the classes).
+ */
+export interface PokeableWorker {
+  poke(): void;
 }
 
 /** What a tenant-owned read or write needs: the database and the tenant. */

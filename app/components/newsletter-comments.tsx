@@ -1,15 +1,16 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { useId } from "react";
-import type { useActionData } from "react-router";
+import type { Comment } from "../../server/newsletters/comments";
 import { formatCount } from "../../shared/format";
 import { COMMENT_MAX_LENGTH } from "../../shared/schemas/comment";
 import { Kept } from "../lib/page-scripts";
-import type { action } from "../routes/newsletter/detail.server";
 import { CommentItem } from "./comment-item";
 import { FieldErrors, FormAlert, Honeypot, SubmitButton, TextArea } from "./ui/form";
 import { type SubmittedData, submitted, submittedData } from "./ui/submitted";
 
-type CommentReply = NonNullable<ReturnType<typeof useActionData<typeof action>>>;
-type Comments = Extract<CommentReply, { ok: true }>["comments"];
+/** What the article's action answered to the last comment (app/routes/newsletter/detail.server.ts). */
+type CommentReply = { result: SubmissionResult<string[]> };
+type Comments = Comment[];
 
 /** The items of the comment list; `moderation` is where staff's buttons return to. */
 export function commentItems(comments: Comments, moderation: string | null) {

@@ -6,9 +6,9 @@ import {
   type ProviderCampaignInput,
   ProviderError,
 } from "../providers/types";
+import type { PokeableWorker } from "../scope";
 import type { SubscriptionContext } from "../subscribers/subscribers";
 import { foreignSenderProblem } from "../tenants/sender-domains";
-import type { CampaignWorker } from "./worker";
 
 /**
  * Sends content (a newsletter, or text given to the functions API) as a campaign: the one way, for
@@ -20,7 +20,7 @@ import type { CampaignWorker } from "./worker";
 export async function sendAsCampaign(
   ctx: SubscriptionContext,
   input: ProviderCampaignInput,
-  by: { userId: string | null; worker: CampaignWorker | null; env?: ProviderEnv },
+  by: { userId: string | null; worker: PokeableWorker | null; env?: ProviderEnv },
 ): Promise<{ provider: "builtin" | "mailerlite"; campaign: ProviderCampaign }> {
   const provider = providerFor(ctx, { createdBy: by.userId, env: by.env });
   // Herald's own sender checks the From in validateCampaign; MailerLite would take any.

@@ -1,8 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
-import type { clientAction } from "../../routes/admin/newsletter-form";
 
 const AUTOSAVE_DELAY_MS = 2000;
+
+/**
+ * What the newsletter form's action answers to an autosave (app/routes/admin/newsletter-form.server.ts;
+ * its clientAction turns a failed request into "error").
+ */
+export type AutosaveAnswer = {
+  autosave: { status: "saved" | "not-draft" | "error" } | { status: "invalid"; errors: string[] };
+};
 
 /** What the autosave indicator says. */
 export type AutosaveView = "idle" | "pending" | "saving" | "saved" | "invalid" | "failed";
@@ -46,7 +53,7 @@ export function useAutosave({
   actionUrl: string;
   enabled: boolean;
 }) {
-  const fetcher = useFetcher<typeof clientAction>({ key: `autosave:${actionUrl}` });
+  const fetcher = useFetcher<Partial<AutosaveAnswer>>({ key: `autosave:${actionUrl}` });
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const [pending, setPending] = useState(false);
 
@@ -75,7 +82,7 @@ export function useAutosave({
 
   useEffect(() => cancel, [cancel]);
 
-  const outcome = fetcher.data && "autosave" in fetcher.data ? fetcher.data.autosave : null;
+  const outcome = fetcher.data?.autosave ?? null;
   let view: AutosaveView = "idle";
   if (fetcher.state !== "idle") view = "saving";
   else if (pending) view = "pending";

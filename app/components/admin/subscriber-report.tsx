@@ -1,16 +1,15 @@
+import type { countByList, countByStatus } from "../../../server/subscribers/search";
+import type { feedbackSummary } from "../../../server/subscribers/unsubscribe";
 import { formatCount, formatDate } from "../../../shared/format";
-import type { loader } from "../../routes/admin/subscribers.server";
 import { AdminSection } from "../admin-header";
-
-type Data = Awaited<ReturnType<typeof loader>>;
 
 /** The subscribers page's counts: by status, and active subscribers per list. */
 export function SubscriberCounts({
   statuses,
   lists,
 }: {
-  statuses: Data["statuses"];
-  lists: Data["lists"];
+  statuses: Awaited<ReturnType<typeof countByStatus>>;
+  lists: Awaited<ReturnType<typeof countByList>>;
 }) {
   return (
     <section aria-labelledby="counts-heading" className="grid gap-6 lg:grid-cols-2">
@@ -62,7 +61,11 @@ export function SubscriberCounts({
 }
 
 /** Why people unsubscribed: counts per reason and the latest "Other" answers. */
-export function UnsubscribeFeedback({ feedback }: { feedback: Data["feedback"] }) {
+export function UnsubscribeFeedback({
+  feedback,
+}: {
+  feedback: Awaited<ReturnType<typeof feedbackSummary>>;
+}) {
   return (
     <AdminSection id="feedback-heading" title="Why people unsubscribed">
       <div className="mt-3 grid gap-6 lg:grid-cols-[1fr_2fr]">

@@ -2,6 +2,7 @@
 import { colord } from "colord";
 import { type ReactNode, useState } from "react";
 import { Form } from "react-router";
+import type { TenantHistoryEntry } from "../../../server/tenants/admin";
 import {
   COLOR_FIELDS,
   COLOR_LABELS,
@@ -23,7 +24,32 @@ import {
 } from "../../components/ui/form";
 import { Link } from "../../lib/page-scripts";
 import { StaffTime } from "../../lib/time-zone";
-import type { ActionResult, loader } from "../../routes/admin/tenant.server";
+import type { DkimFormValues } from "../dkim-settings";
+
+/** What the tenant manager page's action answers (app/routes/admin/tenant.server.ts, tenant-dkim.server.ts). */
+export type TenantActionResult =
+  | {
+      intent: "save";
+      message: string;
+      fields: Record<string, string[]>;
+      values: TenantSettings;
+    }
+  | {
+      intent: "preview";
+      template: TemplateKey;
+      subject: string;
+      from: string;
+      html: string;
+      values: TenantSettings | null;
+    }
+  | { intent: "delete"; message: string }
+  | { intent: "webhook"; message: string }
+  | {
+      intent: "dkim";
+      message: string;
+      fields: Record<string, string[]>;
+      values: DkimFormValues | null;
+    };
 
 function Section({ title, children, id }: { title: string; children: ReactNode; id: string }) {
   return (
@@ -70,7 +96,7 @@ export function ViewMode({
 }: {
   tenant: { id: string; domain: string | null };
   settings: TenantSettings;
-  preview: Extract<ActionResult, { intent: "preview" }> | null;
+  preview: Extract<TenantActionResult, { intent: "preview" }> | null;
   provider: keyof typeof PROVIDER_LABELS;
 }) {
   return (
@@ -189,7 +215,7 @@ function PreviewButton({ template }: { template: TemplateKey }) {
 function TemplatePreview({
   preview,
 }: {
-  preview: Extract<ActionResult, { intent: "preview" }> | null;
+  preview: Extract<TenantActionResult, { intent: "preview" }> | null;
 }) {
   if (!preview) return null;
   return (
@@ -236,7 +262,7 @@ export function EditForm({
   values: TenantSettings;
   errors: Record<string, string[]>;
   saving: boolean;
-  preview: Extract<ActionResult, { intent: "preview" }> | null;
+  preview: Extract<TenantActionResult, { intent: "preview" }> | null;
   deploymentProvider: keyof typeof PROVIDER_LABELS;
   /** the IANA zones the server knows, for the time-zone choice */
   timeZones: string[];
@@ -651,7 +677,7 @@ function LogoField({
   );
 }
 
-export function History({ history }: { history: Awaited<ReturnType<typeof loader>>["history"] }) {
+export function History({ history }: { history: TenantHistoryEntry[] }) {
   return (
     <section aria-labelledby="history" className="mt-10">
       <h2 id="history" className="text-xl font-bold">

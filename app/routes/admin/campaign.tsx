@@ -1,7 +1,7 @@
 import { Form, useNavigation } from "react-router";
-import type { CampaignReport } from "../../../server/campaigns/campaigns";
 import { formatCount, plural } from "../../../shared/format";
 import { ActivityChart } from "../../components/admin/activity-chart";
+import { FEEDBACK_COLUMNS, LINK_COLUMNS, percent } from "../../components/admin/campaign-report";
 import { CampaignReview } from "../../components/admin/campaign-review";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
 import {
@@ -9,7 +9,7 @@ import {
   CampaignStatusBadge,
   useLiveWhile,
 } from "../../components/campaign-progress";
-import { type Column, DataTable } from "../../components/ui/data-table";
+import { DataTable } from "../../components/ui/data-table";
 import { noindexMeta } from "../../lib/meta";
 import { Link } from "../../lib/page-scripts";
 import { StaffTime } from "../../lib/time-zone";
@@ -19,26 +19,6 @@ export { action, loader } from "./campaign.server";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   noindexMeta(loaderData ? `${loaderData.campaign.name} | Campaigns` : "Campaign");
-
-function percent(part: number, whole: number) {
-  return whole > 0 ? `${Math.round((part / whole) * 1000) / 10}%` : "—";
-}
-
-const LINK_COLUMNS: Column<CampaignReport["topLinks"][number]>[] = [
-  { header: "Link", className: "break-all sm:max-w-[20rem] sm:truncate", cell: (link) => link.url },
-  { header: "Clicks", align: "right", cell: (link) => link.clicks },
-  { header: "People", align: "right", cell: (link) => link.unique },
-];
-
-const FEEDBACK_COLUMNS: Column<CampaignReport["feedback"][number]>[] = [
-  { header: "Address", className: "break-all", cell: (row) => row.email },
-  {
-    header: "What happened",
-    cell: (row) => (row.kind === "complaint" ? "Complaint (marked as spam)" : "Hard bounce"),
-  },
-  { header: "When", className: "sm:whitespace-nowrap", cell: (row) => <StaffTime iso={row.at} /> },
-  { header: "Report", className: "break-words sm:max-w-[24rem]", cell: (row) => row.detail ?? "—" },
-];
 
 /** "Cancel campaign" asks first, on the page (no JavaScript needed). */
 function ConfirmCancel({ recipients }: { recipients: number }) {

@@ -10,7 +10,7 @@ export { action, loader } from "./newsletter-form.server";
 
 /** SPEC §2 /admin/newsletter/new and /admin/newsletter/edit/{id}; one action, told apart by `intent`. */
 
-import { useAutosave } from "../../components/admin/newsletter-autosave";
+import { type AutosaveAnswer, useAutosave } from "../../components/admin/newsletter-autosave";
 import { ContentField, SaveBar } from "../../components/admin/newsletter-fields";
 import { CoverField, TagsField } from "../../components/admin/newsletter-meta-fields";
 import { ConfirmDelete, PublishingPanel } from "../../components/admin/newsletter-publishing";
@@ -38,6 +38,11 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
     return { autosave: { status: "error" as const } };
   }
 }
+
+// The autosave hook reads these answers as AutosaveAnswer: this stops compiling if they drift apart.
+type AutosaveAnswers = Extract<Awaited<ReturnType<typeof clientAction>>, { autosave: unknown }>;
+const autosaveAnswersFit: [AutosaveAnswers] extends [AutosaveAnswer] ? true : false = true;
+void autosaveAnswersFit;
 
 /**
  * New and edit share this module: keyed on the newsletter, the form starts afresh after a create

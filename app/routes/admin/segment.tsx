@@ -1,19 +1,16 @@
 import { useEffect, useRef } from "react";
 import { Form, useFetcher, useNavigation } from "react-router";
 import { formatCount, plural } from "../../../shared/format";
-import {
-  ACTIVITIES,
-  ACTIVITY_LABELS,
-  FIELD_OP_LABELS,
-  FIELD_OPS,
-  MAX_FIELD_CONDITIONS,
-} from "../../../shared/schemas/segment";
 import { SUBSCRIBER_STATUSES } from "../../../shared/schemas/subscribers";
+import {
+  ActivityCondition,
+  Checkboxes,
+  FieldConditions,
+} from "../../components/admin/segment-conditions";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
 import { ConfirmPanel, IntentButton } from "../../components/ui/confirm";
 import {
   dangerSubmitClass,
-  FieldErrors,
   FormAlert,
   outlineButtonClass,
   SubmitButton,
@@ -26,40 +23,6 @@ export { action, loader } from "./segment.server";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   noindexMeta(loaderData?.segment.name ? `${loaderData.segment.name} | Segments` : "New segment");
-
-const selectClass = "block w-full rounded-brand border border-black/30 bg-surface px-3 py-2";
-
-function Checkboxes({
-  legend,
-  name,
-  options,
-  chosen,
-}: {
-  legend: string;
-  name: string;
-  options: { value: string; label: string }[];
-  chosen: readonly string[];
-}) {
-  return (
-    <fieldset>
-      <legend className="font-semibold">{legend}</legend>
-      <div className="mt-2 grid gap-2 sm:grid-cols-2">
-        {options.map((option) => (
-          <label key={option.value} className="flex items-center gap-3">
-            <input
-              type="checkbox"
-              name={name}
-              value={option.value}
-              defaultChecked={chosen.includes(option.value)}
-              className="size-4 accent-brand-strong"
-            />
-            {option.label}
-          </label>
-        ))}
-      </div>
-    </fieldset>
-  );
-}
 
 type Count = { matching: number; active: number };
 
@@ -153,87 +116,8 @@ export default function Segment({ loaderData, actionData }: Route.ComponentProps
             optional
           />
         </fieldset>
-        <fieldset className="grid gap-4 sm:grid-cols-[2fr_1fr]">
-          <legend className="mb-2 font-semibold">Opens and clicks</legend>
-          <label className="block">
-            <span className="text-sm font-semibold">Activity</span>
-            <select
-              name="activity"
-              defaultValue={rule.activity?.kind ?? ""}
-              className={`mt-1 ${selectClass}`}
-            >
-              <option value="">Any</option>
-              {ACTIVITIES.map((kind) => (
-                <option key={kind} value={kind}>
-                  {ACTIVITY_LABELS[kind]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <TextField
-            id="days"
-            label="N days"
-            type="number"
-            min={1}
-            max={3650}
-            defaultValue={rule.activity?.days ? String(rule.activity.days) : "30"}
-            errors={errors.days}
-          />
-        </fieldset>
-        {fields.length > 0 ? (
-          <fieldset className="space-y-3">
-            <legend className="mb-2 font-semibold">Custom fields</legend>
-            {Array.from({ length: MAX_FIELD_CONDITIONS }, (_, index) => {
-              const condition = rule.fields[index];
-              return (
-                // biome-ignore lint/suspicious/noArrayIndexKey: a fixed number of condition rows
-                <div key={index} className="grid gap-2 sm:grid-cols-3">
-                  <select
-                    name={`field.${index}.key`}
-                    aria-label={`Condition ${index + 1}: field`}
-                    defaultValue={condition?.key ?? ""}
-                    className={selectClass}
-                  >
-                    <option value="">—</option>
-                    {fields.map((field) => (
-                      <option key={field.key} value={field.key}>
-                        {field.label}
-                      </option>
-                    ))}
-                  </select>
-                  <select
-                    name={`field.${index}.op`}
-                    aria-label={`Condition ${index + 1}: comparison`}
-                    defaultValue={condition?.op ?? "is"}
-                    className={selectClass}
-                  >
-                    {FIELD_OPS.map((op) => (
-                      <option key={op} value={op}>
-                        {FIELD_OP_LABELS[op]}
-                      </option>
-                    ))}
-                  </select>
-                  <div>
-                    <input
-                      name={`field.${index}.value`}
-                      aria-label={`Condition ${index + 1}: value`}
-                      defaultValue={condition?.value ?? ""}
-                      maxLength={500}
-                      className={selectClass}
-                    />
-                    <FieldErrors
-                      id={`field-${index}-error`}
-                      errors={[
-                        ...(errors[`field.${index}.op`] ?? []),
-                        ...(errors[`field.${index}.value`] ?? []),
-                      ]}
-                    />
-                  </div>
-                </div>
-              );
-            })}
-          </fieldset>
-        ) : null}
+        <ActivityCondition rule={rule} errors={errors} />
+        {fields.length > 0 ? <FieldConditions rule={rule} fields={fields} errors={errors} /> : null}
         <div className="flex flex-wrap gap-3">
           <SubmitButton name="intent" value="save" disabled={busy}>
             Save segment

@@ -19,6 +19,7 @@ import {
 import { feedbackSummary } from "../../../server/subscribers/unsubscribe";
 import { formatCount } from "../../../shared/format";
 import { z } from "../../../shared/zod";
+import type { BulkAnswer } from "../../components/admin/subscriber-list";
 import type { Route } from "./+types/subscribers";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
@@ -68,15 +69,6 @@ const bulkSchema = z.object({
   ids: z.array(z.coerce.number().int().positive()).max(500).default([]),
   confirmed: z.literal("yes").optional(),
 });
-
-export type BulkAnswer =
-  | { kind: "bulk-done"; message: string }
-  | { kind: "bulk-error"; message: string }
-  | {
-      kind: "bulk-confirm";
-      message: string;
-      fields: [string, string][];
-    };
 
 /**
  * A bulk action on a selection (issue 16, point 2): the ticked rows, or everyone matching the

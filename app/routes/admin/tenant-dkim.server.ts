@@ -9,7 +9,7 @@ import {
   removeDkimKey,
 } from "../../../server/tenants/dkim";
 import { DKIM_MESSAGES, type DkimOutcome } from "../../../shared/schemas/dkim";
-import type { ActionResult } from "./tenant.server";
+import type { TenantActionResult } from "../../components/admin/tenant-manager";
 
 /**
  * The tenant page's DKIM intents (dkim:generate, dkim:activate, dkim:discard, dkim:remove): each
@@ -30,7 +30,7 @@ export async function dkimAction(
         }
       : null;
   const refuse = (message: string, fields: Record<string, string[]> = {}, status = 400) =>
-    data<ActionResult>({ intent: "dkim", message, fields, values }, { status });
+    data<TenantActionResult>({ intent: "dkim", message, fields, values }, { status });
   // The form names the tenant it was shown for: never act on another one.
   if (String(form.get("tenantId") ?? "") !== tenantId) return refuse(DKIM_MESSAGES.otherTenant);
   try {

@@ -24,11 +24,11 @@ import {
   TEMPLATE_KEYS,
   TENANT_MESSAGES,
   type TemplateKey,
-  type TenantSettings,
   tenantSettingsSchema,
 } from "../../../shared/schemas/tenant";
 import { CONTRAST_WARNING, newlyFailing } from "../../../shared/theme";
 import { timeZoneChoices } from "../../../shared/time-zone";
+import type { TenantActionResult } from "../../components/admin/tenant-manager";
 import type { DkimFormValues } from "../../components/dkim-settings";
 import type { Route } from "./+types/tenant";
 import { dkimAction } from "./tenant-dkim.server";
@@ -77,30 +77,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
-export type ActionResult =
-  | {
-      intent: "save";
-      message: string;
-      fields: Record<string, string[]>;
-      values: TenantSettings;
-    }
-  | {
-      intent: "preview";
-      template: TemplateKey;
-      subject: string;
-      from: string;
-      html: string;
-      values: TenantSettings | null;
-    }
-  | { intent: "delete"; message: string }
-  | { intent: "webhook"; message: string }
-  | {
-      intent: "dkim";
-      message: string;
-      fields: Record<string, string[]>;
-      values: DkimFormValues | null;
-    };
-
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireTenantManager(context, request);
   const { db, logger, env } = scopeOf(context);
@@ -114,7 +90,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     // A pair the new colours make below AA: say so, and save only once staff confirm.
     const failing = newlyFailing(values.branding, settingsOf(tenant).branding);
     if (failing.length > 0 && form.get("contrast") !== "accepted") {
-      return data<ActionResult>(
+      return data<TenantActionResult>(
         {
           intent: "save",
           message: CONTRAST_WARNING,
@@ -135,7 +111,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return redirect(`/admin/tenants/${encodeURIComponent(tenant.id)}?saved=1`);
     } catch (error) {
       const failure = toApiError(error, logger);
-      return data<ActionResult>(
+      return data<TenantActionResult>(
         {
           intent: "save",
           message: TENANT_MESSAGES.saveFailed,
@@ -156,7 +132,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (values) {
       const parsed = tenantSettingsSchema.safeParse(values);
       if (!parsed.success) {
-        return data<ActionResult>(
+        return data<TenantActionResult>(
           {
             intent: "save",
             message: "Fix the marked fields to preview the template.",
@@ -169,7 +145,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       config = { ...tenant, ...parsed.data, mailerLiteGroupId: parsed.data.mailerLiteGroupId };
     }
     const email = await renderTemplatePreview(config, template, publicOrigin(config, env));
-    return data<ActionResult>({
+    return data<TenantActionResult>({
       intent: "preview",
       template,
       subject: email.subject,
@@ -185,7 +161,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
   if (intent === "webhook:save" || intent === "webhook:remove") {
     const refuse = (message: string) =>
-      data<ActionResult>({ intent: "webhook", message }, { status: 400 });
+      data<TenantActionResult>({ intent: "webhook", message }, { status: 400 });
     // The form names the tenant it was shown for: never act on another one.
     if (String(form.get("tenantId") ?? "") !== tenant.id) return refuse(DKIM_MESSAGES.otherTenant);
     if (intent === "webhook:remove") {
@@ -205,7 +181,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
   if (intent === "delete") {
     if (String(form.get("confirm") ?? "").trim() !== tenant.id) {
-      return data<ActionResult>(
+      return data<TenantActionResult>(
         { intent: "delete", message: `Type ${tenant.id} to confirm the deletion.` },
         { status: 400 },
       );
@@ -215,7 +191,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       logger.info({ tenantId: tenant.id, actor: user.id }, "tenant deleted");
       return redirect(`/admin/tenants?deleted=${encodeURIComponent(tenant.id)}`);
     } catch (error) {
-      return data<ActionResult>(
+      return data<TenantActionResult>(
         { intent: "delete", message: toApiError(error, logger).message },
         { status: 409 },
       );

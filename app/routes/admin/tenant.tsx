@@ -1,14 +1,20 @@
 import { useActionData, useNavigation, useSearchParams } from "react-router";
 import { DKIM_MESSAGES, DKIM_OUTCOMES } from "../../../shared/schemas/dkim";
 import { TENANT_MESSAGES } from "../../../shared/schemas/tenant";
-import { DangerZone, EditForm, History, ViewMode } from "../../components/admin/tenant-manager";
+import {
+  DangerZone,
+  EditForm,
+  History,
+  type TenantActionResult,
+  ViewMode,
+} from "../../components/admin/tenant-manager";
 import { WebhookSettings } from "../../components/admin/webhook-settings";
 import { AdminPage } from "../../components/admin-header";
 import { DkimSettings } from "../../components/dkim-settings";
 import { noindexMeta } from "../../lib/meta";
 import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/tenant";
-import type { ActionResult, action } from "./tenant.server";
+import type { action } from "./tenant.server";
 
 export { action, loader } from "./tenant.server";
 
@@ -18,7 +24,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
 export default function TenantPage({ loaderData }: Route.ComponentProps) {
   const { tenant, settings, history, provider, deploymentProvider, dkim, dkimDefaults, timeZones } =
     loaderData;
-  const result = useActionData<typeof action>() as ActionResult | undefined;
+  const result = useActionData<typeof action>() as TenantActionResult | undefined;
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const formValues =
