@@ -1,4 +1,4 @@
-import { CampaignError } from "../campaigns/campaigns";
+import { CampaignError } from "../campaigns/errors";
 import { sendAsCampaign } from "../campaigns/send-as-campaign";
 import { crossTenant } from "../db/tenant-guard";
 import { type Env, getEnv } from "../env";

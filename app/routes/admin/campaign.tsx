@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "react-router";
-import type { CampaignReport } from "../../../server/campaigns/campaigns";
+import type { CampaignReport } from "../../../server/campaigns/reports";
 import { formatCount, plural } from "../../../shared/format";
 import { ActivityChart } from "../../components/admin/activity-chart";
 import { CampaignReview } from "../../components/admin/campaign-review";
