@@ -154,7 +154,7 @@ const TABLE_WRITERS: Record<string, string> = {
   settings: "server/settings.ts",
   staff_tokens: "server/auth/account-links.ts",
   newsletters: "server/newsletters/newsletters.ts",
-  newsletter_slugs: "server/newsletters/newsletters.ts",
+  newsletter_slugs: "server/newsletters/slugs.ts",
   tags: "server/newsletters/tags.ts",
   newsletter_tags: "server/newsletters/tags.ts",
   newsletter_search: "server/newsletters/search.ts",

@@ -23,7 +23,7 @@ import {
   type SkippedItem,
 } from "./archive-formats";
 import { fetchImage, ImageFetchError } from "./archive-images";
-import { storeArchivedNewsletter } from "./newsletters";
+import { storeArchivedNewsletter } from "./editing";
 import { sanitizeNewsletterHtml, textOfHtml } from "./sanitize";
 
 /*

@@ -6,7 +6,8 @@ import { crossTenant } from "../../server/db/tenant-guard";
 import { dkimPrivateKeyAt } from "../../server/mail/dkim";
 import { retryFailedMail } from "../../server/mail/send";
 import { smtpTransport } from "../../server/mail/transport";
-import { createNewsletter, publishNewsletter } from "../../server/newsletters/newsletters";
+import { createNewsletter } from "../../server/newsletters/editing";
+import { publishNewsletter } from "../../server/newsletters/newsletters";
 import { getSecretBox } from "../../server/secret-box";
 import { listTenantLists } from "../../server/subscribers/lists";
 import {

@@ -10,7 +10,8 @@ import { migrateToLatest } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";
 import { signToken } from "../../server/mail/tokens";
 import { smtpTransport, type Transport } from "../../server/mail/transport";
-import { createNewsletter, publishNewsletter } from "../../server/newsletters/newsletters";
+import { createNewsletter } from "../../server/newsletters/editing";
+import { publishNewsletter } from "../../server/newsletters/newsletters";
 import { saveWebhookSecret } from "../../server/providers/mailerlite-webhook";
 import { listTenantLists } from "../../server/subscribers/lists";
 import {

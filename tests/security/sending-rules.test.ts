@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";
+import { createNewsletter } from "../../server/newsletters/editing";
 import {
-  createNewsletter,
   publishNewsletter,
   publishScheduledNewsletter,
   scheduleNewsletter,

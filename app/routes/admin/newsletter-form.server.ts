@@ -4,22 +4,28 @@ import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import {
   autosaveNewsletterDraft,
-  CoverImageNotFoundError,
   createNewsletter,
-  deleteNewsletter,
-  estimateReadTime,
-  getNewsletter,
+  updateNewsletter,
+} from "../../../server/newsletters/editing";
+import {
+  CoverImageNotFoundError,
   NewsletterNotFoundError,
   NewsletterSlugTakenError,
-  newsletterInputSchema,
-  publishNewsletter,
-  revokePreviewKey,
   SCHEDULE_MESSAGES,
   ScheduleError,
+} from "../../../server/newsletters/errors";
+import { getNewsletter } from "../../../server/newsletters/listing";
+import {
+  estimateReadTime,
+  newsletterInputSchema,
+} from "../../../server/newsletters/newsletter-form";
+import {
+  deleteNewsletter,
+  publishNewsletter,
+  revokePreviewKey,
   scheduleNewsletter,
   unpublishNewsletter,
   unscheduleNewsletter,
-  updateNewsletter,
 } from "../../../server/newsletters/newsletters";
 import { createPreviewLink } from "../../../server/newsletters/previews";
 import { listTags, type Tag, tagsOfNewsletters } from "../../../server/newsletters/tags";

@@ -12,7 +12,7 @@ import {
 import { sendAsCampaign } from "../../../server/campaigns/send-as-campaign";
 import { scopeOf, userContext } from "../../../server/http/context";
 import { MailNotSentError } from "../../../server/mail/send";
-import { getNewsletter } from "../../../server/newsletters/newsletters";
+import { getNewsletter } from "../../../server/newsletters/listing";
 import { ProviderError } from "../../../server/providers/types";
 import { listTenantLists, sendableLists } from "../../../server/subscribers/lists";
 import { listSegments } from "../../../server/subscribers/segments";
