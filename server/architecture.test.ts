@@ -146,7 +146,7 @@ describe("the module graph", () => {
  */
 const TABLE_WRITERS: Record<string, string> = {
   tenants: "server/tenants/admin.ts",
-  tenant_changes: "server/tenants/admin.ts",
+  tenant_changes: "server/tenants/history.ts",
   dkim_keys: "server/tenants/dkim.ts",
   users: "server/auth/users.ts",
   sessions: "server/auth/sessions.ts",

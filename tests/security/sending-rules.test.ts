@@ -9,10 +9,10 @@ import {
   unpublishNewsletter,
 } from "../../server/newsletters/newsletters";
 import { createPreviewLink } from "../../server/newsletters/previews";
-import { getTenantView, settingsOf } from "../../server/tenants/admin";
 import { generateDkimKey } from "../../server/tenants/dkim";
 import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
+import { getTenantView, settingsOf } from "../../server/tenants/views";
 import { type ApiCallOptions, callApi } from "../support/api";
 import { createStaffUser, signIn } from "../support/auth";
 import {
