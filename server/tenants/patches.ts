@@ -4,7 +4,7 @@ import type { Db } from "../db";
 import { saveTenantSettings } from "./admin";
 import { getTenantView, settingsOf, type TenantView } from "./views";
 
-/* The tenants API's PATCHes: some branding or template fields changed, the rest kept, then saved whole. */
+/* The tenants API's PATCHes: some branding or template fields changed, the rest kept, saved whole. */
 
 const brandingPatchSchema = brandingSchema.partial().strict();
 const templatePatch = emailTemplatesSchema.shape.welcomeEmail.partial().strict();
