@@ -24,7 +24,8 @@ import lighthouse from "lighthouse";
 import { chromium } from "playwright";
 import { createUser } from "../server/auth/users";
 import { createDb } from "../server/db";
-import { createNewsletter, publishNewsletter } from "../server/newsletters/newsletters";
+import { createNewsletter } from "../server/newsletters/editing";
+import { publishNewsletter } from "../server/newsletters/newsletters";
 import { CHROMIUM_ARGS, requireChromium } from "../tests/support/chromium";
 import { ensureBuild, formatTable, machineInfo, startServer, writeResults } from "./lib";
 

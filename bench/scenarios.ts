@@ -7,7 +7,8 @@ import { createSession, SESSION_COOKIE } from "../server/auth/sessions";
 import { createUser } from "../server/auth/users";
 import { createDb } from "../server/db";
 import { addComment } from "../server/newsletters/comments";
-import { createNewsletter, publishNewsletter } from "../server/newsletters/newsletters";
+import { createNewsletter } from "../server/newsletters/editing";
+import { publishNewsletter } from "../server/newsletters/newsletters";
 import type { ServerHandle } from "./lib";
 
 /** What a scenario's requests are expected to have written, compared after the run. */

@@ -94,7 +94,7 @@ describe("the module graph", () => {
  */
 const TABLE_WRITERS: Record<string, string> = {
   tenants: "server/tenants/admin.ts",
-  tenant_changes: "server/tenants/admin.ts",
+  tenant_changes: "server/tenants/history.ts",
   dkim_keys: "server/tenants/dkim.ts",
   users: "server/auth/users.ts",
   sessions: "server/auth/sessions.ts",
@@ -102,7 +102,7 @@ const TABLE_WRITERS: Record<string, string> = {
   settings: "server/settings.ts",
   staff_tokens: "server/auth/account-links.ts",
   newsletters: "server/newsletters/newsletters.ts",
-  newsletter_slugs: "server/newsletters/newsletters.ts",
+  newsletter_slugs: "server/newsletters/slugs.ts",
   tags: "server/newsletters/tags.ts",
   newsletter_tags: "server/newsletters/tags.ts",
   newsletter_search: "server/newsletters/search.ts",
@@ -195,14 +195,8 @@ const SERVER_MODULE_LINES = 400;
  * is missing from it, and when a file on it is no longer over, so the list only shrinks.
  */
 const SERVER_MODULES_BEING_SPLIT: string[] = [
-  "server/api/functions.ts",
-  "server/campaigns/campaigns.ts",
   "server/campaigns/deliveries.ts",
   "server/campaigns/worker.ts",
-  "server/newsletters/archive-formats.ts",
-  "server/newsletters/newsletters.ts",
-  "server/providers/mailerlite.ts",
-  "server/tenants/admin.ts",
 ];
 
 /** Every file under `dir` with one of the extensions, as a path from the repository's root. */

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { useRevalidator } from "react-router";
-import type { CampaignProgress } from "../../server/campaigns/campaigns";
+import type { CampaignProgress } from "../../server/campaigns/reports";
 import { formatCount } from "../../shared/format";
 import type { CAMPAIGN_STATUSES } from "../../shared/schemas/campaign";
 

@@ -1,4 +1,4 @@
-import type { NewsletterSummary } from "../../server/newsletters/newsletters";
+import type { NewsletterSummary } from "../../server/newsletters/model";
 import { formatDate, plural } from "../../shared/format";
 import { Kept, Link } from "../lib/page-scripts";
 

@@ -2,7 +2,7 @@ import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
 import type { Db } from "../db";
 import { scopeOf } from "../http/context";
-import type { TenantView } from "../tenants/admin";
+import type { TenantView } from "../tenants/views";
 import { requireApiSuperAdmin } from "./auth";
 import { apiErrorResponse, jsonResponse, readJson } from "./errors";
 

@@ -16,13 +16,8 @@ import { runSchedule } from "../newsletters/scheduler";
 import type { SubscriptionContext } from "../subscribers/subscribers";
 import { getTenant } from "../tenants/store";
 import { recordFeedbackIn, withBounceAddress } from "./bounces";
-import {
-  CAMPAIGN_STATE_MS,
-  campaignStatusOf,
-  finishCampaign,
-  messageSource,
-  startCampaign,
-} from "./campaigns";
+import { campaignStatusOf, messageSource } from "./campaign-row";
+import { CAMPAIGN_STATE_MS, finishCampaign, startCampaign } from "./campaigns";
 import {
   cancelClaims,
   claimDeliveries,

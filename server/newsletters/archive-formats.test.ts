@@ -1,7 +1,8 @@
 import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { ghostExport, substackExport } from "../../tests/support/archive-fixtures";
-import { ArchiveFileError, isoTime, parseArchive, plainText } from "./archive-formats";
+import { parseArchive } from "./archive-formats";
+import { ArchiveFileError, isoTime, plainText } from "./archive-posts";
 import { renderLexical, renderMobiledoc } from "./ghost-content";
 
 const base = "https://images.example";

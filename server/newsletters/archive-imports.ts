@@ -14,16 +14,16 @@ import {
 } from "../import-jobs";
 import { recordImportJob } from "../metrics";
 import type { Scope } from "../scope";
+import { parseArchive } from "./archive-formats";
+import { fetchImage, ImageFetchError } from "./archive-images";
 import {
   ArchiveFileError,
   type ArchivePost,
   type ArchiveSource,
-  parseArchive,
   plainText,
   type SkippedItem,
-} from "./archive-formats";
-import { fetchImage, ImageFetchError } from "./archive-images";
-import { storeArchivedNewsletter } from "./newsletters";
+} from "./archive-posts";
+import { storeArchivedNewsletter } from "./editing";
 import { sanitizeNewsletterHtml, textOfHtml } from "./sanitize";
 
 /*

@@ -1,10 +1,7 @@
 import { findImagesByUrl, type Picture, pictureOf } from "../files/stored-images";
 import type { TenantScope } from "../scope";
-import {
-  listPublishedNewsletters,
-  listPublishedYears,
-  type NewsletterListItem,
-} from "./newsletters";
+import { listPublishedNewsletters, listPublishedYears } from "./listing";
+import type { NewsletterListItem } from "./model";
 import { listPublishedTags, type Tag, type TagCount, tagsOfNewsletters } from "./tags";
 
 /*

@@ -12,7 +12,9 @@ import {
   listComments,
   setCommentHidden,
 } from "./comments";
-import { createNewsletter, getNewsletter, publishNewsletter } from "./newsletters";
+import { createNewsletter } from "./editing";
+import { getNewsletter } from "./listing";
+import { publishNewsletter } from "./newsletters";
 
 describe("comments", () => {
   let dir: string;

@@ -1,5 +1,5 @@
 import type { Scope } from "../scope";
-import { listPublishedNewsletters } from "./newsletters";
+import { listPublishedNewsletters } from "./listing";
 import { listPublishedTags, tagsOfNewsletters } from "./tags";
 
 /** Machine-readable views of a tenant's public site: the RSS feed, the sitemap and robots.txt. */

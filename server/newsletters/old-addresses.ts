@@ -1,5 +1,5 @@
 import type { TenantScope } from "../scope";
-import { currentSlugFor } from "./newsletters";
+import { currentSlugFor } from "./slugs";
 
 /*
  * Links to a newsletter's old home keep working after an import (issue 33): Ghost's `/{slug}/`

@@ -1,7 +1,9 @@
 import { createHmac } from "node:crypto";
 import type { Scope, TenantScope } from "../scope";
 import { signatureMatches } from "../secrets";
-import { getNewsletter, type Newsletter, previewKeyFor } from "./newsletters";
+import { getNewsletter } from "./listing";
+import type { Newsletter } from "./model";
+import { previewKeyFor } from "./newsletters";
 
 /*
  * Shareable previews (issue 15, part 5): a reviewer without an account reads a draft through a

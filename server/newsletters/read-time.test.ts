@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { estimateReadTime, newsletterInputSchema } from "./newsletters";
+import { estimateReadTime, newsletterInputSchema } from "./newsletter-form";
 
 describe("read time counted from the text (issue 15, part 7)", () => {
   const words = (count: number) => Array.from({ length: count }, (_, i) => `word${i}`).join(" ");

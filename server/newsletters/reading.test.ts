@@ -3,7 +3,8 @@ import { createTestDatabase, type TestDatabase, testDialects } from "../../tests
 import { migrateToLatest } from "../db/migrate";
 import { seedTenants } from "../tenants/seed";
 import { addComment, deleteComment, setCommentHidden } from "./comments";
-import { createNewsletter, publishNewsletter } from "./newsletters";
+import { createNewsletter } from "./editing";
+import { publishNewsletter } from "./newsletters";
 import { readNewsletter } from "./reading";
 
 // A real database: the readers' comment list is kept per page version, and every change to that

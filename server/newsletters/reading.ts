@@ -9,11 +9,9 @@ import {
 import { MiB, memoryCache, stringBytes } from "../memory-cache";
 import type { TenantScope } from "../scope";
 import { type Comment, listComments } from "./comments";
-import {
-  getPublishedNewsletterBySlug,
-  type Newsletter,
-  viewPublishedNewsletter,
-} from "./newsletters";
+import { getPublishedNewsletterBySlug } from "./listing";
+import type { Newsletter } from "./model";
+import { viewPublishedNewsletter } from "./newsletters";
 import { sanitizeNewsletterHtml } from "./sanitize";
 import { type Tag, tagsOfNewsletters } from "./tags";
 

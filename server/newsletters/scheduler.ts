@@ -1,4 +1,4 @@
-import { CampaignError } from "../campaigns/campaigns";
+import { CampaignError } from "../campaigns/errors";
 import { sendAsCampaign } from "../campaigns/send-as-campaign";
 import { crossTenant } from "../db/tenant-guard";
 import { type Env, getEnv } from "../env";
@@ -8,12 +8,8 @@ import { ProviderError } from "../providers/types";
 import type { Scope } from "../scope";
 import type { SubscriptionContext } from "../subscribers/subscribers";
 import { getTenant } from "../tenants/store";
-import {
-  claimScheduledSend,
-  failScheduledSend,
-  getNewsletter,
-  publishScheduledNewsletter,
-} from "./newsletters";
+import { getNewsletter } from "./listing";
+import { claimScheduledSend, failScheduledSend, publishScheduledNewsletter } from "./newsletters";
 
 /*
  * Scheduled publishing (issue 15, part 5). The sending worker calls this on each round: due drafts

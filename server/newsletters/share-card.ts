@@ -6,7 +6,7 @@ import { findImagesByUrl } from "../files/stored-images";
 import { MiB, memoryCache, stringBytes } from "../memory-cache";
 import type { TenantScope } from "../scope";
 import type { TenantConfig } from "../tenants/config";
-import type { Newsletter } from "./newsletters";
+import type { Newsletter } from "./model";
 
 /*
  * Share cards (issue 15, part 4): the picture LinkedIn, X and Facebook show for a link, 1200×630.

@@ -1,4 +1,7 @@
 import slugify from "slugify";
+import type { Db } from "../db";
+import type { TenantScope } from "../scope";
+import { NewsletterSlugTakenError } from "./errors";
 
 /*
  * Readable newsletter URLs (issue 15, part 1): /newsletter/{slug}. A slug is made from the title,
@@ -39,4 +42,78 @@ export function firstFreeSlug(base: string, taken: (slug: string) => boolean): s
     const candidate = `${stem.slice(0, MAX_SLUG_LENGTH - String(n).length - 1)}-${n}`;
     if (!taken(candidate)) return candidate;
   }
+}
+
+// Every slug a newsletter had is kept in newsletter_slugs, written here only.
+
+/**
+ * The slug a newsletter gets: `wanted` when free (or already its own, now or before); else, for a
+ * suggested slug, the first free `wanted-2`, `-3`…, and for one the writer typed, an error.
+ */
+export async function claimSlug(
+  db: Db,
+  tenantId: string,
+  newsletterId: string,
+  wanted: string,
+  options: { exact: boolean },
+): Promise<string> {
+  const holders = await db
+    .selectFrom("newsletter_slugs")
+    .select(["slug", "newsletter_id"])
+    .where("tenant_id", "=", tenantId)
+    .where("slug", "like", `${wanted}%`)
+    .execute();
+  const taken = new Map(holders.map((holder) => [holder.slug, holder.newsletter_id]));
+  const free = (slug: string) => !taken.has(slug) || taken.get(slug) === newsletterId;
+  if (options.exact) {
+    if (!free(wanted)) throw new NewsletterSlugTakenError();
+    return wanted;
+  }
+  return firstFreeSlug(wanted, (slug) => !free(slug));
+}
+
+/** Remembers a slug the newsletter has had (a second time changes nothing). */
+export async function recordSlug(
+  db: Db,
+  tenantId: string,
+  newsletterId: string,
+  slug: string,
+  at: string,
+) {
+  await db
+    .insertInto("newsletter_slugs")
+    .values({ tenant_id: tenantId, slug, newsletter_id: newsletterId, created_at: at })
+    .onConflict((conflict) => conflict.columns(["tenant_id", "slug"]).doNothing())
+    .execute();
+}
+
+/**
+ * Where an old address of a published newsletter now lives: its current slug, for a slug it had
+ * before or for its id (the URLs before slugs). Null when neither names a published newsletter.
+ */
+export async function currentSlugFor(
+  ctx: TenantScope,
+  idOrOldSlug: string,
+): Promise<string | null> {
+  const row = await ctx.db
+    .selectFrom("newsletters")
+    .select("newsletters.slug")
+    .where("newsletters.tenant_id", "=", ctx.tenantId)
+    .where("newsletters.status", "=", "published")
+    .where((eb) =>
+      eb.or([
+        eb("newsletters.id", "=", idOrOldSlug),
+        eb(
+          "newsletters.id",
+          "in",
+          eb
+            .selectFrom("newsletter_slugs")
+            .select("newsletter_id")
+            .where("newsletter_slugs.tenant_id", "=", ctx.tenantId)
+            .where("newsletter_slugs.slug", "=", idOrOldSlug),
+        ),
+      ]),
+    )
+    .executeTakeFirst();
+  return row?.slug ?? null;
 }

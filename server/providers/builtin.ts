@@ -1,11 +1,8 @@
 import { isValidEmail } from "../../shared/schemas/email";
-import {
-  CampaignError,
-  createCampaign,
-  getCampaignRow,
-  listCampaigns,
-  listGroupStats,
-} from "../campaigns/campaigns";
+import { getCampaignRow } from "../campaigns/campaign-row";
+import { createCampaign } from "../campaigns/campaigns";
+import { CampaignError } from "../campaigns/errors";
+import { listCampaigns, listGroupStats } from "../campaigns/overview";
 import type { CampaignRow, CampaignStatus } from "../db/schema";
 import { SubscriptionError } from "../subscribers/errors";
 import { listTenantLists, type MailingList, resolveLists } from "../subscribers/lists";

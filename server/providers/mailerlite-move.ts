@@ -17,8 +17,9 @@ import {
 } from "../subscribers/import-rows";
 import { createList, ListError, listTenantLists, type MailingList } from "../subscribers/lists";
 import { normaliseSubscriberEmail } from "../subscribers/subscribers";
-import { getTenantView, saveTenantSettings, settingsOf } from "../tenants/admin";
+import { saveTenantSettings } from "../tenants/admin";
 import type { TenantConfig } from "../tenants/config";
+import { getTenantView, settingsOf } from "../tenants/views";
 import { mailerLiteFor, mailerLiteGroupIds, providerNameFor } from "./choice";
 import type { MailerLiteAccountSubscriber, MailerLiteProvider } from "./mailerlite";
 import { ProviderError } from "./types";

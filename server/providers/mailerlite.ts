@@ -1,6 +1,6 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { isValidEmail } from "../../shared/schemas/email";
 import { cleanCampaignContent } from "../campaigns/clean-content";
+import { MailerLiteApi, type MailerLiteConnection } from "./mailerlite-api";
 import {
   type GroupRef,
   type MailProvider,
@@ -12,23 +12,11 @@ import {
   type ProviderSubscriber,
 } from "./types";
 
-export const MAILERLITE_DEFAULT_BASE_URL = "https://connect.mailerlite.com/api";
-
-/** base URL + API key → when the next call may go (MailerLite limits calls per key). */
-const nextCallAt = new Map<string, number>();
-
-export interface MailerLiteOptions {
-  baseUrl?: string;
-  apiKey: string;
+export interface MailerLiteOptions extends MailerLiteConnection {
   /** the tenant's list keys → MailerLite group ids */
   groupIds: Record<string, string>;
   /** the fixed sender when the campaign names none (SPEC §7) */
   defaultSender: { name: string; email: string };
-  /** at least this long between two calls: 500 ms keeps under MailerLite's 120 a minute */
-  minIntervalMs?: number;
-  /** tries after the first for 429, 5xx and timeouts */
-  retries?: number;
-  timeoutMs?: number;
 }
 
 interface MlSubscriber {
@@ -64,96 +52,14 @@ interface MlCampaign {
 }
 
 /**
- * The MailerLite provider: MailerLite's REST API with Bearer auth, calls spaced to stay under its
- * rate limit, 429 answered by waiting Retry-After, 5xx and timeouts retried with backoff, and its
- * errors turned into SPEC §8 statuses (401 → a configuration message staff can act on; 422 → the
- * field messages).
+ * The MailerLite provider: the tenant's lists as MailerLite groups, its subscribers and campaigns
+ * there, through MailerLite's REST API (mailerlite-api.ts: spacing, retries, SPEC §8 errors).
  */
-export class MailerLiteProvider implements MailProvider {
+export class MailerLiteProvider extends MailerLiteApi implements MailProvider {
   readonly name = "mailerlite" as const;
-  private readonly baseUrl: string;
 
   constructor(private readonly options: MailerLiteOptions) {
-    this.baseUrl = (options.baseUrl ?? MAILERLITE_DEFAULT_BASE_URL).replace(/\/$/, "");
-  }
-
-  /** Calls are spaced per API key, across every provider object of this process. */
-  private async space(): Promise<void> {
-    const interval = this.options.minIntervalMs ?? 500;
-    const key = `${this.baseUrl} ${this.options.apiKey}`;
-    const now = Date.now();
-    const at = Math.max(now, nextCallAt.get(key) ?? 0);
-    nextCallAt.set(key, at + interval);
-    if (at > now) await sleep(at - now);
-  }
-
-  /** One API call; `expect` lists the statuses that are answers (404 may be one). */
-  async call<T>(
-    method: string,
-    path: string,
-    body?: unknown,
-    expect: number[] = [200, 201],
-  ): Promise<{ status: number; json: T }> {
-    const retries = this.options.retries ?? 3;
-    for (let attempt = 0; ; attempt++) {
-      await this.space();
-      let response: Response;
-      try {
-        response = await fetch(`${this.baseUrl}${path}`, {
-          method,
-          headers: {
-            authorization: `Bearer ${this.options.apiKey}`,
-            accept: "application/json",
-            ...(body === undefined ? {} : { "content-type": "application/json" }),
-          },
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000),
-        });
-      } catch {
-        if (attempt < retries) {
-          await sleep(backoff(attempt));
-          continue;
-        }
-        throw new ProviderError(PROVIDER_MESSAGES.failed, "UNAVAILABLE");
-      }
-      const text = await response.text();
-      const json = (text ? safeJson(text) : {}) as T & {
-        message?: string;
-        errors?: Record<string, string[]>;
-      };
-      if (expect.includes(response.status)) return { status: response.status, json };
-      if (response.status === 429 && attempt < retries) {
-        const wait = Number(response.headers.get("retry-after") ?? "1");
-        await sleep(Math.min(Number.isFinite(wait) ? wait : 1, 60) * 1000);
-        continue;
-      }
-      if (response.status >= 500 && attempt < retries) {
-        await sleep(backoff(attempt));
-        continue;
-      }
-      if (response.status === 401) {
-        throw new ProviderError(
-          `MailerLite refused the API key (${json.message ?? "Unauthenticated"}): check MAILERLITE_API_KEY.`,
-          "UNAVAILABLE",
-        );
-      }
-      if (response.status === 404) {
-        throw new ProviderError(json.message ?? "Not found", "NOT_FOUND");
-      }
-      if (response.status === 422) {
-        const fields = json.errors ?? {};
-        const messages = Object.values(fields).flat();
-        throw new ProviderError(
-          messages.join(" ") || json.message || "Invalid data",
-          "INVALID_ARGUMENT",
-          fields,
-        );
-      }
-      if (response.status === 429) {
-        throw new ProviderError(PROVIDER_MESSAGES.failed, "RESOURCE_EXHAUSTED");
-      }
-      throw new ProviderError(PROVIDER_MESSAGES.failed, "UNAVAILABLE");
-    }
+    super(options);
   }
 
   /** A group given as a list key, a MailerLite id string or a number; null when it is none. */
@@ -387,16 +293,6 @@ export class MailerLiteProvider implements MailProvider {
       `/campaigns/${encodeURIComponent(id.trim())}`,
     );
     return toCampaign(json.data);
-  }
-}
-
-const backoff = (attempt: number) => Math.min(250 * 2 ** attempt, 4_000);
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return {};
   }
 }
 

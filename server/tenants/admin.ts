@@ -1,7 +1,4 @@
-import { z } from "zod";
 import {
-  brandingSchema,
-  emailTemplatesSchema,
   type NewTenant,
   newTenantSchema,
   TEMPLATE_KEYS,
@@ -10,103 +7,28 @@ import {
   tenantSettingsSchema,
 } from "../../shared/schemas/tenant";
 import { ApiError } from "../api/errors";
-import { canManageTenant, type StaffUser } from "../auth/permissions";
 import type { Db } from "../db";
-import type { TenantRow } from "../db/schema";
 import { dropAudienceCounts } from "../subscribers/counts";
-import { DEFAULT_TENANT_CONFIG, type TenantConfig, type TenantOverrides } from "./config";
+import { DEFAULT_TENANT_CONFIG, type TenantOverrides } from "./config";
+import { diffConfigs, recordChange } from "./history";
 import { DEFAULT_TENANT_ID } from "./resolve";
 import { isOwnDomain, notOwnDomainMessage, ownSenderDomains } from "./sender-domains";
-import { invalidateTenant, toTenantConfig } from "./store";
-
-export { TENANT_MESSAGES };
+import { invalidateTenant } from "./store";
+import {
+  getTenantView,
+  rowOf,
+  settingsOf,
+  type TenantView,
+  tenantDataCounts,
+  viewOf,
+} from "./views";
 
 /**
- * The tenant manager's rules (issue 6, DESIGN.md §3): create, edit, patch and delete tenants, each
- * change validated, written in one transaction with its audit record, and the tenant's cache
- * dropped at once on this instance (others follow within TENANT_CACHE_TTL_MS).
+ * The tenant manager's rules (issue 6, DESIGN.md §3) and the one writer of `tenants`: create, edit
+ * and delete tenants, each change validated, written in one transaction with its audit record
+ * (history.ts), and the tenant's cache dropped at once on this instance (others follow within
+ * TENANT_CACHE_TTL_MS). What is shown of a tenant is in views.ts, the API's PATCHes in patches.ts.
  */
-
-export interface TenantChange {
-  field: string;
-  before: unknown;
-  after: unknown;
-}
-
-export interface TenantHistoryEntry {
-  id: number;
-  action: "created" | "updated" | "deleted";
-  actor: string;
-  changes: TenantChange[];
-  createdAt: string;
-}
-
-/** What the API and the manager show of a tenant. */
-export type TenantView = TenantConfig & { createdAt: string; updatedAt: string };
-
-function viewOf(row: TenantRow): TenantView {
-  return { ...toTenantConfig(row), createdAt: row.created_at, updatedAt: row.updated_at };
-}
-
-/** The whole configuration for staff who manage the tenant, its public face for anyone else. */
-export function tenantViewFor(user: StaffUser | null, tenant: TenantView) {
-  return user && canManageTenant(user, tenant.id) ? tenant : publicTenantView(tenant);
-}
-
-/** What anyone may read: the look of a brand, nothing about its mail or templates. */
-export function publicTenantView(tenant: TenantConfig) {
-  return {
-    id: tenant.id,
-    name: tenant.name,
-    domain: tenant.domain,
-    description: tenant.description,
-    branding: tenant.branding,
-    features: tenant.features,
-  };
-}
-
-/** The editable settings of a config (the manager's form values, the API's PUT body). */
-export function settingsOf(config: TenantConfig): TenantSettings {
-  return {
-    name: config.name,
-    description: config.description,
-    mailerLiteGroupId: config.mailerLiteGroupId ?? "",
-    branding: config.branding,
-    emailTemplates: config.emailTemplates,
-    features: config.features,
-    email: config.email,
-    senderDomains: config.senderDomains,
-    emailGroups: config.emailGroups,
-    mailProvider: config.mailProvider,
-    mailerLiteGroups: config.mailerLiteGroups,
-    timeZone: config.timeZone,
-  };
-}
-
-async function rowOf(db: Db, id: string): Promise<TenantRow> {
-  const row = await db.selectFrom("tenants").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!row) throw new ApiError("NOT_FOUND", TENANT_MESSAGES.notFound);
-  return row;
-}
-
-export async function listTenantViews(db: Db): Promise<TenantView[]> {
-  const rows = await db.selectFrom("tenants").selectAll().orderBy("name").execute();
-  return rows.map(viewOf);
-}
-
-export async function getTenantView(db: Db, id: string): Promise<TenantView> {
-  return viewOf(await rowOf(db, id));
-}
-
-export async function getTenantViewByDomain(db: Db, domain: string): Promise<TenantView> {
-  const row = await db
-    .selectFrom("tenants")
-    .selectAll()
-    .where("domain", "=", domain.trim().toLowerCase())
-    .executeTakeFirst();
-  if (!row) throw new ApiError("NOT_FOUND", TENANT_MESSAGES.notFound);
-  return viewOf(row);
-}
 
 /** Only what differs from the defaults is stored, so later default changes still reach a tenant. */
 function overridesOf(settings: TenantSettings): TenantOverrides {
@@ -135,76 +57,6 @@ function overridesOf(settings: TenantSettings): TenantOverrides {
     ),
     ...(settings.timeZone === d.timeZone ? {} : { timeZone: settings.timeZone }),
   };
-}
-
-/** Field-by-field differences between two configs, as "branding.primaryColor" paths. */
-export function diffConfigs(
-  before: TenantConfig | null,
-  after: TenantConfig | null,
-): TenantChange[] {
-  const flat = (config: TenantConfig | null): Map<string, unknown> => {
-    const out = new Map<string, unknown>();
-    const walk = (value: unknown, path: string) => {
-      if (value && typeof value === "object" && !Array.isArray(value)) {
-        for (const [key, inner] of Object.entries(value))
-          walk(inner, path ? `${path}.${key}` : key);
-      } else {
-        out.set(path, value);
-      }
-    };
-    if (config) walk(config, "");
-    return out;
-  };
-  const a = flat(before);
-  const b = flat(after);
-  const changes: TenantChange[] = [];
-  for (const field of new Set([...a.keys(), ...b.keys()])) {
-    const was = a.get(field) ?? null;
-    const now = b.get(field) ?? null;
-    if (JSON.stringify(was) !== JSON.stringify(now))
-      changes.push({ field, before: was, after: now });
-  }
-  return changes;
-}
-
-export async function recordChange(
-  db: Db,
-  tenantId: string,
-  action: TenantHistoryEntry["action"],
-  actor: string,
-  changes: TenantChange[],
-): Promise<void> {
-  await db
-    .insertInto("tenant_changes")
-    .values({
-      tenant_id: tenantId,
-      action,
-      actor,
-      changes: JSON.stringify(changes),
-      created_at: new Date().toISOString(),
-    })
-    .execute();
-}
-
-export async function tenantHistory(
-  db: Db,
-  tenantId: string,
-  limit = 50,
-): Promise<TenantHistoryEntry[]> {
-  const rows = await db
-    .selectFrom("tenant_changes")
-    .selectAll()
-    .where("tenant_id", "=", tenantId)
-    .orderBy("id", "desc")
-    .limit(limit)
-    .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    action: row.action,
-    actor: row.actor,
-    changes: JSON.parse(row.changes) as TenantChange[],
-    createdAt: row.created_at,
-  }));
 }
 
 async function assertDomainFree(db: Db, domain: string | null, exceptId: string | null) {
@@ -379,66 +231,6 @@ export async function saveTenantSettings(
   }
   if (changed) invalidateTenant(id);
   return getTenantView(db, id);
-}
-
-const brandingPatchSchema = brandingSchema.partial().strict();
-const templatePatch = emailTemplatesSchema.shape.welcomeEmail.partial().strict();
-const templatesPatchSchema = z
-  .object({
-    welcomeEmail: templatePatch,
-    confirmationEmail: templatePatch,
-    verificationEmail: templatePatch,
-    bounceNotificationEmail: templatePatch,
-  })
-  .partial()
-  .strict();
-
-/** PATCH /tenants/{id}/branding: the given branding fields, the rest kept. */
-export async function patchTenantBranding(
-  db: Db,
-  actor: string,
-  id: string,
-  input: unknown,
-): Promise<TenantView> {
-  const patch = brandingPatchSchema.parse(input);
-  const current = settingsOf(await getTenantView(db, id));
-  return saveTenantSettings(db, actor, id, {
-    ...current,
-    branding: { ...current.branding, ...patch },
-  });
-}
-
-/** PATCH /tenants/{id}/email-templates: the given templates' fields, the rest kept. */
-export async function patchTenantEmailTemplates(
-  db: Db,
-  actor: string,
-  id: string,
-  input: unknown,
-): Promise<TenantView> {
-  const patch = templatesPatchSchema.parse(input);
-  const current = settingsOf(await getTenantView(db, id));
-  const emailTemplates = { ...current.emailTemplates };
-  for (const key of TEMPLATE_KEYS) {
-    const fields = patch[key];
-    if (fields) emailTemplates[key] = { ...emailTemplates[key], ...fields };
-  }
-  return saveTenantSettings(db, actor, id, { ...current, emailTemplates });
-}
-
-const OWNED_TABLES = ["newsletters", "subscribers", "campaigns", "contact_messages"] as const;
-
-/** How many records a tenant owns, table by table (tables where it owns none are left out). */
-export async function tenantDataCounts(db: Db, id: string): Promise<Record<string, number>> {
-  const counts: Record<string, number> = {};
-  for (const table of OWNED_TABLES) {
-    const { n } = await db
-      .selectFrom(table)
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("tenant_id", "=", id)
-      .executeTakeFirstOrThrow();
-    if (Number(n) > 0) counts[table] = Number(n);
-  }
-  return counts;
 }
 
 /**

@@ -11,7 +11,8 @@ import type { DkimKeysTable } from "../db/schema";
 import { crossTenant } from "../db/tenant-guard";
 import { dkimPrivateKeyAt } from "../mail/dkim";
 import { getSecretBox, type Reseal, resealAll } from "../secret-box";
-import { getTenantView, recordChange } from "./admin";
+import { recordChange } from "./history";
+import { getTenantView } from "./views";
 
 /**
  * DKIM keys per tenant (issue 12, part 5; docs/decisions/012-dkim.md). Staff generate a key, publish

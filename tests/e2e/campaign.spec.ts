@@ -1,4 +1,5 @@
-import { createNewsletter, publishNewsletter } from "../../server/newsletters/newsletters";
+import { createNewsletter } from "../../server/newsletters/editing";
+import { publishNewsletter } from "../../server/newsletters/newsletters";
 import { listTenantLists } from "../../server/subscribers/lists";
 import { getTenant } from "../../server/tenants/store";
 import { insertSubscriber } from "../support/subscribers";

@@ -1,4 +1,4 @@
-import { createNewsletter } from "../../server/newsletters/newsletters";
+import { createNewsletter } from "../../server/newsletters/editing";
 import { expect, test } from "./fixtures";
 import { createSuperAdmin, signIn, withE2eDatabase } from "./staff";
 

@@ -17,7 +17,8 @@ import {
 } from "../../server/subscribers/imports";
 import { listTenantLists } from "../../server/subscribers/lists";
 import { markUnsubscribed } from "../../server/subscribers/store";
-import { insertTenantIfMissing, tenantHistory } from "../../server/tenants/admin";
+import { insertTenantIfMissing } from "../../server/tenants/admin";
+import { tenantHistory } from "../../server/tenants/history";
 import { seedTenants } from "../../server/tenants/seed";
 import { getTenant, invalidateTenant } from "../../server/tenants/store";
 import { invalidEmailMessage } from "../../shared/schemas/email";

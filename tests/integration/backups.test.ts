@@ -21,7 +21,8 @@ import {
   BACKUP_SUCCESS_SETTING,
   BACKUP_TURN_SETTING,
 } from "../../server/backups/schedule";
-import { createCampaign, getCampaignRow } from "../../server/campaigns/campaigns";
+import { getCampaignRow } from "../../server/campaigns/campaign-row";
+import { createCampaign } from "../../server/campaigns/campaigns";
 import { CampaignWorker } from "../../server/campaigns/worker";
 import { createDb, type Db, type DialectName } from "../../server/db";
 import { migrateToLatest } from "../../server/db/migrate";

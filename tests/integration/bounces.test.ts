@@ -1,7 +1,8 @@
 import nodemailer from "nodemailer";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCampaign, getCampaignRow } from "../../server/campaigns/campaigns";
+import { getCampaignRow } from "../../server/campaigns/campaign-row";
+import { createCampaign } from "../../server/campaigns/campaigns";
 import { verifyDeliveryToken } from "../../server/campaigns/tracking-links";
 import { migrateToLatest } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";

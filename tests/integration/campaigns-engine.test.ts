@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createCampaign, getCampaignRow } from "../../server/campaigns/campaigns";
+import { getCampaignRow } from "../../server/campaigns/campaign-row";
+import { createCampaign } from "../../server/campaigns/campaigns";
 import { crossTenant } from "../../server/db/tenant-guard";
 import { recipientsOf, seedAudience, useSendingEngine, waitForStatus } from "../support/campaigns";
 import { testDialects } from "../support/database";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createCampaign, getCampaignRow } from "../../server/campaigns/campaigns";
+import { getCampaignRow } from "../../server/campaigns/campaign-row";
+import { createCampaign } from "../../server/campaigns/campaigns";
 import { STALE_CLAIM_MS } from "../../server/campaigns/worker";
 import { createDb } from "../../server/db";
 import { crossTenant } from "../../server/db/tenant-guard";

@@ -6,17 +6,14 @@ import { crossTenant } from "../../server/db/tenant-guard";
 import { dkimPrivateKeyAt } from "../../server/mail/dkim";
 import { retryFailedMail } from "../../server/mail/send";
 import { smtpTransport } from "../../server/mail/transport";
-import { createNewsletter, publishNewsletter } from "../../server/newsletters/newsletters";
+import { createNewsletter } from "../../server/newsletters/editing";
+import { publishNewsletter } from "../../server/newsletters/newsletters";
 import { getSecretBox } from "../../server/secret-box";
 import { listTenantLists } from "../../server/subscribers/lists";
-import {
-  createTenant,
-  getTenantView,
-  saveTenantSettings,
-  settingsOf,
-} from "../../server/tenants/admin";
+import { createTenant, saveTenantSettings } from "../../server/tenants/admin";
 import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
+import { getTenantView, settingsOf } from "../../server/tenants/views";
 import { createStaffUser, signIn } from "../support/auth";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
 import { postForm, sendAsEmail } from "../support/forms";

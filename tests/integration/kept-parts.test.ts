@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest } from "../../server/db/migrate";
 import { addComment } from "../../server/newsletters/comments";
-import {
-  createNewsletter,
-  getNewsletter,
-  publishNewsletter,
-  updateNewsletter,
-} from "../../server/newsletters/newsletters";
+import { createNewsletter, updateNewsletter } from "../../server/newsletters/editing";
+import { getNewsletter } from "../../server/newsletters/listing";
+import { publishNewsletter } from "../../server/newsletters/newsletters";
 import { seedTenants } from "../../server/tenants/seed";
 import { createStaffUser, signIn } from "../support/auth";
 import { createTestDatabase, type TestDatabase } from "../support/database";

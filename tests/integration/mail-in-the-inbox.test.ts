@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";
-import { createNewsletter, publishNewsletter } from "../../server/newsletters/newsletters";
+import { createNewsletter } from "../../server/newsletters/editing";
+import { publishNewsletter } from "../../server/newsletters/newsletters";
 import { listTenantLists } from "../../server/subscribers/lists";
 import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";
 import { smtpTransport, type Transport } from "../../server/mail/transport";
-import { createNewsletter, publishNewsletter } from "../../server/newsletters/newsletters";
+import { createNewsletter } from "../../server/newsletters/editing";
+import { publishNewsletter } from "../../server/newsletters/newsletters";
 import { mailerLiteGroupIds, providerNameFor } from "../../server/providers";
 import {
   applyPreferenceChange,

@@ -4,11 +4,9 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crossTenant } from "../../server/db/tenant-guard";
-import {
-  createNewsletter,
-  type NewsletterInput,
-  publishNewsletter,
-} from "../../server/newsletters/newsletters";
+import { createNewsletter } from "../../server/newsletters/editing";
+import type { NewsletterInput } from "../../server/newsletters/newsletter-form";
+import { publishNewsletter } from "../../server/newsletters/newsletters";
 import { createStaffUser, signIn } from "../support/auth";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
 import { postForm } from "../support/forms";

@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setDisplayName } from "../../server/auth/users";
 import { migrateToLatest } from "../../server/db/migrate";
-import {
-  createNewsletter,
-  publishNewsletter,
-  SLUG_TAKEN,
-  updateNewsletter,
-} from "../../server/newsletters/newsletters";
+import { createNewsletter, updateNewsletter } from "../../server/newsletters/editing";
+import { SLUG_TAKEN } from "../../server/newsletters/errors";
+import { publishNewsletter } from "../../server/newsletters/newsletters";
 import { seedTenants } from "../../server/tenants/seed";
 import { createStaffUser } from "../support/auth";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";

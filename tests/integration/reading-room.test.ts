@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crossTenant } from "../../server/db/tenant-guard";
-import { createNewsletter, publishNewsletter } from "../../server/newsletters/newsletters";
+import { createNewsletter } from "../../server/newsletters/editing";
+import { publishNewsletter } from "../../server/newsletters/newsletters";
 import { createStaffUser, signIn } from "../support/auth";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
 import { metaContent, textOf, titleOf } from "../support/html";

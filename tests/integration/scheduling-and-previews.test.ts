@@ -1,7 +1,7 @@
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crossTenant } from "../../server/db/tenant-guard";
-import { createNewsletter } from "../../server/newsletters/newsletters";
+import { createNewsletter } from "../../server/newsletters/editing";
 import { createPreviewLink } from "../../server/newsletters/previews";
 import { runSchedule } from "../../server/newsletters/scheduler";
 import { zonedLocalToUtc } from "../../shared/time-zone";

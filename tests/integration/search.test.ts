@@ -1,12 +1,11 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest, migratorFor } from "../../server/db/migrate";
+import { createNewsletter, updateNewsletter } from "../../server/newsletters/editing";
 import {
-  createNewsletter,
   deleteNewsletter,
   publishNewsletter,
   unpublishNewsletter,
-  updateNewsletter,
 } from "../../server/newsletters/newsletters";
 import { makeSnippet, searchNewsletters } from "../../server/newsletters/search";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crossTenant } from "../../server/db/tenant-guard";
-import { createNewsletter, publishNewsletter } from "../../server/newsletters/newsletters";
+import { createNewsletter } from "../../server/newsletters/editing";
+import { publishNewsletter } from "../../server/newsletters/newsletters";
 import { listTenantLists } from "../../server/subscribers/lists";
 import { getTenant } from "../../server/tenants/store";
 import { type TestDatabase, testDialects } from "../support/database";

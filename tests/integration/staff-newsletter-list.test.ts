@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../../server/db";
-import {
-  createNewsletter,
-  listNewsletters,
-  publishNewsletter,
-  STAFF_PAGE_SIZE,
-} from "../../server/newsletters/newsletters";
+import { createNewsletter } from "../../server/newsletters/editing";
+import { listNewsletters, STAFF_PAGE_SIZE } from "../../server/newsletters/listing";
+import { publishNewsletter } from "../../server/newsletters/newsletters";
 import { createStaffUser, signIn } from "../support/auth";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
 import { type RunningServer, startServer } from "../support/server";

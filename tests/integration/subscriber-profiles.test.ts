@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crossTenant } from "../../server/db/tenant-guard";
 import { signToken } from "../../server/mail/tokens";
-import { createNewsletter, publishNewsletter } from "../../server/newsletters/newsletters";
+import { createNewsletter } from "../../server/newsletters/editing";
+import { publishNewsletter } from "../../server/newsletters/newsletters";
 import { countRows, type TestDatabase, testDialects } from "../support/database";
 import { postForm, sendAsEmail } from "../support/forms";
 import { textOf } from "../support/html";

@@ -3,7 +3,7 @@ import { API_MESSAGES } from "../../server/api/errors";
 import { createApiToken, revokeApiToken } from "../../server/auth/api-tokens";
 import { migrateToLatest } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";
-import { createNewsletter } from "../../server/newsletters/newsletters";
+import { createNewsletter } from "../../server/newsletters/editing";
 import { createTenant } from "../../server/tenants/admin";
 import { seedTenants } from "../../server/tenants/seed";
 import { TOKEN_SCOPES } from "../../shared/schemas/api-tokens";

@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";
+import { createNewsletter } from "../../server/newsletters/editing";
 import {
-  createNewsletter,
   publishNewsletter,
   publishScheduledNewsletter,
   scheduleNewsletter,
   unpublishNewsletter,
 } from "../../server/newsletters/newsletters";
 import { createPreviewLink } from "../../server/newsletters/previews";
-import { getTenantView, settingsOf } from "../../server/tenants/admin";
 import { generateDkimKey } from "../../server/tenants/dkim";
 import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
+import { getTenantView, settingsOf } from "../../server/tenants/views";
 import { type ApiCallOptions, callApi } from "../support/api";
 import { createStaffUser, signIn } from "../support/auth";
 import {

@@ -1,4 +1,5 @@
-import type { TenantChange, TenantView } from "../../server/tenants/admin";
+import type { TenantChange } from "../../server/tenants/history";
+import type { TenantView } from "../../server/tenants/views";
 
 /** The SPEC §8 error envelope. */
 export interface ApiErrorBody {

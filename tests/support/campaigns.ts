@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll } from "vitest";
-import { getCampaignRow } from "../../server/campaigns/campaigns";
+import { getCampaignRow } from "../../server/campaigns/campaign-row";
 import { CampaignWorker } from "../../server/campaigns/worker";
 import type { Db, DialectName } from "../../server/db";
 import { migrateToLatest } from "../../server/db/migrate";

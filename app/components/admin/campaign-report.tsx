@@ -1,5 +1,5 @@
 /** The parts of a campaign's report (app/routes/admin/campaign.tsx). */
-import type { CampaignReport } from "../../../server/campaigns/campaigns";
+import type { CampaignReport } from "../../../server/campaigns/reports";
 import { StaffTime } from "../../lib/time-zone";
 import type { Column } from "../ui/data-table";
 

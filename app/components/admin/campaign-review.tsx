@@ -1,4 +1,4 @@
-import type { reviewCampaign } from "../../../server/campaigns/campaigns";
+import type { reviewCampaign } from "../../../server/campaigns/review";
 import { plural } from "../../../shared/format";
 import { AdminSection } from "../admin-header";
 import { SubmitButton } from "../ui/form";

@@ -3,8 +3,8 @@
  * newsletter-import.tsx): the upload form, a job's progress bar and its report, the latest jobs.
  */
 import { Form } from "react-router";
-import type { SkippedItem } from "../../../server/newsletters/archive-formats";
 import type { ArchiveImportJob, ImportWarning } from "../../../server/newsletters/archive-imports";
+import type { SkippedItem } from "../../../server/newsletters/archive-posts";
 import { formatCount, plural } from "../../../shared/format";
 import {
   ARCHIVE_SOURCES,

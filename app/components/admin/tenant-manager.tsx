@@ -2,7 +2,7 @@
 import { colord } from "colord";
 import { type ReactNode, useState } from "react";
 import { Form } from "react-router";
-import type { TenantHistoryEntry } from "../../../server/tenants/admin";
+import type { TenantHistoryEntry } from "../../../server/tenants/history";
 import {
   COLOR_FIELDS,
   COLOR_LABELS,

@@ -2,7 +2,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
-import { CampaignError, updateCampaign } from "../../../server/campaigns/campaigns";
+import { updateCampaign } from "../../../server/campaigns/campaigns";
+import { CampaignError } from "../../../server/campaigns/errors";
 import { scopeOf } from "../../../server/http/context";
 import { listTenantLists, sendableLists } from "../../../server/subscribers/lists";
 import { listSegments } from "../../../server/subscribers/segments";

@@ -1,7 +1,8 @@
 // What the campaign pages' loaders and actions share (campaign.server.ts, campaign-edit.server.ts,
 // newsletter-send.server.ts).
 import { data, type RouterContextProvider } from "react-router";
-import { CampaignError, getCampaignRow } from "../../../server/campaigns/campaigns";
+import { getCampaignRow } from "../../../server/campaigns/campaign-row";
+import { CampaignError } from "../../../server/campaigns/errors";
 import { scopeOf } from "../../../server/http/context";
 import type { CampaignForm } from "../../../shared/schemas/campaign";
 import { zonedLocalToUtc } from "../../../shared/time-zone";

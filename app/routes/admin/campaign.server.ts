@@ -1,15 +1,12 @@
 // The loader and action of campaign.tsx.
 import { data } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
-import {
-  audienceOf,
-  CampaignError,
-  campaignProgress,
-  campaignReport,
-  changeCampaignState,
-  reviewSavedCampaign,
-} from "../../../server/campaigns/campaigns";
+import { audienceOf } from "../../../server/campaigns/campaign-row";
+import { changeCampaignState } from "../../../server/campaigns/campaigns";
 import { countRecipients } from "../../../server/campaigns/deliveries";
+import { CampaignError } from "../../../server/campaigns/errors";
+import { campaignProgress, campaignReport } from "../../../server/campaigns/reports";
+import { reviewSavedCampaign } from "../../../server/campaigns/review";
 import { scopeOf } from "../../../server/http/context";
 import { listTenantLists } from "../../../server/subscribers/lists";
 import { listSegments } from "../../../server/subscribers/segments";

@@ -3,7 +3,7 @@ import {
   compareCampaigns,
   listCampaigns,
   listGroupStats,
-} from "../../../server/campaigns/campaigns";
+} from "../../../server/campaigns/overview";
 import { scopeOf } from "../../../server/http/context";
 import { providerFor, providerNameFor } from "../../../server/providers";
 import { ProviderError } from "../../../server/providers/types";

@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { requireStaff } from "../../../server/auth/guards";
 import { grantedTenants } from "../../../server/auth/permissions";
 import { scopeOf } from "../../../server/http/context";
-import { listNewsletters } from "../../../server/newsletters/newsletters";
+import { listNewsletters } from "../../../server/newsletters/listing";
 import { listTenants } from "../../../server/tenants/store";
 import { AdminPage } from "../../components/admin-header";
 import { NewsletterCard, newsletterCardData } from "../../components/newsletter-card";

@@ -1,7 +1,7 @@
 import { Form, redirect, useSearchParams } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
-import { listNewsletters, STAFF_PAGE_SIZE } from "../../../server/newsletters/newsletters";
+import { listNewsletters, STAFF_PAGE_SIZE } from "../../../server/newsletters/listing";
 import { z } from "../../../shared/zod";
 import { AdminPage } from "../../components/admin-header";
 import { NewsletterCard, newsletterCardData } from "../../components/newsletter-card";

@@ -2,11 +2,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
-import {
-  campaignProgress,
-  getCampaignRow,
-  listSequenceSteps,
-} from "../../../server/campaigns/campaigns";
+import { getCampaignRow } from "../../../server/campaigns/campaign-row";
+import { campaignProgress } from "../../../server/campaigns/reports";
+import { listSequenceSteps } from "../../../server/campaigns/sequences";
 import { scopeOf } from "../../../server/http/context";
 import {
   deleteList,

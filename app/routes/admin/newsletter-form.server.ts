@@ -4,28 +4,34 @@ import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import {
   autosaveNewsletterDraft,
-  CoverImageNotFoundError,
   createNewsletter,
-  deleteNewsletter,
-  estimateReadTime,
-  getNewsletter,
+  updateNewsletter,
+} from "../../../server/newsletters/editing";
+import {
+  CoverImageNotFoundError,
   NewsletterNotFoundError,
   NewsletterSlugTakenError,
+  ScheduleError,
+} from "../../../server/newsletters/errors";
+import { getNewsletter } from "../../../server/newsletters/listing";
+import {
+  estimateReadTime,
   newsletterInputSchema,
+  readScheduleForm,
+} from "../../../server/newsletters/newsletter-form";
+import {
+  deleteNewsletter,
   publishNewsletter,
   revokePreviewKey,
-  SCHEDULE_MESSAGES,
-  ScheduleError,
   scheduleNewsletter,
   unpublishNewsletter,
   unscheduleNewsletter,
-  updateNewsletter,
 } from "../../../server/newsletters/newsletters";
 import { createPreviewLink } from "../../../server/newsletters/previews";
 import { listTags, type Tag, tagsOfNewsletters } from "../../../server/newsletters/tags";
 import { formatDateTime } from "../../../shared/format";
 import { NEWSLETTER_NOT_FOUND as NOT_FOUND } from "../../../shared/newsletters";
-import { utcToZonedLocal, zonedLocalToUtc } from "../../../shared/time-zone";
+import { utcToZonedLocal } from "../../../shared/time-zone";
 import { z } from "../../../shared/zod";
 import type { Route } from "./+types/newsletter-form";
 
@@ -55,14 +61,6 @@ const intentSchema = z
   ])
   .catch("save");
 
-/** The panel's schedule: a wall-clock time in the tenant's time zone, and whether to send too. */
-const scheduleSchema = z.object({
-  publishAt: z
-    .string({ error: "Choose when to publish it" })
-    .trim()
-    .min(1, "Choose when to publish it"),
-  sendEmail: z.literal("on").optional(),
-});
 type Intent = z.infer<typeof intentSchema>;
 
 const editPath = (id: string) => `/admin/newsletter/edit/${id}`;
@@ -172,31 +170,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       return data({ result: submission.reply() }, { status: 400 });
     }
     // A schedule is checked before anything is saved: a refused one changes nothing.
-    let schedule: { at: string; send: boolean } | null = null;
-    if (intent === "schedule") {
-      const parsed = scheduleSchema.safeParse(Object.fromEntries(formData));
-      const at = parsed.success
-        ? zonedLocalToUtc(parsed.data.publishAt, scope.tenant.timeZone)
+    const schedule =
+      intent === "schedule"
+        ? readScheduleForm(formData, scope.tenant.timeZone, existing?.status ?? "draft")
         : null;
-      if (!parsed.success || !at) {
-        return data(
-          { result: submission.reply(), scheduleError: "Choose a date and a time to publish it" },
-          { status: 400 },
-        );
-      }
-      if (Date.parse(at) <= Date.now()) {
-        return data(
-          { result: submission.reply(), scheduleError: SCHEDULE_MESSAGES.past },
-          { status: 400 },
-        );
-      }
-      if (existing?.status === "published") {
-        return data(
-          { result: submission.reply(), scheduleError: SCHEDULE_MESSAGES.notDraft },
-          { status: 400 },
-        );
-      }
-      schedule = { at, send: parsed.data.sendEmail === "on" };
+    if (schedule && "error" in schedule) {
+      return data({ result: submission.reply(), scheduleError: schedule.error }, { status: 400 });
     }
     let newsletterId = id;
     if (newsletterId) {

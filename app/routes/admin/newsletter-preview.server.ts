@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
-import { getNewsletter } from "../../../server/newsletters/newsletters";
+import { getNewsletter } from "../../../server/newsletters/listing";
 import { previewArticle } from "../../../server/newsletters/reading";
 import { signupFormData } from "../../../server/subscribers/signup-form-data";
 import { NEWSLETTER_NOT_FOUND as NOT_FOUND } from "../../../shared/newsletters";

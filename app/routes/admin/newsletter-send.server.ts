@@ -3,16 +3,16 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import { API_STATUS } from "../../../server/api/errors";
 import { requireTenantAccess } from "../../../server/auth/guards";
+import { CampaignError } from "../../../server/campaigns/errors";
 import {
-  CampaignError,
   previewCampaign,
   reviewCampaign,
   sendCampaignTest,
-} from "../../../server/campaigns/campaigns";
+} from "../../../server/campaigns/review";
 import { sendAsCampaign } from "../../../server/campaigns/send-as-campaign";
 import { scopeOf, userContext } from "../../../server/http/context";
 import { MailNotSentError } from "../../../server/mail/send";
-import { getNewsletter } from "../../../server/newsletters/newsletters";
+import { getNewsletter } from "../../../server/newsletters/listing";
 import { ProviderError } from "../../../server/providers/types";
 import { listTenantLists, sendableLists } from "../../../server/subscribers/lists";
 import { listSegments } from "../../../server/subscribers/segments";

@@ -9,15 +9,11 @@ import {
   saveWebhookSecret,
   webhookSecretStatus,
 } from "../../../server/providers/mailerlite-webhook";
-import {
-  deleteTenant,
-  getTenantView,
-  saveTenantSettings,
-  settingsOf,
-  tenantHistory,
-} from "../../../server/tenants/admin";
+import { deleteTenant, saveTenantSettings } from "../../../server/tenants/admin";
 import { tenantDkim } from "../../../server/tenants/dkim";
+import { tenantHistory } from "../../../server/tenants/history";
 import { renderTemplatePreview } from "../../../server/tenants/preview";
+import { getTenantView, settingsOf } from "../../../server/tenants/views";
 import { DKIM_MESSAGES, defaultDkimSelector, domainOfAddress } from "../../../shared/schemas/dkim";
 import {
   settingsFromForm,

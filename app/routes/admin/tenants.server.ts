@@ -3,7 +3,8 @@ import { toApiError } from "../../../server/api/errors";
 import { requireTenantManager } from "../../../server/auth/guards";
 import { readBackupStatus } from "../../../server/backups/schedule";
 import { scopeOf } from "../../../server/http/context";
-import { createTenant, listTenantViews } from "../../../server/tenants/admin";
+import { createTenant } from "../../../server/tenants/admin";
+import { listTenantViews } from "../../../server/tenants/views";
 import type { Route } from "./+types/tenants";
 
 export interface CreateFailure {

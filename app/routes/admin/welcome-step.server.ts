@@ -1,13 +1,13 @@
 // The loader and action of welcome-step.tsx.
 import { data, redirect } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
+import { getCampaignRow } from "../../../server/campaigns/campaign-row";
 import {
-  CampaignError,
   changeSequenceStep,
   createSequenceStep,
-  getCampaignRow,
   updateSequenceStep,
 } from "../../../server/campaigns/campaigns";
+import { CampaignError } from "../../../server/campaigns/errors";
 import { scopeOf } from "../../../server/http/context";
 import { LIST_MESSAGES, listTenantLists } from "../../../server/subscribers/lists";
 import { z } from "../../../shared/zod";

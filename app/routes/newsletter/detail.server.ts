@@ -9,12 +9,10 @@ import {
   commentRateLimit,
   getCommentThread,
 } from "../../../server/newsletters/comments";
-import {
-  currentSlugFor,
-  getPublishedNewsletterBySlug,
-} from "../../../server/newsletters/newsletters";
+import { getPublishedNewsletterBySlug } from "../../../server/newsletters/listing";
 import { COMMENTS_SHOWN, readNewsletter } from "../../../server/newsletters/reading";
 import { shareCardUrl } from "../../../server/newsletters/share-card";
+import { currentSlugFor } from "../../../server/newsletters/slugs";
 import { signupFormData } from "../../../server/subscribers/signup-form-data";
 import { NEWSLETTER_NOT_FOUND as NOT_FOUND } from "../../../shared/newsletters";
 import { commentFormSchema } from "../../../shared/schemas/comment";

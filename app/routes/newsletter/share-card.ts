@@ -1,5 +1,5 @@
 import { scopeOf } from "../../../server/http/context";
-import { getPublishedNewsletterBySlug } from "../../../server/newsletters/newsletters";
+import { getPublishedNewsletterBySlug } from "../../../server/newsletters/listing";
 import { shareCardRefusal } from "../../../server/newsletters/reading-limits";
 import { newsletterShareCard } from "../../../server/newsletters/share-card";
 import { z } from "../../../shared/zod";

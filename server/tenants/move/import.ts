@@ -8,7 +8,7 @@ import { syncSearchIndex } from "../../newsletters/search";
 import { webhookSecretAt } from "../../providers/mailerlite-webhook";
 import { getSecretBox, type SealedAt, SecretBoxError } from "../../secret-box";
 import { dropAudienceCounts } from "../../subscribers/counts";
-import { recordChange } from "../admin";
+import { recordChange } from "../history";
 import { invalidateTenant } from "../store";
 import { type ArchiveContents, type Row, unpackArchive } from "./archive";
 import {

@@ -1,5 +1,5 @@
 import { methodNotAllowed, tenantPatchAction } from "../../../../server/api/route";
-import { patchTenantBranding } from "../../../../server/tenants/admin";
+import { patchTenantBranding } from "../../../../server/tenants/patches";
 import type { Route } from "./+types/branding";
 
 /** PATCH /api/tenants/{id}/branding — super admins change some branding fields, the rest kept. */

@@ -1,7 +1,7 @@
 import { apiCaller } from "../../../../server/api/auth";
 import { answerApi, methodNotAllowed } from "../../../../server/api/route";
 import { scopeOf } from "../../../../server/http/context";
-import { getTenantViewByDomain, tenantViewFor } from "../../../../server/tenants/admin";
+import { getTenantViewByDomain, tenantViewFor } from "../../../../server/tenants/views";
 import type { Route } from "./+types/by-domain";
 
 /** GET /api/tenants/domain/{domain} — the tenant served on a host; open like GET /api/tenants/{id}. */

@@ -1,7 +1,7 @@
 import { answerApi, methodNotAllowed } from "../../../../server/api/route";
 import { scopeOf } from "../../../../server/http/context";
 import { listTenantLists, offeredLists } from "../../../../server/subscribers/lists";
-import { getTenantView } from "../../../../server/tenants/admin";
+import { getTenantView } from "../../../../server/tenants/views";
 import type { Route } from "./+types/email-groups";
 
 /** GET /api/tenants/{id}/email-groups — open: the lists a visitor may subscribe to. */

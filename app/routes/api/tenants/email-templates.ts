@@ -1,5 +1,5 @@
 import { methodNotAllowed, tenantPatchAction } from "../../../../server/api/route";
-import { patchTenantEmailTemplates } from "../../../../server/tenants/admin";
+import { patchTenantEmailTemplates } from "../../../../server/tenants/patches";
 import type { Route } from "./+types/email-templates";
 
 /** PATCH /api/tenants/{id}/email-templates — super admins change some email template fields, the rest kept. */

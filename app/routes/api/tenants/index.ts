@@ -3,7 +3,8 @@ import { readJson } from "../../../../server/api/errors";
 import { answerApi, methodNotAllowed } from "../../../../server/api/route";
 import { canManageTenant } from "../../../../server/auth/permissions";
 import { scopeOf } from "../../../../server/http/context";
-import { createTenant, listTenantViews } from "../../../../server/tenants/admin";
+import { createTenant } from "../../../../server/tenants/admin";
+import { listTenantViews } from "../../../../server/tenants/views";
 import { newTenantSchema, tenantSettingsSchema } from "../../../../shared/schemas/tenant";
 import type { Route } from "./+types/index";
 

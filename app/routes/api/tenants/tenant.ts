@@ -2,12 +2,8 @@ import { apiCaller, requireApiSuperAdmin } from "../../../../server/api/auth";
 import { readJson } from "../../../../server/api/errors";
 import { answerApi, methodNotAllowed } from "../../../../server/api/route";
 import { scopeOf } from "../../../../server/http/context";
-import {
-  deleteTenant,
-  getTenantView,
-  saveTenantSettings,
-  tenantViewFor,
-} from "../../../../server/tenants/admin";
+import { deleteTenant, saveTenantSettings } from "../../../../server/tenants/admin";
+import { getTenantView, tenantViewFor } from "../../../../server/tenants/views";
 import { domainField, tenantSettingsSchema } from "../../../../shared/schemas/tenant";
 import { z } from "../../../../shared/zod";
 import type { Route } from "./+types/tenant";

@@ -1,0 +1,63 @@
+import type { Db } from "../db";
+import type { CampaignRow, CampaignStatus } from "../db/schema";
+import { campaignAudience } from "../subscribers/segments";
+import type { Audience } from "./deliveries";
+import { CAMPAIGN_MESSAGES, CampaignError } from "./errors";
+import type { CampaignMessageSource } from "./message";
+
+/* A saved campaign read back: the row, its status, its audience, what its message is made from. */
+
+export async function getCampaignRow(db: Db, tenantId: string, id: string): Promise<CampaignRow> {
+  if (!id) throw new CampaignError(CAMPAIGN_MESSAGES.idRequired);
+  const row = await db
+    .selectFrom("campaigns")
+    .selectAll()
+    .where("id", "=", id)
+    .where("tenant_id", "=", tenantId)
+    .executeTakeFirst();
+  if (!row) throw new CampaignError(CAMPAIGN_MESSAGES.notFound, 404);
+  return row;
+}
+
+/** Just the campaign's status (the sender asks before each message). */
+export async function campaignStatusOf(
+  db: Db,
+  tenantId: string,
+  id: string,
+): Promise<CampaignStatus> {
+  const row = await db
+    .selectFrom("campaigns")
+    .select("status")
+    .where("tenant_id", "=", tenantId)
+    .where("id", "=", id)
+    .executeTakeFirst();
+  // A campaign deleted under the sender (its tenant removed) sends nothing more.
+  return row?.status ?? "cancelled";
+}
+
+/** A campaign's audience: its lists, and its segments' rules as they are now. */
+export function audienceOf(
+  db: Db,
+  campaign: Pick<CampaignRow, "tenant_id" | "list_ids" | "segment_ids">,
+): Promise<Audience> {
+  return campaignAudience(db, campaign.tenant_id, {
+    listIds: JSON.parse(campaign.list_ids) as number[],
+    segmentIds: JSON.parse(campaign.segment_ids) as number[],
+  });
+}
+
+export function messageSource(campaign: CampaignRow): CampaignMessageSource {
+  return {
+    id: campaign.id,
+    newsletterId: campaign.newsletter_id,
+    subject: campaign.subject,
+    fromName: campaign.from_name,
+    fromEmail: campaign.from_email,
+    content: campaign.content,
+    trackOpens: campaign.track_opens === 1,
+    trackClicks: campaign.track_clicks === 1,
+    links: JSON.parse(campaign.links) as string[],
+    listIds: JSON.parse(campaign.list_ids) as number[],
+    replyTo: campaign.reply_to ?? null,
+  };
+}

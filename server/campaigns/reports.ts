@@ -1,0 +1,161 @@
+import { sql } from "kysely";
+import type { Db } from "../db";
+import type { CampaignRow } from "../db/schema";
+
+/* A campaign's progress while it sends, and its report: opens, clicks, feedback, top links. */
+
+export interface CampaignProgress {
+  total: number;
+  sent: number;
+  failed: number;
+  pending: number;
+  cancelled: number;
+  /** messages a second over the last minute */
+  rate: number;
+  /** seconds left at that rate, when sending */
+  secondsLeft: number | null;
+}
+
+export async function campaignProgress(db: Db, campaign: CampaignRow): Promise<CampaignProgress> {
+  const counts = await db
+    .selectFrom("deliveries")
+    .select(["status", (eb) => eb.fn.countAll<number>().as("count")])
+    .where("tenant_id", "=", campaign.tenant_id)
+    .where("campaign_id", "=", campaign.id)
+    .groupBy("status")
+    .execute();
+  const count = (status: string) => Number(counts.find((row) => row.status === status)?.count ?? 0);
+  const since = new Date(Date.now() - 60_000).toISOString();
+  const recent = await db
+    .selectFrom("deliveries")
+    .select((eb) => [eb.fn.countAll<number>().as("count"), eb.fn.min("sent_at").as("first")])
+    .where("tenant_id", "=", campaign.tenant_id)
+    .where("campaign_id", "=", campaign.id)
+    .where("status", "=", "sent")
+    .where("sent_at", ">=", since)
+    .executeTakeFirstOrThrow();
+  const recentCount = Number(recent.count);
+  const window = recent.first
+    ? Math.max(1, (Date.now() - Date.parse(String(recent.first))) / 1000)
+    : 0;
+  const rate = window ? recentCount / window : 0;
+  const pending = count("pending") + count("sending");
+  return {
+    total: Number(campaign.total),
+    sent: count("sent"),
+    failed: count("failed"),
+    pending,
+    cancelled: count("cancelled"),
+    rate: Math.round(rate * 10) / 10,
+    secondsLeft: campaign.status === "sending" && rate > 0 ? Math.ceil(pending / rate) : null,
+  };
+}
+
+export interface CampaignReport {
+  /** people's opens: machine opens (privacy proxies, scanners) are not among them */
+  opens: { unique: number; total: number };
+  /** recipients whose mail a machine opened (and nobody else, as far as anyone can tell) */
+  machineOpens: number;
+  clicks: { unique: number; total: number };
+  unsubscribes: number;
+  bounces: number;
+  complaints: number;
+  /** who bounced or complained (the first FEEDBACK_LIST_LIMIT, newest first) */
+  feedback: { email: string; kind: "bounce" | "complaint"; at: string; detail: string | null }[];
+  topLinks: { url: string; clicks: number; unique: number }[];
+  /** events per hour since the start: [hour ISO, opens, clicks] */
+  timeline: { hour: string; opens: number; clicks: number }[];
+}
+
+export const FEEDBACK_LIST_LIMIT = 200;
+
+export async function campaignReport(db: Db, campaign: CampaignRow): Promise<CampaignReport> {
+  const byKind = await db
+    .selectFrom("campaign_events")
+    .select([
+      "kind",
+      (eb) => eb.fn.countAll<number>().as("total"),
+      (eb) => eb.fn.count<number>("delivery_id").distinct().as("unique"),
+    ])
+    .where("tenant_id", "=", campaign.tenant_id)
+    .where("campaign_id", "=", campaign.id)
+    .where("machine", "=", 0)
+    .groupBy("kind")
+    .execute();
+  const kind = (name: string) => byKind.find((row) => row.kind === name);
+  const machine = await db
+    .selectFrom("campaign_events")
+    .select((eb) => eb.fn.count<number>("delivery_id").distinct().as("unique"))
+    .where("tenant_id", "=", campaign.tenant_id)
+    .where("campaign_id", "=", campaign.id)
+    .where("machine", "=", 1)
+    .executeTakeFirstOrThrow();
+  const links = await db
+    .selectFrom("campaign_events")
+    .select([
+      "url",
+      (eb) => eb.fn.countAll<number>().as("clicks"),
+      (eb) => eb.fn.count<number>("delivery_id").distinct().as("unique"),
+    ])
+    .where("tenant_id", "=", campaign.tenant_id)
+    .where("campaign_id", "=", campaign.id)
+    .where("kind", "=", "click")
+    .groupBy("url")
+    .orderBy("clicks", "desc")
+    .limit(10)
+    .execute();
+  // ISO text times on both databases: the first 13 characters are the hour.
+  const hour = sql<string>`substr(created_at, 1, 13)`;
+  const timeline = await db
+    .selectFrom("campaign_events")
+    .select([
+      hour.as("hour"),
+      (eb) =>
+        eb.fn.sum<number>(eb.case().when("kind", "=", "open").then(1).else(0).end()).as("opens"),
+      (eb) =>
+        eb.fn.sum<number>(eb.case().when("kind", "=", "click").then(1).else(0).end()).as("clicks"),
+    ])
+    .where("tenant_id", "=", campaign.tenant_id)
+    .where("campaign_id", "=", campaign.id)
+    .where("kind", "in", ["open", "click"])
+    .where("machine", "=", 0)
+    .groupBy(hour)
+    .orderBy(hour)
+    .execute();
+  const feedback = await db
+    .selectFrom("deliveries")
+    .select(["email", "bounced_at", "complained_at", "feedback"])
+    .where("tenant_id", "=", campaign.tenant_id)
+    .where("campaign_id", "=", campaign.id)
+    .where((eb) => eb.or([eb("bounced_at", "is not", null), eb("complained_at", "is not", null)]))
+    .orderBy("id")
+    .limit(FEEDBACK_LIST_LIMIT)
+    .execute();
+  return {
+    opens: { unique: Number(kind("open")?.unique ?? 0), total: Number(kind("open")?.total ?? 0) },
+    machineOpens: Number(machine.unique ?? 0),
+    clicks: {
+      unique: Number(kind("click")?.unique ?? 0),
+      total: Number(kind("click")?.total ?? 0),
+    },
+    unsubscribes: Number(kind("unsubscribe")?.unique ?? 0),
+    bounces: Number(kind("bounce")?.unique ?? 0),
+    complaints: Number(kind("complaint")?.unique ?? 0),
+    feedback: feedback.map((row) => ({
+      email: row.email,
+      kind: row.complained_at ? ("complaint" as const) : ("bounce" as const),
+      at: row.complained_at ?? row.bounced_at ?? "",
+      detail: row.feedback,
+    })),
+    topLinks: links.map((row) => ({
+      url: row.url ?? "",
+      clicks: Number(row.clicks),
+      unique: Number(row.unique),
+    })),
+    timeline: timeline.map((row) => ({
+      hour: `${row.hour}:00:00.000Z`,
+      opens: Number(row.opens),
+      clicks: Number(row.clicks),
+    })),
+  };
+}

@@ -1,0 +1,138 @@
+import type { CampaignRow } from "../db/schema";
+import { replyToHeader } from "../mail/headers";
+import { sendMail } from "../mail/send";
+import { tenantLink } from "../subscribers/links";
+import { campaignAudience } from "../subscribers/segments";
+import type { SubscriptionContext } from "../subscribers/subscribers";
+import { type CampaignInput, validateCampaign } from "./compose";
+import { countRecipients } from "./deliveries";
+import { personalise, prepareCampaignMessage } from "./message";
+
+/* Before a campaign goes out: the real email previewed, the review of its audience, a test send. */
+
+/** What the compose form shows before anything is saved: the real email, without tracking. */
+export async function previewCampaign(
+  ctx: SubscriptionContext,
+  input: CampaignInput,
+): Promise<{ subject: string; from: string; html: string; text: string }> {
+  const valid = await validateCampaign(ctx, input);
+  const prepared = await prepareCampaignMessage(ctx, {
+    id: "preview",
+    newsletterId: input.newsletterId ?? null,
+    subject: valid.subject,
+    fromName: valid.fromName,
+    fromEmail: valid.fromEmail,
+    content: valid.content,
+    trackOpens: false,
+    trackClicks: false,
+    links: [],
+    listIds: valid.lists.map((list) => list.id),
+    replyTo: valid.replyTo,
+  });
+  // Sample links: the pages themselves, without a subscriber's token.
+  const message = personalise(ctx, prepared, {
+    deliveryId: 0,
+    subscriberId: 0,
+    email: "reader@example.com",
+  });
+  return {
+    subject: message.subject,
+    from: `${valid.fromName} <${valid.fromEmail}>`,
+    html: message.html.replaceAll(
+      /href="[^"]*\/preferences\/[^"]*"/g,
+      `href="${tenantLink(ctx, "/subscription/preferences")}"`,
+    ),
+    text: message.text,
+  };
+}
+
+/** The review before sending (issue 16, point 7): the real email, its audience and how many get it. */
+export async function reviewCampaign(
+  ctx: SubscriptionContext,
+  input: CampaignInput,
+): Promise<{
+  subject: string;
+  from: string;
+  replyTo: string | null;
+  html: string;
+  lists: string[];
+  /** the lists' ids, in order: what a confirmation must name to send to this audience */
+  audience: string;
+  recipients: number;
+}> {
+  const valid = await validateCampaign(ctx, input);
+  const [preview, recipients] = await Promise.all([
+    previewCampaign(ctx, input),
+    countRecipients(
+      ctx.db,
+      ctx.tenant.id,
+      await campaignAudience(ctx.db, ctx.tenant.id, {
+        listIds: valid.lists.map((list) => list.id),
+        segmentIds: valid.segments.map((segment) => segment.id),
+      }),
+    ),
+  ]);
+  const ids = (items: { id: number }[]) =>
+    items
+      .map((item) => item.id)
+      .sort((a, b) => a - b)
+      .join(",");
+  return {
+    subject: preview.subject,
+    from: preview.from,
+    replyTo: valid.replyTo || ctx.tenant.email.replyTo || null,
+    html: preview.html,
+    lists: [
+      ...valid.lists.map((list) => list.name),
+      ...valid.segments.map((segment) => `${segment.name} (segment)`),
+    ],
+    audience: valid.segments.length
+      ? `${ids(valid.lists)}|${ids(valid.segments)}`
+      : ids(valid.lists),
+    recipients,
+  };
+}
+
+/**
+ * The review of a saved campaign (issue 32, finding 16): a draft's or scheduled campaign's "Send
+ * now" shows the compose form's review, read from the campaign as saved, and sends only with the
+ * audience and count that review showed.
+ */
+export function reviewSavedCampaign(ctx: SubscriptionContext, campaign: CampaignRow) {
+  return reviewCampaign(ctx, {
+    newsletterId: campaign.newsletter_id,
+    subject: campaign.subject,
+    content: campaign.content,
+    senderName: campaign.from_name,
+    senderEmail: campaign.from_email,
+    replyTo: campaign.reply_to,
+    groups: JSON.parse(campaign.list_ids) as number[],
+    segments: JSON.parse(campaign.segment_ids) as number[],
+    trackOpens: campaign.track_opens === 1,
+    trackClicks: campaign.track_clicks === 1,
+  });
+}
+
+/** 'Send a test to myself': the real message, to one staff address, marked as a test. */
+export async function sendCampaignTest(
+  ctx: SubscriptionContext,
+  input: CampaignInput,
+  to: string,
+): Promise<void> {
+  const preview = await previewCampaign(ctx, input);
+  const valid = await validateCampaign(ctx, input);
+  await sendMail(
+    { db: ctx.db, transport: ctx.transport, logger: ctx.logger },
+    {
+      from: { name: valid.fromName, email: valid.fromEmail },
+      to,
+      subject: `[Test] ${preview.subject}`,
+      html: preview.html,
+      text: preview.text,
+      headers: replyToHeader(valid.replyTo || ctx.tenant.email.replyTo),
+      tenantId: ctx.tenant.id,
+      kind: "campaign-test",
+    },
+    { retryLater: false },
+  );
+}

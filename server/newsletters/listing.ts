@@ -1,0 +1,197 @@
+import { type SelectQueryBuilder, sql } from "kysely";
+import { preparedQuery } from "../db/prepared";
+import type { Database, NewsletterRow, NewsletterStatus } from "../db/schema";
+import type { TenantScope } from "../scope";
+import {
+  LIST_COLUMNS,
+  type Newsletter,
+  type NewsletterListItem,
+  type NewsletterSummary,
+  SUMMARY_COLUMNS,
+  type SummaryRow,
+  toListItem,
+  toNewsletter,
+  toSummary,
+} from "./model";
+
+/* Newsletters found: one by id or slug, and the pages of them staff and readers go through. */
+
+/** Any newsletter of the tenant, draft or published (staff view). */
+export async function getNewsletter(ctx: TenantScope, id: string): Promise<Newsletter | null> {
+  const row = await ctx.db
+    .selectFrom("newsletters")
+    .selectAll()
+    .where("id", "=", id)
+    .where("tenant_id", "=", ctx.tenantId)
+    .executeTakeFirst();
+  return row ? toNewsletter(row) : null;
+}
+
+/** A published newsletter of the tenant, or null (a draft or another tenant's is "not found"). */
+export async function getPublishedNewsletter(
+  ctx: TenantScope,
+  id: string,
+): Promise<Newsletter | null> {
+  return publishedWhere(ctx, "id", id);
+}
+
+/** The published newsletter at /newsletter/{slug}, or null. */
+export async function getPublishedNewsletterBySlug(
+  ctx: TenantScope,
+  slug: string,
+): Promise<Newsletter | null> {
+  return publishedWhere(ctx, "slug", slug);
+}
+
+// A newsletter's page reads it by slug on every render.
+const publishedBy = {
+  id: publishedQuery("id"),
+  slug: publishedQuery("slug"),
+};
+
+function publishedQuery(column: "id" | "slug") {
+  return preparedQuery<"value" | "tenant", NewsletterRow>((db, value) =>
+    db
+      .selectFrom("newsletters")
+      .selectAll()
+      .where(column, "=", value("value"))
+      .where("tenant_id", "=", value("tenant"))
+      .where("status", "=", "published"),
+  );
+}
+
+async function publishedWhere(
+  ctx: TenantScope,
+  column: "id" | "slug",
+  value: string,
+): Promise<Newsletter | null> {
+  const [row] = await publishedBy[column](ctx.db, { value, tenant: ctx.tenantId });
+  return row ? toNewsletter(row) : null;
+}
+
+export interface NewsletterFilter {
+  status?: NewsletterStatus;
+  search?: string;
+}
+
+/** How many newsletter cards a staff page shows at once. */
+export const STAFF_PAGE_SIZE = 24;
+
+/**
+ * The tenant's newsletters for staff, newest change first, one page at a time (page 1 is the
+ * first), and how many match in all: a tenant with years of issues must not render them all.
+ */
+export async function listNewsletters(
+  ctx: TenantScope,
+  filter: NewsletterFilter = {},
+  page: { page: number; pageSize: number } = { page: 1, pageSize: STAFF_PAGE_SIZE },
+): Promise<{ items: NewsletterSummary[]; total: number }> {
+  const search = filter.search?.trim();
+  if (!filter.status && !search) {
+    // The dashboard as it opens: the same two queries on every load, prepared once.
+    const [items, counted] = await Promise.all([
+      staffPage(ctx.db, {
+        tenant: ctx.tenantId,
+        limit: page.pageSize,
+        offset: (page.page - 1) * page.pageSize,
+      }),
+      staffCount(ctx.db, { tenant: ctx.tenantId }),
+    ]);
+    return { items: items.map(toSummary), total: Number(counted[0]?.total ?? 0) };
+  }
+  let base = ctx.db.selectFrom("newsletters").where("tenant_id", "=", ctx.tenantId);
+  if (filter.status) base = base.where("status", "=", filter.status);
+  if (search) {
+    const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    base = base.where(sql<boolean>`lower(title) like ${pattern} escape '\\'`);
+  }
+  const { rows, total } = newestFirstPage(base, "updated_at", page);
+  const [items, count] = await Promise.all([rows.select(SUMMARY_COLUMNS).execute(), total]);
+  return { items: items.map(toSummary), total: count };
+}
+
+/** `base` as one page, newest first by `newest`, for the caller's columns; and how many in all. */
+function newestFirstPage(
+  base: SelectQueryBuilder<Database, "newsletters", object>,
+  newest: "updated_at" | "published_at",
+  page: { page: number; pageSize: number },
+) {
+  return {
+    rows: newestFirst(base, newest, page.pageSize, (page.page - 1) * page.pageSize),
+    total: countOf(base)
+      .executeTakeFirst()
+      .then((counted) => Number(counted?.total ?? 0)),
+  };
+}
+
+function newestFirst(
+  base: SelectQueryBuilder<Database, "newsletters", object>,
+  newest: "updated_at" | "published_at",
+  limit: number,
+  offset: number,
+) {
+  return base.orderBy(newest, "desc").orderBy("id", "desc").limit(limit).offset(offset);
+}
+
+function countOf(base: SelectQueryBuilder<Database, "newsletters", object>) {
+  return base.select((eb) => eb.fn.countAll<number>().as("total"));
+}
+
+const staffPage = preparedQuery<"tenant" | "limit" | "offset", SummaryRow>((db, value) =>
+  newestFirst(
+    db.selectFrom("newsletters").where("tenant_id", "=", value("tenant")),
+    "updated_at",
+    value("limit"),
+    value("offset"),
+  ).select(SUMMARY_COLUMNS),
+);
+
+const staffCount = preparedQuery<"tenant", { total: number }>((db, value) =>
+  countOf(db.selectFrom("newsletters").where("tenant_id", "=", value("tenant"))),
+);
+
+/** Published newsletters, newest first, one page at a time: all, or those of a tag or a year. */
+export async function listPublishedNewsletters(
+  ctx: TenantScope,
+  page: { page: number; pageSize: number; tag?: string; year?: number },
+): Promise<{ items: NewsletterListItem[]; total: number }> {
+  let base = ctx.db
+    .selectFrom("newsletters")
+    .where("tenant_id", "=", ctx.tenantId)
+    .where("status", "=", "published");
+  if (page.tag !== undefined) {
+    const tag = page.tag;
+    base = base.where("id", "in", (eb) =>
+      eb
+        .selectFrom("newsletter_tags")
+        .select("newsletter_id")
+        .where("newsletter_tags.tenant_id", "=", ctx.tenantId)
+        .where("newsletter_tags.tag_slug", "=", tag),
+    );
+  }
+  if (page.year !== undefined) {
+    // ISO strings order as times do: the year is a range, so the index on published_at serves it.
+    base = base
+      .where("published_at", ">=", `${String(page.year).padStart(4, "0")}-01-01`)
+      .where("published_at", "<", `${String(page.year + 1).padStart(4, "0")}-01-01`);
+  }
+  const { rows, total } = newestFirstPage(base, "published_at", page);
+  const [items, count] = await Promise.all([rows.select(LIST_COLUMNS).execute(), total]);
+  return { items: items.map(toListItem), total: count };
+}
+
+/** The years with published newsletters, newest first, with how many each has. */
+export async function listPublishedYears(
+  ctx: TenantScope,
+): Promise<{ year: number; count: number }[]> {
+  const year = sql<string>`substr(published_at, 1, 4)`;
+  const rows = await ctx.db
+    .selectFrom("newsletters")
+    .select([year.as("year"), (eb) => eb.fn.countAll<number>().as("count")])
+    .where("tenant_id", "=", ctx.tenantId)
+    .where("status", "=", "published")
+    .groupBy(year)
+    .orderBy(year, "desc")
+    .execute();
+  return rows.map((row) => ({ year: Number(row.year), count: Number(row.count) }));
+}
