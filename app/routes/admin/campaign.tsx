@@ -1,5 +1,4 @@
 import { Form, useNavigation } from "react-router";
-import type { CampaignReport } from "../../../server/campaigns/reports";
 import { formatCount, plural } from "../../../shared/format";
 import { ActivityChart } from "../../components/admin/activity-chart";
 import { FEEDBACK_COLUMNS, LINK_COLUMNS, percent } from "../../components/admin/campaign-report";
