@@ -8,7 +8,15 @@ import {
 } from "../providers/types";
 import type { SubscriptionContext } from "../subscribers/subscribers";
 import { foreignSenderProblem } from "../tenants/sender-domains";
-import type { CampaignWorker } from "./worker";
+
+/**
+ * Herald's own sender running in this process (server/campaigns/worker.ts), named by what is asked
+ * of it here: publishing and sending meet in one direction — the worker calls the scheduler, which
+ * makes campaigns through this function — so nothing here imports the worker.
+ */
+export interface SenderToWake {
+  poke(): void;
+}
 
 /**
  * Sends content (a newsletter, or text given to the functions API) as a campaign: the one way, for
@@ -20,7 +28,7 @@ import type { CampaignWorker } from "./worker";
 export async function sendAsCampaign(
   ctx: SubscriptionContext,
   input: ProviderCampaignInput,
-  by: { userId: string | null; worker: CampaignWorker | null; env?: ProviderEnv },
+  by: { userId: string | null; worker: SenderToWake | null; env?: ProviderEnv },
 ): Promise<{ provider: "builtin" | "mailerlite"; campaign: ProviderCampaign }> {
   const provider = providerFor(ctx, { createdBy: by.userId, env: by.env });
   // Herald's own sender checks the From in validateCampaign; MailerLite would take any.
