@@ -177,7 +177,7 @@ const TABLE_WRITERS: Record<string, string> = {
   mail_log: "server/mail/send.ts",
   campaigns: "server/campaigns/campaigns.ts",
   deliveries: "server/campaigns/deliveries.ts",
-  campaign_events: "server/campaigns/deliveries.ts",
+  campaign_events: "server/campaigns/campaign-events.ts",
   webhook_secrets: "server/providers/mailerlite-webhook.ts",
   webhook_events: "server/providers/mailerlite-webhook.ts",
 };

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Counter, Histogram, Registry } from "prom-client";
 import { readBackupStatus } from "./backups/schedule";
-import { sendQueueState } from "./campaigns/delivery-claims";
+import { sendQueueState } from "./campaigns/deliveries";
 import type { Db } from "./db";
 import { crossTenant } from "./db/tenant-guard";
 import { lazy } from "./lazy";

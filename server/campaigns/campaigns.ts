@@ -18,14 +18,10 @@ import { type SubscriptionContext, tenantLink } from "../subscribers/subscribers
 import { FIXED_SENDER } from "../tenants/config";
 import { foreignSenderProblem } from "../tenants/sender-domains";
 import { cleanCampaignContent } from "./clean-content";
-import {
-  type Audience,
-  cancelPendingDeliveries,
-  countRecipients,
-  queueDeliveries,
-} from "./deliveries";
+import { cancelPendingDeliveries, queueDeliveries } from "./deliveries";
 import { CampaignError } from "./errors";
 import { type CampaignMessageSource, personalise, prepareCampaignMessage } from "./message";
+import { type Audience, countRecipients } from "./recipients";
 import { extractLinks } from "./tracking-links";
 
 /** SPEC §5 and §8 texts. */

@@ -1,70 +1,16 @@
-import { type SqlBool, sql } from "kysely";
-import type { SegmentRule } from "../../shared/schemas/segment";
+import { sql } from "kysely";
 import type { Db } from "../db";
-import type { CampaignEventKind } from "../db/schema";
+import { isPostgres } from "../db/portable";
+import type { DeliveryRow } from "../db/schema";
 import { crossTenant } from "../db/tenant-guard";
-import { segmentCondition } from "../subscribers/segments";
+import { type Audience, recipientsOf } from "./recipients";
 
 /**
- * With delivery-claims.ts (the sender's claims and results), the one writer of `deliveries` (one
- * row per recipient of a campaign: the send queue) and of `campaign_events` (opens, clicks,
- * unsubscribes, bounces, complaints) — issue 13, point 3. This module queues and cancels
- * deliveries (a campaign's audience, welcome sequences), marks feedback, counts events and erases
- * addresses. Starting and cancelling a campaign, the sender's claims and results, tracking and bounce
- * handling all write through these functions. Pass a transaction as `db` to join one.
+ * The one writer of `deliveries` (one row per recipient of a campaign: the send queue) — issue 13,
+ * point 3. Starting and cancelling a campaign, the sender's claims and results, welcome sequences,
+ * bounce handling and erasure all write through these functions; who receives a campaign is
+ * recipients.ts's, its report's events campaign-events.ts's. Pass a transaction as `db` to join one.
  */
-
-/** Who a campaign goes to: the active subscribers on any of its lists or in any of its segments. */
-export interface Audience {
-  listIds: readonly number[];
-  segments: readonly SegmentRule[];
-  /** the tenant's number fields, which segments compare as numbers */
-  numberFields: ReadonlySet<string>;
-}
-
-/**
- * A campaign's recipients: the tenant's active subscribers on any of the audience's lists or in
- * any of its segments. Unsubscribed, bounced, complained and erased addresses are not active, so
- * they are never among them, whatever a segment says.
- */
-function recipientsOf(db: Db, tenantId: string, audience: Audience) {
-  const { listIds, segments, numberFields } = audience;
-  return db
-    .selectFrom("subscribers")
-    .where("subscribers.tenant_id", "=", tenantId)
-    .where("subscribers.status", "=", "active")
-    .where((eb) =>
-      eb.or([
-        ...(listIds.length > 0
-          ? [
-              eb.exists(
-                eb
-                  .selectFrom("subscriptions")
-                  .select(sql`1`.as("one"))
-                  .where("subscriptions.tenant_id", "=", tenantId)
-                  .whereRef("subscriptions.subscriber_id", "=", "subscribers.id")
-                  .where("subscriptions.list_id", "in", listIds),
-              ),
-            ]
-          : []),
-        ...segments.map((rule) => segmentCondition(eb, tenantId, rule, numberFields)),
-        // an empty audience reaches nobody
-        sql<SqlBool>`1 = 0`,
-      ]),
-    );
-}
-
-/** How many would receive a campaign to `audience` now (the review step's "Send to N"). */
-export async function countRecipients(
-  db: Db,
-  tenantId: string,
-  audience: Audience,
-): Promise<number> {
-  const { total } = await recipientsOf(db, tenantId, audience)
-    .select((eb) => eb.fn.countAll<number>().as("total"))
-    .executeTakeFirstOrThrow();
-  return Number(total);
-}
 
 /** The columns a queued delivery is written with (the rest keep their defaults). */
 const QUEUED_COLUMNS = [
@@ -148,31 +94,156 @@ export async function markDeliveryFeedback(
   return Number(marked.numUpdatedRows) > 0;
 }
 
-export interface CampaignEvent {
-  tenantId: string;
-  campaignId: string;
-  deliveryId: number;
-  kind: CampaignEventKind;
-  url?: string | null;
-  at: string;
-  /** made by a machine, not a person (server/campaigns/machine-opens.ts) */
-  machine?: boolean;
+// The sender's side of the queue. A sender serves every tenant: claims are found across tenants,
+// and each row it then writes names its own tenant.
+
+/** Claims older than this belong to a dead worker (a live one renews its claims every 5 s). */
+export const STALE_CLAIM_MS = 15_000;
+
+/** Takes up to `limit` due deliveries of sending campaigns for `workerId`, oldest first. */
+export async function claimDeliveries(
+  db: Db,
+  workerId: string,
+  limit: number,
+  now: string,
+): Promise<DeliveryRow[]> {
+  const lock = isPostgres(db) ? sql`for update of deliveries skip locked` : sql``;
+  const result = await sql<DeliveryRow>`
+    update deliveries set status = 'sending', claimed_by = ${workerId}, claimed_at = ${now}
+    where id in (
+      select deliveries.id from deliveries
+      join campaigns on campaigns.id = deliveries.campaign_id
+      where deliveries.status = 'pending' and deliveries.next_attempt_at <= ${now}
+        and campaigns.status = 'sending'
+      order by deliveries.id
+      limit ${limit}
+      ${lock}
+    )
+    returning *`.execute(db);
+  return result.rows;
 }
 
-/** Counts an open, click, unsubscribe, bounce or complaint in its campaign's report. */
-export async function addCampaignEvent(db: Db, event: CampaignEvent): Promise<void> {
-  await db
-    .insertInto("campaign_events")
-    .values({
-      tenant_id: event.tenantId,
-      campaign_id: event.campaignId,
-      delivery_id: event.deliveryId,
-      kind: event.kind,
-      url: event.url ?? null,
-      created_at: event.at,
-      machine: event.machine ? 1 : 0,
-    })
+/** The heartbeat: claims still in hand stay fresh. */
+export async function renewDeliveryClaims(
+  db: Db,
+  workerId: string,
+  deliveryIds: readonly number[],
+  now: string,
+): Promise<void> {
+  if (deliveryIds.length === 0) return;
+  await crossTenant(db)
+    .updateTable("deliveries")
+    .set({ claimed_at: now })
+    .where("claimed_by", "=", workerId)
+    .where("status", "=", "sending")
+    .where("id", "in", deliveryIds)
     .execute();
+}
+
+/** Claims older than `staleBefore`, and `workerId`'s own leftovers, go back to pending. */
+export async function releaseStaleDeliveryClaims(
+  db: Db,
+  workerId: string,
+  staleBefore: string,
+): Promise<void> {
+  await crossTenant(db)
+    .updateTable("deliveries")
+    .set({ status: "pending", claimed_by: null, claimed_at: null })
+    .where("status", "=", "sending")
+    .where((eb) => eb.or([eb("claimed_at", "<", staleBefore), eb("claimed_by", "=", workerId)]))
+    .execute();
+}
+
+/** Everything `workerId` still holds goes back to pending (a sender stopping). */
+export async function releaseOwnDeliveryClaims(db: Db, workerId: string): Promise<void> {
+  await crossTenant(db)
+    .updateTable("deliveries")
+    .set({ status: "pending", claimed_by: null, claimed_at: null })
+    .where("claimed_by", "=", workerId)
+    .where("status", "=", "sending")
+    .execute();
+}
+
+/**
+ * Claimed deliveries (of one tenant) back to pending: a paused campaign's, or a stopping worker's.
+ * One statement for the lot, so a batch stands down at once however slow the database is.
+ */
+export async function releaseClaims(db: Db, workerId: string, rows: DeliveryRow[]): Promise<void> {
+  await endClaims(db, workerId, rows, "pending");
+}
+
+/** Claimed deliveries (of one tenant) of a cancelled campaign: never sent. */
+export async function cancelClaims(db: Db, workerId: string, rows: DeliveryRow[]): Promise<void> {
+  await endClaims(db, workerId, rows, "cancelled");
+}
+
+async function endClaims(
+  db: Db,
+  workerId: string,
+  rows: DeliveryRow[],
+  status: "pending" | "cancelled",
+): Promise<void> {
+  const [first] = rows;
+  if (!first) return;
+  await db
+    .updateTable("deliveries")
+    .set({ status, claimed_by: null, claimed_at: null })
+    .where("tenant_id", "=", first.tenant_id)
+    .where(
+      "id",
+      "in",
+      rows.map((row) => row.id),
+    )
+    .where("claimed_by", "=", workerId)
+    .execute();
+}
+
+/** The SMTP server accepted the message. */
+export async function markDeliverySent(
+  db: Db,
+  workerId: string,
+  row: DeliveryRow,
+  result: { attempts: number; messageId: string; at: string },
+): Promise<void> {
+  await db
+    .updateTable("deliveries")
+    .set({
+      status: "sent",
+      message_id: result.messageId,
+      attempts: result.attempts,
+      sent_at: result.at,
+      error: null,
+      claimed_by: workerId,
+    })
+    .where("tenant_id", "=", row.tenant_id)
+    .where("id", "=", row.id)
+    // Ours still, or handed back to pending while the database was away (not yet resent).
+    .where((eb) => eb.or([eb("claimed_by", "=", workerId), eb("status", "=", "pending")]))
+    .execute();
+}
+
+/** A try failed: pending again from `nextAttemptAt`, or failed for good; false if no longer ours. */
+export async function markDeliveryFailed(
+  db: Db,
+  workerId: string,
+  row: DeliveryRow,
+  failure: { retry: boolean; attempts: number; error: string; nextAttemptAt: string },
+): Promise<boolean> {
+  const failed = await db
+    .updateTable("deliveries")
+    .set({
+      status: failure.retry ? "pending" : "failed",
+      attempts: failure.attempts,
+      error: failure.error,
+      claimed_by: null,
+      claimed_at: null,
+      next_attempt_at: failure.nextAttemptAt,
+    })
+    .where("tenant_id", "=", row.tenant_id)
+    .where("id", "=", row.id)
+    .where("claimed_by", "=", workerId)
+    .executeTakeFirst();
+  return Number(failed.numUpdatedRows) === 1;
 }
 
 /**
@@ -254,4 +325,44 @@ export async function enrolSequenceSteps(db: Db, now: Date): Promise<number> {
     queued += Number(result.numInsertedOrUpdatedRows ?? 0);
   }
   return queued;
+}
+
+/**
+ * The send queue as /metrics reports it (server/metrics.ts): messages waiting or in hand for
+ * campaigns that are sending (a paused campaign's rows wait for staff, not for the sender), and
+ * how long the oldest due one has waited. Both read the deliveries_claim index (status,
+ * next_attempt_at) for the queue's rows only, never the sent ones.
+ */
+export async function sendQueueState(
+  db: Db,
+  now: Date,
+): Promise<{ depth: number; oldestAgeSeconds: number }> {
+  const sending = crossTenant(db)
+    .selectFrom("campaigns")
+    .select("id")
+    .where("status", "=", "sending");
+  const [depth, oldest] = await Promise.all([
+    crossTenant(db)
+      .selectFrom("deliveries")
+      .select((eb) => eb.fn.countAll<number | string>().as("count"))
+      .where("status", "in", ["pending", "sending"])
+      .where("campaign_id", "in", sending)
+      .executeTakeFirst(),
+    crossTenant(db)
+      .selectFrom("deliveries")
+      .select("next_attempt_at")
+      .where("status", "=", "pending")
+      .where("next_attempt_at", "<=", now.toISOString())
+      .where("campaign_id", "in", sending)
+      .orderBy("next_attempt_at")
+      .limit(1)
+      .executeTakeFirst(),
+  ]);
+  const oldestAt = oldest ? Date.parse(oldest.next_attempt_at) : Number.NaN;
+  return {
+    depth: Number(depth?.count ?? 0),
+    oldestAgeSeconds: Number.isFinite(oldestAt)
+      ? Math.max(0, (now.getTime() - oldestAt) / 1000)
+      : 0,
+  };
 }

@@ -14,7 +14,7 @@ import type { SubscriptionContext } from "../subscribers/subscribers";
 import { getTenant } from "../tenants/store";
 import { recordFeedbackIn, withBounceAddress } from "./bounces";
 import { messageSource } from "./campaigns";
-import { markDeliveryFailed, markDeliverySent, STALE_CLAIM_MS } from "./delivery-claims";
+import { markDeliveryFailed, markDeliverySent, STALE_CLAIM_MS } from "./deliveries";
 import { type PreparedCampaignMessage, personalise, prepareCampaignMessage } from "./message";
 
 /**

@@ -6,16 +6,16 @@ import { crossTenant } from "../db/tenant-guard";
 import { MiB, memoryCache, stringBytes } from "../memory-cache";
 import { runSchedule } from "../newsletters/scheduler";
 import { CAMPAIGN_STATE_MS, campaignStatusOf, finishCampaign, startCampaign } from "./campaigns";
-import { enrolSequenceSteps } from "./deliveries";
 import {
   cancelClaims,
   claimDeliveries,
+  enrolSequenceSteps,
   releaseClaims,
   releaseOwnDeliveryClaims,
   releaseStaleDeliveryClaims,
   renewDeliveryClaims,
   STALE_CLAIM_MS,
-} from "./delivery-claims";
+} from "./deliveries";
 import { DeliverySender, type SenderOptions } from "./send-delivery";
 
 /** A worker renews its claims this often; claims older than STALE_CLAIM_MS belong to a dead worker. */

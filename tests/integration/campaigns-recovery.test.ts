@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createCampaign, getCampaignRow } from "../../server/campaigns/campaigns";
-import { STALE_CLAIM_MS } from "../../server/campaigns/delivery-claims";
+import { STALE_CLAIM_MS } from "../../server/campaigns/deliveries";
 import { createDb } from "../../server/db";
 import { crossTenant } from "../../server/db/tenant-guard";
 import {

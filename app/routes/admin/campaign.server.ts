@@ -10,7 +10,7 @@ import {
   getCampaignRow,
   reviewSavedCampaign,
 } from "../../../server/campaigns/campaigns";
-import { countRecipients } from "../../../server/campaigns/deliveries";
+import { countRecipients } from "../../../server/campaigns/recipients";
 import { scopeOf } from "../../../server/http/context";
 import { listTenantLists } from "../../../server/subscribers/lists";
 import { listSegments } from "../../../server/subscribers/segments";
