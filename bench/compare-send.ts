@@ -93,7 +93,7 @@ export async function compareSenders(before: string, after: string, rounds: numb
       ),
       senderCpuMsPerMessage: round(median(side.runs.map((run) => run.senderCpuMsPerMessage)), 3),
       steadyCpuMsPerMessage: round(median(side.runs.map((run) => run.steadyCpuMsPerMessage)), 3),
-      peakRssMb: median(side.runs.map((run) => run.rss.peakMb ?? Number.NaN)),
+      peakRssMb: round(median(side.runs.map((run) => run.rss.peakMb ?? Number.NaN)), 1),
       rounds: side.runs.map((run) => ({
         messagesPerSecond: Math.round(run.messagesPerSecond),
         senderCpuMsPerMessage: round(run.senderCpuMsPerMessage, 3),
