@@ -5,7 +5,8 @@ import { crossTenant } from "../db/tenant-guard";
 import type { OutgoingMessage } from "../mail/transport";
 import { countFeedback } from "../metrics";
 import { updateSubscriber } from "../subscribers/store";
-import { addCampaignEvent, cancelPendingDeliveries, markDeliveryFeedback } from "./deliveries";
+import { addCampaignEvent } from "./campaign-events";
+import { cancelPendingDeliveries, markDeliveryFeedback } from "./deliveries";
 import { signDeliveryToken, verifyDeliveryToken } from "./tracking-links";
 
 /**

@@ -1,9 +1,9 @@
 import type { Db } from "../db";
 import type { CampaignRow, CampaignStatus } from "../db/schema";
 import { campaignAudience } from "../subscribers/segments";
-import type { Audience } from "./deliveries";
 import { CAMPAIGN_MESSAGES, CampaignError } from "./errors";
 import type { CampaignMessageSource } from "./message";
+import type { Audience } from "./recipients";
 
 /* A saved campaign read back: the row, its status, its audience, what its message is made from. */
 

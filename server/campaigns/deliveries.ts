@@ -1,69 +1,16 @@
-import { type SqlBool, sql } from "kysely";
-import type { SegmentRule } from "../../shared/schemas/segment";
+import { sql } from "kysely";
 import type { Db } from "../db";
 import { isPostgres } from "../db/portable";
-import type { CampaignEventKind, DeliveryRow } from "../db/schema";
+import type { DeliveryRow } from "../db/schema";
 import { crossTenant } from "../db/tenant-guard";
-import { segmentCondition } from "../subscribers/segment-sql";
+import { type Audience, recipientsOf } from "./recipients";
 
 /**
- * The one writer of `deliveries` (one row per recipient of a campaign: the send queue) and of
- * `campaign_events` (opens, clicks, unsubscribes, bounces, complaints) — issue 13, point 3.
- * Starting and cancelling a campaign, the sender's claims and results, tracking and bounce
- * handling all write through these functions. Pass a transaction as `db` to join one.
+ * The one writer of `deliveries` (one row per recipient of a campaign: the send queue) — issue 13,
+ * point 3. Starting and cancelling a campaign, the sender's claims and results, welcome sequences,
+ * bounce handling and erasure all write through these functions; who receives a campaign is
+ * recipients.ts's, its report's events campaign-events.ts's. Pass a transaction as `db` to join one.
  */
-
-/** Who a campaign goes to: the active subscribers on any of its lists or in any of its segments. */
-export interface Audience {
-  listIds: readonly number[];
-  segments: readonly SegmentRule[];
-  /** the tenant's number fields, which segments compare as numbers */
-  numberFields: ReadonlySet<string>;
-}
-
-/**
- * A campaign's recipients: the tenant's active subscribers on any of the audience's lists or in
- * any of its segments. Unsubscribed, bounced, complained and erased addresses are not active, so
- * they are never among them, whatever a segment says.
- */
-function recipientsOf(db: Db, tenantId: string, audience: Audience) {
-  const { listIds, segments, numberFields } = audience;
-  return db
-    .selectFrom("subscribers")
-    .where("subscribers.tenant_id", "=", tenantId)
-    .where("subscribers.status", "=", "active")
-    .where((eb) =>
-      eb.or([
-        ...(listIds.length > 0
-          ? [
-              eb.exists(
-                eb
-                  .selectFrom("subscriptions")
-                  .select(sql`1`.as("one"))
-                  .where("subscriptions.tenant_id", "=", tenantId)
-                  .whereRef("subscriptions.subscriber_id", "=", "subscribers.id")
-                  .where("subscriptions.list_id", "in", listIds),
-              ),
-            ]
-          : []),
-        ...segments.map((rule) => segmentCondition(eb, tenantId, rule, numberFields)),
-        // an empty audience reaches nobody
-        sql<SqlBool>`1 = 0`,
-      ]),
-    );
-}
-
-/** How many would receive a campaign to `audience` now (the review step's "Send to N"). */
-export async function countRecipients(
-  db: Db,
-  tenantId: string,
-  audience: Audience,
-): Promise<number> {
-  const { total } = await recipientsOf(db, tenantId, audience)
-    .select((eb) => eb.fn.countAll<number>().as("total"))
-    .executeTakeFirstOrThrow();
-  return Number(total);
-}
 
 /** The columns a queued delivery is written with (the rest keep their defaults). */
 const QUEUED_COLUMNS = [
@@ -147,35 +94,11 @@ export async function markDeliveryFeedback(
   return Number(marked.numUpdatedRows) > 0;
 }
 
-export interface CampaignEvent {
-  tenantId: string;
-  campaignId: string;
-  deliveryId: number;
-  kind: CampaignEventKind;
-  url?: string | null;
-  at: string;
-  /** made by a machine, not a person (server/campaigns/machine-opens.ts) */
-  machine?: boolean;
-}
-
-/** Counts an open, click, unsubscribe, bounce or complaint in its campaign's report. */
-export async function addCampaignEvent(db: Db, event: CampaignEvent): Promise<void> {
-  await db
-    .insertInto("campaign_events")
-    .values({
-      tenant_id: event.tenantId,
-      campaign_id: event.campaignId,
-      delivery_id: event.deliveryId,
-      kind: event.kind,
-      url: event.url ?? null,
-      created_at: event.at,
-      machine: event.machine ? 1 : 0,
-    })
-    .execute();
-}
-
 // The sender's side of the queue. A sender serves every tenant: claims are found across tenants,
 // and each row it then writes names its own tenant.
+
+/** Claims older than this belong to a dead worker (a live one renews its claims every 5 s). */
+export const STALE_CLAIM_MS = 15_000;
 
 /** Takes up to `limit` due deliveries of sending campaigns for `workerId`, oldest first. */
 export async function claimDeliveries(

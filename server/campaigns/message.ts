@@ -2,7 +2,7 @@ import { CAMPAIGN_MARKERS, renderCampaignEmail } from "../emails/campaign";
 import { mailContentFor, plainPreviewOf, whyYouGetThis } from "../emails/templates";
 import { absoluteUrl } from "../emails/urls";
 import { findImagesByUrl, imageSources } from "../files/stored-images";
-import { fillPage, type PageParts, splitPage } from "../http/page-cache";
+import { type PageParts, splitPage } from "../http/page-cache";
 import { listIdHeader, messageIdFor, replyToHeader } from "../mail/headers";
 import type { OutgoingMessage } from "../mail/transport";
 import { listUnsubscribeHeaders, subscriberLinks, tenantLink } from "../subscribers/links";
@@ -28,10 +28,21 @@ export interface CampaignMessageSource {
   replyTo: string | null;
 }
 
+/**
+ * A rendered message split around its per-recipient markers, as strings: a message goes to the
+ * transport as a string, so its pieces are joined as strings (filling UTF-8 buffers, then decoding
+ * the whole message again, cost the sender an encoding and a decoding of both parts per message).
+ */
+export interface MessageParts {
+  /** the text around the markers: one more than markers */
+  text: string[];
+  markers: string[];
+}
+
 export interface PreparedCampaignMessage {
   source: CampaignMessageSource;
-  html: PageParts;
-  text: PageParts;
+  html: MessageParts;
+  text: MessageParts;
   /** headers the same for every recipient */
   headers: Record<string, string>;
 }
@@ -91,7 +102,26 @@ export async function prepareCampaignMessage(
   const markers = MARKERS(source.trackClicks ? source.links : []);
   const headers: Record<string, string> = replyToHeader(source.replyTo || ctx.tenant.email.replyTo);
   if (lists[0]) headers["List-Id"] = listIdHeader(lists[0], ctx.tenant.id, ctx.origin);
-  return { source, html: splitPage(html, markers), text: splitPage(text, markers), headers };
+  return {
+    source,
+    html: asStrings(splitPage(html, markers)),
+    text: asStrings(splitPage(text, markers)),
+    headers,
+  };
+}
+
+const asStrings = (parts: PageParts): MessageParts => ({
+  text: parts.text.map((piece) => piece.toString("utf8")),
+  markers: parts.markers,
+});
+
+/** The message with each marker's value for this recipient in its place. */
+function fill(parts: MessageParts, values: ReadonlyMap<string, string>): string {
+  let message = parts.text[0] ?? "";
+  parts.markers.forEach((marker, index) => {
+    message += (values.get(marker) ?? marker) + (parts.text[index + 1] ?? "");
+  });
+  return message;
 }
 
 /** One recipient's message: their preference and unsubscribe links, open pixel and click links. */
@@ -133,8 +163,8 @@ export function personalise(
     from: { name: source.fromName, email: source.fromEmail },
     to: recipient.email,
     subject: source.subject,
-    html: fillPage(prepared.html, htmlValues).toString("utf8"),
-    text: fillPage(prepared.text, values).toString("utf8"),
+    html: fill(prepared.html, htmlValues),
+    text: fill(prepared.text, values),
     headers: { ...prepared.headers, ...listUnsubscribeHeaders(ctx, subscriber, links) },
     // The same delivery always has the same Message-ID: a message repeated after a crash shows it.
     messageId: messageIdFor(source.fromEmail, `d${recipient.deliveryId}.${source.id}`),

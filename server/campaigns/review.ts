@@ -5,8 +5,8 @@ import { tenantLink } from "../subscribers/links";
 import { campaignAudience } from "../subscribers/segments";
 import type { SubscriptionContext } from "../subscribers/subscribers";
 import { type CampaignInput, validateCampaign } from "./compose";
-import { countRecipients } from "./deliveries";
 import { personalise, prepareCampaignMessage } from "./message";
+import { countRecipients } from "./recipients";
 
 /* Before a campaign goes out: the real email previewed, the review of its audience, a test send. */
 

@@ -1,6 +1,6 @@
 import type { Db } from "../db";
 import { crossTenant } from "../db/tenant-guard";
-import { addCampaignEvent } from "./deliveries";
+import { addCampaignEvent } from "./campaign-events";
 import { isMachineOpen } from "./machine-opens";
 
 /**

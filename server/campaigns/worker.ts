@@ -1,66 +1,39 @@
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
-import type { Db } from "../db";
-import type { CampaignRow, CampaignStatus, DeliveryRow } from "../db/schema";
+import type { CampaignStatus, DeliveryRow } from "../db/schema";
 import { crossTenant } from "../db/tenant-guard";
-import type { Env } from "../env";
-import { publicOrigin } from "../http/origin";
-import type { Logger } from "../logger";
-import { type DkimSigningKey, dkimSigningKey } from "../mail/dkim";
-import { sendMail } from "../mail/send";
-import { DeliveryError, type Transport } from "../mail/transport";
 import { MiB, memoryCache, stringBytes } from "../memory-cache";
-import { countFeedback, countMail } from "../metrics";
 import { runSchedule } from "../newsletters/scheduler";
-import type { SubscriptionContext } from "../subscribers/subscribers";
-import { getTenant } from "../tenants/store";
-import { recordFeedbackIn, withBounceAddress } from "./bounces";
-import { campaignStatusOf, messageSource } from "./campaign-row";
+import { campaignStatusOf } from "./campaign-row";
 import { CAMPAIGN_STATE_MS, finishCampaign, startCampaign } from "./campaigns";
 import {
   cancelClaims,
   claimDeliveries,
   enrolSequenceSteps,
-  markDeliveryFailed,
-  markDeliverySent,
   releaseClaims,
   releaseOwnDeliveryClaims,
   releaseStaleDeliveryClaims,
   renewDeliveryClaims,
+  STALE_CLAIM_MS,
 } from "./deliveries";
-import { type PreparedCampaignMessage, personalise, prepareCampaignMessage } from "./message";
+import { DeliverySender, type SenderOptions } from "./send-delivery";
 
-/**
- * Waits before retry n of a transient failure (4xx, connection) when SEND_RETRY_DELAYS is not
- * given: 2 s, 10 s, 1 min, 5 min, 30 min (six tries in all).
- */
-export const DELIVERY_BACKOFF_MS = [2_000, 10_000, 60_000, 5 * 60_000, 30 * 60_000];
 /** A worker renews its claims this often; claims older than STALE_CLAIM_MS belong to a dead worker. */
 const HEARTBEAT_MS = 5_000;
-export const STALE_CLAIM_MS = 15_000;
 const IDLE_POLL_MS = 1_000;
-/** How long a rendered campaign message is reused before it is rendered again. */
-const PREPARED_FOR_MS = 60_000;
 /** After a failed round (database unreachable…) the next waits 1 s, 2 s, 4 s… up to this. */
 const MAX_ERROR_BACKOFF_MS = 8_000;
 
-export interface WorkerOptions {
-  db: Db;
-  transport: Transport;
-  logger: Logger;
-  env: Pick<Env, "APP_URL" | "SEND_RATE" | "SEND_CONCURRENCY"> &
-    Partial<Pick<Env, "BOUNCE_DOMAIN" | "SEND_RETRY_DELAYS">>;
-  sessionSecret: string;
-}
+export type WorkerOptions = SenderOptions;
 
 /**
- * The sending engine (DESIGN.md §6). Claims pending deliveries in batches (SKIP LOCKED on
- * PostgreSQL, so several workers never take the same row), sends each through the transport, and
- * marks it sent with its Message-ID, retried with backoff, or failed (a hard bounce suppresses the
- * address; its envelope sender is a VERP address for later bounces, server/campaigns/bounces.ts). A row is marked
- * the moment its message is accepted, so a crash repeats at most the messages in flight; claims of
- * a worker that stopped renewing them go back to pending.
+ * The sending engine (DESIGN.md §6). Each round publishes due newsletters (the scheduler: the
+ * worker calls it, never the other way), starts due campaigns, claims pending deliveries in
+ * batches (SKIP LOCKED on PostgreSQL, so several workers never take the same row) and has each
+ * sent by a DeliverySender (send-delivery.ts), which marks it sent with its Message-ID, retried
+ * with backoff, or failed. A row is marked the moment its message is accepted, so a crash repeats
+ * at most the messages in flight; claims of a worker that stopped renewing them go back to pending.
  */
 export class CampaignWorker {
   readonly id = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
@@ -68,15 +41,6 @@ export class CampaignWorker {
   private loop: Promise<void> | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private wake: (() => void) | null = null;
-  /**
-   * Each campaign's message rendered once, reused for PREPARED_FOR_MS: welcome steps run for months
-   * and may be edited, so theirs is rendered again after that. Counted at an estimated 256 KB a
-   * campaign (its HTML and text, as a promise its size is not known when it is kept).
-   */
-  private readonly prepared = memoryCache<
-    string,
-    Promise<PreparedCampaignMessage & { ctx: SubscriptionContext; dkim?: DkimSigningKey }>
-  >({ maxBytes: 64 * MiB, ttlMs: PREPARED_FOR_MS, bytesOf: () => 256 * 1024 });
   private nextSlot = 0;
   /** Each campaign's status, read again after CAMPAIGN_STATE_MS. */
   private readonly campaignStates = memoryCache<string, Promise<CampaignStatus>>({
@@ -87,12 +51,10 @@ export class CampaignWorker {
   /** Rows this worker holds right now: only these are renewed, so a lost row goes stale. */
   private readonly inHand = new Set<number>();
 
-  private readonly bounceDomain: string;
-  private readonly retryDelays: readonly number[];
+  private readonly sender: DeliverySender;
 
   constructor(private readonly options: WorkerOptions) {
-    this.bounceDomain = options.env.BOUNCE_DOMAIN ?? new URL(options.env.APP_URL).hostname;
-    this.retryDelays = options.env.SEND_RETRY_DELAYS ?? DELIVERY_BACKOFF_MS;
+    this.sender = new DeliverySender(options, this.id, () => this.running);
   }
 
   private get batchSize(): number {
@@ -237,7 +199,7 @@ export class CampaignWorker {
             if (!this.running) continue;
             status = await this.campaignStatus(row);
           }
-          if (status === "sending") await this.deliver(row);
+          if (status === "sending") await this.sender.deliver(row);
           else await this.standDown(row, status, queue);
         } catch (error) {
           // Not even the failure could be recorded (database gone?): the row goes stale and
@@ -299,135 +261,6 @@ export class CampaignWorker {
     }
   }
 
-  private preparedFor(campaignId: string) {
-    let entry = this.prepared.get(campaignId);
-    if (!entry) {
-      entry = (async () => {
-        const { db, logger, transport, env, sessionSecret } = this.options;
-        // A claimed delivery names its campaign, not its tenant: the campaign says whose it is.
-        const campaign: CampaignRow = await crossTenant(db)
-          .selectFrom("campaigns")
-          .selectAll()
-          .where("id", "=", campaignId)
-          .executeTakeFirstOrThrow();
-        const tenant = (await getTenant(db, campaign.tenant_id)).config;
-        const ctx: SubscriptionContext = {
-          db,
-          logger,
-          transport,
-          tenant,
-          origin: publicOrigin(tenant, env as Env),
-          sessionSecret,
-        };
-        // The tenant's DKIM key, read once per campaign like the rendered message.
-        const dkim = await dkimSigningKey(db, tenant.id);
-        return { ...(await prepareCampaignMessage(ctx, messageSource(campaign))), ctx, dkim };
-      })();
-      entry.catch(() => this.prepared.delete(campaignId));
-      this.prepared.set(campaignId, entry);
-    }
-    return entry;
-  }
-
-  private async deliver(row: DeliveryRow): Promise<void> {
-    const { db, transport, logger } = this.options;
-    const attempts = Number(row.attempts) + 1;
-    // Preparing reads the database: if that fails, nothing was sent and the row goes back to
-    // pending at the start of the next round, without counting as a try.
-    const prepared = await this.preparedFor(row.campaign_id);
-    const message = {
-      ...withBounceAddress(
-        personalise(prepared.ctx, prepared, {
-          deliveryId: row.id,
-          subscriberId: row.subscriber_id,
-          email: row.email,
-        }),
-        { secret: this.options.sessionSecret, bounceDomain: this.bounceDomain, deliveryId: row.id },
-      ),
-      dkim: prepared.dkim,
-    };
-    let messageId: string;
-    try {
-      ({ messageId } =
-        transport.kind === "outbox"
-          ? // The outbox keeps every message for staff to read (DESIGN.md §5).
-            await sendMail(
-              { db, transport, logger },
-              { ...message, tenantId: prepared.ctx.tenant.id, kind: "campaign" },
-              { retryLater: false },
-            )
-          : await transport.deliver(message));
-    } catch (error) {
-      await this.recordFailure(row, attempts, error);
-      return;
-    }
-    await this.recordSent(row, attempts, messageId);
-  }
-
-  /**
-   * The server has the message: it must be marked sent, or it would go out again. A database that
-   * is restarting or out of reach is waited for (the heartbeat keeps the claim alive meanwhile);
-   * only a worker that is stopping gives up, after STALE_CLAIM_MS.
-   */
-  private async recordSent(row: DeliveryRow, attempts: number, messageId: string): Promise<void> {
-    let giveUpAt = Number.POSITIVE_INFINITY;
-    for (let wait = 250; ; wait = Math.min(wait * 2, 5_000)) {
-      try {
-        await markDeliverySent(this.options.db, this.id, row, {
-          attempts,
-          messageId,
-          at: new Date().toISOString(),
-        });
-        countMail("sent", row.tenant_id, "campaign");
-        return;
-      } catch (error) {
-        if (!this.running) giveUpAt = Math.min(giveUpAt, Date.now() + STALE_CLAIM_MS);
-        if (Date.now() > giveUpAt) throw error;
-        this.options.logger.warn(
-          { err: error, deliveryId: row.id },
-          "message sent but not yet recorded; trying again",
-        );
-        await sleep(wait);
-      }
-    }
-  }
-
-  /** A 4xx or a cut connection: pending again after the next wait, or failed after the last try. */
-  private async recordFailure(row: DeliveryRow, attempts: number, error: unknown): Promise<void> {
-    const { db, logger } = this.options;
-    const transient = error instanceof DeliveryError ? error.transient : !isPermanent(error);
-    const hardBounce = error instanceof DeliveryError && error.hardBounce;
-    const reason = (error instanceof Error ? error.message : String(error)).slice(0, 1000);
-    const retry = transient && attempts < this.retryDelays.length + 1;
-    const outcome = await db.transaction().execute(async (trx) => {
-      const ours = await markDeliveryFailed(trx, this.id, row, {
-        retry,
-        attempts,
-        error: reason,
-        nextAttemptAt: new Date(
-          Date.now() + (retry ? (this.retryDelays[attempts - 1] ?? 0) : 0),
-        ).toISOString(),
-      });
-      // A 5xx for the recipient: a hard bounce, counted in the report; the address is suppressed.
-      const bounced =
-        hardBounce && ours
-          ? (await recordFeedbackIn(trx, {
-              deliveryId: row.id,
-              kind: "bounce",
-              detail: reason,
-            })) === "recorded"
-          : false;
-      return { ours, bounced };
-    });
-    // Counted once the transaction holds (/metrics): a rolled-back failure counts nothing.
-    if (outcome.ours) countMail(retry ? "retried" : "failed", row.tenant_id, "campaign");
-    if (outcome.bounced) countFeedback("bounced", row.tenant_id);
-    logger.warn(
-      { deliveryId: row.id, attempts, transient, hardBounce, reason },
-      "campaign message not sent",
-    );
-  }
-
   /** A sending campaign with nothing left to send is sent (or failed, when nothing got through). */
   private async finishCampaigns(): Promise<void> {
     const { db } = this.options;
@@ -454,12 +287,7 @@ export class CampaignWorker {
     for (const campaign of open) {
       await finishCampaign(db, campaign);
       this.campaignStates.delete(campaign.id);
-      this.prepared.delete(campaign.id);
+      this.sender.forget(campaign.id);
     }
   }
-}
-
-function isPermanent(error: unknown): boolean {
-  const code = (error as { responseCode?: number }).responseCode;
-  return typeof code === "number" && code >= 500;
 }

@@ -1,11 +1,13 @@
 import { CampaignError } from "../campaigns/errors";
 import { sendAsCampaign } from "../campaigns/send-as-campaign";
+import type { Db } from "../db";
 import { crossTenant } from "../db/tenant-guard";
 import { type Env, getEnv } from "../env";
 import { publicOrigin } from "../http/origin";
+import type { Logger } from "../logger";
+import type { Transport } from "../mail/transport";
 import { providerNameFor } from "../providers";
 import { ProviderError } from "../providers/types";
-import type { Scope } from "../scope";
 import type { SubscriptionContext } from "../subscribers/subscribers";
 import { getTenant } from "../tenants/store";
 import { getNewsletter } from "./listing";
@@ -17,11 +19,18 @@ import { claimScheduledSend, failScheduledSend, publishScheduledNewsletter } fro
  * then those scheduled "publish and send" get their campaign. The send is claimed in the same
  * transaction that creates the campaign, so a crash between the two steps only delays the send to
  * the next round, and the campaign is created once.
+ *
+ * One direction: the worker calls this; this only writes campaigns (due now), which the worker's
+ * same round starts and sends. Nothing here knows the worker.
  */
 
-type SchedulerDeps = Pick<Scope, "db" | "logger" | "transport" | "sessionSecret"> & {
+interface SchedulerDeps {
+  db: Db;
+  logger: Logger;
+  transport: Transport;
+  sessionSecret: string;
   env: Pick<Env, "APP_URL">;
-};
+}
 
 /** How many newsletters one round handles; the rest wait for the next round (a second later). */
 const ROUND = 20;

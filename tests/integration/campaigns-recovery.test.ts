@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getCampaignRow } from "../../server/campaigns/campaign-row";
 import { createCampaign } from "../../server/campaigns/campaigns";
-import { STALE_CLAIM_MS } from "../../server/campaigns/worker";
+import { STALE_CLAIM_MS } from "../../server/campaigns/deliveries";
 import { createDb } from "../../server/db";
 import { crossTenant } from "../../server/db/tenant-guard";
 import {

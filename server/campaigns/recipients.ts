@@ -1,0 +1,61 @@
+import { type SqlBool, sql } from "kysely";
+import type { SegmentRule } from "../../shared/schemas/segment";
+import type { Db } from "../db";
+import { segmentCondition } from "../subscribers/segment-sql";
+
+/*
+ * Who a campaign goes to (its lists and segments): the review step's count, and the rows
+ * deliveries.ts queues when the campaign starts. Reads only.
+ */
+
+/** Who a campaign goes to: the active subscribers on any of its lists or in any of its segments. */
+export interface Audience {
+  listIds: readonly number[];
+  segments: readonly SegmentRule[];
+  /** the tenant's number fields, which segments compare as numbers */
+  numberFields: ReadonlySet<string>;
+}
+
+/**
+ * A campaign's recipients: the tenant's active subscribers on any of the audience's lists or in
+ * any of its segments. Unsubscribed, bounced, complained and erased addresses are not active, so
+ * they are never among them, whatever a segment says.
+ */
+export function recipientsOf(db: Db, tenantId: string, audience: Audience) {
+  const { listIds, segments, numberFields } = audience;
+  return db
+    .selectFrom("subscribers")
+    .where("subscribers.tenant_id", "=", tenantId)
+    .where("subscribers.status", "=", "active")
+    .where((eb) =>
+      eb.or([
+        ...(listIds.length > 0
+          ? [
+              eb.exists(
+                eb
+                  .selectFrom("subscriptions")
+                  .select(sql`1`.as("one"))
+                  .where("subscriptions.tenant_id", "=", tenantId)
+                  .whereRef("subscriptions.subscriber_id", "=", "subscribers.id")
+                  .where("subscriptions.list_id", "in", listIds),
+              ),
+            ]
+          : []),
+        ...segments.map((rule) => segmentCondition(eb, tenantId, rule, numberFields)),
+        // an empty audience reaches nobody
+        sql<SqlBool>`1 = 0`,
+      ]),
+    );
+}
+
+/** How many would receive a campaign to `audience` now (the review step's "Send to N"). */
+export async function countRecipients(
+  db: Db,
+  tenantId: string,
+  audience: Audience,
+): Promise<number> {
+  const { total } = await recipientsOf(db, tenantId, audience)
+    .select((eb) => eb.fn.countAll<number>().as("total"))
+    .executeTakeFirstOrThrow();
+  return Number(total);
+}
