@@ -1,5 +1,6 @@
 import { type Migration, type MigrationProvider, Migrator } from "kysely";
 import type { Db } from "./index";
+import { crossTenant } from "./tenant-guard";
 import * as m0001 from "./migrations/0001_initial";
 import * as m0002 from "./migrations/0002_staff_and_newsletters";
 import * as m0003 from "./migrations/0003_subscriptions_and_mail";
@@ -67,7 +68,8 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
 export function migratorFor(db: Db): Migrator {
   // Migrations written in parallel land out of order (0008 after 0009 on a database that already has
   // 0009): each pending one still runs, in name order, instead of the whole migration failing.
-  return new Migrator({ db, provider, allowUnorderedMigrations: true });
+  // Migrations work on every tenant's rows at once (and in raw SQL): the tenant guard is off.
+  return new Migrator({ db: crossTenant(db), provider, allowUnorderedMigrations: true });
 }
 
 /** Brings the schema up to date; throws with the failing migration's error. */
