@@ -1,6 +1,5 @@
 import { type Migration, type MigrationProvider, Migrator } from "kysely";
 import type { Db } from "./index";
-import { crossTenant } from "./tenant-guard";
 import * as m0001 from "./migrations/0001_initial";
 import * as m0002 from "./migrations/0002_staff_and_newsletters";
 import * as m0003 from "./migrations/0003_subscriptions_and_mail";
@@ -29,6 +28,8 @@ import * as m0027 from "./migrations/0027_audience_at_scale";
 import * as m0028 from "./migrations/0028_staff_newsletter_list";
 import * as m0029 from "./migrations/0029_audience_import_sources";
 import * as m0030 from "./migrations/0030_archive_imports";
+import * as m0031 from "./migrations/0031_tenant_not_null";
+import { crossTenant } from "./tenant-guard";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
 const migrations: Record<string, Migration> = {
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   "0028_staff_newsletter_list": m0028,
   "0029_audience_import_sources": m0029,
   "0030_archive_imports": m0030,
+  "0031_tenant_not_null": m0031,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
