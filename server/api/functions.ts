@@ -10,6 +10,7 @@ import { sendAsCampaign } from "../campaigns/send-as-campaign";
 import { CAMPAIGN_MARKERS, renderCampaignEmail } from "../emails/campaign";
 import { mailContentFor, plainPreviewOf, siteNameOf } from "../emails/templates";
 import type { Env } from "../env";
+import { crossTenant, tenantDb } from "../db/tenant-guard";
 import { scopeOf } from "../http/context";
 import { publicOrigin } from "../http/origin";
 import { createRateLimit } from "../http/rate-limit";
@@ -528,7 +529,8 @@ export async function callFunction(
     throw new ApiError("PERMISSION_DENIED", FUNCTION_MESSAGES.noTenantAccess);
   }
   const subscription: SubscriptionContext = {
-    db: scope.db,
+    // Bound to the tenant the call acts on: staff may name another tenant they manage.
+    db: tenantDb(crossTenant(scope.db), tenant.id),
     logger: scope.logger,
     transport: scope.transport,
     tenant,

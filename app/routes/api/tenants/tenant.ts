@@ -1,7 +1,7 @@
 import { apiCaller, requireApiSuperAdmin } from "../../../../server/api/auth";
 import { readJson } from "../../../../server/api/errors";
 import { answerApi, methodNotAllowed } from "../../../../server/api/route";
-import { scopeOf } from "../../../../server/http/context";
+import { namedTenantDbOf, scopeOf } from "../../../../server/http/context";
 import {
   deleteTenant,
   getTenantView,
@@ -31,7 +31,7 @@ const putBody = tenantSettingsSchema.extend({
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   return answerApi(context, async () => {
     const caller = await apiCaller(context, request);
-    const tenant = await getTenantView(scopeOf(context).db, params.id);
+    const tenant = await getTenantView(namedTenantDbOf(context), params.id);
     return {
       tenant: tenantViewFor(caller?.user ?? null, tenant),
     };
@@ -40,7 +40,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 /** PUT replaces the settings; DELETE removes the tenant (?force=true when it has data). */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { db } = scopeOf(context);
+  const db = namedTenantDbOf(context);
   if (request.method === "PUT") {
     return answerApi(context, async () => {
       const caller = await requireApiSuperAdmin(context, request);
