@@ -2,7 +2,7 @@ import { requireApiStaff, requireApiSuperAdmin } from "../../../../server/api/au
 import { readJson } from "../../../../server/api/errors";
 import { answerApi, methodNotAllowed } from "../../../../server/api/route";
 import { canManageTenant } from "../../../../server/auth/permissions";
-import { namedTenantDbOf, scopeOf } from "../../../../server/http/context";
+import { namedTenantDbOf } from "../../../../server/http/context";
 import { createTenant, listTenantViews } from "../../../../server/tenants/admin";
 import { newTenantSchema, tenantSettingsSchema } from "../../../../shared/schemas/tenant";
 import type { Route } from "./+types/index";

@@ -1,7 +1,7 @@
 import { apiCaller, requireApiSuperAdmin } from "../../../../server/api/auth";
 import { readJson } from "../../../../server/api/errors";
 import { answerApi, methodNotAllowed } from "../../../../server/api/route";
-import { namedTenantDbOf, scopeOf } from "../../../../server/http/context";
+import { namedTenantDbOf } from "../../../../server/http/context";
 import {
   deleteTenant,
   getTenantView,
