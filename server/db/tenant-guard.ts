@@ -251,6 +251,12 @@ export class TenantGuardPlugin implements KyselyPlugin {
   }
 }
 
+/**
+ * A prepared query's stand-in for a value given at each call (server/db/prepared.ts): its tenant
+ * cannot be checked when it is compiled; preparedQuery checks a `tenant` value at each call.
+ */
+export const PREPARED_VALUE = "\u0000herald-value:";
+
 /** Comparisons that select rows of the tenant(s) they name. */
 const NAMING_OPERATORS = new Set(["=", "==", "in", "is"]);
 
@@ -298,7 +304,9 @@ class TenantBinder extends OperationNodeTransformer {
   }
 
   #isOwnTenant(value: unknown): boolean {
-    return value === this.#tenantId;
+    return (
+      value === this.#tenantId || (typeof value === "string" && value.startsWith(PREPARED_VALUE))
+    );
   }
 
   /** Adds the tenant condition for each tenant table the query itself reads or writes. */
