@@ -9,6 +9,7 @@
  */
 import { sql } from "kysely";
 import { migrateToLatest } from "../server/db/migrate";
+import { crossTenant } from "../server/db/tenant-guard";
 import { listTenantLists } from "../server/subscribers/lists";
 import { exportTenant } from "../server/tenants/move/export";
 import { importTenant } from "../server/tenants/move/import";
@@ -30,6 +31,8 @@ const SUBSCRIBERS = Number(process.env.BENCH_MOVE_SUBSCRIBERS ?? 50_000);
 
 async function seed(database: TestDatabase): Promise<number> {
   const db = database.db;
+  // Bulk seeding in raw SQL: the tenant guard refuses raw SQL on tenant tables.
+  const raw = crossTenant(db);
   await setUpBenchTenant(db, { domain: "bench.example" });
   await seedTenants(db);
   const now = new Date().toISOString();
@@ -40,14 +43,14 @@ async function seed(database: TestDatabase): Promise<number> {
     INSERT INTO subscribers (tenant_id, email, name, status, subscribed_at, unsubscribed_at, created_at, updated_at)
     SELECT 'bench', 'person' || i || '@example.com', 'Person ' || i,
       CASE WHEN i % 10 < 8 THEN 'active' ELSE 'unsubscribed' END, ${now}, NULL, ${now}, ${now}
-    FROM ${seriesOf(database.dialect, SUBSCRIBERS)}`.execute(db);
+    FROM ${seriesOf(database.dialect, SUBSCRIBERS)}`.execute(raw);
   await sql`INSERT INTO subscriptions (tenant_id, subscriber_id, list_id, created_at)
     SELECT 'bench', id, ${list("newsletter")}, created_at FROM subscribers WHERE tenant_id = 'bench'`.execute(
-    db,
+    raw,
   );
   await sql`INSERT INTO subscriptions (tenant_id, subscriber_id, list_id, created_at)
     SELECT 'bench', id, ${list("industry-news")}, created_at FROM subscribers
-    WHERE tenant_id = 'bench' AND id % 3 = 0`.execute(db);
+    WHERE tenant_id = 'bench' AND id % 3 = 0`.execute(raw);
   await db
     .insertInto("subscriber_fields")
     .values({
@@ -61,10 +64,10 @@ async function seed(database: TestDatabase): Promise<number> {
     })
     .execute();
   await sql`INSERT INTO subscriber_values (tenant_id, subscriber_id, field_key, value)
-    SELECT 'bench', id, 'region', 'EMEA' FROM subscribers WHERE tenant_id = 'bench'`.execute(db);
+    SELECT 'bench', id, 'region', 'EMEA' FROM subscribers WHERE tenant_id = 'bench'`.execute(raw);
   await sql`INSERT INTO subscriber_events (tenant_id, subscriber_id, kind, detail, created_at)
     SELECT 'bench', id, 'signed-up', '{"source":"import","lists":["newsletter"]}', created_at
-    FROM subscribers WHERE tenant_id = 'bench'`.execute(db);
+    FROM subscribers WHERE tenant_id = 'bench'`.execute(raw);
   const { n } = await db
     .selectFrom("audience_counts")
     .select((eb) => eb.fn.countAll<number>().as("n"))

@@ -1,4 +1,5 @@
 import type { Db } from "./db";
+import { tenantDb } from "./db/tenant-guard";
 import type { Env } from "./env";
 import type { Logger } from "./logger";
 import type { Transport } from "./mail/transport";
@@ -9,10 +10,13 @@ import type { TenantConfig } from "./tenants/config";
  * builds it per request (server/http/app.ts); the sender and the CLI build the parts they need.
  *
  * A function names the slice it uses with `Pick<Scope, …>` (or `TenantScope`), so a request's
- * scope can be passed to anything and a worker can pass a smaller object. Queries on tenant tables
- * still name `tenantId` themselves; server/db/tenant-guard.ts refuses the ones that forget.
+ * scope can be passed to anything and a worker can pass a smaller object. Its `db` is bound to
+ * `tenantId` (server/db/tenant-guard.ts, `tenantDb`): queries on it need not name the tenant, and
+ * one naming another tenant is refused. The request's scope is built bound; a worker or the CLI
+ * acting for one tenant binds its scope with `tenantScope`.
  */
 export interface Scope {
+  /** bound to `tenantId` */
   db: Db;
   /** the tenant this work is for (the request's host decides; never the request body) */
   tenantId: string;
@@ -45,3 +49,13 @@ export interface PokeableWorker {
 
 /** What a tenant-owned read or write needs: the database and the tenant. */
 export type TenantScope = Pick<Scope, "db" | "tenantId">;
+
+/**
+ * The scope with its database bound to its tenant: for a worker or the CLI acting for one tenant,
+ * and for a function that takes a scope and a worker may call with the root database. A scope
+ * already bound is returned as it is; one bound to another tenant is refused (TenantGuardError).
+ */
+export function tenantScope<S extends TenantScope>(scope: S): S {
+  const db = tenantDb(scope.db, scope.tenantId);
+  return db === scope.db ? scope : { ...scope, db };
+}

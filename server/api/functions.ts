@@ -2,6 +2,7 @@ import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
 import { canManageTenant, type StaffUser } from "../auth/permissions";
 import { sendAsCampaign } from "../campaigns/send-as-campaign";
+import { crossTenant, tenantDb } from "../db/tenant-guard";
 import { scopeOf } from "../http/context";
 import { publicOrigin } from "../http/origin";
 import { createRateLimit } from "../http/rate-limit";
@@ -134,7 +135,8 @@ export async function callFunction(
     throw new ApiError("PERMISSION_DENIED", FUNCTION_MESSAGES.noTenantAccess);
   }
   const subscription: SubscriptionContext = {
-    db: scope.db,
+    // Bound to the tenant the call acts on: staff may name another tenant they manage.
+    db: tenantDb(crossTenant(scope.db), tenant.id),
     logger: scope.logger,
     transport: scope.transport,
     tenant,

@@ -1,7 +1,7 @@
 import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
 import type { Db } from "../db";
-import { scopeOf } from "../http/context";
+import { namedTenantDbOf, scopeOf } from "../http/context";
 import type { TenantView } from "../tenants/views";
 import { requireApiSuperAdmin } from "./auth";
 import { apiErrorResponse, jsonResponse, readJson } from "./errors";
@@ -50,7 +50,7 @@ export function tenantPatchAction(
     return answerApi(context, async () => {
       const caller = await requireApiSuperAdmin(context, request);
       const body = await readJson(request, z.unknown());
-      return { tenant: await patch(scopeOf(context).db, caller.actor, params.id, body) };
+      return { tenant: await patch(namedTenantDbOf(context), caller.actor, params.id, body) };
     });
   };
 }

@@ -119,7 +119,7 @@ export async function claimDeliveries(
       limit ${limit}
       ${lock}
     )
-    returning *`.execute(db);
+    returning *`.execute(crossTenant(db)); // across tenants, like the claims above (raw: the lock)
   return result.rows;
 }
 

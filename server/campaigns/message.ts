@@ -1,3 +1,4 @@
+import { tenantDb } from "../db/tenant-guard";
 import { CAMPAIGN_MARKERS, renderCampaignEmail } from "../emails/campaign";
 import { mailContentFor, plainPreviewOf, whyYouGetThis } from "../emails/templates";
 import { absoluteUrl } from "../emails/urls";
@@ -68,11 +69,10 @@ export async function prepareCampaignMessage(
 ): Promise<PreparedCampaignMessage> {
   const [newsletter, tenantLists] = await Promise.all([
     source.newsletterId
-      ? ctx.db
+      ? tenantDb(ctx.db, ctx.tenant.id)
           .selectFrom("newsletters")
           .select(["title", "excerpt", "slug"])
           .where("id", "=", source.newsletterId)
-          .where("tenant_id", "=", ctx.tenant.id)
           .executeTakeFirst()
       : undefined,
     listTenantLists(ctx.db, ctx.tenant),

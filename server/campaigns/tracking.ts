@@ -1,5 +1,5 @@
 import type { Db } from "../db";
-import { crossTenant } from "../db/tenant-guard";
+import { crossTenant, tenantDb } from "../db/tenant-guard";
 import { addCampaignEvent } from "./campaign-events";
 import { isMachineOpen } from "./machine-opens";
 
@@ -75,16 +75,16 @@ export const UNSUBSCRIBE_ATTRIBUTION_MS = 30 * 86_400_000;
  * caller's transaction.
  */
 export async function recordUnsubscribe(
-  db: Db,
+  root: Db,
   tenantId: string,
   subscriberId: number,
   now: string,
 ): Promise<void> {
+  const db = tenantDb(root, tenantId);
   const since = new Date(Date.parse(now) - UNSUBSCRIBE_ATTRIBUTION_MS).toISOString();
   const last = await db
     .selectFrom("deliveries")
     .select(["id", "campaign_id"])
-    .where("tenant_id", "=", tenantId)
     .where("subscriber_id", "=", subscriberId)
     .where("status", "=", "sent")
     .where("sent_at", ">=", since)

@@ -1,4 +1,5 @@
 import type { ContactInput } from "../../shared/schemas/contact";
+import { tenantDb } from "../db/tenant-guard";
 import { createRateLimit } from "../http/rate-limit";
 import type { TenantScope } from "../scope";
 
@@ -31,10 +32,10 @@ export async function submitContactMessage(
 
 /** The tenant's messages, newest first (staff read them in the admin area). */
 export async function listContactMessages(ctx: TenantScope, options: { limit: number }) {
-  return ctx.db
+  const db = tenantDb(ctx.db, ctx.tenantId);
+  return db
     .selectFrom("contact_messages")
     .selectAll()
-    .where("tenant_id", "=", ctx.tenantId)
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .limit(options.limit)

@@ -28,6 +28,8 @@ import * as m0027 from "./migrations/0027_audience_at_scale";
 import * as m0028 from "./migrations/0028_staff_newsletter_list";
 import * as m0029 from "./migrations/0029_audience_import_sources";
 import * as m0030 from "./migrations/0030_archive_imports";
+import * as m0031 from "./migrations/0031_tenant_not_null";
+import { crossTenant } from "./tenant-guard";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
 const migrations: Record<string, Migration> = {
@@ -59,6 +61,7 @@ const migrations: Record<string, Migration> = {
   "0028_staff_newsletter_list": m0028,
   "0029_audience_import_sources": m0029,
   "0030_archive_imports": m0030,
+  "0031_tenant_not_null": m0031,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -67,7 +70,8 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
 export function migratorFor(db: Db): Migrator {
   // Migrations written in parallel land out of order (0008 after 0009 on a database that already has
   // 0009): each pending one still runs, in name order, instead of the whole migration failing.
-  return new Migrator({ db, provider, allowUnorderedMigrations: true });
+  // Migrations work on every tenant's rows at once (and in raw SQL): the tenant guard is off.
+  return new Migrator({ db: crossTenant(db), provider, allowUnorderedMigrations: true });
 }
 
 /** Brings the schema up to date; throws with the failing migration's error. */

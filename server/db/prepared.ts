@@ -1,7 +1,8 @@
 import { type Compilable, type CompiledQuery, createQueryId } from "kysely";
 import type { Db } from "./index";
+import { boundTenantOf, PREPARED_VALUE, TenantGuardError } from "./tenant-guard";
 
-const STAND_IN = "\u0000herald-value:";
+const STAND_IN = PREPARED_VALUE;
 
 /**
  * A query built, checked by the tenant guard and compiled once per database, then run with each
@@ -15,6 +16,13 @@ export function preparedQuery<Name extends string, Row>(
 ): (db: Db, values: Readonly<Record<Name, unknown>>) => Promise<Row[]> {
   const compiled = new WeakMap<Db, { query: CompiledQuery<Row>; names: (Name | null)[] }>();
   return async (db, values) => {
+    // A query still naming its tenant as a value (`tenant`) on a bound database: the same tenant.
+    const bound = boundTenantOf(db);
+    if (bound !== undefined && "tenant" in values && values.tenant !== bound) {
+      throw new TenantGuardError(
+        `a prepared query for tenant ${String(values.tenant)} on a database bound to tenant ${bound}`,
+      );
+    }
     let prepared = compiled.get(db);
     if (!prepared) {
       const query = build(db, (name) => `${STAND_IN}${name}` as never).compile();

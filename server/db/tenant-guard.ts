@@ -1,14 +1,42 @@
-import type {
-  Kysely,
-  KyselyPlugin,
-  OperationNode,
-  PluginTransformQueryArgs,
-  PluginTransformResultArgs,
-  QueryResult,
-  RootOperationNode,
-  UnknownRow,
+import {
+  BinaryOperationNode,
+  ColumnNode,
+  type DeleteQueryNode,
+  type InsertQueryNode,
+  JoinNode,
+  type Kysely,
+  type KyselyPlugin,
+  type OperationNode,
+  OperationNodeTransformer,
+  OperatorNode,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryId,
+  type QueryResult,
+  type RawNode,
+  ReferenceNode,
+  type RootOperationNode,
+  type SelectQueryNode,
+  TableNode,
+  type UnknownRow,
+  type UpdateQueryNode,
+  ValueNode,
+  WhereNode,
 } from "kysely";
 import type { Database } from "./schema";
+import {
+  checkRaw,
+  checkTree,
+  identifierName,
+  type Node,
+  sourceOf,
+  sourcesOf,
+  TENANT_TABLES,
+  TenantGuardError,
+  tenantColumnTable,
+} from "./tenant-conditions";
+
+export { TENANT_TABLES, TenantGuardError };
 
 /**
  * Tenancy by construction (issue 13, point 1): every query Herald builds on a table with a
@@ -18,7 +46,12 @@ import type { Database } from "./schema";
  * in tests, so a missing tenant filter fails a test instead of leaking a tenant's rows.
  *
  * The condition must hold for the whole query: inside an OR it does not count. Subqueries are
- * checked on their own. Raw SQL (`sql\`…\``) is not inspected; keep it rare.
+ * checked on their own. Raw SQL (`sql\`…\``) that reads or writes a tenant table (`from`, `join`,
+ * `into` or `update` it) is refused: its conditions cannot be checked.
+ *
+ * A request, and every worker acting for one tenant, does not use this guard but a database bound
+ * to its tenant (`tenantDb`, issue 34): its plugin adds the tenant condition itself and refuses a
+ * query naming another tenant.
  *
  * Code that is cross-tenant on purpose (the sender finding every tenant's due campaigns, the mail
  * retry queue, the lookups of a delivery named by a signed token) says so with `crossTenant(db)`,
@@ -26,176 +59,6 @@ import type { Database } from "./schema";
  * The child tables (subscriptions, preference_changes, deliveries, campaign_events) carry their
  * parent's tenant since migration 0011, so they are guarded like any other.
  */
-
-/** Tables with a tenant_id column: server/db/schema.ts (a test keeps this list in step with it). */
-export const TENANT_TABLES: ReadonlySet<string> = new Set([
-  "contact_messages",
-  "newsletters",
-  "comments",
-  "lists",
-  "subscribers",
-  "unsubscribe_feedback",
-  "stored_files",
-  "newsletter_slugs",
-  "tags",
-  "newsletter_tags",
-  "newsletter_search",
-  "mail_log",
-  "campaigns",
-  "tenant_changes",
-  "images",
-  "dkim_keys",
-  "subscriptions",
-  "subscriber_fields",
-  "subscriber_values",
-  "subscriber_events",
-  "segments",
-  "audience_counts",
-  "subscriber_imports",
-  "archive_imports",
-  "preference_changes",
-  "deliveries",
-  "campaign_events",
-  "webhook_secrets",
-  "webhook_events",
-]);
-
-export class TenantGuardError extends Error {}
-
-type Node = OperationNode & Record<string, unknown>;
-
-const QUERY_KINDS = new Set([
-  "SelectQueryNode",
-  "UpdateQueryNode",
-  "DeleteQueryNode",
-  "InsertQueryNode",
-]);
-
-function identifierName(node: unknown): string | undefined {
-  const n = node as Node | undefined;
-  if (!n) return undefined;
-  if (n.kind === "IdentifierNode") return n.name as string;
-  if (n.kind === "SchemableIdentifierNode") return identifierName(n.identifier);
-  if (n.kind === "TableNode") return identifierName(n.table);
-  return undefined;
-}
-
-interface Source {
-  table: string;
-  /** the name the query uses for it: its alias, else the table */
-  name: string;
-  /** the ON condition of the join that brought it in */
-  on?: unknown;
-}
-
-function sourceOf(node: unknown, on?: unknown): Source | undefined {
-  const n = node as Node | undefined;
-  if (n?.kind === "TableNode") {
-    const table = identifierName(n) ?? "";
-    return { table, name: table, on };
-  }
-  if (n?.kind === "AliasNode" && (n.node as Node).kind === "TableNode") {
-    const table = identifierName(n.node) ?? "";
-    return { table, name: identifierName(n.alias) ?? table, on };
-  }
-  return undefined;
-}
-
-function sourcesOf(query: Node): Source[] {
-  const sources: Source[] = [];
-  const from = query.from as Node | undefined;
-  for (const item of (from?.froms as unknown[] | undefined) ?? []) {
-    const source = sourceOf(item);
-    if (source) sources.push(source);
-  }
-  if (query.kind === "UpdateQueryNode") {
-    const source = sourceOf(query.table);
-    if (source) sources.push(source);
-  }
-  const using = query.using as Node | undefined;
-  for (const item of (using?.tables as unknown[] | undefined) ?? []) {
-    const source = sourceOf(item);
-    if (source) sources.push(source);
-  }
-  for (const join of (query.joins as Node[] | undefined) ?? []) {
-    const source = sourceOf(join.table, (join.on as Node | undefined)?.on);
-    if (source) sources.push(source);
-  }
-  return sources;
-}
-
-/** The conditions that must all hold: the AND chain at the top of an expression. */
-function conjuncts(node: unknown): Node[] {
-  const n = node as Node | undefined;
-  if (!n) return [];
-  if (n.kind === "AndNode") return [...conjuncts(n.left), ...conjuncts(n.right)];
-  if (n.kind === "ParensNode") return conjuncts(n.node);
-  return [n];
-}
-
-/** The table a `tenant_id` reference names ("" when unqualified), or undefined for anything else. */
-function tenantColumnTable(node: unknown): string | undefined {
-  const n = node as Node | undefined;
-  if (n?.kind === "ColumnNode") return identifierName(n.column) === "tenant_id" ? "" : undefined;
-  if (n?.kind !== "ReferenceNode") return undefined;
-  const column = n.column as Node;
-  if (column.kind !== "ColumnNode" || identifierName(column.column) !== "tenant_id")
-    return undefined;
-  return n.table ? (identifierName(n.table) ?? "") : "";
-}
-
-function isTenantCondition(node: Node, source: Source): boolean {
-  if (node.kind !== "BinaryOperationNode") return false;
-  const operator = (node.operator as Node).operator;
-  // `is` for rows of no tenant (mail_log's staff mail): `tenant_id is null`.
-  if (operator !== "=" && operator !== "in" && operator !== "is") return false;
-  return [node.leftOperand, node.rightOperand].some((operand) => {
-    const table = tenantColumnTable(operand);
-    return table !== undefined && (table === "" || table === source.name);
-  });
-}
-
-function checkQuery(query: Node): void {
-  if (query.kind === "InsertQueryNode") {
-    const table = identifierName(query.into);
-    if (!table || !TENANT_TABLES.has(table)) return;
-    const columns = (query.columns as Node[] | undefined) ?? [];
-    if (!columns.some((column) => identifierName(column.column) === "tenant_id")) {
-      throw new TenantGuardError(
-        `insert into ${table} without tenant_id (server/db/tenant-guard.ts)`,
-      );
-    }
-    return;
-  }
-  const where = conjuncts((query.where as Node | undefined)?.where);
-  for (const source of sourcesOf(query)) {
-    if (!TENANT_TABLES.has(source.table)) continue;
-    const conditions = [...where, ...conjuncts(source.on)];
-    if (!conditions.some((condition) => isTenantCondition(condition, source))) {
-      const verb = query.kind.replace("QueryNode", "").toLowerCase();
-      throw new TenantGuardError(
-        `${verb} on ${source.table} without a tenant_id condition (server/db/tenant-guard.ts)`,
-      );
-    }
-  }
-}
-
-/** Checks the query and every query inside it. */
-function checkTree(node: unknown): void {
-  if (Array.isArray(node)) {
-    for (const item of node) checkTree(item);
-    return;
-  }
-  if (typeof node !== "object" || node === null) return;
-  const n = node as Node;
-  // Values hold no query (and walking a large one would cost).
-  if (n.kind === "ValueNode" || n.kind === "PrimitiveValueListNode") return;
-  if (typeof n.kind === "string" && QUERY_KINDS.has(n.kind)) checkQuery(n);
-  for (const key in n) {
-    const value = n[key];
-    if (typeof value === "object" && value !== null) checkTree(value);
-  }
-}
 
 export class TenantGuardPlugin implements KyselyPlugin {
   transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
@@ -206,6 +69,254 @@ export class TenantGuardPlugin implements KyselyPlugin {
   async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
     return result;
   }
+}
+
+/**
+ * A prepared query's stand-in for a value given at each call (server/db/prepared.ts): its tenant
+ * cannot be checked when it is compiled; preparedQuery checks a `tenant` value at each call.
+ */
+export const PREPARED_VALUE = "\u0000herald-value:";
+
+/** Comparisons that select rows of the tenant(s) they name. */
+const NAMING_OPERATORS = new Set(["=", "==", "in", "is"]);
+
+/** The values a tenant_id comparison's other side names, or undefined when it is not a value. */
+function namedValues(node: OperationNode): unknown[] | undefined {
+  const n = node as Node;
+  if (n.kind === "ValueNode") return [n.value];
+  if (n.kind === "PrimitiveValueListNode") return n.values as unknown[];
+  if (n.kind === "ValueListNode") {
+    return (n.values as Node[]).map((value) => (value.kind === "ValueNode" ? value.value : value));
+  }
+  return undefined;
+}
+
+/**
+ * The plugin of a database bound to one tenant. It walks the whole query (subqueries included)
+ * and gives every tenant table the query reads, updates or deletes its `tenant_id = <tenant>`
+ * condition: in the WHERE for the tables of from, using and update, in the ON for a joined table
+ * (so a left join keeps its other rows). A condition naming another tenant is refused, not
+ * narrowed: it is a bug, and an empty answer would hide it. An insert into a tenant table must set
+ * `tenant_id` to this tenant (not filled in: an insert says what it writes).
+ */
+class TenantBinder extends OperationNodeTransformer {
+  readonly #tenantId: string;
+  readonly #condition: (name: string) => BinaryOperationNode;
+
+  constructor(tenantId: string) {
+    super();
+    this.#tenantId = tenantId;
+    const equals = OperatorNode.create("=");
+    const value = ValueNode.create(tenantId);
+    const column = ColumnNode.create("tenant_id");
+    this.#condition = (name) =>
+      BinaryOperationNode.create(
+        ReferenceNode.create(column, TableNode.create(name)),
+        equals,
+        value,
+      );
+  }
+
+  #refuse(what: string): never {
+    throw new TenantGuardError(
+      `${what} on a database bound to tenant ${this.#tenantId} (server/db/tenant-guard.ts)`,
+    );
+  }
+
+  #isOwnTenant(value: unknown): boolean {
+    return (
+      value === this.#tenantId || (typeof value === "string" && value.startsWith(PREPARED_VALUE))
+    );
+  }
+
+  /** Adds the tenant condition for each tenant table the query itself reads or writes. */
+  #bind<T extends SelectQueryNode | UpdateQueryNode | DeleteQueryNode>(query: T): T {
+    let bound = query;
+    const joins = query.joins;
+    let newJoins: JoinNode[] | undefined;
+    for (const source of sourcesOf(query as unknown as Node)) {
+      if (!TENANT_TABLES.has(source.table) || source.on !== undefined) continue;
+      bound = { ...bound, where: whereAnd(bound.where, this.#condition(source.name)) };
+    }
+    if (joins) {
+      for (const [index, join] of joins.entries()) {
+        const source = sourceOf(join.table);
+        if (!source || !TENANT_TABLES.has(source.table)) continue;
+        newJoins ??= [...joins];
+        const condition = this.#condition(source.name);
+        newJoins[index] = join.on
+          ? JoinNode.cloneWithOn(join, condition)
+          : JoinNode.createWithOn(join.joinType, join.table, condition);
+      }
+    }
+    return newJoins ? ({ ...bound, joins: newJoins } as T) : bound;
+  }
+
+  protected override transformSelectQuery(node: SelectQueryNode, queryId?: QueryId) {
+    return this.#bind(super.transformSelectQuery(node, queryId));
+  }
+
+  protected override transformUpdateQuery(node: UpdateQueryNode, queryId?: QueryId) {
+    const table = sourceOf(node.table)?.table;
+    if (table && TENANT_TABLES.has(table)) {
+      for (const update of node.updates ?? []) {
+        if (identifierName((update.column as Node).column) !== "tenant_id") continue;
+        const values = namedValues(update.value);
+        if (!values?.every((value) => this.#isOwnTenant(value))) {
+          this.#refuse(`moving ${table} rows to another tenant`);
+        }
+      }
+    }
+    return this.#bind(super.transformUpdateQuery(node, queryId));
+  }
+
+  protected override transformDeleteQuery(node: DeleteQueryNode, queryId?: QueryId) {
+    return this.#bind(super.transformDeleteQuery(node, queryId));
+  }
+
+  protected override transformInsertQuery(node: InsertQueryNode, queryId?: QueryId) {
+    const table = identifierName(node.into);
+    if (table && TENANT_TABLES.has(table)) this.#checkInsert(table, node);
+    return super.transformInsertQuery(node, queryId);
+  }
+
+  #checkInsert(table: string, node: InsertQueryNode): void {
+    const index = (node.columns ?? []).findIndex(
+      (column) => identifierName(column.column) === "tenant_id",
+    );
+    if (index < 0) this.#refuse(`insert into ${table} without tenant_id`);
+    const values = node.values as Node | undefined;
+    if (values?.kind === "ValuesNode") {
+      for (const row of values.values as Node[]) {
+        const value =
+          row.kind === "PrimitiveValueListNode"
+            ? (row.values as unknown[])[index]
+            : (row.values as Node[])[index]?.value;
+        if (!this.#isOwnTenant(value)) this.#refuse(`insert into ${table} for another tenant`);
+      }
+      return;
+    }
+    if (values?.kind === "SelectQueryNode") {
+      // insert … select: the tenant_id selected is a bound table's (a reference), or this tenant.
+      let selected = ((values.selections as Node[] | undefined) ?? [])[index]?.selection as
+        | Node
+        | undefined;
+      if (selected?.kind === "AliasNode") selected = selected.node as Node;
+      if (selected && tenantColumnTable(selected) !== undefined) return;
+      if (selected?.kind === "ValueNode" && this.#isOwnTenant(selected.value)) return;
+    }
+    this.#refuse(`insert into ${table} whose tenant_id is not this tenant`);
+  }
+
+  protected override transformBinaryOperation(node: BinaryOperationNode, queryId?: QueryId) {
+    const operator = (node.operator as Node).operator as string;
+    if (NAMING_OPERATORS.has(operator)) {
+      for (const [column, other] of [
+        [node.leftOperand, node.rightOperand],
+        [node.rightOperand, node.leftOperand],
+      ] as const) {
+        if (tenantColumnTable(column) === undefined) continue;
+        const values = namedValues(other);
+        if (values && !values.every((value) => this.#isOwnTenant(value))) {
+          this.#refuse(`a tenant_id condition naming ${values.map(String).join(", ")}`);
+        }
+      }
+    }
+    return super.transformBinaryOperation(node, queryId);
+  }
+
+  protected override transformRaw(node: RawNode, queryId?: QueryId) {
+    checkRaw(node);
+    return super.transformRaw(node, queryId);
+  }
+
+  // Values are immutable and hold no query: no copies (an import's insert holds thousands).
+  protected override transformValue(node: ValueNode): ValueNode {
+    return node;
+  }
+}
+
+function whereAnd(where: WhereNode | undefined, condition: OperationNode): WhereNode {
+  return where
+    ? WhereNode.cloneWithOperation(where, "And", condition)
+    : WhereNode.create(condition);
+}
+
+/** Whether a query touches a tenant table or names a tenant_id at all (most do; lookups of users, sessions, settings do not). */
+function touchesTenant(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(touchesTenant);
+  if (typeof node !== "object" || node === null) return false;
+  const n = node as Node;
+  if (n.kind === "ValueNode" || n.kind === "PrimitiveValueListNode") return false;
+  if (n.kind === "IdentifierNode") {
+    const name = n.name as string;
+    return name === "tenant_id" || TENANT_TABLES.has(name);
+  }
+  if (n.kind === "RawNode") return true;
+  for (const key in n) {
+    const value = n[key];
+    if (typeof value === "object" && value !== null && touchesTenant(value)) return true;
+  }
+  return false;
+}
+
+/** The plugin of a database bound to one tenant (see TenantBinder). */
+export class TenantBoundPlugin implements KyselyPlugin {
+  readonly tenantId: string;
+  readonly #binder: TenantBinder;
+
+  constructor(tenantId: string) {
+    this.tenantId = tenantId;
+    this.#binder = new TenantBinder(tenantId);
+  }
+
+  transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
+    // Most queries of a page are on tenant tables; the rest (sessions, users, settings) cost a walk, not a copy.
+    if (!touchesTenant(node)) return node;
+    return this.#binder.transformNode(node, queryId);
+  }
+
+  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return result;
+  }
+}
+
+/** The tenant a database is bound to (tenantDb), or undefined for the root database. */
+export function boundTenantOf(db: Kysely<Database>): string | undefined {
+  for (const plugin of db.getExecutor().plugins) {
+    if (plugin instanceof TenantBoundPlugin) return plugin.tenantId;
+  }
+  return undefined;
+}
+
+const boundDbs = new WeakMap<Kysely<Database>, Map<string, Kysely<Database>>>();
+
+/**
+ * The database bound to one tenant: every query on it reads and writes that tenant's rows only
+ * (TenantBoundPlugin). Memoised per database and tenant, so a request builds none and a prepared
+ * query (server/db/prepared.ts) is compiled once per tenant. A database already bound to the
+ * tenant is returned as it is; binding it to another tenant is refused (say crossTenant first, with
+ * the reason, for code that acts on another tenant on purpose).
+ */
+export function tenantDb<T extends Kysely<Database>>(db: T, tenantId: string): T {
+  const bound = boundTenantOf(db);
+  if (bound === tenantId) return db;
+  if (bound !== undefined) {
+    throw new TenantGuardError(
+      `a database bound to tenant ${bound} rebound to ${tenantId} (server/db/tenant-guard.ts)`,
+    );
+  }
+  let byTenant = boundDbs.get(db);
+  if (!byTenant) {
+    byTenant = new Map();
+    boundDbs.set(db, byTenant);
+  }
+  let tenant = byTenant.get(tenantId);
+  if (!tenant) {
+    tenant = db.withoutPlugins().withPlugin(new TenantBoundPlugin(tenantId));
+    byTenant.set(tenantId, tenant);
+  }
+  return tenant as T;
 }
 
 /**

@@ -104,7 +104,8 @@ export function databaseBackend(db: Db): FileBackend {
         .execute();
     },
     async read(key) {
-      const row = await db
+      // The key names its tenant (an upload is served on any host that links it): by that tenant.
+      const row = await crossTenant(db)
         .selectFrom("stored_files")
         .select("bytes")
         .where("tenant_id", "=", tenantOf(key))

@@ -1,4 +1,5 @@
 import type { Db } from "../db";
+import { tenantDb } from "../db/tenant-guard";
 import { fileUrl, isValidFileKey } from "./store";
 
 /*
@@ -24,10 +25,11 @@ export interface StoredImage {
 
 /** The stored images among `urls` (/uploads/… paths or absolute URLs), by the URL as given. */
 export async function findImagesByUrl(
-  db: Db,
+  root: Db,
   tenantId: string,
   urls: Iterable<string>,
 ): Promise<Map<string, StoredImage>> {
+  const db = tenantDb(root, tenantId);
   const keyOf = new Map<string, string>();
   for (const url of urls) {
     const key = /\/uploads\/([a-z0-9-]+\/[a-f0-9]{32}\.(?:png|jpe?g|gif|webp))$/.exec(url)?.[1];
@@ -38,7 +40,6 @@ export async function findImagesByUrl(
   const rows = await db
     .selectFrom("images")
     .selectAll()
-    .where("tenant_id", "=", tenantId)
     .where("key", "in", [...new Set(keyOf.values())])
     .execute();
   const byKey = new Map(rows.map((row) => [row.key, row]));

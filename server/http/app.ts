@@ -6,6 +6,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import proxyaddr from "proxy-addr";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { readCookieHeader, SESSION_COOKIE } from "../auth/sessions";
+import { tenantDb } from "../db/tenant-guard";
 import { getEnv, trustProxySetting } from "../env";
 import { MiB, memoryCache, stringBytes } from "../memory-cache";
 import { countPageCache, observeRequest } from "../metrics";
@@ -100,7 +101,8 @@ app.use(async (req, res, next) => {
     const tenant = await getTenant(runtime.db, tenantId);
     const scope: RequestScope = {
       env: runtime.env,
-      db: runtime.db,
+      // Bound to the request's tenant: every query on it reads and writes this tenant's rows only.
+      db: tenantDb(runtime.db, tenantId),
       logger: runtime.logger.child({ requestId: res.locals.requestId }),
       requestId: res.locals.requestId,
       nonce: res.locals.nonce,

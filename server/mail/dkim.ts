@@ -1,6 +1,7 @@
 import { createPrivateKey, type KeyObject } from "node:crypto";
 import type { Db } from "../db";
 import type { DkimKeysTable } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import { MiB, memoryCache, stringBytes } from "../memory-cache";
 import { getSecretBox, type SealedAt } from "../secret-box";
 import type { DkimSigner } from "./dkim-sign";
@@ -35,14 +36,13 @@ const parsedKeys = memoryCache<string, KeyObject>({
  * mail goes out unsigned). Read at send time, so a rotation or removal applies to the next message.
  */
 export async function dkimSigningKey(
-  db: Db,
+  root: Db,
   tenantId: string | null,
 ): Promise<DkimSigningKey | undefined> {
   if (!tenantId) return undefined;
-  const row = await db
+  const row = await tenantDb(root, tenantId)
     .selectFrom("dkim_keys")
     .select(["selector", "domain", "algorithm", "private_key"])
-    .where("tenant_id", "=", tenantId)
     .where("status", "=", "active")
     .executeTakeFirst();
   if (!row) return undefined;

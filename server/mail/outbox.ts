@@ -1,4 +1,5 @@
 import type { MailStatus } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import type { TenantScope } from "../scope";
 
 /**
@@ -25,16 +26,15 @@ export async function listOutbox(
   page = 1,
   pageSize = OUTBOX_PAGE_SIZE,
 ): Promise<{ items: OutboxEntry[]; total: number; page: number; pageCount: number }> {
-  const { count } = await ctx.db
+  const db = tenantDb(ctx.db, ctx.tenantId);
+  const { count } = await db
     .selectFrom("mail_log")
     .select((eb) => eb.fn.countAll().as("count"))
-    .where("tenant_id", "=", ctx.tenantId)
     .executeTakeFirstOrThrow();
   const total = Number(count);
-  const rows = await ctx.db
+  const rows = await db
     .selectFrom("mail_log")
     .select(["id", "created_at", "to_address", "subject", "kind", "status", "attempts", "error"])
-    .where("tenant_id", "=", ctx.tenantId)
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .limit(pageSize)
@@ -73,12 +73,8 @@ export async function getOutboxMessage(
   ctx: TenantScope,
   id: number,
 ): Promise<OutboxMessage | null> {
-  const row = await ctx.db
-    .selectFrom("mail_log")
-    .selectAll()
-    .where("tenant_id", "=", ctx.tenantId)
-    .where("id", "=", id)
-    .executeTakeFirst();
+  const db = tenantDb(ctx.db, ctx.tenantId);
+  const row = await db.selectFrom("mail_log").selectAll().where("id", "=", id).executeTakeFirst();
   if (!row) return null;
   let headers: [string, string][] = [];
   try {

@@ -1,5 +1,5 @@
 import type { Db } from "../db";
-import { crossTenant } from "../db/tenant-guard";
+import { crossTenant, tenantDb } from "../db/tenant-guard";
 import { getEnv } from "../env";
 import { countMail } from "../metrics";
 import type { Scope } from "../scope";
@@ -171,14 +171,14 @@ export async function retryFailedMail(ctx: MailContext, now = new Date()): Promi
 
 /** Forgets the mail a tenant sent to these addresses (an erased subscriber's welcome, links…). */
 export async function forgetRecipients(
-  db: Db,
+  root: Db,
   tenantId: string,
   addresses: readonly string[],
 ): Promise<void> {
+  const db = tenantDb(root, tenantId);
   for (let start = 0; start < addresses.length; start += 500) {
     await db
       .deleteFrom("mail_log")
-      .where("tenant_id", "=", tenantId)
       .where("to_address", "in", addresses.slice(start, start + 500))
       .execute();
   }

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { findUserByEmail } from "../auth/users";
 import type { Db } from "../db";
 import type { ArchiveImportsTable } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import { getEnv } from "../env";
 import { imageSources } from "../files/stored-images";
 import {
@@ -164,10 +165,10 @@ export async function queueArchiveImport(
 }
 
 export async function getArchiveImport(ctx: AdminScope, id: number): Promise<ArchiveImportJob> {
-  const row = await ctx.db
+  const db = tenantDb(ctx.db, ctx.tenant.id);
+  const row = await db
     .selectFrom("archive_imports")
     .select(JOB_COLUMNS)
-    .where("tenant_id", "=", ctx.tenant.id)
     .where("id", "=", id)
     .executeTakeFirst();
   if (!row) throw new ArchiveImportNotFound("Import not found");
@@ -179,10 +180,10 @@ export async function recentArchiveImports(
   ctx: AdminScope,
   limit = 10,
 ): Promise<ArchiveImportJob[]> {
-  const rows = await ctx.db
+  const db = tenantDb(ctx.db, ctx.tenant.id);
+  const rows = await db
     .selectFrom("archive_imports")
     .select(JOB_COLUMNS)
-    .where("tenant_id", "=", ctx.tenant.id)
     .orderBy("id", "desc")
     .limit(limit)
     .execute();
@@ -210,7 +211,7 @@ const encodeAttribute = (value: string) => value.replace(/&/g, "&amp;").replace(
  * it as done (or failed, with the reason). `onProgress` hears after each post (the command).
  */
 export async function runArchiveImport(
-  db: Db,
+  root: Db,
   job: JobRef,
   workerId: string,
   options: {
@@ -219,6 +220,7 @@ export async function runArchiveImport(
     allowPrivateHosts?: boolean;
   } = {},
 ): Promise<void> {
+  const db = tenantDb(root, job.tenantId);
   const keepGoing = options.keepGoing ?? (() => true);
   const allowPrivate = options.allowPrivateHosts ?? getEnv().IMPORT_ALLOW_PRIVATE_HOSTS === "true";
   /** An update of this job, while this worker holds it. */
@@ -226,7 +228,6 @@ export async function runArchiveImport(
   const row = await db
     .selectFrom("archive_imports")
     .select(["source", "posts", "done_posts", "skipped", "warnings", "images", "skipped_count"])
-    .where("tenant_id", "=", job.tenantId)
     .where("id", "=", job.id)
     .executeTakeFirstOrThrow();
   const posts = JSON.parse(row.posts) as ArchivePost[];

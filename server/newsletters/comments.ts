@@ -2,6 +2,7 @@ import { z } from "zod";
 import { commentTextSchema } from "../../shared/schemas/comment";
 import { preparedQuery } from "../db/prepared";
 import type { CommentRow } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import { createRateLimit } from "../http/rate-limit";
 import type { TenantScope } from "../scope";
 import { countNewsletterComment } from "./newsletters";
@@ -97,9 +98,8 @@ export async function listComments(
   options: { includeHidden?: boolean; limit?: number } = {},
 ): Promise<Comment[]> {
   const list = options.includeHidden ? commentsWithHidden : visibleComments;
-  const rows = await list(ctx.db, {
+  const rows = await list(tenantDb(ctx.db, ctx.tenantId), {
     newsletter: newsletterId,
-    tenant: ctx.tenantId,
     limit: options.limit ?? 500,
   });
   return rows.map(toComment);
@@ -110,12 +110,12 @@ const visibleComments = commentsQuery({ includeHidden: false });
 const commentsWithHidden = commentsQuery({ includeHidden: true });
 
 function commentsQuery(options: { includeHidden: boolean }) {
-  return preparedQuery<"newsletter" | "tenant" | "limit", CommentRow>((db, value) => {
+  // Compiled once per tenant's database, which adds the tenant's condition.
+  return preparedQuery<"newsletter" | "limit", CommentRow>((db, value) => {
     let query = db
       .selectFrom("comments")
       .selectAll()
-      .where("newsletter_id", "=", value("newsletter"))
-      .where("tenant_id", "=", value("tenant"));
+      .where("newsletter_id", "=", value("newsletter"));
     if (!options.includeHidden) query = query.where("hidden", "=", 0);
     return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(value("limit"));
   });
@@ -129,11 +129,10 @@ export async function getCommentThread(
 ): Promise<{ comments: Comment[]; count: number }> {
   const [comments, newsletter] = await Promise.all([
     listComments(ctx, newsletterId, options),
-    ctx.db
+    tenantDb(ctx.db, ctx.tenantId)
       .selectFrom("newsletters")
       .select("comments")
       .where("id", "=", newsletterId)
-      .where("tenant_id", "=", ctx.tenantId)
       .executeTakeFirst(),
   ]);
   return { comments, count: Number(newsletter?.comments ?? 0) };
@@ -149,12 +148,12 @@ export async function setCommentHidden(
   commentId: number,
   hidden: boolean,
 ): Promise<boolean> {
-  return ctx.db.transaction().execute(async (trx) => {
+  const db = tenantDb(ctx.db, ctx.tenantId);
+  return db.transaction().execute(async (trx) => {
     const changed = await trx
       .updateTable("comments")
       .set({ hidden: hidden ? 1 : 0 })
       .where("id", "=", commentId)
-      .where("tenant_id", "=", ctx.tenantId)
       .where("hidden", "=", hidden ? 0 : 1)
       .returning("newsletter_id")
       .executeTakeFirst();
@@ -166,7 +165,6 @@ export async function setCommentHidden(
       .selectFrom("comments")
       .select("id")
       .where("id", "=", commentId)
-      .where("tenant_id", "=", ctx.tenantId)
       .executeTakeFirst();
     return existing !== undefined;
   });
@@ -174,11 +172,11 @@ export async function setCommentHidden(
 
 /** Deletes a comment of this tenant; a visible one is taken off the public counter. */
 export async function deleteComment(ctx: TenantScope, commentId: number): Promise<boolean> {
-  return ctx.db.transaction().execute(async (trx) => {
+  const db = tenantDb(ctx.db, ctx.tenantId);
+  return db.transaction().execute(async (trx) => {
     const deleted = await trx
       .deleteFrom("comments")
       .where("id", "=", commentId)
-      .where("tenant_id", "=", ctx.tenantId)
       .returning(["newsletter_id", "hidden"])
       .executeTakeFirst();
     if (!deleted) return false;

@@ -1,3 +1,4 @@
+import { tenantDb } from "../db/tenant-guard";
 import type { Scope } from "../scope";
 import { listPublishedNewsletters } from "./listing";
 import { listPublishedTags, tagsOfNewsletters } from "./tags";
@@ -88,12 +89,12 @@ export async function renderNewsletterFeed(
 
 /** The public pages and every published newsletter of the tenant (sitemaps.org protocol). */
 export async function renderSitemap(ctx: SiteScope): Promise<string> {
+  const db = tenantDb(ctx.db, ctx.tenantId);
   // A sitemap holds at most 50,000 URLs: newsletters and tags share them (a weekly newsletter
   // will not get near that).
-  const newsletters = await ctx.db
+  const newsletters = await db
     .selectFrom("newsletters")
     .select(["id", "slug", "updated_at"])
-    .where("tenant_id", "=", ctx.tenantId)
     .where("status", "=", "published")
     .orderBy("published_at", "desc")
     .orderBy("id", "desc")

@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { tenantDb } from "../db/tenant-guard";
 import type { Scope, TenantScope } from "../scope";
 import { signatureMatches } from "../secrets";
 import { getNewsletter } from "./listing";
@@ -51,11 +52,10 @@ export async function newsletterOfPreviewLink(
   const [, id = "", expires = "", mac = ""] = match;
   const expiresAt = Number.parseInt(expires, 36);
   if (!Number.isSafeInteger(expiresAt) || expiresAt < now) return null;
-  const row = await ctx.db
+  const row = await tenantDb(ctx.db, ctx.tenantId)
     .selectFrom("newsletters")
     .select("preview_key")
     .where("id", "=", id)
-    .where("tenant_id", "=", ctx.tenantId)
     .executeTakeFirst();
   if (!row?.preview_key) return null;
   if (!signatureMatches(mac, signature(ctx, id, expires, row.preview_key))) return null;

@@ -1,8 +1,8 @@
-import { type RawBuilder, sql } from "kysely";
+import { sql } from "kysely";
 import { z } from "zod";
 import type { Db } from "../db";
 import { isPostgres } from "../db/portable";
-import { crossTenant } from "../db/tenant-guard";
+import { crossTenant, tenantDb } from "../db/tenant-guard";
 import type { TenantScope } from "../scope";
 import { textOfHtml } from "./sanitize";
 
@@ -154,20 +154,16 @@ const tenantKey = (tenantId: string) => `t${Buffer.from(tenantId).toString("hex"
  * it is published, nothing when it is not (a draft, unpublished, or gone).
  */
 export async function syncSearchIndex(
-  db: Db,
+  root: Db,
   tenantId: string,
   newsletterId: string,
 ): Promise<void> {
+  const db = tenantDb(root, tenantId);
   // Deleting the row removes its words too (a trigger on SQLite; the same row on PostgreSQL).
-  await db
-    .deleteFrom("newsletter_search")
-    .where("tenant_id", "=", tenantId)
-    .where("newsletter_id", "=", newsletterId)
-    .execute();
+  await db.deleteFrom("newsletter_search").where("newsletter_id", "=", newsletterId).execute();
   const row = await db
     .selectFrom("newsletters")
     .select(["title", "excerpt", "content", "published_at", "created_at"])
-    .where("tenant_id", "=", tenantId)
     .where("id", "=", newsletterId)
     .where("status", "=", "published")
     .executeTakeFirst();
@@ -175,15 +171,25 @@ export async function syncSearchIndex(
   const publishedAt = row.published_at ?? row.created_at;
   const id = await searchRowId(db, publishedAt);
   const text = searchableText(row);
-  if (isPostgres(db)) {
-    await sql`INSERT INTO newsletter_search (id, tenant_id, newsletter_id, published_at, title_words, all_words)
-      VALUES (${id}, ${tenantId}, ${newsletterId}, ${publishedAt},
-        strip(to_tsvector('english', ${row.title})),
-        strip(to_tsvector('english', ${`${row.title} ${text}`})))`.execute(db);
-    return;
-  }
-  await sql`INSERT INTO newsletter_search (id, tenant_id, newsletter_id, published_at)
-    VALUES (${id}, ${tenantId}, ${newsletterId}, ${publishedAt})`.execute(db);
+  // PostgreSQL keeps the words in the row (GIN indexes); SQLite in its FTS5 table.
+  const words = isPostgres(db)
+    ? {
+        title_words: sql`strip(to_tsvector('english', ${row.title}))`,
+        all_words: sql`strip(to_tsvector('english', ${`${row.title} ${text}`}))`,
+      }
+    : {};
+  await db
+    .insertInto("newsletter_search")
+    .values({
+      id,
+      tenant_id: tenantId,
+      newsletter_id: newsletterId,
+      published_at: publishedAt,
+      ...(words as object),
+    })
+    .execute();
+  if (isPostgres(db)) return;
+  // newsletter_search_fts has no tenant_id: the tenant is a token in it (tenantKey).
   await sql`INSERT INTO newsletter_search_fts (rowid, tenant_key, title, text)
     VALUES (${id}, ${tenantKey(tenantId)}, ${row.title}, ${text})`.execute(db);
 }
@@ -196,14 +202,12 @@ export async function searchNewsletters(
 ): Promise<{ items: SearchHit[]; total: number; more: boolean }> {
   const terms = searchTerms(query);
   if (terms.length === 0) return { items: [], total: 0, more: false };
-  const engine = isPostgres(ctx.db) ? postgres(terms) : sqlite(ctx.tenantId, terms);
-  const run = async <T>(query: RawBuilder<T>) => (await query.execute(ctx.db)).rows;
+  const db = tenantDb(ctx.db, ctx.tenantId);
+  const engine = isPostgres(db) ? postgres(db, terms) : sqlite(db, ctx.tenantId, terms);
   const idsOf = async (group: Exclude<Group, "all">, limit: number, offset: number) =>
-    limit > 0
-      ? (await run(engine.ids(ctx.tenantId, group, limit, offset))).map((row) => Number(row.id))
-      : [];
+    limit > 0 ? (await engine.ids(group, limit, offset)).map((row) => Number(row.id)) : [];
   const counts = async () => {
-    const [row] = await run(engine.counts(ctx.tenantId));
+    const [row] = await engine.counts();
     return { all: Number(row?.all_count ?? 0), inTitle: Number(row?.title_count ?? 0) };
   };
 
@@ -229,13 +233,9 @@ export async function searchNewsletters(
         ];
   if (ids.length === 0) return { items: [], total, more };
 
-  const rows = await ctx.db
+  const rows = await db
     .selectFrom("newsletter_search")
-    .innerJoin("newsletters", (join) =>
-      join
-        .onRef("newsletters.id", "=", "newsletter_search.newsletter_id")
-        .on("newsletters.tenant_id", "=", ctx.tenantId),
-    )
+    .innerJoin("newsletters", "newsletters.id", "newsletter_search.newsletter_id")
     .select([
       "newsletter_search.id as searchId",
       "newsletters.id",
@@ -247,7 +247,6 @@ export async function searchNewsletters(
       "newsletters.created_at",
       "newsletters.read_time",
     ])
-    .where("newsletter_search.tenant_id", "=", ctx.tenantId)
     .where("newsletter_search.id", "in", ids)
     .where("newsletters.status", "=", "published")
     .execute();
@@ -275,19 +274,16 @@ type Group = "all" | "title" | "rest";
 
 interface Engine {
   /** matches, and matches with every word in the title, each counted up to MAX_COUNTED + 1 */
-  counts(
-    tenantId: string,
-  ): RawBuilder<{ all_count: number | string; title_count: number | string }>;
-  ids(tenantId: string, group: Group, limit: number, offset: number): RawBuilder<{ id: number }>;
+  counts(): Promise<{ all_count: number | string | null; title_count: number | string | null }[]>;
+  ids(group: Group, limit: number, offset: number): Promise<{ id: number }[]>;
 }
-
-// Raw SQL is not seen by the tenant guard: every query below names the tenant itself.
 
 /**
  * FTS5: the tenant's token, and each word as a quoted string (never an operator) in the title or
- * text; "title" has every word in the title, "rest" the others.
+ * text; "title" has every word in the title, "rest" the others. Raw SQL on the FTS5 table, which
+ * has no tenant_id (the guards pass it): the tenant's token in every MATCH keeps to the tenant.
  */
-function sqlite(tenantId: string, terms: string[]): Engine {
+function sqlite(db: Db, tenantId: string, terms: string[]): Engine {
   const quoted = terms.map((term) => `"${term}"`);
   const everyWord = quoted.map((term) => `{title text} : ${term}`).join(" AND ");
   const everyWordInTitle = quoted.map((term) => `title : ${term}`).join(" AND ");
@@ -302,37 +298,54 @@ function sqlite(tenantId: string, terms: string[]): Engine {
     sql`(SELECT count(*) FROM (SELECT 1 FROM newsletter_search_fts
       WHERE newsletter_search_fts MATCH ${match(group)} LIMIT ${MAX_COUNTED + 1}))`;
   return {
-    counts: () =>
-      sql<{ all_count: number; title_count: number }>`SELECT ${capped("all")} AS all_count,
-        ${capped("title")} AS title_count`,
-    ids: (_tenantId, group, limit, offset) =>
-      sql<{ id: number }>`SELECT rowid AS id FROM newsletter_search_fts
+    counts: async () =>
+      (
+        await sql<{ all_count: number; title_count: number }>`SELECT ${capped("all")} AS all_count,
+        ${capped("title")} AS title_count`.execute(db)
+      ).rows,
+    ids: async (group, limit, offset) =>
+      (
+        await sql<{ id: number }>`SELECT rowid AS id FROM newsletter_search_fts
         WHERE newsletter_search_fts MATCH ${match(group)}
-        ORDER BY rowid DESC LIMIT ${limit} OFFSET ${offset}`,
+        ORDER BY rowid DESC LIMIT ${limit} OFFSET ${offset}`.execute(db)
+      ).rows,
   };
 }
 
-/** PostgreSQL: the words as one plainto_tsquery (every word required, stemmed, no operators). */
-function postgres(terms: string[]): Engine {
+/**
+ * PostgreSQL: the words as one plainto_tsquery (every word required, stemmed, no operators), on
+ * `newsletter_search` through the database bound to the tenant (it adds the tenant's condition).
+ */
+function postgres(db: Db, terms: string[]): Engine {
   const query = sql`plainto_tsquery('english', ${terms.join(" ")})`;
-  const where = (tenantId: string, group: Group) =>
+  const matches = (group: Group) =>
     group === "all"
-      ? sql`tenant_id = ${tenantId} AND all_words @@ ${query}`
+      ? sql<boolean>`all_words @@ ${query}`
       : group === "title"
-        ? sql`tenant_id = ${tenantId} AND title_words @@ ${query}`
-        : sql`tenant_id = ${tenantId} AND all_words @@ ${query} AND NOT (title_words @@ ${query})`;
-  const capped = (tenantId: string, group: Group) =>
-    sql`(SELECT count(*) FROM (SELECT 1 FROM newsletter_search WHERE ${where(tenantId, group)}
-      LIMIT ${MAX_COUNTED + 1}) AS found)`;
+        ? sql<boolean>`title_words @@ ${query}`
+        : sql<boolean>`all_words @@ ${query} AND NOT (title_words @@ ${query})`;
+  const capped = (group: Group) =>
+    db
+      .selectFrom(
+        db
+          .selectFrom("newsletter_search")
+          .select(sql`1`.as("one"))
+          .where(matches(group))
+          .limit(MAX_COUNTED + 1)
+          .as("found"),
+      )
+      .select((eb) => eb.fn.countAll<string>().as("n"));
   return {
-    counts: (tenantId) =>
-      sql<{
-        all_count: string;
-        title_count: string;
-      }>`SELECT ${capped(tenantId, "all")} AS all_count,
-        ${capped(tenantId, "title")} AS title_count`,
-    ids: (tenantId, group, limit, offset) =>
-      sql<{ id: number }>`SELECT id FROM newsletter_search WHERE ${where(tenantId, group)}
-        ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}`,
+    counts: () =>
+      db.selectNoFrom([capped("all").as("all_count"), capped("title").as("title_count")]).execute(),
+    ids: (group, limit, offset) =>
+      db
+        .selectFrom("newsletter_search")
+        .select("id")
+        .where(matches(group))
+        .orderBy("id", "desc")
+        .limit(limit)
+        .offset(offset)
+        .execute(),
   };
 }

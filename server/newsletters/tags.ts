@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { z } from "zod";
 import type { Db } from "../db";
 import { preparedQuery } from "../db/prepared";
+import { tenantDb } from "../db/tenant-guard";
 import type { TenantScope } from "../scope";
 import { slugFor } from "./slugs";
 
@@ -69,11 +70,12 @@ export const tagsFieldSchema = z
  * that exists keeps its name (the first spelling); tags no newsletter uses any more are removed.
  */
 export async function setNewsletterTags(
-  db: Db,
+  root: Db,
   tenantId: string,
   newsletterId: string,
   tags: readonly Tag[],
 ): Promise<void> {
+  const db = tenantDb(root, tenantId);
   const now = new Date().toISOString();
   if (tags.length > 0) {
     await db
@@ -82,11 +84,7 @@ export async function setNewsletterTags(
       .onConflict((conflict) => conflict.columns(["tenant_id", "slug"]).doNothing())
       .execute();
   }
-  await db
-    .deleteFrom("newsletter_tags")
-    .where("tenant_id", "=", tenantId)
-    .where("newsletter_id", "=", newsletterId)
-    .execute();
+  await db.deleteFrom("newsletter_tags").where("newsletter_id", "=", newsletterId).execute();
   if (tags.length > 0) {
     await db
       .insertInto("newsletter_tags")
@@ -104,17 +102,15 @@ export async function setNewsletterTags(
 }
 
 /** Tags no newsletter of the tenant carries (after an edit or a delete). */
-export async function removeUnusedTags(db: Db, tenantId: string): Promise<void> {
-  await db
+export async function removeUnusedTags(root: Db, tenantId: string): Promise<void> {
+  await tenantDb(root, tenantId)
     .deleteFrom("tags")
-    .where("tenant_id", "=", tenantId)
     .where((eb) =>
       eb.not(
         eb.exists(
           eb
             .selectFrom("newsletter_tags")
             .select(sql`1`.as("one"))
-            .where("newsletter_tags.tenant_id", "=", tenantId)
             .whereRef("newsletter_tags.tag_slug", "=", "tags.slug"),
         ),
       ),
@@ -132,7 +128,7 @@ export async function tagsOfNewsletters(
   const [only] = newsletterIds;
   const rows =
     newsletterIds.length === 1
-      ? await tagsOfOne(ctx.db, { newsletter: only, tenant: ctx.tenantId })
+      ? await tagsOfOne(tenantDb(ctx.db, ctx.tenantId), { newsletter: only })
       : await tagsOfMany(ctx, newsletterIds);
   for (const row of rows) {
     byNewsletter.get(row.newsletter_id)?.push({ slug: row.slug, name: row.name });
@@ -140,34 +136,24 @@ export async function tagsOfNewsletters(
   return byNewsletter;
 }
 
-// An article's page reads its own tags on every render.
+// An article's page reads its own tags on every render (compiled once per tenant's database).
 const tagsOfOne = preparedQuery<
-  "newsletter" | "tenant",
+  "newsletter",
   { newsletter_id: string; slug: string; name: string }
 >((db, value) =>
   db
     .selectFrom("newsletter_tags")
-    .innerJoin("tags", (join) =>
-      join
-        .onRef("tags.slug", "=", "newsletter_tags.tag_slug")
-        .on("tags.tenant_id", "=", value("tenant")),
-    )
+    .innerJoin("tags", "tags.slug", "newsletter_tags.tag_slug")
     .select(["newsletter_tags.newsletter_id", "tags.slug", "tags.name"])
-    .where("newsletter_tags.tenant_id", "=", value("tenant"))
     .where("newsletter_tags.newsletter_id", "=", value("newsletter"))
     .orderBy("newsletter_tags.position"),
 );
 
 function tagsOfMany(ctx: TenantScope, newsletterIds: readonly string[]) {
-  return ctx.db
+  return tenantDb(ctx.db, ctx.tenantId)
     .selectFrom("newsletter_tags")
-    .innerJoin("tags", (join) =>
-      join
-        .onRef("tags.slug", "=", "newsletter_tags.tag_slug")
-        .on("tags.tenant_id", "=", ctx.tenantId),
-    )
+    .innerJoin("tags", "tags.slug", "newsletter_tags.tag_slug")
     .select(["newsletter_tags.newsletter_id", "tags.slug", "tags.name"])
-    .where("newsletter_tags.tenant_id", "=", ctx.tenantId)
     .where("newsletter_tags.newsletter_id", "in", [...newsletterIds])
     .orderBy("newsletter_tags.position")
     .execute();
@@ -175,30 +161,20 @@ function tagsOfMany(ctx: TenantScope, newsletterIds: readonly string[]) {
 
 /** Every tag of the tenant (the editor's suggestions), by name. */
 export async function listTags(ctx: TenantScope): Promise<Tag[]> {
-  return ctx.db
+  return tenantDb(ctx.db, ctx.tenantId)
     .selectFrom("tags")
     .select(["slug", "name"])
-    .where("tenant_id", "=", ctx.tenantId)
     .orderBy("name")
     .execute();
 }
 
 /** The tags readers can browse: those on at least one published newsletter, most used first. */
 export async function listPublishedTags(ctx: TenantScope): Promise<TagCount[]> {
-  const rows = await ctx.db
+  const rows = await tenantDb(ctx.db, ctx.tenantId)
     .selectFrom("newsletter_tags")
-    .innerJoin("tags", (join) =>
-      join
-        .onRef("tags.slug", "=", "newsletter_tags.tag_slug")
-        .on("tags.tenant_id", "=", ctx.tenantId),
-    )
-    .innerJoin("newsletters", (join) =>
-      join
-        .onRef("newsletters.id", "=", "newsletter_tags.newsletter_id")
-        .on("newsletters.tenant_id", "=", ctx.tenantId),
-    )
+    .innerJoin("tags", "tags.slug", "newsletter_tags.tag_slug")
+    .innerJoin("newsletters", "newsletters.id", "newsletter_tags.newsletter_id")
     .select(["tags.slug", "tags.name", (eb) => eb.fn.countAll<number>().as("count")])
-    .where("newsletter_tags.tenant_id", "=", ctx.tenantId)
     .where("newsletters.status", "=", "published")
     .groupBy(["tags.slug", "tags.name"])
     .orderBy("count", "desc")
@@ -209,10 +185,9 @@ export async function listPublishedTags(ctx: TenantScope): Promise<TagCount[]> {
 
 /** One tag of the tenant, or null. */
 export async function getTag(ctx: TenantScope, slug: string): Promise<Tag | null> {
-  const row = await ctx.db
+  const row = await tenantDb(ctx.db, ctx.tenantId)
     .selectFrom("tags")
     .select(["slug", "name"])
-    .where("tenant_id", "=", ctx.tenantId)
     .where("slug", "=", slug)
     .executeTakeFirst();
   return row ?? null;

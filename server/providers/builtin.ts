@@ -4,6 +4,7 @@ import { createCampaign } from "../campaigns/campaigns";
 import { CampaignError } from "../campaigns/errors";
 import { listCampaigns, listGroupStats } from "../campaigns/overview";
 import type { CampaignRow, CampaignStatus } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import { SubscriptionError } from "../subscribers/errors";
 import { listTenantLists, type MailingList, resolveLists } from "../subscribers/lists";
 import { insertSubscriber, joinLists, leaveList, updateSubscriber } from "../subscribers/store";
@@ -27,10 +28,15 @@ import {
 export class BuiltinProvider implements MailProvider {
   readonly name = "builtin" as const;
 
+  /** the database bound to the provider's tenant */
+  private readonly db: SubscriptionContext["db"];
+
   constructor(
     private readonly ctx: SubscriptionContext,
     private readonly createdBy: string | null = null,
-  ) {}
+  ) {
+    this.db = tenantDb(ctx.db, ctx.tenant.id);
+  }
 
   private async lists(): Promise<MailingList[]> {
     return listTenantLists(this.ctx.db, this.ctx.tenant);
@@ -66,11 +72,10 @@ export class BuiltinProvider implements MailProvider {
     }
     const lists = resolveLists(await this.lists(), input.groups ?? []);
     const now = new Date().toISOString();
-    const created = await this.ctx.db.transaction().execute(async (trx) => {
+    const created = await this.db.transaction().execute(async (trx) => {
       const existing = await trx
         .selectFrom("subscribers")
         .select(["id"])
-        .where("tenant_id", "=", this.ctx.tenant.id)
         .where("email", "=", email)
         .executeTakeFirst();
       let id = existing?.id;
@@ -120,10 +125,9 @@ export class BuiltinProvider implements MailProvider {
   }
 
   async countSubscribers(): Promise<number> {
-    const { total } = await this.ctx.db
+    const { total } = await this.db
       .selectFrom("subscribers")
       .select((eb) => eb.fn.countAll<number>().as("total"))
-      .where("tenant_id", "=", this.ctx.tenant.id)
       .executeTakeFirstOrThrow();
     return Number(total);
   }
@@ -137,10 +141,9 @@ export class BuiltinProvider implements MailProvider {
   private async membership(subscriberId: string, group: string | number) {
     const [list] = resolveLists(await this.lists(), [group]);
     if (!list) throw new ProviderError(PROVIDER_MESSAGES.noGroups, "INVALID_ARGUMENT");
-    const subscriber = await this.ctx.db
+    const subscriber = await this.db
       .selectFrom("subscribers")
       .select("id")
-      .where("tenant_id", "=", this.ctx.tenant.id)
       .where("id", "=", Number(subscriberId) || -1)
       .executeTakeFirst();
     if (!subscriber) throw new ProviderError(PROVIDER_MESSAGES.subscriberNotFound, "NOT_FOUND");

@@ -1,4 +1,5 @@
 import type { SubscriberStatus } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import type { Scope } from "../scope";
 import { SubscriptionError } from "../subscribers/errors";
 import { listTenantLists } from "../subscribers/lists";
@@ -104,48 +105,49 @@ export async function pullSubscriber(
   );
   const now = new Date().toISOString();
   const address = found.email.trim().toLowerCase();
-  await ctx.db.transaction().execute(async (trx) => {
-    const existing = await trx
-      .selectFrom("subscribers")
-      .selectAll()
-      .where("tenant_id", "=", ctx.tenant.id)
-      .where("email", "=", address)
-      .executeTakeFirst();
-    let id: number;
-    if (existing) {
-      id = existing.id;
-      await updateSubscriber(
+  await tenantDb(ctx.db, ctx.tenant.id)
+    .transaction()
+    .execute(async (trx) => {
+      const existing = await trx
+        .selectFrom("subscribers")
+        .selectAll()
+        .where("email", "=", address)
+        .executeTakeFirst();
+      let id: number;
+      if (existing) {
+        id = existing.id;
+        await updateSubscriber(
+          trx,
+          ctx.tenant.id,
+          id,
+          {
+            status,
+            name: found.fields.name ?? existing.name,
+            subscribed_at: existing.subscribed_at ?? found.subscribed_at,
+            unsubscribed_at: status === "unsubscribed" ? (existing.unsubscribed_at ?? now) : null,
+          },
+          now,
+        );
+      } else {
+        id = await insertSubscriber(
+          trx,
+          ctx.tenant.id,
+          {
+            email: address,
+            name: found.fields.name ?? "",
+            status,
+            subscribed_at: found.subscribed_at,
+            unsubscribed_at: status === "unsubscribed" ? now : null,
+          },
+          now,
+        );
+      }
+      await replaceLists(
         trx,
         ctx.tenant.id,
         id,
-        {
-          status,
-          name: found.fields.name ?? existing.name,
-          subscribed_at: existing.subscribed_at ?? found.subscribed_at,
-          unsubscribed_at: status === "unsubscribed" ? (existing.unsubscribed_at ?? now) : null,
-        },
+        lists.map((list) => list.id),
         now,
       );
-    } else {
-      id = await insertSubscriber(
-        trx,
-        ctx.tenant.id,
-        {
-          email: address,
-          name: found.fields.name ?? "",
-          status,
-          subscribed_at: found.subscribed_at,
-          unsubscribed_at: status === "unsubscribed" ? now : null,
-        },
-        now,
-      );
-    }
-    await replaceLists(
-      trx,
-      ctx.tenant.id,
-      id,
-      lists.map((list) => list.id),
-      now,
-    );
-  });
+    });
 }

@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { recordUnsubscribe } from "../campaigns/tracking";
 import type { Db } from "../db";
-import { crossTenant } from "../db/tenant-guard";
+import { crossTenant, tenantDb } from "../db/tenant-guard";
 import { getSecretBox, type Reseal, resealAll, type SealedAt } from "../secret-box";
 import { markUnsubscribed } from "../subscribers/store";
 
@@ -136,12 +136,9 @@ export async function resealWebhookSecrets(db: Db, which: Reseal): Promise<numbe
   });
 }
 
-export async function removeWebhookSecret(db: Db, tenantId: string): Promise<void> {
-  await db
-    .deleteFrom("webhook_secrets")
-    .where("tenant_id", "=", tenantId)
-    .where("provider", "=", "mailerlite")
-    .execute();
+export async function removeWebhookSecret(root: Db, tenantId: string): Promise<void> {
+  const db = tenantDb(root, tenantId);
+  await db.deleteFrom("webhook_secrets").where("provider", "=", "mailerlite").execute();
 }
 
 /** Whether the tenant has a secret, and since when: never the secret itself. */
@@ -149,20 +146,19 @@ export async function webhookSecretStatus(
   db: Db,
   tenantId: string,
 ): Promise<{ setAt: string; setBy: string } | null> {
-  const row = await db
+  const row = await tenantDb(db, tenantId)
     .selectFrom("webhook_secrets")
     .select(["created_at", "created_by"])
-    .where("tenant_id", "=", tenantId)
     .where("provider", "=", "mailerlite")
     .executeTakeFirst();
   return row ? { setAt: row.created_at, setBy: row.created_by } : null;
 }
 
-async function webhookSecretOf(db: Db, tenantId: string): Promise<string | null> {
+async function webhookSecretOf(root: Db, tenantId: string): Promise<string | null> {
+  const db = tenantDb(root, tenantId);
   const row = await db
     .selectFrom("webhook_secrets")
     .select("secret")
-    .where("tenant_id", "=", tenantId)
     .where("provider", "=", "mailerlite")
     .executeTakeFirst();
   return row ? getSecretBox().openStored(row.secret, webhookSecretAt(tenantId)) : null;
@@ -170,12 +166,13 @@ async function webhookSecretOf(db: Db, tenantId: string): Promise<string | null>
 
 /** Checks, then applies MailerLite's word to our copy of the tenant's subscribers. */
 export async function handleMailerLiteWebhook(
-  db: Db,
+  root: Db,
   tenantId: string,
   rawBody: string,
   signature: string | null,
   now = Date.now(),
 ): Promise<WebhookOutcome> {
+  const db = tenantDb(root, tenantId);
   const secret = await webhookSecretOf(db, tenantId);
   if (!secret || !verifyMailerLiteSignature(secret, rawBody, signature)) {
     return { ok: false, status: 401, message: "Invalid signature" };
@@ -198,7 +195,6 @@ export async function handleMailerLiteWebhook(
   const stamp = new Date(now).toISOString();
   await db
     .deleteFrom("webhook_events")
-    .where("tenant_id", "=", tenantId)
     .where("received_at", "<", new Date(now - EVENT_MEMORY_MS).toISOString())
     .execute();
   for (const event of fresh) {
@@ -221,7 +217,6 @@ export async function handleMailerLiteWebhook(
       const row = await trx
         .selectFrom("subscribers")
         .select(["id", "status"])
-        .where("tenant_id", "=", tenantId)
         .where("email", "=", event.email)
         .executeTakeFirst();
       if (!row || row.status === "unsubscribed") return;

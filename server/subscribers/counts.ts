@@ -1,6 +1,7 @@
 import { SUBSCRIBER_STATUSES } from "../../shared/schemas/subscribers";
 import type { Db } from "../db";
 import type { SubscriberStatus } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import { getLogger } from "../logger";
 
 /*
@@ -28,12 +29,12 @@ export const zeroCounts: Readonly<StatusCounts> = Object.freeze(
 const zero = (): StatusCounts => ({ ...zeroCounts });
 
 /** The tenant's counts as they stand. */
-export async function audienceCounts(db: Db, tenantId: string): Promise<AudienceCounts> {
+export async function audienceCounts(root: Db, tenantId: string): Promise<AudienceCounts> {
+  const db = tenantDb(root, tenantId);
   const rows = await db
     .selectFrom("audience_counts")
     .select(["list_id", "status", (eb) => eb.fn.sum<number>("n").as("n")])
     .select((eb) => eb.fn.countAll<number>().as("rows"))
-    .where("tenant_id", "=", tenantId)
     .groupBy(["list_id", "status"])
     .execute();
   const counts: AudienceCounts = { all: zero(), lists: new Map() };
@@ -67,11 +68,11 @@ export function sumOf(counts: StatusCounts, statuses: readonly string[] = []): n
  * Folds the tenant's rows into one per key. The delete reads and removes the rows in one
  * statement, so a row another writer commits meanwhile stays for the next fold.
  */
-export async function foldAudienceCounts(db: Db, tenantId: string): Promise<void> {
+export async function foldAudienceCounts(root: Db, tenantId: string): Promise<void> {
+  const db = tenantDb(root, tenantId);
   await db.transaction().execute(async (trx) => {
     const rows = await trx
       .deleteFrom("audience_counts")
-      .where("tenant_id", "=", tenantId)
       .returning(["list_id", "status", "n"])
       .execute();
     const sums = new Map<string, { list_id: number; status: string; n: number }>();
@@ -93,5 +94,5 @@ export async function foldAudienceCounts(db: Db, tenantId: string): Promise<void
 
 /** A deleted tenant's counts (the triggers wrote some while its rows went). */
 export async function dropAudienceCounts(db: Db, tenantId: string): Promise<void> {
-  await db.deleteFrom("audience_counts").where("tenant_id", "=", tenantId).execute();
+  await tenantDb(db, tenantId).deleteFrom("audience_counts").execute();
 }

@@ -1,4 +1,5 @@
 import type { Db } from "../db";
+import { tenantDb } from "../db/tenant-guard";
 
 /*
  * A subscriber's timeline (issue 16, point 3): what happened to them, and when. Sign-ups keep the
@@ -88,14 +89,14 @@ export function recordEvent<K extends SubscriberEventKind>(
 
 /** Drops these subscribers' timelines (erasure: the consent record goes with the person). */
 export async function clearEvents(
-  db: Db,
+  root: Db,
   tenantId: string,
   subscriberIds: readonly number[],
 ): Promise<void> {
+  const db = tenantDb(root, tenantId);
   for (let start = 0; start < subscriberIds.length; start += 500) {
     await db
       .deleteFrom("subscriber_events")
-      .where("tenant_id", "=", tenantId)
       .where("subscriber_id", "in", subscriberIds.slice(start, start + 500))
       .execute();
   }

@@ -5,6 +5,7 @@ import {
   type NewField,
 } from "../../shared/schemas/subscriber-fields";
 import type { Db } from "../db";
+import { tenantDb } from "../db/tenant-guard";
 import { chunks } from "./store";
 
 /*
@@ -29,11 +30,11 @@ export class FieldError extends Error {
   }
 }
 
-export async function listFields(db: Db, tenantId: string): Promise<SubscriberField[]> {
+export async function listFields(root: Db, tenantId: string): Promise<SubscriberField[]> {
+  const db = tenantDb(root, tenantId);
   const rows = await db
     .selectFrom("subscriber_fields")
     .select(["key", "label", "type", "choices"])
-    .where("tenant_id", "=", tenantId)
     .orderBy("position")
     .execute();
   return rows.map((row) => ({ ...row, choices: JSON.parse(row.choices) as string[] }));
@@ -80,12 +81,9 @@ export async function createField(
 }
 
 /** Deletes a field and every subscriber's value of it (the foreign key cascades). */
-export async function deleteField(db: Db, tenantId: string, key: string): Promise<void> {
-  const result = await db
-    .deleteFrom("subscriber_fields")
-    .where("tenant_id", "=", tenantId)
-    .where("key", "=", key)
-    .executeTakeFirst();
+export async function deleteField(root: Db, tenantId: string, key: string): Promise<void> {
+  const db = tenantDb(root, tenantId);
+  const result = await db.deleteFrom("subscriber_fields").where("key", "=", key).executeTakeFirst();
   if (Number(result.numDeletedRows) !== 1) throw new FieldError("Field not found", 404);
 }
 
@@ -144,16 +142,16 @@ export function readFieldValues(
 
 /** Sets a subscriber's values (null clears one); keys that are not fields are ignored. */
 export async function setFieldValues(
-  db: Db,
+  root: Db,
   tenantId: string,
   subscriberId: number,
   values: Record<string, string | null>,
 ): Promise<void> {
+  const db = tenantDb(root, tenantId);
   const keys = Object.keys(values);
   if (keys.length === 0) return;
   await db
     .deleteFrom("subscriber_values")
-    .where("tenant_id", "=", tenantId)
     .where("subscriber_id", "=", subscriberId)
     .where("field_key", "in", keys)
     .execute();
@@ -170,16 +168,16 @@ export async function setFieldValues(
 
 /** subscriber id → their values by field key. */
 export async function fieldValuesOf(
-  db: Db,
+  root: Db,
   tenantId: string,
   subscriberIds: readonly number[],
 ): Promise<Map<number, Record<string, string>>> {
+  const db = tenantDb(root, tenantId);
   const found = new Map<number, Record<string, string>>();
   for (const part of chunks(subscriberIds)) {
     const rows = await db
       .selectFrom("subscriber_values")
       .select(["subscriber_id", "field_key", "value"])
-      .where("tenant_id", "=", tenantId)
       .where("subscriber_id", "in", part)
       .execute();
     for (const row of rows) {
@@ -192,15 +190,12 @@ export async function fieldValuesOf(
 
 /** Drops every value of these subscribers (erasure). */
 export async function clearFieldValues(
-  db: Db,
+  root: Db,
   tenantId: string,
   subscriberIds: readonly number[],
 ): Promise<void> {
+  const db = tenantDb(root, tenantId);
   for (const part of chunks(subscriberIds)) {
-    await db
-      .deleteFrom("subscriber_values")
-      .where("tenant_id", "=", tenantId)
-      .where("subscriber_id", "in", part)
-      .execute();
+    await db.deleteFrom("subscriber_values").where("subscriber_id", "in", part).execute();
   }
 }

@@ -1,5 +1,6 @@
 import { utcToZonedLocal } from "../../shared/time-zone";
 import type { Db } from "../db";
+import { tenantDb } from "../db/tenant-guard";
 import type { TenantConfig } from "../tenants/config";
 import type { SubscriberEventDetail } from "./events";
 
@@ -31,10 +32,11 @@ type Detail = Partial<
 >;
 
 export async function subscriberGrowth(
-  db: Db,
+  root: Db,
   tenant: Pick<TenantConfig, "id" | "timeZone">,
   options: { days: number; list?: string | null; now?: Date },
 ): Promise<GrowthDay[]> {
+  const db = tenantDb(root, tenant.id);
   const now = options.now ?? new Date();
   const zone = tenant.timeZone;
   const dayOf = (iso: string) => utcToZonedLocal(iso, zone).slice(0, 10);
@@ -49,7 +51,6 @@ export async function subscriberGrowth(
   const events = await db
     .selectFrom("subscriber_events")
     .select(["kind", "detail", "created_at"])
-    .where("tenant_id", "=", tenant.id)
     .where("kind", "in", [
       "signed-up",
       "confirmed",

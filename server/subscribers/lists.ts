@@ -2,6 +2,7 @@ import slugify from "slugify";
 import type { ListForm } from "../../shared/schemas/list";
 import type { Db } from "../db";
 import type { ListVisibility } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import type { TenantConfig } from "../tenants/config";
 import { emptyList } from "./store";
 
@@ -52,11 +53,11 @@ function listsChanged(tenantId: string): void {
   for (const listener of listChangeListeners) listener(tenantId);
 }
 
-async function selectLists(db: Db, tenantId: string): Promise<MailingList[]> {
+async function selectLists(root: Db, tenantId: string): Promise<MailingList[]> {
+  const db = tenantDb(root, tenantId);
   const rows = await db
     .selectFrom("lists")
     .select(["id", "key", "name", "description", "visibility", "archived_at"])
-    .where("tenant_id", "=", tenantId)
     .where("deleted_at", "is", null)
     .orderBy("id")
     .execute();
@@ -67,12 +68,9 @@ async function selectLists(db: Db, tenantId: string): Promise<MailingList[]> {
  * The tenant's lists (archived ones included, deleted ones not), creating the default ones of its
  * settings on first use. A default list staff deleted stays deleted: its tombstone holds the key.
  */
-export async function listTenantLists(db: Db, tenant: TenantConfig): Promise<MailingList[]> {
-  const known = await db
-    .selectFrom("lists")
-    .select("key")
-    .where("tenant_id", "=", tenant.id)
-    .execute();
+export async function listTenantLists(root: Db, tenant: TenantConfig): Promise<MailingList[]> {
+  const db = tenantDb(root, tenant.id);
+  const known = await db.selectFrom("lists").select("key").execute();
   const missing = defaultListsFor(tenant).filter(
     (list) => !known.some((row) => row.key === list.key),
   );
@@ -139,7 +137,8 @@ export class ListError extends Error {
 }
 
 /** A key for a new list: from its name, unique in the tenant (deleted lists' keys included). */
-async function freeKey(db: Db, tenantId: string, name: string): Promise<string> {
+async function freeKey(root: Db, tenantId: string, name: string): Promise<string> {
+  const db = tenantDb(root, tenantId);
   // Symbols are dropped, not spelt out ("<" would become "less").
   const words = name.replace(/[^\p{L}\p{N}\s-]/gu, " ");
   const base =
@@ -148,14 +147,9 @@ async function freeKey(db: Db, tenantId: string, name: string): Promise<string> 
   // A key of digits only would read as a list id (resolveLists).
   const stem = /^\d+$/.test(base) ? `list-${base}` : base;
   const taken = new Set(
-    (
-      await db
-        .selectFrom("lists")
-        .select("key")
-        .where("tenant_id", "=", tenantId)
-        .where("key", "like", `${stem}%`)
-        .execute()
-    ).map((row) => row.key),
+    (await db.selectFrom("lists").select("key").where("key", "like", `${stem}%`).execute()).map(
+      (row) => row.key,
+    ),
   );
   let key = stem;
   for (let n = 2; taken.has(key); n++) key = `${stem}-${n}`;
@@ -168,11 +162,11 @@ async function requireList(db: Db, tenant: TenantConfig, id: number): Promise<Ma
   return list;
 }
 
-async function refuseTakenName(db: Db, tenantId: string, name: string, exceptId?: number) {
+async function refuseTakenName(root: Db, tenantId: string, name: string, exceptId?: number) {
+  const db = tenantDb(root, tenantId);
   const same = await db
     .selectFrom("lists")
     .select("id")
-    .where("tenant_id", "=", tenantId)
     .where("deleted_at", "is", null)
     .where((eb) => eb(eb.fn("lower", ["name"]), "=", name.toLowerCase()))
     .execute();
@@ -205,11 +199,12 @@ export async function createList(
 
 /** Renames, describes, or makes a list public or private; its key (used in forms and the API) stays. */
 export async function updateList(
-  db: Db,
+  root: Db,
   tenant: TenantConfig,
   id: number,
   input: ListForm,
 ): Promise<MailingList> {
+  const db = tenantDb(root, tenant.id);
   const list = await requireList(db, tenant, id);
   if (input.visibility === "private" && list.key === tenant.emailGroups.default) {
     throw new ListError(LIST_MESSAGES.isDefault, 409);
@@ -218,7 +213,6 @@ export async function updateList(
   await db
     .updateTable("lists")
     .set({ name: input.name, description: input.description, visibility: input.visibility })
-    .where("tenant_id", "=", tenant.id)
     .where("id", "=", id)
     .execute();
   listsChanged(tenant.id);
@@ -227,11 +221,12 @@ export async function updateList(
 
 /** Archived: kept with its subscribers, offered nowhere; restoring undoes it. */
 export async function setListArchived(
-  db: Db,
+  root: Db,
   tenant: TenantConfig,
   id: number,
   archived: boolean,
 ): Promise<MailingList> {
+  const db = tenantDb(root, tenant.id);
   const list = await requireList(db, tenant, id);
   if (archived && list.key === tenant.emailGroups.default) {
     throw new ListError(LIST_MESSAGES.isDefault, 409);
@@ -239,7 +234,6 @@ export async function setListArchived(
   await db
     .updateTable("lists")
     .set({ archived_at: archived ? new Date().toISOString() : null })
-    .where("tenant_id", "=", tenant.id)
     .where("id", "=", id)
     .execute();
   listsChanged(tenant.id);
@@ -251,14 +245,14 @@ export async function setListArchived(
  * other lists); the row stays as a tombstone so old campaigns keep its name and its key is not
  * reused or re-created from the tenant's settings.
  */
-export async function deleteList(db: Db, tenant: TenantConfig, id: number): Promise<void> {
+export async function deleteList(root: Db, tenant: TenantConfig, id: number): Promise<void> {
+  const db = tenantDb(root, tenant.id);
   const list = await requireList(db, tenant, id);
   if (list.key === tenant.emailGroups.default) throw new ListError(LIST_MESSAGES.isDefault, 409);
   await db.transaction().execute(async (trx) => {
     const waiting = await trx
       .selectFrom("campaigns")
       .select(["list_ids", "sequence_list_id"])
-      .where("tenant_id", "=", tenant.id)
       .where("status", "in", ["draft", "scheduled", "sending", "paused"])
       .execute();
     if (waiting.some((row) => row.sequence_list_id === id)) {
@@ -271,7 +265,6 @@ export async function deleteList(db: Db, tenant: TenantConfig, id: number): Prom
     await trx
       .updateTable("lists")
       .set({ deleted_at: new Date().toISOString() })
-      .where("tenant_id", "=", tenant.id)
       .where("id", "=", id)
       .execute();
   });
@@ -287,7 +280,8 @@ export interface ListOverview extends MailingList {
 }
 
 /** The lists page: each list with how many people it holds. */
-export async function listOverview(db: Db, tenant: TenantConfig): Promise<ListOverview[]> {
+export async function listOverview(root: Db, tenant: TenantConfig): Promise<ListOverview[]> {
+  const db = tenantDb(root, tenant.id);
   const lists = await listTenantLists(db, tenant);
   const counts = await db
     .selectFrom("subscriptions")
@@ -300,8 +294,6 @@ export async function listOverview(db: Db, tenant: TenantConfig): Promise<ListOv
           .sum<number>(eb.case().when("subscribers.status", "=", "active").then(1).else(0).end())
           .as("active"),
     ])
-    .where("subscriptions.tenant_id", "=", tenant.id)
-    .where("subscribers.tenant_id", "=", tenant.id)
     .groupBy("subscriptions.list_id")
     .execute();
   return lists.map((list) => {

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../db";
 import type { SubscriberStatus } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 
 /**
  * The one writer of a tenant's audience (issue 13, point 3): `subscribers`, `subscriptions` (who
@@ -52,17 +53,14 @@ export async function joinLists(
 
 /** Deletes the subscribers' rows of a table keyed by subscriber. */
 async function deleteRowsOf(
-  db: Db,
+  root: Db,
   table: "subscriptions" | "preference_changes",
   tenantId: string,
   subscriberIds: readonly number[],
 ): Promise<void> {
+  const db = tenantDb(root, tenantId);
   for (const part of chunks(subscriberIds)) {
-    await db
-      .deleteFrom(table)
-      .where("tenant_id", "=", tenantId)
-      .where("subscriber_id", "in", part)
-      .execute();
+    await db.deleteFrom(table).where("subscriber_id", "in", part).execute();
   }
 }
 
@@ -76,10 +74,10 @@ export async function leaveAllLists(
 }
 
 /** Takes one subscriber off one list. */
-export async function leaveList(db: Db, tenantId: string, membership: Membership): Promise<void> {
+export async function leaveList(root: Db, tenantId: string, membership: Membership): Promise<void> {
+  const db = tenantDb(root, tenantId);
   await db
     .deleteFrom("subscriptions")
-    .where("tenant_id", "=", tenantId)
     .where("subscriber_id", "=", membership.subscriberId)
     .where("list_id", "=", membership.listId)
     .execute();
@@ -133,26 +131,26 @@ export async function savePendingChange(
 }
 
 /** The subscriber's pending change, used or not. */
-export async function findPendingChange(db: Db, tenantId: string, subscriberId: number) {
+export async function findPendingChange(root: Db, tenantId: string, subscriberId: number) {
+  const db = tenantDb(root, tenantId);
   return db
     .selectFrom("preference_changes")
     .selectAll()
-    .where("tenant_id", "=", tenantId)
     .where("subscriber_id", "=", subscriberId)
     .executeTakeFirst();
 }
 
 /** Marks the subscriber's pending change as applied. */
 export async function spendPendingChange(
-  db: Db,
+  root: Db,
   tenantId: string,
   subscriberId: number,
   now: string,
 ): Promise<void> {
+  const db = tenantDb(root, tenantId);
   await db
     .updateTable("preference_changes")
     .set({ used_at: now })
-    .where("tenant_id", "=", tenantId)
     .where("subscriber_id", "=", subscriberId)
     .execute();
 }
@@ -221,17 +219,17 @@ export type SubscriberChange = Partial<Omit<NewSubscriber, "email" | "created_at
  * status is one of those (a bounce must not hide an earlier complaint); answers whether it changed.
  */
 export async function updateSubscriber(
-  db: Db,
+  root: Db,
   tenantId: string,
   subscriberId: number,
   change: SubscriberChange,
   now: string,
   options: { unlessStatusIn?: readonly SubscriberStatus[] } = {},
 ): Promise<boolean> {
+  const db = tenantDb(root, tenantId);
   let query = db
     .updateTable("subscribers")
     .set({ ...change, updated_at: now })
-    .where("tenant_id", "=", tenantId)
     .where("id", "=", subscriberId);
   if (options.unlessStatusIn?.length)
     query = query.where("status", "not in", options.unlessStatusIn);
@@ -258,26 +256,23 @@ export async function markUnsubscribed(
 }
 
 /** Takes everyone off one list (the list is being deleted). */
-export async function emptyList(db: Db, tenantId: string, listId: number): Promise<void> {
-  await db
-    .deleteFrom("subscriptions")
-    .where("tenant_id", "=", tenantId)
-    .where("list_id", "=", listId)
-    .execute();
+export async function emptyList(root: Db, tenantId: string, listId: number): Promise<void> {
+  const db = tenantDb(root, tenantId);
+  await db.deleteFrom("subscriptions").where("list_id", "=", listId).execute();
 }
 
 /** A subscriber's new address (staff edit it on the profile). */
 export async function changeEmail(
-  db: Db,
+  root: Db,
   tenantId: string,
   subscriberId: number,
   email: string,
   now: string,
 ): Promise<void> {
+  const db = tenantDb(root, tenantId);
   await db
     .updateTable("subscribers")
     .set({ email, updated_at: now })
-    .where("tenant_id", "=", tenantId)
     .where("id", "=", subscriberId)
     .execute();
 }
@@ -288,11 +283,12 @@ export async function changeEmail(
  * erased address that signs up again is a new subscriber.
  */
 export async function eraseSubscriberRows(
-  db: Db,
+  root: Db,
   tenantId: string,
   subscriberIds: readonly number[],
   now: string,
 ): Promise<void> {
+  const db = tenantDb(root, tenantId);
   await leaveAllLists(db, tenantId, subscriberIds);
   await dropPendingChanges(db, tenantId, subscriberIds);
   for (const part of chunks(subscriberIds)) {
@@ -307,7 +303,6 @@ export async function eraseSubscriberRows(
         erased_at: now,
         updated_at: now,
       })
-      .where("tenant_id", "=", tenantId)
       .where("id", "in", part)
       .execute();
   }
@@ -315,15 +310,15 @@ export async function eraseSubscriberRows(
 
 /** Takes these subscribers off one list. */
 export async function leaveListMany(
-  db: Db,
+  root: Db,
   tenantId: string,
   listId: number,
   subscriberIds: readonly number[],
 ): Promise<void> {
+  const db = tenantDb(root, tenantId);
   for (const part of chunks(subscriberIds)) {
     await db
       .deleteFrom("subscriptions")
-      .where("tenant_id", "=", tenantId)
       .where("list_id", "=", listId)
       .where("subscriber_id", "in", part)
       .execute();

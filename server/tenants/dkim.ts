@@ -8,7 +8,7 @@ import {
 import { ApiError } from "../api/errors";
 import type { Db } from "../db";
 import type { DkimKeysTable } from "../db/schema";
-import { crossTenant } from "../db/tenant-guard";
+import { crossTenant, tenantDb } from "../db/tenant-guard";
 import { dkimPrivateKeyAt } from "../mail/dkim";
 import { getSecretBox, type Reseal, resealAll } from "../secret-box";
 import { recordChange } from "./history";
@@ -71,13 +71,10 @@ function keyLabel(row: PublicRow | undefined): string | null {
     : null;
 }
 
-async function publicRows(db: Db, tenantId: string): Promise<PublicRow[]> {
+async function publicRows(root: Db, tenantId: string): Promise<PublicRow[]> {
+  const db = tenantDb(root, tenantId);
   // Never selectAll: the private key is not read here.
-  return db
-    .selectFrom("dkim_keys")
-    .select(PUBLIC_COLUMNS)
-    .where("tenant_id", "=", tenantId)
-    .execute();
+  return db.selectFrom("dkim_keys").select(PUBLIC_COLUMNS).execute();
 }
 
 export async function tenantDkim(db: Db, tenantId: string): Promise<TenantDkim> {
@@ -108,11 +105,12 @@ function newKeyPair(algorithm: DkimAlgorithm): { publicKey: string; privateKey: 
  * key (its selector must differ, so both records can be published side by side) until staff switch.
  */
 export async function generateDkimKey(
-  db: Db,
+  root: Db,
   actor: string,
   tenantId: string,
   input: unknown,
 ): Promise<{ status: "active" | "pending"; record: DkimRecord }> {
+  const db = tenantDb(root, tenantId);
   const valid = dkimKeySchema.parse(input);
   await getTenantView(db, tenantId);
   const keys = newKeyPair(valid.algorithm);
@@ -140,11 +138,7 @@ export async function generateDkimKey(
       created_by: actor,
       created_at: new Date().toISOString(),
     } as const;
-    await trx
-      .deleteFrom("dkim_keys")
-      .where("tenant_id", "=", tenantId)
-      .where("status", "=", status)
-      .execute();
+    await trx.deleteFrom("dkim_keys").where("status", "=", status).execute();
     await trx.insertInto("dkim_keys").values(row).execute();
     await recordChange(trx, tenantId, "updated", actor, [
       {
@@ -185,21 +179,17 @@ export async function resealDkimKeys(db: Db, which: Reseal): Promise<number> {
 }
 
 /** The rotation's confirmation: the pending key replaces the active one. */
-export async function activatePendingDkimKey(db: Db, actor: string, tenantId: string) {
+export async function activatePendingDkimKey(root: Db, actor: string, tenantId: string) {
+  const db = tenantDb(root, tenantId);
   await db.transaction().execute(async (trx) => {
     const rows = await publicRows(trx, tenantId);
     const active = rows.find((row) => row.status === "active");
     const pending = rows.find((row) => row.status === "pending");
     if (!pending) throw new ApiError("ABORTED", DKIM_MESSAGES.noPending);
-    await trx
-      .deleteFrom("dkim_keys")
-      .where("tenant_id", "=", tenantId)
-      .where("status", "=", "active")
-      .execute();
+    await trx.deleteFrom("dkim_keys").where("status", "=", "active").execute();
     await trx
       .updateTable("dkim_keys")
       .set({ status: "active" })
-      .where("tenant_id", "=", tenantId)
       .where("status", "=", "pending")
       .execute();
     await recordChange(trx, tenantId, "updated", actor, [
@@ -211,11 +201,12 @@ export async function activatePendingDkimKey(db: Db, actor: string, tenantId: st
 
 /** Removes the pending key (`which: "pending"`) or every key of the tenant (`"all"`). */
 export async function removeDkimKey(
-  db: Db,
+  root: Db,
   actor: string,
   tenantId: string,
   which: "pending" | "all",
 ) {
+  const db = tenantDb(root, tenantId);
   await db.transaction().execute(async (trx) => {
     const rows = await publicRows(trx, tenantId);
     const gone = which === "all" ? rows : rows.filter((row) => row.status === "pending");
@@ -227,7 +218,6 @@ export async function removeDkimKey(
     }
     await trx
       .deleteFrom("dkim_keys")
-      .where("tenant_id", "=", tenantId)
       .$if(which === "pending", (qb) => qb.where("status", "=", "pending"))
       .execute();
     await recordChange(

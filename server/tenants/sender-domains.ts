@@ -1,5 +1,6 @@
 import { domainOfAddress } from "../../shared/schemas/dkim";
 import type { Db } from "../db";
+import { tenantDb } from "../db/tenant-guard";
 import { getEnv } from "../env";
 import { FIXED_SENDER, type TenantConfig } from "./config";
 
@@ -32,15 +33,15 @@ function hostOf(url: string): string | null {
  * in the tenant's settings (checked there when saved), which every campaign defaults to.
  */
 export async function ownSenderDomains(
-  db: Db,
+  root: Db,
   tenant: Pick<TenantConfig, "id" | "domain" | "senderDomains" | "email">,
   options: { configured?: readonly string[]; withSenderAddress?: boolean } = {},
 ): Promise<string[]> {
+  const db = tenantDb(root, tenant.id);
   // Read here rather than through dkim.ts, which records its changes through admin.ts (a cycle).
   const dkimKeys = await db
     .selectFrom("dkim_keys")
     .select("domain")
-    .where("tenant_id", "=", tenant.id)
     .where("status", "in", ["active", "pending"])
     .execute();
   const domains = [

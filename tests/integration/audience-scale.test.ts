@@ -86,7 +86,8 @@ function keptShape(counts: AudienceCounts): Counts {
 }
 
 /** The counts as a GROUP BY over the rows themselves (raw SQL: the oracle shares no code). */
-async function countedDirectly(db: Db, tenantId: string): Promise<Counts> {
+async function countedDirectly(guarded: Db, tenantId: string): Promise<Counts> {
+  const db = crossTenant(guarded); // raw SQL on tenant tables: past the guard
   const all = zero();
   const { rows: byStatus } = await sql<{ status: SubscriberStatus; n: number | string }>`
     SELECT status, COUNT(*) AS n FROM subscribers

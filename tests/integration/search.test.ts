@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest, migratorFor } from "../../server/db/migrate";
+import { crossTenant } from "../../server/db/tenant-guard";
 import { createNewsletter, updateNewsletter } from "../../server/newsletters/editing";
 import {
   deleteNewsletter,
@@ -213,14 +214,14 @@ describe.each(testDialects())("newsletter search on %s", (dialect) => {
       ).toBeUndefined();
       const now = new Date().toISOString();
       await sql`insert into tenants (id, name, config, created_at, updated_at)
-        values ('old', 'Old', '{}', ${now}, ${now})`.execute(fresh.db);
+        values ('old', 'Old', '{}', ${now}, ${now})`.execute(crossTenant(fresh.db));
       await sql`insert into newsletters (id, tenant_id, title, excerpt, content, read_time, status,
           created_at, updated_at, published_at, slug)
         values ('00000000-0000-4000-8000-000000000001', 'old', 'Before search', 'Old news.',
           '<p>Proportionality &amp; sampling</p>', 1, 'published', ${now}, ${now}, ${now}, 'before-search'),
           ('00000000-0000-4000-8000-000000000002', 'old', 'Old draft', 'Draft.',
           '<p>Proportionality</p>', 1, 'draft', ${now}, ${now}, null, 'old-draft')`.execute(
-        fresh.db,
+        crossTenant(fresh.db),
       );
       await migrateToLatest(fresh.db);
       const found = await searchNewsletters({ db: fresh.db, tenantId: "old" }, "proportionality", {

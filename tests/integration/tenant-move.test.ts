@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
-import { sql } from "kysely";
 import { pino } from "pino";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -1070,7 +1069,7 @@ describe("a tenant moves into and out of S3-compatible storage", () => {
 
 // Keep the archive helpers honest on their own.
 describe("a tenant archive", () => {
-  it("carries child rows through their parent, even one whose own tenant_id was never filled in", async () => {
+  it("carries the tenant's child rows, and no other tenant's", async () => {
     const database = await createTestDatabase("sqlite");
     try {
       await migrateToLatest(database.db);
@@ -1089,8 +1088,15 @@ describe("a tenant archive", () => {
         tenantId: "solo",
         listIds: [list?.id ?? 0],
       });
-      // A row from before migration 0011's backfill: no tenant_id of its own.
-      await sql`UPDATE subscriptions SET tenant_id = NULL`.execute(database.db);
+      const [mainList] = await listTenantLists(
+        database.db,
+        (await getTenant(database.db, "main")).config,
+      );
+      await insertSubscriber(database.db, {
+        email: "b@main.test",
+        tenantId: "main",
+        listIds: [mainList?.id ?? 0],
+      });
       const { archive } = await exportTenant(database.db, "solo");
       const rows = JSON.parse(
         strFromU8(unzipSync(archive)["tables/subscriptions.json"] as Uint8Array),

@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { ApiError, toApiError } from "../../../server/api/errors";
 import { requireTenantManager } from "../../../server/auth/guards";
-import { scopeOf } from "../../../server/http/context";
+import { namedTenantDbOf, scopeOf } from "../../../server/http/context";
 import { publicOrigin } from "../../../server/http/origin";
 import { providerNameFor } from "../../../server/providers";
 import {
@@ -44,7 +44,7 @@ async function tenantOr404(db: Parameters<typeof getTenantView>[0], id: string) 
 /** /admin/tenants/{id} — one tenant's configuration: view, edit, preview, history (issue 6). */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   await requireTenantManager(context, request);
-  const { db } = scopeOf(context);
+  const db = namedTenantDbOf(context);
   const tenant = await tenantOr404(db, params.id);
   // The key's public half only: the private key never reaches the browser.
   const dkim = await tenantDkim(db, tenant.id);
@@ -75,7 +75,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireTenantManager(context, request);
-  const { db, logger, env } = scopeOf(context);
+  const { logger, env } = scopeOf(context);
+  const db = namedTenantDbOf(context);
   const tenant = await tenantOr404(db, params.id);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");

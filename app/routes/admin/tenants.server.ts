@@ -2,7 +2,7 @@ import { data, redirect } from "react-router";
 import { toApiError } from "../../../server/api/errors";
 import { requireTenantManager } from "../../../server/auth/guards";
 import { readBackupStatus } from "../../../server/backups/schedule";
-import { scopeOf } from "../../../server/http/context";
+import { namedTenantDbOf, scopeOf } from "../../../server/http/context";
 import { createTenant } from "../../../server/tenants/admin";
 import { listTenantViews } from "../../../server/tenants/views";
 import type { Route } from "./+types/tenants";
@@ -16,7 +16,7 @@ export interface CreateFailure {
 /** /admin/tenants — the tenant manager (SPEC §2), super admins only (SPEC §6 guard). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireTenantManager(context, request);
-  const { db } = scopeOf(context);
+  const db = namedTenantDbOf(context);
   const tenants = await listTenantViews(db);
   return {
     // The installation's scheduled snapshots: a super admin's concern, never a tenant's.
@@ -35,7 +35,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** 'Add New Tenant': id, name and domain; the rest starts from the defaults. */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireTenantManager(context, request);
-  const { db, logger } = scopeOf(context);
+  const { logger } = scopeOf(context);
+  const db = namedTenantDbOf(context);
   const form = await request.formData();
   const values = {
     id: String(form.get("id") ?? ""),

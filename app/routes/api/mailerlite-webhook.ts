@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { scopeOf } from "../../../server/http/context";
+import { namedTenantDbOf, scopeOf } from "../../../server/http/context";
 import { handleMailerLiteWebhook } from "../../../server/providers/mailerlite-webhook";
 import type { Route } from "./+types/mailerlite-webhook";
 
@@ -12,7 +12,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const scope = scopeOf(context);
   if (request.method !== "POST") throw data({ message: "Method not allowed" }, { status: 405 });
   const outcome = await handleMailerLiteWebhook(
-    scope.db,
+    namedTenantDbOf(context),
     params.tenantId,
     await request.text(),
     request.headers.get("signature"),

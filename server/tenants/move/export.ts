@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../../db";
 import { isPostgres } from "../../db/portable";
-import { crossTenant } from "../../db/tenant-guard";
+import { tenantDb } from "../../db/tenant-guard";
 import { fileStoreFor, isValidFileKey, readFile } from "../../files/store";
 import { isSealed } from "../../secret-box";
 import { heraldVersion } from "../../version";
@@ -59,30 +59,13 @@ export async function exportTenant(db: Db, tenantId: string): Promise<ExportSumm
       .executeTakeFirst();
     if (!tenant) throw new TenantExportError(`No tenant with id ${tenantId}.`);
     const tables: Record<string, Row[]> = { tenants: [tenant as Row] };
+    // Bound to the tenant exported: every moved table has its own tenant_id (required since 0031).
+    const tenantRows = tenantDb(trx, tenantId);
     for (const table of MOVED_TABLES) {
-      const parent = table.parent;
-      // The table name comes from MOVED_TABLES; every one of them has tenant_id (the guard checks).
-      // A child table is read through its parent: across tenants on purpose, so that a row whose
-      // own tenant_id is missing still comes with its parent (it is written with the tenant's).
-      const rows = (
-        parent
-          ? await crossTenant(trx)
-              .selectFrom(table.name as "deliveries")
-              .selectAll()
-              .where(parent.column as "campaign_id", "in", (eb) =>
-                eb
-                  .selectFrom(parent.table as "campaigns")
-                  .select(`${parent.table}.id` as "campaigns.id")
-                  .where(`${parent.table}.tenant_id` as "campaigns.tenant_id", "=", tenantId),
-              )
-              .execute()
-          : await trx
-              .selectFrom(table.name as "lists")
-              .selectAll()
-              .where("tenant_id", "=", tenantId)
-              .execute()
-      ) as Row[];
-      if (parent) for (const row of rows) row.tenant_id = tenantId;
+      const rows = (await tenantRows
+        .selectFrom(table.name as "lists")
+        .selectAll()
+        .execute()) as Row[];
       for (const row of rows) for (const column of table.derived ?? []) delete row[column];
       tables[table.name] = rows;
     }

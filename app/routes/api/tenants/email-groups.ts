@@ -1,5 +1,5 @@
 import { answerApi, methodNotAllowed } from "../../../../server/api/route";
-import { scopeOf } from "../../../../server/http/context";
+import { namedTenantDbOf } from "../../../../server/http/context";
 import { listTenantLists, offeredLists } from "../../../../server/subscribers/lists";
 import { getTenantView } from "../../../../server/tenants/views";
 import type { Route } from "./+types/email-groups";
@@ -7,7 +7,7 @@ import type { Route } from "./+types/email-groups";
 /** GET /api/tenants/{id}/email-groups — open: the lists a visitor may subscribe to. */
 export async function loader({ params, context }: Route.LoaderArgs) {
   return answerApi(context, async () => {
-    const { db } = scopeOf(context);
+    const db = namedTenantDbOf(context);
     const tenant = await getTenantView(db, params.id);
     // Public lists not archived (issue 16, point 1): what sign-up offers.
     const lists = offeredLists(await listTenantLists(db, tenant));

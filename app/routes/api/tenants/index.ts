@@ -2,7 +2,7 @@ import { requireApiStaff, requireApiSuperAdmin } from "../../../../server/api/au
 import { readJson } from "../../../../server/api/errors";
 import { answerApi, methodNotAllowed } from "../../../../server/api/route";
 import { canManageTenant } from "../../../../server/auth/permissions";
-import { scopeOf } from "../../../../server/http/context";
+import { namedTenantDbOf } from "../../../../server/http/context";
 import { createTenant } from "../../../../server/tenants/admin";
 import { listTenantViews } from "../../../../server/tenants/views";
 import { newTenantSchema, tenantSettingsSchema } from "../../../../shared/schemas/tenant";
@@ -17,7 +17,7 @@ const createBody = newTenantSchema.extend(
 export async function loader({ request, context }: Route.LoaderArgs) {
   return answerApi(context, async () => {
     const caller = await requireApiStaff(context, request);
-    const tenants = await listTenantViews(scopeOf(context).db);
+    const tenants = await listTenantViews(namedTenantDbOf(context));
     return {
       tenants: tenants
         .filter((tenant) => canManageTenant(caller.user, tenant.id))
@@ -41,7 +41,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const caller = await requireApiSuperAdmin(context, request);
       const { id, name, domain, ...settings } = await readJson(request, createBody);
       const tenant = await createTenant(
-        scopeOf(context).db,
+        namedTenantDbOf(context),
         caller.actor,
         { id, name, domain },
         settings,

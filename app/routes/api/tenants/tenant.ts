@@ -1,7 +1,7 @@
 import { apiCaller, requireApiSuperAdmin } from "../../../../server/api/auth";
 import { readJson } from "../../../../server/api/errors";
 import { answerApi, methodNotAllowed } from "../../../../server/api/route";
-import { scopeOf } from "../../../../server/http/context";
+import { namedTenantDbOf } from "../../../../server/http/context";
 import { deleteTenant, saveTenantSettings } from "../../../../server/tenants/admin";
 import { getTenantView, tenantViewFor } from "../../../../server/tenants/views";
 import { domainField, tenantSettingsSchema } from "../../../../shared/schemas/tenant";
@@ -27,7 +27,7 @@ const putBody = tenantSettingsSchema.extend({
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   return answerApi(context, async () => {
     const caller = await apiCaller(context, request);
-    const tenant = await getTenantView(scopeOf(context).db, params.id);
+    const tenant = await getTenantView(namedTenantDbOf(context), params.id);
     return {
       tenant: tenantViewFor(caller?.user ?? null, tenant),
     };
@@ -36,7 +36,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 /** PUT replaces the settings; DELETE removes the tenant (?force=true when it has data). */
 export async function action({ request, url, params, context }: Route.ActionArgs) {
-  const { db } = scopeOf(context);
+  const db = namedTenantDbOf(context);
   if (request.method === "PUT") {
     return answerApi(context, async () => {
       const caller = await requireApiSuperAdmin(context, request);
