@@ -52,8 +52,8 @@ export function scopeOf(context: Readonly<RouterContextProvider>): RequestScope 
 
 /**
  * The database for a route that acts on the tenant its URL names, not the request's: the tenant
- * manager and its API (a super admin manages every tenant from any host) and MailerLite's webhook
- * (/api/webhooks/mailerlite/{tenantId}). Unbound: each server function it is passed to binds to
+ * manager and its API (a super admin manages every tenant from any host), the CMS page (each
+ * tenant granted to the user) and MailerLite's webhook (/api/webhooks/mailerlite/{tenantId}). Unbound: each server function it is passed to binds to
  * the tenant it is given (tenantDb) or names it.
  */
 export function namedTenantDbOf(context: Readonly<RouterContextProvider>): Db {

@@ -1,7 +1,8 @@
 import { data } from "react-router";
 import { requireStaff } from "../../../server/auth/guards";
 import { grantedTenants } from "../../../server/auth/permissions";
-import { scopeOf } from "../../../server/http/context";
+import { tenantDb } from "../../../server/db/tenant-guard";
+import { namedTenantDbOf } from "../../../server/http/context";
 import { listNewsletters } from "../../../server/newsletters/listing";
 import { listTenants } from "../../../server/tenants/store";
 import { AdminPage } from "../../components/admin-header";
@@ -17,8 +18,9 @@ export const meta: Route.MetaFunction = () => noindexMeta("Content management");
  */
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireStaff(context);
-  const scope = scopeOf(context);
-  const tenants = await listTenants(scope.db);
+  // Each granted tenant's newsletters, whatever the host: the database of named tenants.
+  const db = namedTenantDbOf(context);
+  const tenants = await listTenants(db);
   const allowed = new Set(
     grantedTenants(
       user,
@@ -34,7 +36,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       .map(async (tenant) => {
         // The latest page of each tenant; its dashboard pages through the rest.
         const { items: newsletters, total } = await listNewsletters({
-          db: scope.db,
+          db: tenantDb(db, tenant.id),
           tenantId: tenant.id,
         });
         const base = tenant.domain ? `https://${tenant.domain}` : "";
