@@ -63,7 +63,11 @@ function samplePaths(): { ordinary: string[]; all: string[] } {
   for (const match of Object.values(table)) {
     if (!match) continue;
     let path = "";
-    for (let route = match; route; route = route.parentId ? table[route.parentId] : undefined) {
+    for (
+      let route: BuildRoutes[string] = match;
+      route;
+      route = route.parentId ? table[route.parentId] : undefined
+    ) {
       if (route.path) path = `/${route.path}${path}`;
     }
     const concrete = path.replace(/:[a-z]+\??/gi, "7").replace("*", "a/b.png") || "/";
