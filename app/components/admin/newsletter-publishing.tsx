@@ -5,7 +5,8 @@ import { Link } from "../../lib/page-scripts";
 
 /**
  * The newsletter editor's side panel and its delete confirmation (app/routes/admin/newsletter-form.tsx):
- * status, Publish / Unpublish / View, and Delete, which asks first — in the browser with a dialog,
+ * status; Publish or Publish and send (issue 35: on to the send review); once published, View,
+ * Send as email and Unpublish; and Delete, which asks first — in the browser with a dialog,
  * without JavaScript on a page of its own (`?confirmDelete=1`).
  */
 
@@ -132,6 +133,12 @@ export function PublishingPanel({
               >
                 View
               </Link>
+              <Link
+                to={`/admin/newsletter/send/${newsletter.id}`}
+                className="rounded-brand bg-brand-strong px-4 py-2 text-center font-semibold text-white no-underline hover:opacity-90"
+              >
+                Send as email
+              </Link>
               <Form method="post" action={actionUrl}>
                 <button
                   type="submit"
@@ -144,15 +151,30 @@ export function PublishingPanel({
               </Form>
             </div>
           ) : (
-            <button
-              type="submit"
-              form="newsletter-form"
-              name="intent"
-              value="publish"
-              className="w-full rounded-brand bg-ok px-4 py-2 font-semibold text-white hover:opacity-90"
-            >
-              {busyIntent === "publish" ? "Publishing…" : "Publish"}
-            </button>
+            <div className="flex flex-col gap-2">
+              <button
+                type="submit"
+                form="newsletter-form"
+                name="intent"
+                value="publish"
+                className="w-full rounded-brand bg-ok px-4 py-2 font-semibold text-white hover:opacity-90"
+              >
+                {busyIntent === "publish" ? "Publishing…" : "Publish"}
+              </button>
+              <button
+                type="submit"
+                form="newsletter-form"
+                name="intent"
+                value="publish-send"
+                aria-describedby="publish-send-hint"
+                className="w-full rounded-brand border-2 border-ok px-4 py-2 font-semibold text-ok hover:bg-ok/10"
+              >
+                {busyIntent === "publish-send" ? "Publishing…" : "Publish and send"}
+              </button>
+              <p id="publish-send-hint" className="text-sm opacity-80">
+                Publishes, then opens the email’s review: nothing is sent until you confirm there.
+              </p>
+            </div>
           )}
           {published ? null : (
             <SchedulePicker schedule={schedule} error={scheduleError} busyIntent={busyIntent} />
