@@ -1,27 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "../../server/auth/api-tokens";
 import { TEST_SEND_ALLOWANCE } from "../../server/campaigns/test-sends";
-import { migrateToLatest } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";
 import { createNewsletter } from "../../server/newsletters/editing";
 import { publishNewsletter } from "../../server/newsletters/newsletters";
 import { listTenantLists } from "../../server/subscribers/lists";
 import { saveSegment } from "../../server/subscribers/segments";
-import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
 import { TOKEN_SCOPES } from "../../shared/schemas/api-tokens";
 import { TEST_SEND_TEXT } from "../../shared/schemas/test-send";
 import { createStaffUser, signIn } from "../support/auth";
-import {
-  countRows,
-  createTestDatabase,
-  type TestDatabase,
-  testDialects,
-} from "../support/database";
+import { countRows, testDialects } from "../support/database";
 import { postForm } from "../support/forms";
 import { textOf } from "../support/html";
-import { type RunningServer, startServer } from "../support/server";
-import { type SmtpSink, startSmtpSink } from "../support/smtp-sink";
+import { type StaffSite, startStaffSite } from "../support/staff-site";
 import { insertSubscriber } from "../support/subscribers";
 
 const SECRET = "publish-and-send-secret-0123456789abcdef";
@@ -32,20 +24,18 @@ const SECRET = "publish-and-send-secret-0123456789abcdef";
  * form; and the Names bullet of target 3: one sender name per tenant.
  */
 describe.each(testDialects())("publishing and sending in one errand on %s", (dialect) => {
-  let database: TestDatabase;
-  let sink: SmtpSink;
-  let server: RunningServer;
-  const cookies = { editor: "", otherTenant: "", limited: "" };
+  let site: StaffSite;
+  let limited = "";
+  let busyEditor: Awaited<ReturnType<typeof createStaffUser>>;
   let newsletterId = "";
   let draftId = "";
   let segmentId = 0;
-  let editor: Awaited<ReturnType<typeof createStaffUser>>;
 
   const sendPath = () => `/admin/newsletter/send/${newsletterId}`;
-  const post = (path: string, fields: Record<string, string | string[]>, cookie = cookies.editor) =>
-    postForm(server.url, path, fields, cookie);
-  const get = (path: string, cookie = cookies.editor) =>
-    fetch(`${server.url}${path}`, { headers: { cookie }, redirect: "manual" });
+  const post = (path: string, fields: Record<string, string | string[]>, cookie = site.editor) =>
+    postForm(site.server.url, path, fields, cookie);
+  const get = (path: string, cookie = site.editor) =>
+    fetch(`${site.server.url}${path}`, { headers: { cookie }, redirect: "manual" });
   const compose = (overrides: Record<string, string | string[]> = {}) => ({
     subject: "The ESI protocol issue",
     lists: ["newsletter"],
@@ -55,37 +45,36 @@ describe.each(testDialects())("publishing and sending in one errand on %s", (dia
     intent: "test",
     ...overrides,
   });
-  const testMails = () => sink.messages.filter((mail) => mail.subject.startsWith("[Test]"));
+  const testMails = () => site.sink.messages.filter((mail) => mail.subject.startsWith("[Test]"));
   /** Everything a real send would leave behind: none of it may come from a test. */
   const counted = async () => ({
-    campaigns: await countRows(database.db, "campaigns"),
-    deliveries: await countRows(database.db, "deliveries"),
-    events: await countRows(database.db, "campaign_events"),
+    campaigns: await countRows(site.database.db, "campaigns"),
+    deliveries: await countRows(site.database.db, "deliveries"),
+    events: await countRows(site.database.db, "campaign_events"),
   });
   const nothingCounted = { campaigns: 0, deliveries: 0, events: 0 };
 
   beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    await migrateToLatest(database.db);
-    await seedTenants(database.db);
-    const lists = await listTenantLists(database.db, (await getTenant(database.db, "main")).config);
+    site = await startStaffSite(dialect, SECRET);
+    const db = site.database.db;
+    const lists = await listTenantLists(db, (await getTenant(db, "main")).config);
     const newsletterList = lists.find((list) => list.key === "newsletter")?.id ?? 0;
     for (const [index, status] of (
       ["active", "active", "active", "unsubscribed"] as const
     ).entries()) {
-      await insertSubscriber(database.db, {
+      await insertSubscriber(db, {
         email: `reader${index}@example.com`,
         status,
         listIds: [newsletterList],
       });
     }
     // On no list: counted by the segment (everyone who signed up), not by any list.
-    await insertSubscriber(database.db, { email: "listless@example.com" });
-    segmentId = await saveSegment(database.db, "main", {
+    await insertSubscriber(db, { email: "listless@example.com" });
+    segmentId = await saveSegment(db, "main", {
       name: "Everyone since 2000",
       rule: { lists: [], statuses: [], fields: [], signedUpAfter: "2000-01-01" },
     });
-    const scope = { db: database.db, tenantId: "main", authorId: null };
+    const scope = { db, tenantId: "main", authorId: null };
     const input = {
       title: "Issue 9",
       excerpt: "Test sends",
@@ -95,30 +84,11 @@ describe.each(testDialects())("publishing and sending in one errand on %s", (dia
     newsletterId = (await createNewsletter(scope, input)).id;
     await publishNewsletter(scope, newsletterId);
     draftId = (await createNewsletter(scope, { ...input, title: "Issue 10" })).id;
-    sink = await startSmtpSink();
-    server = await startServer({
-      databaseUrl: database.url,
-      env: { SMTP_URL: sink.url, SESSION_SECRET: SECRET, SEND_RATE: "0" },
-    });
-    editor = await createStaffUser(database.db, {
-      email: "editor@example.com",
-      products: { main: true },
-    });
-    await createStaffUser(database.db, {
-      email: "kd@example.com",
-      products: { keydiscovery: true },
-    });
-    await createStaffUser(database.db, { email: "busy@example.com", products: { main: true } });
-    cookies.editor = await signIn(server.url, "editor@example.com");
-    cookies.otherTenant = await signIn(server.url, "kd@example.com");
-    cookies.limited = await signIn(server.url, "busy@example.com");
+    busyEditor = await createStaffUser(db, { email: "busy@example.com", products: { main: true } });
+    limited = await signIn(site.server.url, "busy@example.com");
   });
 
-  afterAll(async () => {
-    await server?.stop();
-    await sink?.stop();
-    await database?.drop();
-  });
+  afterAll(() => site?.stop());
 
   it("publishes and goes straight to the send form, mailing nobody; the editor then offers Send as email", async () => {
     const before = await get(`/admin/newsletter/edit/${draftId}`);
@@ -135,7 +105,7 @@ describe.each(testDialects())("publishing and sending in one errand on %s", (dia
     });
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe(`/admin/newsletter/send/${draftId}`);
-    const row = await crossTenant(database.db)
+    const row = await crossTenant(site.database.db)
       .selectFrom("newsletters")
       .select(["status", "title"])
       .where("id", "=", draftId)
@@ -146,7 +116,7 @@ describe.each(testDialects())("publishing and sending in one errand on %s", (dia
     expect(form.status).toBe(200);
     expect(textOf(await form.text())).toContain("Review and send");
     expect(await counted()).toEqual(nothingCounted);
-    expect(sink.messages).toHaveLength(0);
+    expect(site.sink.messages).toHaveLength(0);
 
     const editor = await (await get(`/admin/newsletter/edit/${draftId}`)).text();
     expect(editor).toMatch(
@@ -162,14 +132,14 @@ describe.each(testDialects())("publishing and sending in one errand on %s", (dia
     const other = await post(
       sendPath(),
       compose({ testRecipients: "a@example.com" }),
-      cookies.otherTenant,
+      site.otherTenant,
     );
     expect(other.status).toBe(403);
-    // An API token is for the API: the staff pages want a signed-in session.
-    const { token } = await createApiToken(database.db, editor, "test sends", {
+    // An API token (of staff of this tenant) is for the API: the staff pages want a session.
+    const { token } = await createApiToken(site.database.db, busyEditor, "test sends", {
       scopes: TOKEN_SCOPES,
     });
-    const viaToken = await fetch(`${server.url}${sendPath()}`, {
+    const viaToken = await fetch(`${site.server.url}${sendPath()}`, {
       method: "POST",
       body: new URLSearchParams({
         subject: "By token",
@@ -178,11 +148,11 @@ describe.each(testDialects())("publishing and sending in one errand on %s", (dia
         intent: "test",
         testRecipients: "a@example.com",
       }),
-      headers: { authorization: `Bearer ${token}`, "x-auth-token": token, origin: server.url },
+      headers: { authorization: `Bearer ${token}`, "x-auth-token": token, origin: site.server.url },
       redirect: "manual",
     });
     expect(viaToken.status).toBe(302);
-    expect(sink.messages).toHaveLength(0);
+    expect(site.sink.messages).toHaveLength(0);
   });
 
   it("sends the real email, marked as a test, to up to five colleagues; never counted", async () => {
@@ -203,7 +173,7 @@ describe.each(testDialects())("publishing and sending in one errand on %s", (dia
     expect(response.status).toBe(200);
     expect(textOf(await response.text())).toContain(`Test email sent to ${to.join(", ")}.`);
     for (const address of to) {
-      const mail = await sink.waitFor((m) =>
+      const mail = await site.sink.waitFor((m) =>
         m.to.some((each) => each.toLowerCase() === address.toLowerCase()),
       );
       expect(mail.subject).toBe("[Test] The ESI protocol issue");
@@ -214,9 +184,11 @@ describe.each(testDialects())("publishing and sending in one errand on %s", (dia
       expect(mail.html).not.toContain("/t/c/");
     }
     expect(testMails()).toHaveLength(5);
-    expect(sink.messages.filter((m) => m.to.some((a) => a.startsWith("reader")))).toHaveLength(0);
+    expect(site.sink.messages.filter((m) => m.to.some((a) => a.startsWith("reader")))).toHaveLength(
+      0,
+    );
     expect(await counted()).toEqual(nothingCounted);
-    const logged = await crossTenant(database.db)
+    const logged = await crossTenant(site.database.db)
       .selectFrom("mail_log")
       .select(["kind", "tenant_id"])
       .where("kind", "=", "campaign-test")
@@ -226,7 +198,7 @@ describe.each(testDialects())("publishing and sending in one errand on %s", (dia
   });
 
   it("refuses six addresses, a bad one, none, or a bad campaign, with a clear message, sending nothing", async () => {
-    const before = sink.messages.length;
+    const before = site.sink.messages.length;
     const six = ["1", "2", "3", "4", "5", "6"].map((n) => `p${n}@example.com`).join(", ");
     const cases: [Record<string, string>, string][] = [
       [{ testRecipients: six }, TEST_SEND_TEXT.tooMany],
@@ -250,8 +222,8 @@ describe.each(testDialects())("publishing and sending in one errand on %s", (dia
     }
     const kept = await (await post(sendPath(), compose({ testRecipients: six }))).text();
     expect(kept).toContain(`value="${six}"`);
-    expect(sink.messages.length).toBe(before);
-    expect(await countRows(database.db, "subscribers")).toBe(5);
+    expect(site.sink.messages.length).toBe(before);
+    expect(await countRows(site.database.db, "subscribers")).toBe(5);
   });
 
   it("limits test emails per staff member and sends none of a refused test", async () => {
@@ -259,25 +231,21 @@ describe.each(testDialects())("publishing and sending in one errand on %s", (dia
     const five = (round: number) =>
       ["a", "b", "c", "d", "e"].map((name) => `${name}${round}@limit.example`).join(",");
     for (let round = 0; round < tests; round++) {
-      const response = await post(
-        sendPath(),
-        compose({ testRecipients: five(round) }),
-        cookies.limited,
-      );
+      const response = await post(sendPath(), compose({ testRecipients: five(round) }), limited);
       expect(response.status, `test ${round + 1}`).toBe(200);
     }
-    const before = sink.messages.length;
+    const before = site.sink.messages.length;
     const refused = await post(
       sendPath(),
       compose({ testRecipients: "late@limit.example" }),
-      cookies.limited,
+      limited,
     );
     expect(refused.status).toBe(429);
     expect(textOf(await refused.text())).toContain(
       `You have sent ${TEST_SEND_ALLOWANCE.addresses} test emails in the last ${TEST_SEND_ALLOWANCE.windowMinutes} minutes.`,
     );
-    expect(sink.messages.length).toBe(before);
-    expect(sink.messages.some((m) => m.to.includes("late@limit.example"))).toBe(false);
+    expect(site.sink.messages.length).toBe(before);
+    expect(site.sink.messages.some((m) => m.to.includes("late@limit.example"))).toBe(false);
     // Another staff member's allowance is their own.
     const other = await post(sendPath(), compose({ testRecipients: "fine@example.com" }));
     expect(other.status).toBe(200);
@@ -309,14 +277,14 @@ describe.each(testDialects())("publishing and sending in one errand on %s", (dia
 
   it("sends a tenant's subscriber mail from the tenant's one sender name", async () => {
     const email = "casey@lawfirm.example";
-    const response = await fetch(`${server.url}/newsletter/subscribe`, {
+    const response = await fetch(`${site.server.url}/newsletter/subscribe`, {
       method: "POST",
       body: new URLSearchParams({ email, name: "Casey", lists: "newsletter", chooseLists: "1" }),
-      headers: { cookie: "herald_subdomain=keydiscovery", origin: server.url },
+      headers: { cookie: "herald_subdomain=keydiscovery", origin: site.server.url },
       redirect: "manual",
     });
     expect(response.status).toBe(303);
-    const mail = await sink.waitFor((m) => m.to.includes(email));
+    const mail = await site.sink.waitFor((m) => m.to.includes(email));
     expect(mail.parsed.from?.value[0]?.name).toBe("KeyDiscovery Legal");
   });
 });

@@ -44,6 +44,22 @@ export function ConfirmDelete({ title, actionUrl }: { title: string; actionUrl: 
   );
 }
 
+/** A draft's ways out: publish, or publish and go on to the send form (issue 35). */
+const PUBLISH_BUTTONS = [
+  {
+    intent: "publish",
+    label: "Publish",
+    look: "bg-ok text-white hover:opacity-90",
+    describedBy: undefined,
+  },
+  {
+    intent: "publish-send",
+    label: "Publish and send",
+    look: "border-2 border-ok text-ok hover:bg-ok/10",
+    describedBy: "publish-send-hint",
+  },
+] as const;
+
 export interface ScheduleView {
   timeZone: string;
   /** the scheduled time (UTC), null when not scheduled */
@@ -152,25 +168,19 @@ export function PublishingPanel({
             </div>
           ) : (
             <div className="flex flex-col gap-2">
-              <button
-                type="submit"
-                form="newsletter-form"
-                name="intent"
-                value="publish"
-                className="w-full rounded-brand bg-ok px-4 py-2 font-semibold text-white hover:opacity-90"
-              >
-                {busyIntent === "publish" ? "Publishing…" : "Publish"}
-              </button>
-              <button
-                type="submit"
-                form="newsletter-form"
-                name="intent"
-                value="publish-send"
-                aria-describedby="publish-send-hint"
-                className="w-full rounded-brand border-2 border-ok px-4 py-2 font-semibold text-ok hover:bg-ok/10"
-              >
-                {busyIntent === "publish-send" ? "Publishing…" : "Publish and send"}
-              </button>
+              {PUBLISH_BUTTONS.map((button) => (
+                <button
+                  key={button.intent}
+                  type="submit"
+                  form="newsletter-form"
+                  name="intent"
+                  value={button.intent}
+                  aria-describedby={button.describedBy}
+                  className={`w-full rounded-brand px-4 py-2 font-semibold ${button.look}`}
+                >
+                  {busyIntent === button.intent ? "Publishing…" : button.label}
+                </button>
+              ))}
               <p id="publish-send-hint" className="text-sm opacity-80">
                 Publishes, then opens the email’s review: nothing is sent until you confirm there.
               </p>
