@@ -118,6 +118,26 @@ describe.each(testDialects())("publishing and sending in one errand on %s", (dia
     expect(await counted()).toEqual(nothingCounted);
     expect(site.sink.messages).toHaveLength(0);
 
+    // A new newsletter can be created, published and taken to the send form in the same step.
+    expect(textOf(await (await get("/admin/newsletter/new")).text())).toContain("Publish and send");
+    const created = await post("/admin/newsletter/new", {
+      intent: "publish-send",
+      title: "Issue 11",
+      excerpt: "Straight out",
+      content: "<p>Eleven.</p>",
+    });
+    expect(created.status).toBe(302);
+    const newId = /^\/admin\/newsletter\/send\/([^/]+)$/.exec(
+      created.headers.get("location") ?? "",
+    )?.[1];
+    const fresh = await crossTenant(site.database.db)
+      .selectFrom("newsletters")
+      .select(["status", "title"])
+      .where("id", "=", newId ?? "")
+      .executeTakeFirst();
+    expect(fresh).toEqual({ status: "published", title: "Issue 11" });
+    expect(await counted()).toEqual(nothingCounted);
+
     const editor = await (await get(`/admin/newsletter/edit/${draftId}`)).text();
     expect(editor).toMatch(
       /<a[^>]*href="\/admin\/newsletter\/send\/[^"]+"[^>]*>Send as email<\/a>/,

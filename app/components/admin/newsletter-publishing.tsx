@@ -167,24 +167,7 @@ export function PublishingPanel({
               </Form>
             </div>
           ) : (
-            <div className="flex flex-col gap-2">
-              {PUBLISH_BUTTONS.map((button) => (
-                <button
-                  key={button.intent}
-                  type="submit"
-                  form="newsletter-form"
-                  name="intent"
-                  value={button.intent}
-                  aria-describedby={button.describedBy}
-                  className={`w-full rounded-brand px-4 py-2 font-semibold ${button.look}`}
-                >
-                  {busyIntent === button.intent ? "Publishing…" : button.label}
-                </button>
-              ))}
-              <p id="publish-send-hint" className="text-sm opacity-80">
-                Publishes, then opens the email’s review: nothing is sent until you confirm there.
-              </p>
-            </div>
+            <PublishButtons busyIntent={busyIntent} />
           )}
           {published ? null : (
             <SchedulePicker schedule={schedule} error={scheduleError} busyIntent={busyIntent} />
@@ -207,9 +190,36 @@ export function PublishingPanel({
             Create Newsletter saves it as a draft that only staff can see. From there, changes are
             saved automatically, and Publish puts it on the newsletter page.
           </p>
+          <div className="mt-4">
+            <PublishButtons busyIntent={busyIntent} />
+          </div>
         </div>
       )}
     </aside>
+  );
+}
+
+/** Publish now, or publish and go on to the send form (issue 35): they submit the editor's form. */
+function PublishButtons({ busyIntent }: { busyIntent: FormDataEntryValue | null }) {
+  return (
+    <div className="flex flex-col gap-2">
+      {PUBLISH_BUTTONS.map((button) => (
+        <button
+          key={button.intent}
+          type="submit"
+          form="newsletter-form"
+          name="intent"
+          value={button.intent}
+          aria-describedby={button.describedBy}
+          className={`w-full rounded-brand px-4 py-2 font-semibold ${button.look}`}
+        >
+          {busyIntent === button.intent ? "Publishing…" : button.label}
+        </button>
+      ))}
+      <p id="publish-send-hint" className="text-sm opacity-80">
+        Publishes, then opens the email’s review: nothing is sent until you confirm there.
+      </p>
+    </div>
   );
 }
 
