@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TEST_SEND_TEXT, testRecipientsSchema } from "./test-send";
+import { UNSTORABLE_TEXT_MESSAGE } from "./text";
 
 const messages = (value: unknown) =>
   testRecipientsSchema.safeParse(value).error?.issues.map((issue) => issue.message);
@@ -23,6 +24,9 @@ describe("testRecipientsSchema", () => {
       "Invalid email format: robert')",
     ]);
     expect(messages(42)).toEqual([TEST_SEND_TEXT.none]);
+    expect(messages("a\u0000@example.com")).toEqual([UNSTORABLE_TEXT_MESSAGE]);
+    expect(messages("a\ud800@example.com")).toEqual([UNSTORABLE_TEXT_MESSAGE]);
+    expect(messages(`a@example.com,${" ".repeat(2_000)}`)).toEqual([TEST_SEND_TEXT.tooMany]);
     expect(messages(`${"x".repeat(250)}@example.com`)).toEqual([
       `Invalid email format: ${"x".repeat(250)}@example.com`,
     ]);
