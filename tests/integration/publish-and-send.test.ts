@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken } from "../../server/auth/api-tokens";
 import { TEST_SEND_ALLOWANCE } from "../../server/campaigns/test-sends";
+import { migrateToLatest, migratorFor } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";
 import { createNewsletter } from "../../server/newsletters/editing";
 import { publishNewsletter } from "../../server/newsletters/newsletters";
@@ -10,7 +11,12 @@ import { getTenant } from "../../server/tenants/store";
 import { TOKEN_SCOPES } from "../../shared/schemas/api-tokens";
 import { TEST_SEND_TEXT } from "../../shared/schemas/test-send";
 import { createStaffUser, signIn } from "../support/auth";
-import { countRows, testDialects } from "../support/database";
+import {
+  countRows,
+  createTestDatabase,
+  type TestDatabase,
+  testDialects,
+} from "../support/database";
 import { postForm } from "../support/forms";
 import { textOf } from "../support/html";
 import { type StaffSite, startStaffSite } from "../support/staff-site";
@@ -306,5 +312,69 @@ describe.each(testDialects())("publishing and sending in one errand on %s", (dia
     expect(response.status).toBe(303);
     const mail = await site.sink.waitFor((m) => m.to.includes(email));
     expect(mail.parsed.from?.value[0]?.name).toBe("KeyDiscovery Legal");
+    // The tenant manager says where a blank template sender comes from.
+    const manager = await get("/admin/tenants/keydiscovery", site.superAdmin);
+    expect(textOf(await manager.text())).toContain("Sender name The tenant’s (KeyDiscovery Legal)");
+  });
+});
+
+describe.each(testDialects())("migration 0033 (one sender name per tenant) on %s", (dialect) => {
+  let database: TestDatabase | undefined;
+
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it("clears template senders copied from the old fixed default over a tenant's own sender", async () => {
+    database = await createTestDatabase(dialect);
+    const raw = crossTenant(database.db);
+    expect(
+      (await migratorFor(database.db).migrateTo("0031_tenant_not_null")).error,
+    ).toBeUndefined();
+    const now = new Date().toISOString();
+    const copied = { senderName: "KeyDiscovery", fromName: "KeyDiscovery", subject: "Hello" };
+    const configs = {
+      legal: {
+        email: { senderName: "KeyDiscovery Legal" },
+        emailTemplates: {
+          welcomeEmail: copied,
+          bounceNotificationEmail: { senderName: "Deliverability Desk" },
+        },
+      },
+      plain: { emailTemplates: { welcomeEmail: copied } },
+    };
+    for (const [id, config] of Object.entries(configs)) {
+      await raw
+        .insertInto("tenants")
+        .values({
+          id,
+          name: id,
+          description: "",
+          config: JSON.stringify(config),
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    }
+    await migrateToLatest(database.db);
+    const stored = async (id: string) =>
+      JSON.parse(
+        (
+          await raw
+            .selectFrom("tenants")
+            .select("config")
+            .where("id", "=", id)
+            .executeTakeFirstOrThrow()
+        ).config,
+      );
+    expect((await stored("legal")).emailTemplates).toEqual({
+      welcomeEmail: { subject: "Hello" },
+      bounceNotificationEmail: { senderName: "Deliverability Desk" },
+    });
+    // No sender of its own: the template's name is what it sends as, and stays.
+    expect(await stored("plain")).toEqual(configs.plain);
+    const legal = (await getTenant(database.db, "legal")).config;
+    expect(legal.emailTemplates.welcomeEmail.senderName).toBe("");
+    expect(legal.emailTemplates.bounceNotificationEmail.senderName).toBe("Deliverability Desk");
   });
 });
