@@ -13,8 +13,14 @@ import {
 } from "react-router";
 import { enforceRouteAccess } from "../server/auth/route-access";
 import { getSessionUser, readCookieHeader, SESSION_COOKIE } from "../server/auth/sessions";
-import { matchedRouteContext, scopeOf, userContext } from "../server/http/context";
+import {
+  matchedRouteContext,
+  namedTenantDbOf,
+  scopeOf,
+  userContext,
+} from "../server/http/context";
 import { refuseUnreadableInput } from "../server/http/request-input";
+import { switchableTenants } from "../server/tenants/staff-tenants";
 import { brandingCssVariables } from "../shared/theme";
 import type { Route } from "./+types/root";
 import { AccessDenied } from "./components/access-denied";
@@ -73,11 +79,21 @@ function rootData(context: Route.LoaderArgs["context"]) {
   };
 }
 
-export async function loader({ context }: Route.LoaderArgs) {
-  return data(rootData(context));
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const root = rootData(context);
+  const user = context.get(userContext);
+  // The staff pages' tenant switcher: the other tenants this staff member may manage.
+  const staffPage = url.pathname.startsWith("/admin/") || url.pathname.startsWith("/test/");
+  const staffTenants =
+    user && staffPage
+      ? await switchableTenants(namedTenantDbOf(context), user, root.tenant.id)
+      : undefined;
+  return data({ ...root, staffTenants });
 }
 
-export type RootData = ReturnType<typeof rootData>;
+export type RootData = ReturnType<typeof rootData> & {
+  staffTenants?: { id: string; name: string; href: string }[];
+};
 
 /** The root's data: its loader's, or on a page refused by the access middleware, the refusal's. */
 function useRootData(): RootData | undefined {

@@ -3,7 +3,7 @@ import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import { listNewsletters, STAFF_PAGE_SIZE } from "../../../server/newsletters/listing";
 import { z } from "../../../shared/zod";
-import { AdminPage } from "../../components/admin-header";
+import { AdminPage, SignOutButton } from "../../components/admin-header";
 import { NewsletterCard, newsletterCardData } from "../../components/newsletter-card";
 import { Pagination } from "../../components/pagination";
 import { FilterSelect } from "../../components/ui/form";
@@ -51,6 +51,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       title="Newsletter Management"
       actions={
         <>
+          <SignOutButton />
           <Link
             to="/admin/newsletter/import"
             className="rounded-brand border-2 border-brand-strong px-4 py-2 font-semibold text-brand-strong no-underline"
