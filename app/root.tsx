@@ -13,12 +13,7 @@ import {
 } from "react-router";
 import { enforceRouteAccess } from "../server/auth/route-access";
 import { getSessionUser, readCookieHeader, SESSION_COOKIE } from "../server/auth/sessions";
-import {
-  matchedRouteContext,
-  namedTenantDbOf,
-  scopeOf,
-  userContext,
-} from "../server/http/context";
+import { matchedRouteContext, namedTenantDbOf, scopeOf, userContext } from "../server/http/context";
 import { refuseUnreadableInput } from "../server/http/request-input";
 import { switchableTenants } from "../server/tenants/staff-tenants";
 import { brandingCssVariables } from "../shared/theme";

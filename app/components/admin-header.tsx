@@ -2,12 +2,7 @@ import { type ReactNode, useEffect } from "react";
 import { Form, useLocation, useRouteLoaderData } from "react-router";
 import { Kept, Link } from "../lib/page-scripts";
 import type { RootData } from "../root";
-import {
-  isAllTenantsPage,
-  StaffNav,
-  type StaffNavData,
-  staffNavSections,
-} from "./admin/staff-nav";
+import { isAllTenantsPage, StaffNav, type StaffNavData, staffNavSections } from "./admin/staff-nav";
 
 interface AdminHeaderProps {
   title: string;

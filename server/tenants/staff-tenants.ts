@@ -10,7 +10,10 @@ import { listTenants } from "./store";
  */
 
 /** A path of a tenant's admin on that tenant's own host: its domain, or `?subdomain=` without one. */
-export function tenantAdminHref(tenant: { id: string; domain: string | null }, path: string): string {
+export function tenantAdminHref(
+  tenant: { id: string; domain: string | null },
+  path: string,
+): string {
   if (tenant.domain) return `https://${tenant.domain}${path}`;
   const separator = path.includes("?") ? "&" : "?";
   return `${path}${separator}subdomain=${encodeURIComponent(tenant.id)}`;
