@@ -44,7 +44,7 @@ export function DashboardFigures({ numbers }: { numbers: DashboardNumbers }) {
           <Link to="/admin/subscribers">{formatCount(subscribers.total)} in all</Link>
         </Figure>
         <Figure id="growth" label={`Growth, last ${growth.days} days`} value={signed}>
-          {plural(growth.new, "sign-up")}, {formatCount(growth.unsubscribed)} unsubscribed
+          {`${plural(growth.new, "sign-up")}, ${formatCount(growth.unsubscribed)} unsubscribed`}
         </Figure>
         <Figure
           id="last-campaign"
@@ -56,9 +56,7 @@ export function DashboardFigures({ numbers }: { numbers: DashboardNumbers }) {
               <Link to={`/admin/campaigns/${lastCampaign.id}`} className="font-semibold">
                 {lastCampaign.name}
               </Link>
-              : {formatCount(lastCampaign.opened)} opened, {formatCount(lastCampaign.clicked)}{" "}
-              clicked ({rate(lastCampaign.clicked, lastCampaign.sent)}) of{" "}
-              {formatCount(lastCampaign.sent)} sent
+              {`: ${formatCount(lastCampaign.opened)} opened, ${formatCount(lastCampaign.clicked)} clicked (${rate(lastCampaign.clicked, lastCampaign.sent)}) of ${formatCount(lastCampaign.sent)} sent`}
             </>
           ) : (
             "No campaign sent yet."
