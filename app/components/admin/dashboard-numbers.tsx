@@ -39,7 +39,7 @@ export function DashboardFigures({ numbers }: { numbers: DashboardNumbers }) {
       <h2 id="numbers-heading" className="sr-only">
         At a glance
       </h2>
-      <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <dl className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
         <Figure id="subscribers" label="Active subscribers" value={formatCount(subscribers.active)}>
           <Link to="/admin/subscribers">{formatCount(subscribers.total)} in all</Link>
         </Figure>
