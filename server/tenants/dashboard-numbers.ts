@@ -1,4 +1,4 @@
-import { compareCampaigns } from "../campaigns/overview";
+import { type CampaignComparison, compareCampaigns } from "../campaigns/overview";
 import type { Scope } from "../scope";
 import { audienceCounts } from "../subscribers/counts";
 import { subscriberGrowth } from "../subscribers/growth";
@@ -16,14 +16,10 @@ export interface DashboardNumbers {
   /** over the last GROWTH_DAYS days, in the tenant's time zone */
   growth: { days: number; new: number; unsubscribed: number; net: number };
   /** the newest campaign that went out, people's opens and clicks only (no machine opens) */
-  lastCampaign: {
-    id: string;
-    name: string;
-    startedAt: string | null;
-    sent: number;
-    opened: number;
-    clicked: number;
-  } | null;
+  lastCampaign: Pick<
+    CampaignComparison,
+    "id" | "name" | "startedAt" | "sent" | "opened" | "clicked"
+  > | null;
   drafts: { newsletters: number; campaigns: number };
 }
 
