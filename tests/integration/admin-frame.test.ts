@@ -227,4 +227,20 @@ describe.each(testDialects())("the admin frame on %s", (dialect) => {
       "https://news.keydiscovery.example/admin/dashboard",
     );
   });
+
+  it("fills the home page's hero with the latest issue, or with what an issue holds", async () => {
+    const main = await (await get("/?subdomain=main", "")).text();
+    const { slug } = await crossTenant(database.db)
+      .selectFrom("newsletters")
+      .select("slug")
+      .where("tenant_id", "=", "main")
+      .where("status", "=", "published")
+      .executeTakeFirstOrThrow();
+    expect(main).toMatch(/<h2 id="hero-issue-title"[^>]*>Issue 1<\/h2>/);
+    expect(main).toContain(`href="/newsletter/${slug}"`);
+    // Drafts are not issues: the other tenant has none published.
+    const other = textOf(await (await get("/?subdomain=keydiscovery", "")).text());
+    expect(other).toContain("What each issue holds.");
+    expect(other).not.toContain("KD draft");
+  });
 });
