@@ -4,6 +4,7 @@ import { crossTenant } from "../../server/db/tenant-guard";
 import { createNewsletter } from "../../server/newsletters/editing";
 import { publishNewsletter } from "../../server/newsletters/newsletters";
 import { recordEvent } from "../../server/subscribers/events";
+import { subscriberGrowth } from "../../server/subscribers/growth";
 import { listTenantLists } from "../../server/subscribers/lists";
 import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
@@ -76,6 +77,27 @@ describe.each(testDialects())("the admin frame on %s", (dialect) => {
     };
     for (const index of [0, 1, 2]) await signUp("main", `reader${index}@example.com`, mainList, 5);
     await signUp("main", "old@example.com", mainList, 60);
+    // A double opt-in: signed up three days ago, confirmed yesterday.
+    const pending = await insertSubscriber(db, {
+      email: "pending@example.com",
+      listIds: [mainList],
+    });
+    await recordEvent(
+      db,
+      "main",
+      {
+        subscriberId: pending,
+        kind: "signed-up",
+        detail: { source: "form", lists: ["newsletter"], active: false },
+      },
+      daysAgo(3),
+    );
+    await recordEvent(
+      db,
+      "main",
+      { subscriberId: pending, kind: "confirmed", detail: { lists: ["newsletter"] } },
+      daysAgo(1),
+    );
     const leaver = await signUp("main", "leaver@example.com", mainList, 40);
     await db
       .updateTable("subscribers")
@@ -120,7 +142,7 @@ describe.each(testDialects())("the admin frame on %s", (dialect) => {
       cookies[key] = await signIn(server.url, (await createStaffUser(db, users[key])).email);
     }
 
-    // The last campaign: sent to main's four active readers, two open it, one clicks.
+    // The last campaign: sent to main's five active readers, two open it, one clicks.
     const sent = await sendAsEmail(
       server.url,
       `/admin/newsletter/send/${published}`,
@@ -156,18 +178,27 @@ describe.each(testDialects())("the admin frame on %s", (dialect) => {
   });
 
   it("shows the tenant's subscribers, growth, last campaign and drafts on the dashboard", async () => {
-    // Sending finishes on its own: wait until the last of the four is sent.
+    // Sending finishes on its own: wait until the last of the five is sent.
     const deadline = Date.now() + scaled(15_000);
     let html = "";
     while (Date.now() < deadline) {
       html = await (await get("/admin/dashboard", cookies.editor)).text();
-      if (figure(html, "last-campaign").includes("of 4 sent")) break;
+      if (figure(html, "last-campaign").includes("of 5 sent")) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect(figure(html, "subscribers")).toBe("Active subscribers 4 5 in all");
-    expect(figure(html, "growth")).toBe("Growth, last 30 days +2 3 sign-ups, 1 unsubscribed");
+    expect(figure(html, "subscribers")).toBe("Active subscribers 5 6 in all");
+    expect(figure(html, "growth")).toBe("Growth, last 30 days +3 4 sign-ups, 1 unsubscribed");
+    // The same sums as the subscribers page's growth chart over its 30 days.
+    const chart = await subscriberGrowth(
+      database.db,
+      (await getTenant(crossTenant(database.db), "main")).config,
+      { days: 30 },
+    );
+    const total = (key: "new" | "unsubscribed" | "net") =>
+      chart.reduce((sum, day) => sum + day[key], 0);
+    expect([total("net"), total("new"), total("unsubscribed")]).toEqual([3, 4, 1]);
     expect(figure(html, "last-campaign")).toBe(
-      "Last campaign opens 50% Issue 1 by mail : 2 opened, 1 clicked (25%) of 4 sent",
+      "Last campaign opens 40% Issue 1 by mail : 2 opened, 1 clicked (20%) of 5 sent",
     );
     expect(figure(html, "drafts")).toBe("Drafts waiting 2 2 newsletter drafts , 0 campaign drafts");
     // SPEC's dashboard: its own Sign Out beside "Create New Newsletter" (and the bar's).
