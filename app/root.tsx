@@ -15,7 +15,7 @@ import { enforceRouteAccess } from "../server/auth/route-access";
 import { getSessionUser, readCookieHeader, SESSION_COOKIE } from "../server/auth/sessions";
 import { matchedRouteContext, namedTenantDbOf, scopeOf, userContext } from "../server/http/context";
 import { refuseUnreadableInput } from "../server/http/request-input";
-import { switchableTenants } from "../server/tenants/staff-tenants";
+import { type StaffTenant, staffTenants } from "../server/tenants/staff-tenants";
 import { brandingCssVariables } from "../shared/theme";
 import type { Route } from "./+types/root";
 import { AccessDenied } from "./components/access-denied";
@@ -77,17 +77,15 @@ function rootData(context: Route.LoaderArgs["context"]) {
 export async function loader({ context, url }: Route.LoaderArgs) {
   const root = rootData(context);
   const user = context.get(userContext);
-  // The staff pages' tenant switcher: the other tenants this staff member may manage.
+  // The staff pages' tenant switcher: the tenants this staff member may manage.
   const staffPage = url.pathname.startsWith("/admin/") || url.pathname.startsWith("/test/");
-  const staffTenants =
-    user && staffPage
-      ? await switchableTenants(namedTenantDbOf(context), user, root.tenant.id)
-      : undefined;
-  return data({ ...root, staffTenants });
+  const tenants =
+    user && staffPage ? await staffTenants(namedTenantDbOf(context), user, root.tenant.id) : [];
+  return data({ ...root, staffTenants: tenants });
 }
 
 export type RootData = ReturnType<typeof rootData> & {
-  staffTenants?: { id: string; name: string; href: string }[];
+  staffTenants?: StaffTenant[];
 };
 
 /** The root's data: its loader's, or on a page refused by the access middleware, the refusal's. */

@@ -20,12 +20,16 @@ export function AdminHeader({ title, tenantName, actions }: AdminHeaderProps) {
   // The tenant and the signed-in user come from the root's data, which every page has.
   const root = useRouteLoaderData<RootData>("root");
   const { pathname } = useLocation();
+  const granted = root?.staffTenants ?? [];
   const nav: StaffNavData = {
     sections: staffNavSections(pathname, root?.user?.isSuperAdmin === true),
     tenants: {
       current: root?.tenant.name ?? "",
+      currentGranted: granted.some((tenant) => tenant.current),
       allActive: isAllTenantsPage(pathname),
-      others: root?.staffTenants ?? [],
+      others: granted
+        .filter((tenant) => !tenant.current)
+        .map(({ id, name, href }) => ({ id, name, href })),
     },
   };
   useMenusClosing();

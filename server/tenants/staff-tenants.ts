@@ -19,12 +19,20 @@ export function tenantAdminHref(
   return `${path}${separator}subdomain=${encodeURIComponent(tenant.id)}`;
 }
 
-/** The tenants other than `currentTenantId` that `user` may manage, each with its dashboard's link. */
-export async function switchableTenants(
+/** A tenant `user` may manage, with its dashboard's link; `current`: the request's tenant. */
+export interface StaffTenant {
+  id: string;
+  name: string;
+  href: string;
+  current: boolean;
+}
+
+/** The tenants `user` may manage, by name, the request's tenant marked. */
+export async function staffTenants(
   db: Db,
   user: StaffUser,
   currentTenantId: string,
-): Promise<{ id: string; name: string; href: string }[]> {
+): Promise<StaffTenant[]> {
   const tenants = await listTenants(db);
   const granted = new Set(
     grantedTenants(
@@ -33,10 +41,11 @@ export async function switchableTenants(
     ),
   );
   return tenants
-    .filter((tenant) => granted.has(tenant.id) && tenant.id !== currentTenantId)
+    .filter((tenant) => granted.has(tenant.id))
     .map((tenant) => ({
       id: tenant.id,
       name: tenant.name,
       href: tenantAdminHref(tenant, "/admin/dashboard"),
+      current: tenant.id === currentTenantId,
     }));
 }

@@ -232,6 +232,11 @@ describe.each(testDialects())("the admin frame on %s", (dialect) => {
       "/admin/dashboard",
       "/admin/cms",
     ]);
+    // On a host whose tenant is not theirs (the CMS page): that tenant's name is no link.
+    expect(await menu("/admin/cms", cookies.kdEditor)).toEqual([
+      "/admin/dashboard?subdomain=keydiscovery",
+      "/admin/cms",
+    ]);
     // Two granted tenants, or a super admin: the other one's admin, on its own host.
     expect(await menu("/admin/lists", cookies.both)).toEqual([
       "/admin/dashboard",

@@ -67,7 +67,13 @@ export type StaffNavLink = { to: string; label: string; active: boolean };
 export type StaffNavSection = { label: string; active: boolean; links: StaffNavLink[] };
 
 /** The tenant menu: the host's tenant, the others granted to the user, and the all-tenants page. */
-export type StaffNavTenants = { current: string; allActive: boolean; others: StaffTenantLink[] };
+export type StaffNavTenants = {
+  current: string;
+  /** whether the user may manage the request's tenant (else its name is not a link) */
+  currentGranted: boolean;
+  allActive: boolean;
+  others: StaffTenantLink[];
+};
 
 /** What the kept navigation renders: plain data, its active entries already decided. */
 export type StaffNavData = { sections: StaffNavSection[]; tenants: StaffNavTenants };
@@ -146,10 +152,17 @@ function TenantLinks({ tenants }: { tenants: StaffNavTenants }) {
   return (
     <ul>
       <li>
-        <Link to="/admin/dashboard" className={`${linkClass(false)} font-semibold`}>
-          {tenants.current}
-          <span className="sr-only"> (this tenant)</span>
-        </Link>
+        {tenants.currentGranted ? (
+          <Link to="/admin/dashboard" className={`${linkClass(false)} font-semibold`}>
+            {tenants.current}
+            <span className="sr-only"> (this tenant)</span>
+          </Link>
+        ) : (
+          <span className="block px-3 py-2 text-sm text-ink/75">
+            {tenants.current}
+            <span className="sr-only"> (this tenant, not yours to manage)</span>
+          </span>
+        )}
       </li>
       {tenants.others.map((tenant) => (
         <li key={tenant.id}>
