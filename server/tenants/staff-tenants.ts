@@ -4,7 +4,7 @@ import type { Db } from "../db";
 import { listTenants } from "./store";
 
 /*
- * The tenant switcher (issue 35, decision 036): each tenant lives on its own host, and a session
+ * The tenant switcher (issue 35, decision 038): each tenant lives on its own host, and a session
  * cookie belongs to the host it was set on, so switching is a link to the other tenant's admin on
  * its host — where the staff member signs in if they have no session there yet.
  */
