@@ -74,13 +74,12 @@ function rootData(context: Route.LoaderArgs["context"]) {
   };
 }
 
-export async function loader({ context, url }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const root = rootData(context);
   const user = context.get(userContext);
-  // The staff pages' tenant switcher: the tenants this staff member may manage.
-  const staffPage = url.pathname.startsWith("/admin/") || url.pathname.startsWith("/test/");
-  const tenants =
-    user && staffPage ? await staffTenants(namedTenantDbOf(context), user, root.tenant.id) : [];
+  // The staff pages' tenant switcher: the tenants this staff member may manage. Read on any
+  // signed-in page: a client navigation to a staff page need not run this loader again.
+  const tenants = user ? await staffTenants(namedTenantDbOf(context), user, root.tenant.id) : [];
   return data({ ...root, staffTenants: tenants });
 }
 
