@@ -45,6 +45,8 @@ export interface TenantConfig {
     enableDarkMode: boolean;
     showBranding: boolean;
     doubleOptIn: boolean;
+    /** SPEC §2 Home's "busy shipping new features" banner; a tenant may turn it off (issue 35) */
+    showBusyBanner: boolean;
   };
   /** replyTo: where replies to the tenant's mail go; blank: to the sender */
   email: { senderName: string; senderEmail: string; replyTo: string };
@@ -126,6 +128,7 @@ export const DEFAULT_TENANT_CONFIG: Omit<TenantConfig, "id"> = {
     enableDarkMode: false,
     showBranding: true,
     doubleOptIn: true,
+    showBusyBanner: true,
   },
   email: { senderName: FIXED_SENDER.name, senderEmail: FIXED_SENDER.email, replyTo: "" },
   senderDomains: [],
@@ -179,6 +182,7 @@ export const tenantOverridesSchema = z
         enableDarkMode: z.boolean(),
         showBranding: z.boolean(),
         doubleOptIn: z.boolean(),
+        showBusyBanner: z.boolean(),
       })
       .partial(),
     email: z
