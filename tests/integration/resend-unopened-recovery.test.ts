@@ -3,14 +3,7 @@ import { changeCampaignState, createCampaign } from "../../server/campaigns/camp
 import { resendToUnopened } from "../../server/campaigns/resend-unopened";
 import { recordClick, recordOpen } from "../../server/campaigns/tracking";
 import { crossTenant, tenantDb } from "../../server/db/tenant-guard";
-import {
-  recipientsOf,
-  SECRET,
-  seedAudience,
-  startWorkerProcess,
-  useSendingEngine,
-  waitForStatus,
-} from "../support/campaigns";
+import { recipientsOf, seedAudience, useSendingEngine, waitForStatus } from "../support/campaigns";
 import { testDialects } from "../support/database";
 import { scaled } from "../support/timing";
 
@@ -82,16 +75,7 @@ describe.each(testDialects())("sending to those who did not open on %s", (dialec
 
       const ofResend = () =>
         engine.sink.messages.filter((mail) => mail.messageId.includes(`.${first.id}@`));
-      const startWorker = () => {
-        const child = startWorkerProcess({
-          databaseUrl: engine.database.url,
-          smtpUrl: engine.sink.url,
-          sessionSecret: SECRET,
-        });
-        engine.children.push(child);
-        return child;
-      };
-      const worker = startWorker();
+      const worker = engine.workerProcess();
       const deadline = Date.now() + scaled(30_000);
       while (ofResend().length < 40 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -101,7 +85,7 @@ describe.each(testDialects())("sending to those who did not open on %s", (dialec
       const atKill = ofResend().length;
       expect(atKill).toBeGreaterThanOrEqual(40);
       expect(atKill).toBeLessThan(150);
-      startWorker();
+      engine.workerProcess();
       const done = await waitForStatus(engine.database.db, first.id, ["sent"], 90_000);
       expect(done.status).toBe("sent");
 

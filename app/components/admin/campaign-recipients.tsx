@@ -38,7 +38,7 @@ function delivery(row: RecipientActivity) {
 const COLUMNS: Column<RecipientActivity>[] = [
   {
     header: "Recipient",
-    className: "break-all font-medium",
+    className: "break-all font-medium sm:break-normal",
     cell: (row) => row.email || "(erased)",
   },
   { header: "Delivery", cell: delivery },
@@ -71,6 +71,7 @@ const COLUMNS: Column<RecipientActivity>[] = [
   },
   {
     header: "Unsubscribed",
+    label: "Opted out",
     className: "sm:whitespace-nowrap",
     cell: (row) => (row.unsubscribedAt ? <StaffTime iso={row.unsubscribedAt} /> : "No"),
   },
@@ -96,6 +97,8 @@ export function CampaignRecipients({
   view: RecipientsView;
 }) {
   const { query, counts } = view;
+  if (counts.all === 0)
+    return <p className="mt-2 text-sm">Nobody has been sent this campaign yet.</p>;
   const exportParams = new URLSearchParams();
   if (query.filter !== "all") exportParams.set("filter", query.filter);
   if (query.q) exportParams.set("q", query.q);
