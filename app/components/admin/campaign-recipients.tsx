@@ -149,7 +149,11 @@ export function CampaignRecipients({
       ) : (
         <DataTable
           className="mt-3"
-          caption={`${ACTIVITY_FILTER_LABELS[query.filter]}: ${plural(counts[query.filter], "recipient")}${query.q ? ` (search: “${query.q}”)` : ""}`}
+          caption={
+            query.q
+              ? `${ACTIVITY_FILTER_LABELS[query.filter]}, addresses containing “${query.q}”`
+              : `${ACTIVITY_FILTER_LABELS[query.filter]}: ${plural(counts[query.filter], "recipient")}`
+          }
           columns={COLUMNS}
           rows={view.rows}
           rowKey={(row) => row.deliveryId}
