@@ -38,7 +38,7 @@ export async function addCampaignEvent(db: Db, event: CampaignEvent): Promise<vo
 /**
  * A click is an open (issue 35, target 4): a reader who clicked opened the mail, even when the
  * pixel was blocked. Counts one people's open for the clicked delivery at the click's time, unless
- * it already has one, in one statement (docs/decisions/036-per-reader-activity.md).
+ * it already has one, in one statement (docs/decisions/038-per-reader-activity.md).
  */
 export async function addImpliedOpen(
   root: Db,
