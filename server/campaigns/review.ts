@@ -5,6 +5,7 @@ import type { SubscriptionContext } from "../subscribers/subscribers";
 import { type CampaignInput, validateCampaign } from "./compose";
 import { personalise, prepareCampaignMessage } from "./message";
 import { countRecipients } from "./recipients";
+import { unopenedReview } from "./resend-unopened";
 
 /* Before a campaign goes out: the real email previewed and the review of its audience (tests: test-sends.ts). */
 
@@ -96,8 +97,8 @@ export async function reviewCampaign(
  * now" shows the compose form's review, read from the campaign as saved, and sends only with the
  * audience and count that review showed.
  */
-export function reviewSavedCampaign(ctx: SubscriptionContext, campaign: CampaignRow) {
-  return reviewCampaign(ctx, {
+export async function reviewSavedCampaign(ctx: SubscriptionContext, campaign: CampaignRow) {
+  const review = await reviewCampaign(ctx, {
     newsletterId: campaign.newsletter_id,
     subject: campaign.subject,
     content: campaign.content,
@@ -109,4 +110,5 @@ export function reviewSavedCampaign(ctx: SubscriptionContext, campaign: Campaign
     trackOpens: campaign.track_opens === 1,
     trackClicks: campaign.track_clicks === 1,
   });
+  return unopenedReview(ctx, campaign, review);
 }
