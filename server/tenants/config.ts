@@ -67,11 +67,15 @@ export interface TenantConfig {
 /** Sender of last resort (SPEC §7: "a fixed company name and newsletter address"). */
 export const FIXED_SENDER = { name: "KeyDiscovery", email: "newsletter@keydiscovery.com" } as const;
 
+/**
+ * A template's sender is blank unless staff set one on purpose: blank means the tenant's sender
+ * (email.senderName/senderEmail), so a tenant's mail comes from one name (issue 35).
+ */
 const template = (subject: string, body: string): EmailTemplate => ({
   subject,
-  senderName: FIXED_SENDER.name,
-  fromName: FIXED_SENDER.name,
-  fromEmail: FIXED_SENDER.email,
+  senderName: "",
+  fromName: "",
+  fromEmail: "",
   body,
 });
 
