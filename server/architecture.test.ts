@@ -234,7 +234,7 @@ describe("module size", () => {
  * only where the database is unbound on purpose (crossTenant: the workers' claims across tenants,
  * the tenant manager). The count may go down, never up; the issue's target is 20 or fewer.
  */
-const MAX_HAND_WRITTEN_TENANT_CLAUSES = 131;
+const MAX_HAND_WRITTEN_TENANT_CLAUSES = 78;
 
 /** `.where("x.tenant_id", "=", …)`, `eb("tenant_id", "in", …)`, `.on("tenant_id", "is", …)` and the like. */
 const TENANT_CLAUSE = /["'`](?:\w+\.)?tenant_id["'`],\s*["'](?:=|in|is)["']/g;
@@ -262,7 +262,15 @@ describe("hand-written tenant clauses", () => {
   const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
 
   it("are found (the scan works)", () => {
-    expect(counts.get(path.join("server", "import-jobs.ts"))).toBeGreaterThan(0);
+    const forms = [
+      `.where("tenant_id", "=", tenantId)`,
+      `.where("subscriptions.tenant_id", "in", ids)`,
+      `eb("tenant_id", "is", null)`,
+    ];
+    expect(forms.map((form) => form.match(TENANT_CLAUSE)?.length ?? 0)).toEqual([1, 1, 1]);
+    expect(`.select("tenant_id")`.match(TENANT_CLAUSE)).toBeNull();
+    // The scan reads server/ and cli/ (the CLI's commands act for a tenant too).
+    expect(counts.size).toBeGreaterThan(0);
   });
 
   it(`are at most ${MAX_HAND_WRITTEN_TENANT_CLAUSES} outside the guard and the migrations`, () => {

@@ -1,4 +1,5 @@
 import type { SubscriberStatus } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import type { SubscriberEventDetail } from "./events";
 import { fieldValuesOf, listFields } from "./fields";
 import { listTenantLists } from "./lists";
@@ -42,10 +43,9 @@ export async function requireSubscriber(
   ctx: SubscriptionContext,
   id: number,
 ): Promise<SubscriberRecord> {
-  const row = await ctx.db
+  const row = await tenantDb(ctx.db, ctx.tenant.id)
     .selectFrom("subscribers")
     .select(["id", "email", "name", "status", "subscribed_at", "unsubscribed_at", "created_at"])
-    .where("tenant_id", "=", ctx.tenant.id)
     .where("id", "=", id)
     .where("erased_at", "is", null)
     .executeTakeFirst();
@@ -54,10 +54,9 @@ export async function requireSubscriber(
 }
 
 export async function listIdsOfSubscriber(ctx: SubscriptionContext, id: number): Promise<number[]> {
-  const rows = await ctx.db
+  const rows = await tenantDb(ctx.db, ctx.tenant.id)
     .selectFrom("subscriptions")
     .select("list_id")
-    .where("tenant_id", "=", ctx.tenant.id)
     .where("subscriber_id", "=", id)
     .execute();
   return rows.map((row) => row.list_id);
@@ -77,14 +76,14 @@ export async function subscriberProfile(
   id: number,
 ): Promise<SubscriberProfile> {
   const row = await requireSubscriber(ctx, id);
+  const db = tenantDb(ctx.db, ctx.tenant.id);
   const [listIds, lists, values, consent, timeline] = await Promise.all([
     listIdsOfSubscriber(ctx, id),
-    listTenantLists(ctx.db, ctx.tenant),
-    fieldValuesOf(ctx.db, ctx.tenant.id, [id]),
-    ctx.db
+    listTenantLists(db, ctx.tenant),
+    fieldValuesOf(db, ctx.tenant.id, [id]),
+    db
       .selectFrom("subscriber_events")
       .select(["detail", "created_at"])
-      .where("tenant_id", "=", ctx.tenant.id)
       .where("subscriber_id", "=", id)
       .where("kind", "=", "signed-up")
       .orderBy("created_at", "desc")
