@@ -1,4 +1,4 @@
-import type { SubscriberStatus } from "../db/schema";
+import type { SubscriberRow } from "../db/schema";
 import { tenantDb } from "../db/tenant-guard";
 import type { SubscriberEventDetail } from "./events";
 import { fieldValuesOf, listFields } from "./fields";
@@ -29,15 +29,17 @@ export const PROFILE_MESSAGES = {
   exists: "This address is already a subscriber",
 } as const;
 
-export interface SubscriberRecord {
-  id: number;
-  email: string;
-  name: string;
-  status: SubscriberStatus;
-  subscribed_at: string | null;
-  unsubscribed_at: string | null;
-  created_at: string;
-}
+const RECORD_COLUMNS = [
+  "id",
+  "email",
+  "name",
+  "status",
+  "subscribed_at",
+  "unsubscribed_at",
+  "created_at",
+] as const;
+
+export type SubscriberRecord = Pick<SubscriberRow, (typeof RECORD_COLUMNS)[number]>;
 
 export async function requireSubscriber(
   ctx: SubscriptionContext,
@@ -45,7 +47,7 @@ export async function requireSubscriber(
 ): Promise<SubscriberRecord> {
   const row = await tenantDb(ctx.db, ctx.tenant.id)
     .selectFrom("subscribers")
-    .select(["id", "email", "name", "status", "subscribed_at", "unsubscribed_at", "created_at"])
+    .select(RECORD_COLUMNS)
     .where("id", "=", id)
     .where("erased_at", "is", null)
     .executeTakeFirst();
