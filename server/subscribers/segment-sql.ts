@@ -74,7 +74,9 @@ const nextDay = (text: string) =>
 
 /**
  * A rule as a condition on `subscribers` (tenant `tenantId`). `numberFields` are the keys of number
- * fields, compared as numbers rather than text.
+ * fields, compared as numbers rather than text. Its subqueries name the tenant themselves: a
+ * condition cannot bind itself, and the campaign queue's query it goes into
+ * (server/campaigns/recipients.ts) still runs on the sender's unbound database (decision 035).
  */
 export function segmentCondition(
   eb: SubscriberScope,
