@@ -44,7 +44,7 @@ export function recipientsOf(root: Db, tenantId: string, audience: Audience) {
               ),
             ]
           : []),
-        ...segments.map((rule) => segmentCondition(eb, tenantId, rule, numberFields)),
+        ...segments.map((rule) => segmentCondition(eb, rule, numberFields)),
         // an empty audience reaches nobody
         sql<SqlBool>`1 = 0`,
       ]),
