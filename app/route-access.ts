@@ -113,6 +113,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   "/admin/campaigns/:id": "tenant-staff",
   "/admin/campaigns/:id/edit": "tenant-staff",
   "/admin/uploads": "tenant-staff",
+  "/admin/link-preview": "tenant-staff",
   "/admin/comments/:id": "tenant-staff",
   "/test/functions": "tenant-staff",
 

@@ -89,6 +89,7 @@ export default [
     route("campaigns/:id", "routes/admin/campaign.tsx"),
     route("campaigns/:id/edit", "routes/admin/campaign-edit.tsx"),
     route("uploads", "routes/admin/uploads.ts"),
+    route("link-preview", "routes/admin/link-preview.ts"),
     route("comments/:id", "routes/admin/comment-moderation.ts"),
   ]),
 

@@ -20,7 +20,7 @@ export interface DialogAction {
   /** danger: a button that removes something */
   look?: "danger" | "plain";
   /** may change the fields' values (e.g. details fetched from a page) */
-  onClick: (values: DialogValues) => void | Promise<DialogValues | undefined>;
+  onClick: (values: DialogValues) => Promise<DialogValues | undefined> | undefined;
 }
 
 /**

@@ -5,10 +5,10 @@ import StarterKit from "@tiptap/starter-kit";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { refuseImage, uploadImageFile } from "../lib/image-upload";
 import { safeLinkUrl } from "../lib/safe-url";
-import { EditorDialog, EditorFormDialog } from "./editor-dialog";
 import { BlockTools } from "./editor/block-tools";
 import { BLOCK_EXTENSIONS } from "./editor/blocks";
 import { Icon, Separator, ToolButton } from "./editor/tool-button";
+import { EditorDialog, EditorFormDialog } from "./editor-dialog";
 import { ImageFileInput } from "./image-file-input";
 import { SyncDomSelection } from "./sync-dom-selection";
 
@@ -238,7 +238,11 @@ function RichTextEditor({
 
   function describeImage(image: SelectedImage, alt: string, caption: string) {
     setQuestion(null);
-    editor?.chain().focus().insertContent(imageContent(image, alt, caption)).run();
+    editor
+      ?.chain()
+      .focus()
+      .insertContent(imageContent(image, alt, caption))
+      .run();
     setNotice(alt.trim() ? "Image changed." : NO_ALT_WARNING);
   }
 
@@ -255,8 +259,16 @@ function RichTextEditor({
       }
       // The stored size goes with the image, so pages and mail reserve its room before it loads.
       const { url, width, height } = uploaded;
-      const image = { src: url, width: width ? String(width) : "", height: height ? String(height) : "" };
-      editor.chain().focus().insertContent(imageContent(image, alt, caption)).run();
+      const image = {
+        src: url,
+        width: width ? String(width) : "",
+        height: height ? String(height) : "",
+      };
+      editor
+        .chain()
+        .focus()
+        .insertContent(imageContent(image, alt, caption))
+        .run();
       setNotice(alt.trim() ? "Image added." : NO_ALT_WARNING);
     } finally {
       setUploading(false);
@@ -343,11 +355,7 @@ function RichTextEditor({
         <ToolButton label="Link" pressed={state?.link} disabled={disabled} onClick={run(editLink)}>
           <Icon path="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" />
         </ToolButton>
-        <ToolButton
-          label="Image"
-          disabled={disabled || uploading}
-          onClick={imageButton}
-        >
+        <ToolButton label="Image" disabled={disabled || uploading} onClick={imageButton}>
           <Icon path="M4 5h16v14H4zM4 16l5-5 4 4 2-2 5 5M15 9.5h.01" />
         </ToolButton>
         <BlockTools
@@ -490,11 +498,7 @@ function selectedImage(editor: Editor): SelectedImage | null {
 }
 
 /** An image node: with a caption a <figure> (shared/blocks.ts), else a plain image. */
-function imageContent(
-  image: Omit<SelectedImage, "alt" | "caption">,
-  alt: string,
-  caption: string,
-) {
+function imageContent(image: Omit<SelectedImage, "alt" | "caption">, alt: string, caption: string) {
   const size = image.width && image.height ? { width: image.width, height: image.height } : {};
   return caption.trim()
     ? {

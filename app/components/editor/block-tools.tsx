@@ -121,7 +121,12 @@ async function fetchPreview(previewUrl: string, url: string) {
   const answer = (await response?.json().catch(() => null)) as Record<string, unknown> | null;
   const field = (name: string) => (typeof answer?.[name] === "string" ? answer[name] : "");
   return response?.ok
-    ? { ok: true as const, title: field("title"), description: field("description"), image: field("image") }
+    ? {
+        ok: true as const,
+        title: field("title"),
+        description: field("description"),
+        image: field("image"),
+      }
     : { ok: false as const, error: field("error") || "The page could not be read." };
 }
 
@@ -187,7 +192,8 @@ export function BlockTools({
     if (block === "buttonBlock") {
       const href = safeLinkUrl(trimmed.href ?? "");
       if (!trimmed.label) return "Give the button a label.";
-      if (!href) return "Use a web address (https://…), an email (mailto:…) or a path on this site.";
+      if (!href)
+        return "Use a web address (https://…), an email (mailto:…) or a path on this site.";
       return { label: trimmed.label, href };
     }
     const url = webUrl(safeLinkUrl(trimmed.url ?? "") ?? "");

@@ -61,4 +61,3 @@ export function Icon({ path }: { path: string }) {
     </svg>
   );
 }
-
