@@ -19,8 +19,8 @@ export interface DialogAction {
   label: string;
   /** danger: a button that removes something */
   look?: "danger" | "plain";
-  /** may change the fields' values (e.g. details fetched from a page) */
-  onClick: (values: DialogValues) => Promise<DialogValues | undefined> | undefined;
+  /** may answer new values for the fields (e.g. details fetched from a page) */
+  onClick: (values: DialogValues) => unknown;
 }
 
 /**
@@ -73,7 +73,7 @@ export function EditorFormDialog({
     setBusy(true);
     try {
       const changed = await action.onClick(values);
-      if (changed) setValues(changed);
+      if (changed && typeof changed === "object") setValues(changed as DialogValues);
     } finally {
       setBusy(false);
     }
