@@ -129,7 +129,7 @@ function emailBookmark(block: Element, style: EmailBlockStyle): string {
   if (!card.href) return "";
   const title = card.title || card.site || card.href;
   const imageCell = card.imageSrc
-    ? `<td width="120" valign="top" style="width:120px;padding:0;"><a href="${card.href}" target="_blank" rel="noopener" data-text="skip"><img src="${card.imageSrc}" alt="${card.imageAlt}" width="120" style="display:block;width:120px;height:auto;border:0;border-radius:0 6px 6px 0;"></a></td>`
+    ? `<td width="120" valign="top" style="width:120px;padding:0;"><a href="${card.href}" target="_blank" rel="noopener" data-text="skip"><img src="${card.imageSrc}" alt="${card.imageAlt || title}" width="120" style="display:block;width:120px;height:auto;border:0;border-radius:0 6px 6px 0;"></a></td>`
     : "";
   return `<table ${TABLE} width="100%" style="margin:0 0 16px;${CARD_BORDER}"><tr><td valign="top" style="padding:14px 16px;"><p style="margin:0;font-size:16px;line-height:22px;font-weight:700;"><a href="${card.href}" target="_blank" rel="noopener" style="color:${style.textColor};text-decoration:none;">${title}</a></p>${
     card.description
@@ -149,7 +149,7 @@ function emailEmbed(block: Element, style: EmailBlockStyle): string {
   const action = isEmbedProvider(provider) ? EMBED_PROVIDERS[provider].action : card.site;
   // The thumbnail is a picture of the video, not the video: mail has no players (no iframes).
   const thumbnail = card.imageSrc
-    ? `<tr><td style="padding:0;"><a href="${card.href}" target="_blank" rel="noopener" data-text="skip"><img src="${card.imageSrc}" alt="${card.imageAlt}" width="${style.width - 2}" style="display:block;width:100%;max-width:${style.width - 2}px;height:auto;border:0;border-radius:6px 6px 0 0;"></a></td></tr>`
+    ? `<tr><td style="padding:0;"><a href="${card.href}" target="_blank" rel="noopener" data-text="skip"><img src="${card.imageSrc}" alt="${card.imageAlt || card.title || escapeHtml(action)}" width="${style.width - 2}" style="display:block;width:100%;max-width:${style.width - 2}px;height:auto;border:0;border-radius:6px 6px 0 0;"></a></td></tr>`
     : "";
   return `<table ${TABLE} width="100%" style="margin:0 0 16px;${CARD_BORDER}">${thumbnail}<tr><td style="padding:12px 16px;"><p style="margin:0;font-size:14px;line-height:20px;font-weight:700;"><a href="${card.href}" target="_blank" rel="noopener" style="color:${style.linkColor};text-decoration:none;">${provider === "youtube" || provider === "vimeo" ? "▶ " : ""}${escapeHtml(action)}</a></p>${
     card.title
