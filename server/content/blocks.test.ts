@@ -1,9 +1,9 @@
-import { createElement } from "react";
 import { describe, expect, it } from "vitest";
 import { embedOf } from "../../shared/blocks";
+import { renderCampaignEmail } from "../emails/campaign";
 import { emailContentHtml } from "../emails/content";
-import { renderBoth } from "../emails/templates";
 import { sanitizeNewsletterHtml } from "../newsletters/sanitize";
+import { DEFAULT_TENANT_CONFIG } from "../tenants/config";
 import { pageContentHtml } from "./blocks";
 
 /** Each block as the editor stores it (shared/blocks.ts). */
@@ -30,9 +30,19 @@ const mail = (html: string) =>
     linkColor: "#1d4ed8",
   });
 
+/** The text part of a campaign carrying the content, as the sender renders it. */
 async function textPart(html: string) {
-  const { text } = await renderBoth(
-    createElement("div", { dangerouslySetInnerHTML: { __html: mail(html) } }),
+  const { text } = await renderCampaignEmail(
+    { ...DEFAULT_TENANT_CONFIG, id: "main" },
+    {
+      origin: "https://news.example.com",
+      headline: "Issue 1",
+      preheader: "",
+      contentHtml: mail(html),
+      viewInBrowserUrl: null,
+      why: "",
+      trackOpens: false,
+    },
   );
   return text;
 }
