@@ -115,8 +115,8 @@ function selectedBlock(editor: Editor, block: BlockName) {
 async function fetchPreview(previewUrl: string, url: string) {
   const response = await fetch(previewUrl, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json" },
-    body: JSON.stringify({ url }),
+    headers: { Accept: "application/json" },
+    body: new URLSearchParams({ url }),
   }).catch(() => null);
   const answer = (await response?.json().catch(() => null)) as Record<string, unknown> | null;
   const field = (name: string) => (typeof answer?.[name] === "string" ? answer[name] : "");

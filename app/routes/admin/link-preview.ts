@@ -8,7 +8,7 @@ import type { Route } from "./+types/link-preview";
 const previewRequest = z.object({ url: z.string().trim().min(1).max(2048) });
 
 /**
- * POST /admin/link-preview (JSON `{ url }`): a page's title, description and image for a bookmark
+ * POST /admin/link-preview (a form with `url`): a page's title, description and image for a bookmark
  * card, `{ title, description, image }`, or `{ error }` when the page cannot be read (422).
  */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -17,9 +17,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") {
     return Response.json({ error: "Use POST." }, { status: 405, headers: { Allow: "POST" } });
   }
-  const parsed = previewRequest.safeParse(await request.json().catch(() => null));
+  const form = await request.formData();
+  const parsed = previewRequest.safeParse({ url: form.get("url") });
   if (!parsed.success) {
-    return Response.json({ error: "Send the page's web address as { url }." }, { status: 400 });
+    return Response.json(
+      { error: "Send the page's web address (at most 2,048 characters) as url." },
+      { status: 400 },
+    );
   }
   try {
     const preview = await readLinkPreview(parsed.data.url, {
