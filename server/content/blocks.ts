@@ -95,11 +95,14 @@ function emailCallout(block: Element, style: EmailBlockStyle): string {
   // The last paragraph's bottom margin would leave the box lopsided.
   const last = [...block.children].reverse().find(DomUtils.isTag);
   if (last?.name === "p") last.attribs.style = "margin:0;";
-  const body = DomUtils.getInnerHTML(block, { encodeEntities: "utf8" });
-  const iconCell = icon
-    ? `<td width="32" valign="top" style="width:32px;padding:0 8px 0 0;font-size:20px;line-height:26px;">${escapeHtml(icon)}</td>`
-    : "";
-  return `<table ${TABLE} width="100%" style="margin:0 0 16px;border-collapse:separate;"><tr><td bgcolor="${background}" style="background-color:${background};border-left:4px solid ${border};border-radius:6px;padding:14px 16px;color:${style.textColor};"><table ${TABLE} width="100%"><tr>${iconCell}<td valign="top">${body}</td></tr></table></td></tr></table>`;
+  let body = DomUtils.getInnerHTML(block, { encodeEntities: "utf8" });
+  if (icon) {
+    // Before the first line, not in a cell of its own: the text part reads "💡 The call is…".
+    const mark = `<span style="font-size:20px;line-height:20px;">${escapeHtml(icon)}</span>&nbsp;`;
+    const opening = /^<p\b[^>]*>/.exec(body)?.[0] ?? "";
+    body = opening + mark + body.slice(opening.length);
+  }
+  return `<table ${TABLE} width="100%" style="margin:0 0 16px;border-collapse:separate;"><tr><td bgcolor="${background}" style="background-color:${background};border-left:4px solid ${border};border-radius:6px;padding:14px 16px;color:${style.textColor};">${body}</td></tr></table>`;
 }
 
 /** A card's parts as stored: the link, and the image, title, description and site inside it. */
@@ -129,7 +132,7 @@ function emailBookmark(block: Element, style: EmailBlockStyle): string {
   if (!card.href) return "";
   const title = card.title || card.site || card.href;
   const imageCell = card.imageSrc
-    ? `<td width="120" valign="top" style="width:120px;padding:0;"><a href="${card.href}" target="_blank" rel="noopener" data-text="skip"><img src="${card.imageSrc}" alt="${card.imageAlt || title}" width="120" style="display:block;width:120px;height:auto;border:0;border-radius:0 6px 6px 0;"></a></td>`
+    ? `<td width="120" valign="top" style="width:120px;padding:0;"><a href="${card.href}" target="_blank" rel="noopener" data-text="skip"><img src="${card.imageSrc}" alt="${card.imageAlt || title}" width="120" style="display:block;width:120px;height:auto;border:0;border-radius:0 6px 0 0;"></a></td>`
     : "";
   return `<table ${TABLE} width="100%" style="margin:0 0 16px;${CARD_BORDER}"><tr><td valign="top" style="padding:14px 16px;"><p style="margin:0;font-size:16px;line-height:22px;font-weight:700;"><a href="${card.href}" target="_blank" rel="noopener" style="color:${style.textColor};text-decoration:none;">${title}</a></p>${
     card.description
