@@ -1,8 +1,8 @@
-import { z } from "zod";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { LinkPreviewError, readLinkPreview } from "../../../server/content/link-preview";
 import { getEnv } from "../../../server/env";
 import { scopeOf } from "../../../server/http/context";
+import { z } from "../../../shared/zod";
 import type { Route } from "./+types/link-preview";
 
 const previewRequest = z.object({ url: z.string().trim().min(1).max(2048) });
