@@ -552,6 +552,7 @@ const CONTENT_STYLES = [
   "[&_blockquote]:my-4 [&_blockquote]:border-l-4 [&_blockquote]:border-brand [&_blockquote]:pl-4 [&_blockquote]:italic",
   "[&_a]:underline",
   "[&_img]:my-4 [&_img]:h-auto [&_img]:max-w-full [&_img]:rounded-brand",
+  "[&_figure]:my-4 [&_figure_img]:mb-0 [&_figcaption]:mt-2 [&_figcaption]:text-sm [&_figcaption]:opacity-80",
   "[&_img.ProseMirror-selectednode]:outline [&_img.ProseMirror-selectednode]:outline-3 [&_img.ProseMirror-selectednode]:outline-brand-strong",
   "[&_pre]:my-4 [&_pre]:overflow-x-auto [&_pre]:rounded-brand [&_pre]:bg-black/5 [&_pre]:p-3 [&_code]:font-mono [&_code]:text-sm",
   "[&_hr]:my-6 [&_hr]:border-black/20",
