@@ -312,26 +312,19 @@ export function BlockTools({
       {tool("callout", "Callout", "M4 5h16v11H9l-5 4zM12 8v3M12 13.5h.01")}
       {tool("bookmarkCard", "Bookmark", "M6 4h12v16l-6-4-6 4z")}
       {tool("embedCard", "Video or post", "M3 6h18v12H3zM10 9l5 3-5 3z")}
-      <ToolButton
-        label="Web only"
-        title="Show the selected blocks only on the web page"
-        pressed={state?.web}
-        disabled={disabled}
-        onClick={() => toggleSection("web")}
-        wide
-      >
-        Web
-      </ToolButton>
-      <ToolButton
-        label="Email only"
-        title="Show the selected blocks only in the email"
-        pressed={state?.email}
-        disabled={disabled}
-        onClick={() => toggleSection("email")}
-        wide
-      >
-        Email
-      </ToolButton>
+      {(["web", "email"] as const).map((audience) => (
+        <ToolButton
+          key={audience}
+          label={audience === "web" ? "Web only" : "Email only"}
+          title={`Show the selected blocks only ${audience === "web" ? "on the web page" : "in the email"}`}
+          pressed={state?.[audience]}
+          disabled={disabled}
+          onClick={() => toggleSection(audience)}
+          wide
+        >
+          {audience === "web" ? "Web" : "Email"}
+        </ToolButton>
+      ))}
       {question ? (
         <EditorFormDialog
           title={FIELDS[question.block].title}
