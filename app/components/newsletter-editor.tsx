@@ -6,7 +6,7 @@ import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { refuseImage, uploadImageFile } from "../lib/image-upload";
 import { safeLinkUrl } from "../lib/safe-url";
 import { BlockTools } from "./editor/block-tools";
-import { BLOCK_EXTENSIONS } from "./editor/blocks";
+import { BLOCK_EXTENSIONS, caretAfterBlock } from "./editor/blocks";
 import { Icon, Separator, ToolButton } from "./editor/tool-button";
 import { EditorDialog, EditorFormDialog } from "./editor-dialog";
 import { ImageFileInput } from "./image-file-input";
@@ -242,6 +242,7 @@ function RichTextEditor({
       ?.chain()
       .focus()
       .insertContent(imageContent(image, alt, caption))
+      .command(caretAfterBlock)
       .run();
     setNotice(alt.trim() ? "Image changed." : NO_ALT_WARNING);
   }
@@ -268,6 +269,7 @@ function RichTextEditor({
         .chain()
         .focus()
         .insertContent(imageContent(image, alt, caption))
+        .command(caretAfterBlock)
         .run();
       setNotice(alt.trim() ? "Image added." : NO_ALT_WARNING);
     } finally {

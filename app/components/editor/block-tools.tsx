@@ -17,7 +17,7 @@ import {
   type DialogValues,
   EditorFormDialog,
 } from "../editor-dialog";
-import type { Audience } from "./blocks";
+import { type Audience, caretAfterBlock } from "./blocks";
 import { Icon, Separator, ToolButton } from "./tool-button";
 
 type BlockName = "buttonBlock" | "callout" | "bookmarkCard" | "embedCard";
@@ -223,7 +223,11 @@ export function BlockTools({
     const chain = editor.chain().focus();
     if (question.editing) chain.updateAttributes(question.block, attributes).run();
     else if (question.block === "callout") chain.wrapIn("callout", attributes).run();
-    else chain.insertContent({ type: question.block, attrs: attributes }).run();
+    else
+      chain
+        .insertContent({ type: question.block, attrs: attributes })
+        .command(caretAfterBlock)
+        .run();
     close(`${FIELDS[question.block].title} ${question.editing ? "changed" : "added"}.`);
   }
 

@@ -1,3 +1,4 @@
+import { NodeSelection, TextSelection, type Transaction } from "@tiptap/pm/state";
 import { Node } from "@tiptap/react";
 import {
   CALLOUT_TONES,
@@ -206,3 +207,17 @@ export const BLOCK_EXTENSIONS = [
   EmbedCard,
   AudienceSection,
 ];
+
+/**
+ * After a block is inserted, the caret goes into the paragraph after it (made when there is
+ * none): left on the block itself, the next key typed would replace it.
+ */
+export function caretAfterBlock({ tr }: { tr: Transaction }): boolean {
+  if (!(tr.selection instanceof NodeSelection)) return true;
+  const after = tr.selection.to;
+  if (!tr.doc.resolve(after).nodeAfter?.isTextblock) {
+    tr.insert(after, tr.doc.type.schema.nodes.paragraph.create());
+  }
+  tr.setSelection(TextSelection.create(tr.doc, after + 1));
+  return true;
+}
