@@ -31,9 +31,14 @@ const postedContent = (page: Page): Locator => page.locator('input[type="hidden"
 const clickTool = (page: Page, name: string) =>
   toolbarOf(page).getByRole("button", { name, exact: true }).click();
 
-/** Text in the empty paragraph the editor keeps after the last block. */
+/** Text in a paragraph of its own at the end (the empty one after the last block, if any). */
 async function newParagraph(page: Page, text: string) {
   await editorOf(page).press("Control+End");
+  const lastIsEmpty = await editorOf(page).evaluate(
+    (element) =>
+      element.lastElementChild?.tagName === "P" && element.lastElementChild.textContent === "",
+  );
+  if (!lastIsEmpty) await page.keyboard.press("Enter");
   await page.keyboard.type(text);
 }
 
