@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { embedOf } from "../../shared/blocks";
 import { renderCampaignEmail } from "../emails/campaign";
@@ -74,6 +75,32 @@ describe("the sanitiser and the blocks", () => {
     // A div that is no block loses its tag and keeps its text; the next tag closes rightly.
     expect(clean).toContain(
       '<p>not a block</p><p>pasted</p><a href="https://ok.example" rel="noopener noreferrer nofollow" target="_blank">after</a>',
+    );
+  });
+});
+
+describe("the sanitiser, on any mix of blocks and attacks", () => {
+  const pieces = [
+    ...Object.values(BLOCKS),
+    '<div data-block="button" onclick="x()"><a href="javascript:alert(1)">x</a></div>',
+    '<div data-block="callout" data-icon="<script>">',
+    "</div>",
+    '<div data-block="web-only"><div data-block="email-only">',
+    '<span data-part="title" onmouseover="y()">t</span>',
+    '<img data-part="image" src="javascript:1" onerror="z()">',
+    "<div><p>pasted</p>",
+    "text & <b>bold</b>",
+  ];
+
+  it("is stable (clean twice = clean once) and lets no script through", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 12 }), (parts) => {
+        const once = sanitizeNewsletterHtml(parts.join(""));
+        expect(sanitizeNewsletterHtml(once)).toBe(once);
+        expect(once).not.toMatch(/javascript:|<script|\son\w+=/i);
+        expect(mail(once)).not.toMatch(/javascript:|<script|\son\w+=|data-block="web-only"/i);
+      }),
+      { numRuns: 200 },
     );
   });
 });
