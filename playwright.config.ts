@@ -49,6 +49,8 @@ export default defineConfig({
       PORT: String(port),
       DATABASE_URL: `file:${join(process.env.E2E_DATA_DIR, "herald.db")}`,
       LOG_LEVEL: "warn",
+      // Bookmark cards read pages a test serves on loopback (tests/e2e/editor-blocks.spec.ts).
+      IMPORT_ALLOW_PRIVATE_HOSTS: "true",
     },
   },
 });

@@ -114,6 +114,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   "/admin/campaigns/:id/edit": "tenant-staff",
   "/admin/campaigns/:id/recipients.csv": "tenant-staff",
   "/admin/uploads": "tenant-staff",
+  "/admin/link-preview": "tenant-staff",
   "/admin/comments/:id": "tenant-staff",
   "/test/functions": "tenant-staff",
 

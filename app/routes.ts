@@ -90,6 +90,7 @@ export default [
     route("campaigns/:id/edit", "routes/admin/campaign-edit.tsx"),
     route("campaigns/:id/recipients.csv", "routes/admin/campaign-recipients-export.ts"),
     route("uploads", "routes/admin/uploads.ts"),
+    route("link-preview", "routes/admin/link-preview.ts"),
     route("comments/:id", "routes/admin/comment-moderation.ts"),
   ]),
 

@@ -209,8 +209,9 @@ const envSchema = z.object({
       .optional(),
   ),
   /**
-   * "true": archive imports may fetch images from loopback and private addresses (tests, an
-   * intranet Ghost); off by default, so an archive cannot make the server reach inside (SSRF).
+   * "true": archive imports (images) and bookmark cards (pages) may fetch from loopback and
+   * private addresses (tests, an intranet Ghost); off by default, so neither can make the server
+   * reach inside (SSRF).
    */
   IMPORT_ALLOW_PRIVATE_HOSTS: z.preprocess(
     unsetWhenEmpty,

@@ -56,3 +56,12 @@ export function decodeEntities(text: string, invalid?: string): string {
     return NAMED_ENTITIES[body.toLowerCase()] ?? whole;
   });
 }
+
+/** Text or an attribute value written into HTML. */
+export function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;");
+}

@@ -20,7 +20,8 @@ export interface ArticleView {
 
 /** Typography for the newsletter's own HTML (headings, lists, quotes, links, images, code, tables). */
 const ARTICLE_BODY = [
-  "text-lg leading-relaxed break-words",
+  // the editor's blocks: app/app.css
+  "content-blocks text-lg leading-relaxed break-words",
   "[&>*:first-child]:mt-0",
   "[&_h1]:mt-10 [&_h1]:text-3xl [&_h1]:font-bold [&_h1]:leading-tight",
   "[&_h2]:mt-10 [&_h2]:text-2xl [&_h2]:font-bold [&_h2]:leading-snug",

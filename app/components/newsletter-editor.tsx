@@ -1,11 +1,14 @@
 import Image from "@tiptap/extension-image";
-import { TextSelection } from "@tiptap/pm/state";
+import { NodeSelection, TextSelection } from "@tiptap/pm/state";
 import { type Editor, EditorContent, useEditor, useEditorState } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
-import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { refuseImage, uploadImageFile } from "../lib/image-upload";
 import { safeLinkUrl } from "../lib/safe-url";
-import { EditorDialog } from "./editor-dialog";
+import { BlockTools } from "./editor/block-tools";
+import { BLOCK_EXTENSIONS, caretAfterBlock } from "./editor/blocks";
+import { Icon, Separator, ToolButton } from "./editor/tool-button";
+import { EditorDialog, EditorFormDialog } from "./editor-dialog";
 import { ImageFileInput } from "./image-file-input";
 import { SyncDomSelection } from "./sync-dom-selection";
 
@@ -21,6 +24,8 @@ interface NewsletterEditorProps {
   describedBy: string;
   /** POST endpoint for images (multipart field `file`, answers `{ url }`) */
   uploadUrl: string;
+  /** POST endpoint answering a page's title, description and image (bookmark cards) */
+  previewUrl?: string;
   /** called whenever the staff member changes the content */
   onChange?: () => void;
 }
@@ -69,6 +74,7 @@ function RichTextEditor({
   invalid,
   describedBy,
   uploadUrl,
+  previewUrl = "/admin/link-preview",
   onChange,
 }: NewsletterEditorProps & { initialHtml: string }) {
   const [html, setHtml] = useState(initialHtml);
@@ -76,7 +82,10 @@ function RichTextEditor({
   const [notice, setNotice] = useState("");
   const [uploading, setUploading] = useState(false);
   const [question, setQuestion] = useState<
-    { kind: "link"; initial: string } | { kind: "alt"; file: File } | null
+    | { kind: "link"; initial: string }
+    | { kind: "alt"; file: File }
+    | { kind: "describe"; image: SelectedImage }
+    | null
   >(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const onChangeRef = useRef(onChange);
@@ -112,6 +121,7 @@ function RichTextEditor({
         },
       }),
       Image.configure({ allowBase64: false }),
+      ...BLOCK_EXTENSIONS,
       SyncDomSelection,
     ],
     content: initialHtml,
@@ -219,7 +229,25 @@ function RichTextEditor({
 
   insertImageRef.current = insertImage;
 
-  async function uploadImage(file: File, alt: string) {
+  /** The Image button with an image selected: its alt text and caption are edited, not replaced. */
+  function imageButton() {
+    const image = editor ? selectedImage(editor) : null;
+    if (image) setQuestion({ kind: "describe", image });
+    else fileRef.current?.click();
+  }
+
+  function describeImage(image: SelectedImage, alt: string, caption: string) {
+    setQuestion(null);
+    editor
+      ?.chain()
+      .focus()
+      .insertContent(imageContent(image, alt, caption))
+      .command(caretAfterBlock)
+      .run();
+    setNotice(alt.trim() ? "Image changed." : NO_ALT_WARNING);
+  }
+
+  async function uploadImage(file: File, alt: string, caption = "") {
     if (!editor) return;
     setQuestion(null);
     setUploading(true);
@@ -232,12 +260,18 @@ function RichTextEditor({
       }
       // The stored size goes with the image, so pages and mail reserve its room before it loads.
       const { url, width, height } = uploaded;
+      const image = {
+        src: url,
+        width: width ? String(width) : "",
+        height: height ? String(height) : "",
+      };
       editor
         .chain()
         .focus()
-        .setImage({ src: url, alt: alt.trim(), ...(width && height ? { width, height } : {}) })
+        .insertContent(imageContent(image, alt, caption))
+        .command(caretAfterBlock)
         .run();
-      setNotice("Image added.");
+      setNotice(alt.trim() ? "Image added." : NO_ALT_WARNING);
     } finally {
       setUploading(false);
     }
@@ -323,13 +357,15 @@ function RichTextEditor({
         <ToolButton label="Link" pressed={state?.link} disabled={disabled} onClick={run(editLink)}>
           <Icon path="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" />
         </ToolButton>
-        <ToolButton
-          label="Image"
-          disabled={disabled || uploading}
-          onClick={() => fileRef.current?.click()}
-        >
+        <ToolButton label="Image" disabled={disabled || uploading} onClick={imageButton}>
           <Icon path="M4 5h16v14H4zM4 16l5-5 4 4 2-2 5 5M15 9.5h.01" />
         </ToolButton>
+        <BlockTools
+          editor={editor}
+          disabled={disabled}
+          previewUrl={previewUrl}
+          onNotice={setNotice}
+        />
         <Separator />
         <ToolButton
           label="Undo"
@@ -405,14 +441,21 @@ function RichTextEditor({
           onCancel={closeQuestion}
         />
       ) : null}
-      {question?.kind === "alt" ? (
-        <EditorDialog
+      {question?.kind === "alt" || question?.kind === "describe" ? (
+        <EditorFormDialog
           title="Describe the image"
-          label="Alt text"
-          hint="What the image shows, for readers who cannot see it. Leave it blank only for a purely decorative image."
-          initialValue=""
-          confirmLabel="Upload image"
-          onConfirm={(value) => void uploadImage(question.file, value)}
+          fields={IMAGE_FIELDS}
+          initialValues={
+            question.kind === "describe"
+              ? { alt: question.image.alt, caption: question.image.caption }
+              : { alt: "", caption: "" }
+          }
+          confirmLabel={question.kind === "alt" ? "Upload image" : "Save"}
+          onConfirm={({ alt = "", caption = "" }) =>
+            question.kind === "alt"
+              ? void uploadImage(question.file, alt, caption)
+              : describeImage(question.image, alt, caption)
+          }
           onCancel={closeQuestion}
         />
       ) : null}
@@ -420,65 +463,51 @@ function RichTextEditor({
   );
 }
 
-function ToolButton({
-  label,
-  title,
-  pressed,
-  disabled,
-  onClick,
-  wide,
-  children,
-}: {
-  label: string;
-  title?: string;
-  pressed?: boolean;
-  disabled?: boolean;
-  onClick: () => void;
-  wide?: boolean;
-  children: ReactNode;
-}) {
-  return (
-    <button
-      type="button"
-      aria-label={label}
-      title={title ?? label}
-      aria-pressed={pressed === undefined ? undefined : pressed}
-      disabled={disabled}
-      onClick={onClick}
-      // Keep the editor's selection: the button acts on it.
-      onMouseDown={(event) => event.preventDefault()}
-      className={`grid h-9 place-items-center rounded-brand text-sm font-semibold ${
-        wide ? "px-3" : "w-9"
-      } ${
-        pressed
-          ? "bg-brand-strong text-on-brand-strong"
-          : "text-ink hover:bg-black/10 disabled:hover:bg-transparent"
-      } disabled:cursor-not-allowed disabled:opacity-40`}
-    >
-      {children}
-    </button>
-  );
+const IMAGE_FIELDS = [
+  {
+    name: "alt",
+    label: "Alt text",
+    hint: "What the image shows, for readers who cannot see it. Leave it blank only for a purely decorative image.",
+  },
+  { name: "caption", label: "Caption (optional)", hint: "Shown under the image." },
+];
+
+const NO_ALT_WARNING =
+  "Image added without alt text: readers who cannot see it will not know what it shows. Select it and press Image to describe it.";
+
+interface SelectedImage {
+  src: string;
+  alt: string;
+  width: string;
+  height: string;
+  caption: string;
 }
 
-function Separator() {
-  return <span aria-hidden="true" className="mx-0.5 h-6 w-px bg-black/15" />;
+/** The selected image (with or without a caption), as the describe dialog edits it. */
+function selectedImage(editor: Editor): SelectedImage | null {
+  const { selection } = editor.state;
+  if (!(selection instanceof NodeSelection)) return null;
+  const { type, attrs } = selection.node;
+  if (type.name !== "image" && type.name !== "captionedImage") return null;
+  const text = (value: unknown) => (value === null || value === undefined ? "" : String(value));
+  return {
+    src: text(attrs.src),
+    alt: text(attrs.alt),
+    width: text(attrs.width),
+    height: text(attrs.height),
+    caption: text(attrs.caption),
+  };
 }
 
-function Icon({ path }: { path: string }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      aria-hidden="true"
-      className="size-5"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-    >
-      <path d={path} />
-    </svg>
-  );
+/** An image node: with a caption a <figure> (shared/blocks.ts), else a plain image. */
+function imageContent(image: Omit<SelectedImage, "alt" | "caption">, alt: string, caption: string) {
+  const size = image.width && image.height ? { width: image.width, height: image.height } : {};
+  return caption.trim()
+    ? {
+        type: "captionedImage",
+        attrs: { src: image.src, alt: alt.trim(), caption: caption.trim(), ...size },
+      }
+    : { type: "image", attrs: { src: image.src, alt: alt.trim(), ...size } };
 }
 
 /** Arrow keys, Home and End move between the toolbar's buttons (WAI-ARIA toolbar pattern). */
@@ -513,7 +542,8 @@ export function readableHtml(html: string): string {
 
 /** How the editable content looks: close to the published page, without a typography plugin. */
 const CONTENT_STYLES = [
-  "leading-relaxed",
+  // the editor's blocks: app/app.css
+  "content-blocks leading-relaxed",
   "[&_p]:my-3",
   "[&_h1]:mt-6 [&_h1]:mb-3 [&_h1]:text-3xl [&_h1]:font-bold",
   "[&_h2]:mt-6 [&_h2]:mb-3 [&_h2]:text-2xl [&_h2]:font-bold",
@@ -524,6 +554,7 @@ const CONTENT_STYLES = [
   "[&_blockquote]:my-4 [&_blockquote]:border-l-4 [&_blockquote]:border-brand [&_blockquote]:pl-4 [&_blockquote]:italic",
   "[&_a]:underline",
   "[&_img]:my-4 [&_img]:h-auto [&_img]:max-w-full [&_img]:rounded-brand",
+  "[&_figure]:my-4 [&_figure_img]:mb-0 [&_figcaption]:mt-2 [&_figcaption]:text-sm [&_figcaption]:opacity-80",
   "[&_img.ProseMirror-selectednode]:outline [&_img.ProseMirror-selectednode]:outline-3 [&_img.ProseMirror-selectednode]:outline-brand-strong",
   "[&_pre]:my-4 [&_pre]:overflow-x-auto [&_pre]:rounded-brand [&_pre]:bg-black/5 [&_pre]:p-3 [&_code]:font-mono [&_code]:text-sm",
   "[&_hr]:my-6 [&_hr]:border-black/20",

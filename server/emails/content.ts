@@ -1,4 +1,5 @@
 import sanitizeHtml from "sanitize-html";
+import { emailBlocksHtml } from "../content/blocks";
 import { NEWSLETTER_HTML_OPTIONS } from "../newsletters/sanitize";
 import { absoluteSrcset, absoluteUrl } from "./urls";
 
@@ -53,7 +54,7 @@ export function emailContentHtml(html: string, style: EmailContentStyle): string
       },
     };
   };
-  return sanitizeHtml(html, {
+  const mailHtml = sanitizeHtml(html, {
     ...NEWSLETTER_HTML_OPTIONS,
     allowedAttributes: withStyle(NEWSLETTER_HTML_OPTIONS.allowedAttributes, Object.keys(inline), {
       img: ["srcset"],
@@ -62,6 +63,12 @@ export function emailContentHtml(html: string, style: EmailContentStyle): string
     transformTags,
     // An image whose address a mail cannot load (data:, another scheme) is left out.
     exclusiveFilter: (frame) => frame.tag === "img" && !frame.attribs.src,
+  });
+  // The editor's blocks as tables, "web only" sections left out (shared/blocks.ts).
+  return emailBlocksHtml(mailHtml, {
+    textColor: style.textColor,
+    linkColor: style.linkColor,
+    width: EMAIL_CONTENT_WIDTH,
   });
 }
 
@@ -119,6 +126,7 @@ function inlineStyles({ textColor, linkColor }: EmailContentStyle): Record<strin
     table: "border-collapse:collapse;margin:0 0 16px;",
     th: `border:1px solid #d4d4d8;padding:6px 8px;text-align:left;color:${textColor};`,
     td: `border:1px solid #d4d4d8;padding:6px 8px;color:${textColor};`,
+    figure: "margin:0;",
     figcaption: "color:#52525b;font-size:13px;line-height:18px;margin:4px 0 16px;",
   };
 }

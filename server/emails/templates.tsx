@@ -50,6 +50,8 @@ export function senderFor(
 const PLAIN_TEXT_OPTIONS = {
   selectors: [
     { selector: "a", options: { linkBrackets: ["(", ")"], hideLinkHrefIfSameAsText: true } },
+    // A card's picture links where its title already does (server/content/blocks.ts).
+    { selector: "a[data-text=skip]", format: "skip" },
     ...["h2", "h3", "h4"].map((selector) => ({
       selector,
       options: { uppercase: false, leadingLineBreaks: 2, trailingLineBreaks: 1 },

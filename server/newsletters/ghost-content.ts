@@ -7,18 +7,12 @@
  * editor's rules afterwards, like everything that is stored.
  */
 
+import { escapeHtml } from "../html-entities";
+
 export interface RenderedBody {
   html: string;
   /** what could not be rendered, for the import's report */
   notes: string[];
-}
-
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;");
 }
 
 const attribute = (name: string, value: unknown) =>

@@ -1,4 +1,5 @@
 import { displayNameOf } from "../auth/users";
+import { pageContentHtml } from "../content/blocks";
 import {
   findImagesByUrl,
   imageSources,
@@ -116,7 +117,7 @@ async function safeNewsletterHtml(ctx: TenantScope, newsletter: Newsletter): Pro
   const key = `${newsletter.id}\u0000${newsletter.updatedAt}`;
   const hit = rendered.get(key);
   if (hit && hit.content === newsletter.content) return hit.html;
-  const safe = sanitizeNewsletterHtml(newsletter.content);
+  const safe = pageContentHtml(sanitizeNewsletterHtml(newsletter.content));
   // Uploaded images get their AVIF/WebP srcset and their size (issue 12).
   const images = await findImagesByUrl(ctx.db, ctx.tenantId, imageSources(safe));
   const html = withResponsiveImages(safe, images);

@@ -1,9 +1,15 @@
 import sanitizeHtml from "sanitize-html";
+import {
+  BLOCK_ATTRIBUTES,
+  BLOCK_TAGS,
+  blockTransforms,
+  excludeForeignDiv,
+} from "../content/block-rules";
 
 /**
  * Newsletter HTML is shown to the public: it is cleaned on save and again before render
  * (DESIGN.md §8). Only what the editor produces survives: headings, text formatting, lists,
- * quotes, links, images, code and simple tables.
+ * quotes, links, images, code, simple tables and the editor's blocks (shared/blocks.ts).
  */
 export const NEWSLETTER_HTML_OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
@@ -40,18 +46,23 @@ export const NEWSLETTER_HTML_OPTIONS: sanitizeHtml.IOptions = {
     "sub",
     "sup",
     "mark",
+    ...BLOCK_TAGS,
   ],
   allowedAttributes: {
     a: ["href", "title", "target", "rel"],
-    img: ["src", "alt", "title", "width", "height"],
+    img: ["src", "alt", "title", "width", "height", ...(BLOCK_ATTRIBUTES.img ?? [])],
     th: ["colspan", "rowspan"],
     td: ["colspan", "rowspan"],
     ol: ["start"],
+    div: BLOCK_ATTRIBUTES.div ?? [],
+    span: BLOCK_ATTRIBUTES.span ?? [],
   },
   allowedSchemes: ["http", "https", "mailto"],
   allowedSchemesByTag: { img: ["http", "https", "data"] },
   allowProtocolRelative: false,
+  exclusiveFilter: excludeForeignDiv,
   transformTags: {
+    ...blockTransforms,
     // Links to other sites open safely.
     a: (tagName, attribs) => {
       const external = /^https?:\/\//i.test(attribs.href ?? "");

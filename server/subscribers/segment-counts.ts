@@ -60,12 +60,7 @@ async function listIdsOf(root: Db, tenantId: string, keys: readonly string[]): P
 }
 
 /** The values a condition names, counted per subscriber status (erased subscribers left out). */
-function valuesByStatus(
-  db: Db,
-  tenantId: string,
-  condition: FieldCondition,
-  numberFields: ReadonlySet<string>,
-) {
+function valuesByStatus(db: Db, condition: FieldCondition, numberFields: ReadonlySet<string>) {
   return valuesMatching(
     db
       .selectFrom("subscriber_values")
@@ -99,9 +94,7 @@ async function countOneField(
   statuses: readonly string[],
   numberFields: ReadonlySet<string>,
 ): Promise<SegmentCount> {
-  const having = statusCountsOf(
-    await valuesByStatus(db, tenantId, condition, numberFields).execute(),
-  );
+  const having = statusCountsOf(await valuesByStatus(db, condition, numberFields).execute());
   let of = having;
   if (NEGATED_OPS.has(condition.op)) {
     const { all } = await audienceCounts(db, tenantId);
@@ -125,7 +118,7 @@ async function countFromField(
   driver: FieldCondition,
   numberFields: ReadonlySet<string>,
 ): Promise<SegmentCount> {
-  let query = valuesByStatus(db, tenantId, driver, numberFields);
+  let query = valuesByStatus(db, driver, numberFields);
   if (rule.statuses.length > 0) {
     query = query.where("subscriber_values.subscriber_status", "in", rule.statuses);
   }
