@@ -12,7 +12,7 @@ import {
 import { DataTable } from "../../components/ui/data-table";
 import { noindexMeta } from "../../lib/meta";
 import { Link } from "../../lib/page-scripts";
-import { StaffTime } from "../../lib/time-zone";
+import { StaffTime, TimeFact } from "../../lib/time-zone";
 import type { Route } from "./+types/campaign";
 
 export { action, loader } from "./campaign.server";
@@ -102,18 +102,11 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
         </div>
         <p className="text-sm">
           From {campaign.from} · created <StaffTime iso={campaign.createdAt} />
-          {campaign.scheduledAt ? (
-            <>
-              {campaign.status === "scheduled" ? " · sends " : " · scheduled "}
-              <StaffTime iso={campaign.scheduledAt} />
-            </>
-          ) : null}
-          {campaign.finishedAt ? (
-            <>
-              {" · finished "}
-              <StaffTime iso={campaign.finishedAt} />
-            </>
-          ) : null}
+          <TimeFact
+            label={campaign.status === "scheduled" ? "sends" : "scheduled"}
+            iso={campaign.scheduledAt}
+          />
+          <TimeFact label="finished" iso={campaign.finishedAt} />
           {campaign.newsletterId ? (
             <>
               {" · "}
