@@ -12,7 +12,7 @@ import {
   MAX_ARCHIVE_UPLOAD_LABEL,
 } from "../../../shared/schemas/archive-import";
 import { type Column, DataTable } from "../ui/data-table";
-import { ChoiceGroup } from "../ui/form";
+import { ChoiceGroup, plainFieldClass } from "../ui/form";
 import {
   ImportJobList,
   ImportJobProgress,
@@ -22,7 +22,6 @@ import {
   UploadFileField,
   useUploadLimit,
 } from "./import-job";
-import { fieldClass } from "./subscriber-import";
 
 const SOURCE_NAMES: Record<ArchiveImportJob["source"], string> = {
   ghost: "Ghost",
@@ -156,7 +155,7 @@ export function ArchiveImportForm({ errors }: { errors?: Record<string, string> 
           type="url"
           placeholder="https://blog.example.com"
           aria-describedby="archive-site-help"
-          className={`${fieldClass} max-w-md`}
+          className={`${plainFieldClass} max-w-md`}
         />
         <p id="archive-site-help" className="mt-1 text-sm">
           Ghost's export names its own images by path only; with the address they are copied too.

@@ -31,10 +31,6 @@ export const STATUS_LOOK: Record<string, string> = {
   complained: "bg-danger/15 text-ink",
 };
 
-export const fieldClass = "mt-1 w-full rounded-brand border border-black/30 bg-surface px-3 py-2";
-export const outlineButton =
-  "rounded-brand border-2 border-brand-strong px-4 py-2 font-semibold text-brand-strong no-underline hover:bg-brand/10";
-
 const REFUSED_COLUMNS: Column<RefusedRow>[] = [
   { header: "Row", className: "tabular-nums", cell: (row) => row.line },
   {

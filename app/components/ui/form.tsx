@@ -236,6 +236,14 @@ export const dangerSubmitClass = "rounded-brand bg-danger px-4 py-2 font-semibol
 /** An outlined button beside a primary one. */
 export const outlineButtonClass =
   "rounded-brand border-2 border-brand-strong px-5 py-2.5 font-semibold text-brand-strong";
+/** A link that looks like an outlined button. */
+export const outlineLinkClass = `${outlineButtonClass} no-underline`;
+/** A smaller outlined button or link, for a list's toolbar and filters (the subscribers pages). */
+export const compactOutlineClass =
+  "rounded-brand border-2 border-brand-strong px-4 py-2 font-semibold text-brand-strong no-underline hover:bg-brand/10";
+/** A bare input or select in a filter bar or a form without FieldShell. */
+export const plainFieldClass =
+  "mt-1 w-full rounded-brand border border-black/30 bg-surface px-3 py-2";
 
 /** A textarea bound to a Conform field, inside its FieldShell (label, hint, errors). */
 export function TextAreaField({

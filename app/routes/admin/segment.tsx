@@ -9,13 +9,7 @@ import {
 } from "../../components/admin/segment-conditions";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
 import { ConfirmPanel, IntentButton } from "../../components/ui/confirm";
-import {
-  dangerSubmitClass,
-  FormAlert,
-  outlineButtonClass,
-  SubmitButton,
-  TextField,
-} from "../../components/ui/form";
+import { FormAlert, outlineButtonClass, SubmitButton, TextField } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/segment";
 
@@ -141,7 +135,7 @@ export default function Segment({ loaderData, actionData }: Route.ComponentProps
             </div>
           ) : (
             <div className="mt-3">
-              <IntentButton intent="delete" className={dangerSubmitClass}>
+              <IntentButton intent="delete" danger>
                 Delete segment
               </IntentButton>
             </div>

@@ -1,7 +1,7 @@
 import { formatCount } from "../../../shared/format";
 import { AdminPage } from "../../components/admin-header";
 import { type Column, DataTable } from "../../components/ui/data-table";
-import { outlineButtonClass } from "../../components/ui/form";
+import { outlineLinkClass } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/segments";
@@ -38,7 +38,7 @@ export default function Segments({ loaderData }: Route.ComponentProps) {
       width="wide"
       className="space-y-6"
       actions={
-        <Link to="/admin/segments/new" className={`${outlineButtonClass} no-underline`}>
+        <Link to="/admin/segments/new" className={outlineLinkClass}>
           New segment
         </Link>
       }
