@@ -89,6 +89,16 @@ export function Honeypot({ name = "website", id = `hp-${name}` }: { name?: strin
   );
 }
 
+/** A form's success message ("Changes saved."): nothing when there is none. */
+export function FormNotice({ message }: { message: string | null | undefined | false }) {
+  if (!message) return null;
+  return (
+    <p role="status" className="rounded-brand border-2 border-ok p-3 font-medium">
+      {message}
+    </p>
+  );
+}
+
 /** The form's own errors (not one field's), announced as they appear; nothing when there are none. */
 export function FormAlert({
   id,

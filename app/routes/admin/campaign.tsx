@@ -10,6 +10,7 @@ import {
   useLiveWhile,
 } from "../../components/campaign-progress";
 import { DataTable } from "../../components/ui/data-table";
+import { FormNotice } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import { Link } from "../../lib/page-scripts";
 import { StaffTime, TimeFact } from "../../lib/time-zone";
@@ -124,11 +125,7 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
           Tracking: opens {campaign.trackOpens ? "on" : "off"}, clicks{" "}
           {campaign.trackClicks ? "on" : "off"}
         </p>
-        {loaderData.saved && !actionData ? (
-          <p role="status" className="rounded-brand border-2 border-ok p-3 font-medium">
-            Changes saved.
-          </p>
-        ) : null}
+        <FormNotice message={loaderData.saved && !actionData && "Changes saved."} />
         {actionData?.error ? (
           <p role="alert" className="font-medium text-danger">
             {actionData.error}

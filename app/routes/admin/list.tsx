@@ -3,7 +3,7 @@ import { plural } from "../../../shared/format";
 import { ListFields } from "../../components/admin/list-fields";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
 import { ConfirmPanel, IntentButton } from "../../components/ui/confirm";
-import { FormAlert, outlineLinkClass, SubmitButton } from "../../components/ui/form";
+import { FormAlert, FormNotice, outlineLinkClass, SubmitButton } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/list";
@@ -36,11 +36,7 @@ export default function ListPage({ loaderData, actionData }: Route.ComponentProp
           </Link>
         </p>
       </div>
-      {notice ? (
-        <p role="status" className="rounded-brand border-2 border-ok p-3 font-medium">
-          {notice}
-        </p>
-      ) : null}
+      <FormNotice message={notice} />
       <FormAlert errors={actionData?.error ? [actionData.error] : []} />
 
       <AdminSection id="details-heading" title="Details">

@@ -9,7 +9,13 @@ import {
 } from "../../components/admin/segment-conditions";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
 import { ConfirmPanel, IntentButton } from "../../components/ui/confirm";
-import { FormAlert, outlineButtonClass, SubmitButton, TextField } from "../../components/ui/form";
+import {
+  FormAlert,
+  FormNotice,
+  outlineButtonClass,
+  SubmitButton,
+  TextField,
+} from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/segment";
 
@@ -43,11 +49,7 @@ export default function Segment({ loaderData, actionData }: Route.ComponentProps
   return (
     <AdminPage title={segment.id ? "Segment" : "New segment"} width="medium" className="space-y-6">
       <BackLink to="/admin/segments">All segments</BackLink>
-      {loaderData.notice && !actionData ? (
-        <p role="status" className="rounded-brand border-2 border-ok p-3 font-medium">
-          {loaderData.notice}
-        </p>
-      ) : null}
+      <FormNotice message={!actionData && loaderData.notice} />
       <FormAlert
         errors={
           actionData?.message

@@ -1,7 +1,7 @@
 import { formatCount } from "../../../shared/format";
 import { AdminPage } from "../../components/admin-header";
 import { type Column, DataTable } from "../../components/ui/data-table";
-import { outlineLinkClass } from "../../components/ui/form";
+import { FormNotice, outlineLinkClass } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/segments";
@@ -48,11 +48,7 @@ export default function Segments({ loaderData }: Route.ComponentProps) {
         signed up, what they opened or clicked. A campaign can go to segments as well as lists; only
         active subscribers get it, never unsubscribed, bounced or complained addresses.
       </p>
-      {loaderData.notice ? (
-        <p role="status" className="rounded-brand border-2 border-ok p-3 font-medium">
-          {loaderData.notice}
-        </p>
-      ) : null}
+      <FormNotice message={loaderData.notice} />
       {loaderData.segments.length ? (
         <DataTable
           caption="The tenant's segments"

@@ -9,6 +9,7 @@ import {
   FieldShell,
   FilterSelect,
   FormAlert,
+  FormNotice,
   SubmitButton,
   TextArea,
   TextField,
@@ -56,11 +57,7 @@ export default function SubscriberFields({ loaderData, actionData }: Route.Compo
         Fields of your own on every subscriber — a company, a renewal date, a region — kept on each
         profile.
       </p>
-      {actionData?.notice ? (
-        <p role="status" className="rounded-brand border-2 border-ok p-3 font-medium">
-          {actionData.notice}
-        </p>
-      ) : null}
+      <FormNotice message={actionData?.notice} />
       <FormAlert errors={actionData?.message ? [actionData.message] : []} />
       {confirming ? (
         <ConfirmPanel
