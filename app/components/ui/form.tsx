@@ -206,6 +206,20 @@ export function TextField({
   );
 }
 
+/** The name staff give what they make (a list, a segment): required, at most 100 characters. */
+export function NameField({ defaultValue, errors }: { defaultValue: string; errors?: string[] }) {
+  return (
+    <TextField
+      id="name"
+      label="Name"
+      required
+      maxLength={100}
+      defaultValue={defaultValue}
+      errors={errors}
+    />
+  );
+}
+
 /** A titled panel of an admin page: its intro, then the last refusal (announced), then its forms. */
 export function SettingsPanel({
   id,
