@@ -5,7 +5,7 @@ import { formatDate, plural } from "../../../shared/format";
 import { SUBSCRIBER_STATUSES } from "../../../shared/schemas/subscribers";
 import { Link } from "../../lib/page-scripts";
 import type { Column } from "../ui/data-table";
-import { compactOutlineClass, FilterSelect, plainFieldClass } from "../ui/form";
+import { compactOutlineClass, FilterSearch, FilterSelect, plainFieldClass } from "../ui/form";
 import { GrowthChart } from "./growth-chart";
 import { STATUS_LOOK } from "./subscriber-import";
 
@@ -253,19 +253,11 @@ export function SubscriberSearch({
       aria-label="Find subscribers"
       className="mt-3 grid gap-3 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end"
     >
-      <div>
-        <label htmlFor="filter-q" className="block text-sm font-semibold">
-          Email or name contains
-        </label>
-        <input
-          id="filter-q"
-          name="q"
-          type="search"
-          maxLength={200}
-          defaultValue={searchParams.get("q") ?? ""}
-          className={plainFieldClass}
-        />
-      </div>
+      <FilterSearch
+        label="Email or name contains"
+        defaultValue={searchParams.get("q") ?? ""}
+        maxLength={200}
+      />
       <FilterSelect
         name="status"
         label="Status"

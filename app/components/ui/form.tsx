@@ -173,6 +173,35 @@ export function FilterSelect({
   );
 }
 
+/** The text box of a filter form, named q: like the other filters, the search lives in the URL. */
+export function FilterSearch({
+  label,
+  defaultValue,
+  maxLength,
+  className,
+}: {
+  label: string;
+  defaultValue: string;
+  maxLength?: number;
+  className?: string;
+}) {
+  return (
+    <div className={className}>
+      <label htmlFor="filter-q" className="block text-sm font-semibold">
+        {label}
+      </label>
+      <input
+        id="filter-q"
+        name="q"
+        type="search"
+        maxLength={maxLength}
+        defaultValue={defaultValue}
+        className={plainFieldClass}
+      />
+    </div>
+  );
+}
+
 /**
  * A text-like input inside its FieldShell, for forms whose errors come keyed by field name (the
  * ones not built with Conform): the input is wired to its hint and errors.
