@@ -290,7 +290,6 @@ export function ImportJobList<Job extends ListedJob>({
   from: Column<Job>;
   counts: Column<Job>;
 }) {
-  if (imports.length === 0) return <p>No imports yet.</p>;
   const columns: Column<Job>[] = [
     {
       header: "File",
@@ -306,5 +305,7 @@ export function ImportJobList<Job extends ListedJob>({
     { header: "State", cell: (job) => IMPORT_STATUS_WORDS[job.status] },
     { className: "tabular-nums", ...counts },
   ];
-  return <DataTable columns={columns} rows={imports} rowKey={(job) => job.id} />;
+  return (
+    <DataTable columns={columns} rows={imports} rowKey={(job) => job.id} empty="No imports yet." />
+  );
 }

@@ -49,16 +49,13 @@ export default function Segments({ loaderData }: Route.ComponentProps) {
         active subscribers get it, never unsubscribed, bounced or complained addresses.
       </p>
       <FormNotice message={loaderData.notice} />
-      {loaderData.segments.length ? (
-        <DataTable
-          caption="The tenant's segments"
-          columns={COLUMNS}
-          rows={loaderData.segments}
-          rowKey={(segment) => segment.id}
-        />
-      ) : (
-        <p>No segments yet.</p>
-      )}
+      <DataTable
+        caption="The tenant's segments"
+        columns={COLUMNS}
+        rows={loaderData.segments}
+        rowKey={(segment) => segment.id}
+        empty="No segments yet."
+      />
     </AdminPage>
   );
 }
