@@ -36,14 +36,15 @@ export async function campaignStatusOf(
 }
 
 /** A campaign's audience: its lists, and its segments' rules as they are now. */
-export function audienceOf(
+export async function audienceOf(
   db: Db,
-  campaign: Pick<CampaignRow, "tenant_id" | "list_ids" | "segment_ids">,
+  campaign: Pick<CampaignRow, "tenant_id" | "list_ids" | "segment_ids" | "unopened_of">,
 ): Promise<Audience> {
-  return campaignAudience(db, campaign.tenant_id, {
+  const audience = await campaignAudience(db, campaign.tenant_id, {
     listIds: JSON.parse(campaign.list_ids) as number[],
     segmentIds: JSON.parse(campaign.segment_ids) as number[],
   });
+  return { ...audience, unopenedOf: campaign.unopened_of };
 }
 
 export function messageSource(campaign: CampaignRow): CampaignMessageSource {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../db";
 import type { CampaignRow, CampaignStatus } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import { setNewsletterSendState } from "../newsletters/newsletters";
 import type { MailingList } from "../subscribers/lists";
 import type { SubscriptionContext } from "../subscribers/subscribers";
@@ -142,7 +143,8 @@ export async function startCampaign(db: Db, tenantId: string, id: string): Promi
       .where("tenant_id", "=", tenantId)
       .where("id", "=", id)
       .execute();
-    if (campaign.newsletter_id) {
+    // A send to those who did not open leaves the newsletter naming its first campaign.
+    if (campaign.newsletter_id && !campaign.unopened_of) {
       await setNewsletterSendState(trx, tenantId, campaign.newsletter_id, {
         campaignId: id,
         status: "sending",
@@ -158,7 +160,12 @@ export async function startCampaign(db: Db, tenantId: string, id: string): Promi
  */
 export async function finishCampaign(
   db: Db,
-  campaign: { tenant_id: string; id: string; newsletter_id: string | null },
+  campaign: {
+    tenant_id: string;
+    id: string;
+    newsletter_id: string | null;
+    unopened_of: string | null;
+  },
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const { sent, total } = await trx
@@ -179,7 +186,7 @@ export async function finishCampaign(
       .where("id", "=", campaign.id)
       .where("status", "=", "sending")
       .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) === 1 && campaign.newsletter_id) {
+    if (Number(moved.numUpdatedRows) === 1 && campaign.newsletter_id && !campaign.unopened_of) {
       await setNewsletterSendState(trx, campaign.tenant_id, campaign.newsletter_id, {
         campaignId: campaign.id,
         status,
@@ -250,6 +257,51 @@ export async function changeCampaignState(
       break;
   }
   return getCampaignRow(ctx.db, ctx.tenant.id, id);
+}
+
+/**
+ * "Send to those who did not open" (resend-unopened.ts): a draft of `original` as it was sent, to
+ * those of its recipients who did not open it. One per original (a unique column): a second press
+ * gets the first draft back.
+ */
+export async function createUnopenedDraft(
+  root: Db,
+  original: CampaignRow,
+  createdBy: string | null,
+): Promise<CampaignRow> {
+  const db = tenantDb(root, original.tenant_id);
+  const stamp = new Date().toISOString();
+  await db
+    .insertInto("campaigns")
+    .values({
+      id: randomUUID(),
+      tenant_id: original.tenant_id,
+      newsletter_id: original.newsletter_id,
+      name: `${original.name} (to those who did not open)`.slice(0, 400),
+      subject: original.subject,
+      from_name: original.from_name,
+      from_email: original.from_email,
+      reply_to: original.reply_to,
+      content: original.content,
+      list_ids: original.list_ids,
+      segment_ids: original.segment_ids,
+      links: original.links,
+      track_opens: original.track_opens,
+      track_clicks: original.track_clicks,
+      status: "draft",
+      scheduled_at: null,
+      unopened_of: original.id,
+      created_by: createdBy,
+      created_at: stamp,
+      updated_at: stamp,
+    })
+    .onConflict((oc) => oc.column("unopened_of").doNothing())
+    .execute();
+  return db
+    .selectFrom("campaigns")
+    .selectAll()
+    .where("unopened_of", "=", original.id)
+    .executeTakeFirstOrThrow();
 }
 
 /** Adds a step to a list's sequence; it starts at once, for people who join from now on. */

@@ -2,6 +2,7 @@ import { type SqlBool, sql } from "kysely";
 import type { SegmentRule } from "../../shared/schemas/segment";
 import type { Db } from "../db";
 import { segmentCondition } from "../subscribers/segment-sql";
+import { unopenedSubscribers } from "./recipient-activity";
 
 /*
  * Who a campaign goes to (its lists and segments): the review step's count, and the rows
@@ -14,6 +15,8 @@ export interface Audience {
   segments: readonly SegmentRule[];
   /** the tenant's number fields, which segments compare as numbers */
   numberFields: ReadonlySet<string>;
+  /** "Send to those who did not open": only that campaign's unopened recipients (recipient-activity.ts) */
+  unopenedOf?: string | null;
 }
 
 /**
@@ -22,8 +25,8 @@ export interface Audience {
  * they are never among them, whatever a segment says.
  */
 export function recipientsOf(db: Db, tenantId: string, audience: Audience) {
-  const { listIds, segments, numberFields } = audience;
-  return db
+  const { listIds, segments, numberFields, unopenedOf } = audience;
+  const query = db
     .selectFrom("subscribers")
     .where("subscribers.tenant_id", "=", tenantId)
     .where("subscribers.status", "=", "active")
@@ -46,6 +49,9 @@ export function recipientsOf(db: Db, tenantId: string, audience: Audience) {
         sql<SqlBool>`1 = 0`,
       ]),
     );
+  return unopenedOf
+    ? query.where("subscribers.id", "in", unopenedSubscribers(db, tenantId, unopenedOf))
+    : query;
 }
 
 /** How many would receive a campaign to `audience` now (the review step's "Send to N"). */

@@ -2,7 +2,7 @@ import { Form, useNavigation } from "react-router";
 import { CampaignMessageFields, CampaignOptions } from "../../components/admin/campaign-options";
 import { CampaignReview } from "../../components/admin/campaign-review";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
-import { FormAlert, FormNotice, SubmitButton } from "../../components/ui/form";
+import { FormAlert, FormNotice, SubmitButton, TextField } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/newsletter-send";
 
@@ -36,7 +36,7 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
       ) : null}
       <FormAlert errors={formErrors} />
       <FormNotice
-        message={actionData?.kind === "tested" && `Test email sent to ${actionData.to}.`}
+        message={actionData?.kind === "tested" && `Test email sent to ${actionData.to.join(", ")}.`}
       />
 
       <Form method="post" id="campaign-form" className="space-y-6" noValidate>
@@ -70,21 +70,36 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
               Review and send
             </SubmitButton>
           )}
-          {[
-            { intent: "preview", label: "Preview" },
-            { intent: "test", label: `Send a test to ${loaderData.me}` },
-          ].map(({ intent, label }) => (
-            <button
-              key={intent}
-              type="submit"
-              name="intent"
-              value={intent}
-              className="rounded-brand border-2 border-brand-strong px-5 py-3 font-semibold text-brand-strong"
-            >
-              {label}
-            </button>
-          ))}
+          <button
+            type="submit"
+            name="intent"
+            value="preview"
+            className="rounded-brand border-2 border-brand-strong px-5 py-3 font-semibold text-brand-strong"
+          >
+            Preview
+          </button>
         </div>
+        <fieldset className="space-y-3 rounded-brand border border-black/15 p-4">
+          <legend className="px-1 font-semibold">Test email</legend>
+          <TextField
+            id="testRecipients"
+            label="Send a test to"
+            hint={`Up to ${loaderData.maxTestRecipients} addresses, separated by commas. Marked “[Test]”, without tracking, and never counted in reports.`}
+            errors={fields.testRecipients}
+            maxLength={2_000}
+            autoComplete="off"
+            spellCheck={false}
+            defaultValue={value("testRecipients", loaderData.me)}
+          />
+          <button
+            type="submit"
+            name="intent"
+            value="test"
+            className="rounded-brand border-2 border-brand-strong px-5 py-3 font-semibold text-brand-strong"
+          >
+            Send a test
+          </button>
+        </fieldset>
       </Form>
 
       {actionData?.kind === "review" ? (
@@ -92,7 +107,7 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
           review={actionData}
           scheduled={mode === "schedule"}
           busy={busy}
-          testLabel={`Send a test to ${loaderData.me}`}
+          testLabel="Send a test"
         />
       ) : null}
 
