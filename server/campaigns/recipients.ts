@@ -1,6 +1,7 @@
 import { type SqlBool, sql } from "kysely";
 import type { SegmentRule } from "../../shared/schemas/segment";
 import type { Db } from "../db";
+import { tenantDb } from "../db/tenant-guard";
 import { segmentCondition } from "../subscribers/segment-sql";
 import { unopenedSubscribers } from "./recipient-activity";
 
@@ -24,11 +25,11 @@ export interface Audience {
  * any of its segments. Unsubscribed, bounced, complained and erased addresses are not active, so
  * they are never among them, whatever a segment says.
  */
-export function recipientsOf(db: Db, tenantId: string, audience: Audience) {
+export function recipientsOf(root: Db, tenantId: string, audience: Audience) {
   const { listIds, segments, numberFields, unopenedOf } = audience;
+  const db = tenantDb(root, tenantId);
   const query = db
     .selectFrom("subscribers")
-    .where("subscribers.tenant_id", "=", tenantId)
     .where("subscribers.status", "=", "active")
     .where((eb) =>
       eb.or([
@@ -38,13 +39,12 @@ export function recipientsOf(db: Db, tenantId: string, audience: Audience) {
                 eb
                   .selectFrom("subscriptions")
                   .select(sql`1`.as("one"))
-                  .where("subscriptions.tenant_id", "=", tenantId)
                   .whereRef("subscriptions.subscriber_id", "=", "subscribers.id")
                   .where("subscriptions.list_id", "in", listIds),
               ),
             ]
           : []),
-        ...segments.map((rule) => segmentCondition(eb, tenantId, rule, numberFields)),
+        ...segments.map((rule) => segmentCondition(eb, rule, numberFields)),
         // an empty audience reaches nobody
         sql<SqlBool>`1 = 0`,
       ]),

@@ -277,7 +277,7 @@ export class CampaignWorker {
             eb
               .selectFrom("deliveries")
               .select(sql`1`.as("one"))
-              .whereRef("deliveries.tenant_id", "=", "campaigns.tenant_id")
+              // A campaign's id is its tenant's alone: its deliveries need no tenant match.
               .whereRef("deliveries.campaign_id", "=", "campaigns.id")
               .where("deliveries.status", "in", ["pending", "sending"]),
           ),
