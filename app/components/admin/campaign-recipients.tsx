@@ -11,7 +11,7 @@ import {
 import { Link } from "../../lib/page-scripts";
 import { StaffTime } from "../../lib/time-zone";
 import { type Column, DataTable } from "../ui/data-table";
-import { compactOutlineClass, plainFieldClass } from "../ui/form";
+import { compactOutlineClass, FilterSearch } from "../ui/form";
 
 export interface RecipientsView {
   query: ActivityQuery;
@@ -124,19 +124,13 @@ export function CampaignRecipients({
         className="mt-3 flex flex-wrap items-end gap-3"
       >
         {query.filter !== "all" ? <input type="hidden" name="filter" value={query.filter} /> : null}
-        <div className="min-w-0 grow sm:max-w-sm">
-          <label htmlFor="recipients-q" className="block text-sm font-semibold">
-            Email contains
-          </label>
-          <input
-            id="recipients-q"
-            name="q"
-            type="search"
-            maxLength={200}
-            defaultValue={query.q}
-            className={plainFieldClass}
-          />
-        </div>
+        <FilterSearch
+          id="recipients-q"
+          label="Email contains"
+          defaultValue={query.q}
+          maxLength={200}
+          className="min-w-0 grow sm:max-w-sm"
+        />
         <button type="submit" className={compactOutlineClass}>
           Search
         </button>

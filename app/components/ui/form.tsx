@@ -175,11 +175,13 @@ export function FilterSelect({
 
 /** The text box of a filter form, named q: like the other filters, the search lives in the URL. */
 export function FilterSearch({
+  id = "filter-q",
   label,
   defaultValue,
   maxLength,
   className,
 }: {
+  id?: string;
   label: string;
   defaultValue: string;
   maxLength?: number;
@@ -187,11 +189,11 @@ export function FilterSearch({
 }) {
   return (
     <div className={className}>
-      <label htmlFor="filter-q" className="block text-sm font-semibold">
+      <label htmlFor={id} className="block text-sm font-semibold">
         {label}
       </label>
       <input
-        id="filter-q"
+        id={id}
         name="q"
         type="search"
         maxLength={maxLength}
