@@ -1,12 +1,14 @@
-import type { ReactNode } from "react";
+import type { ComponentProps, ReactNode } from "react";
 import { useNavigation } from "react-router";
 import type { Picture } from "../../server/files/stored-images";
 import type { ArchivePage, IssueSummary } from "../../server/newsletters/archive";
 import type { Tag, TagCount } from "../../server/newsletters/tags";
 import { formatDate } from "../../shared/format";
 import { Link } from "../lib/page-scripts";
+import { NewsletterErrorPage } from "./error-page";
 import { NewsletterSearchBox } from "./newsletter-search-box";
-import { LinkLine } from "./ui/layout";
+import { SubscribeBox } from "./subscribe-box";
+import { Container, LinkLine, PageHero } from "./ui/layout";
 
 /** The pieces the archive, a tag's page and a year's page share (issue 15, part 2). */
 
@@ -285,5 +287,52 @@ export function ArchiveSection({
         <YearList years={archive.years} current={currentYear} />
       </div>
     </div>
+  );
+}
+
+/**
+ * The reading room narrowed to one tag or one year (app/routes/newsletter/tag.tsx and year.tsx):
+ * a hero that counts its issues, then the narrowed list beside the subscribe box.
+ */
+export function NarrowedArchivePage({
+  eyebrow,
+  title,
+  lead,
+  archive,
+  ...section
+}: {
+  eyebrow: string;
+  title: string;
+  lead: string;
+  archive: ArchivePage & { signup: ComponentProps<typeof SubscribeBox>["signup"] };
+} & Omit<ComponentProps<typeof ArchiveSection>, "archive" | "aside">) {
+  return (
+    <main>
+      <PageHero eyebrow={eyebrow} title={title} lead={lead} />
+      <Container className="py-14">
+        <ArchiveSection
+          {...section}
+          archive={archive}
+          aside={<SubscribeBox signup={archive.signup} />}
+        />
+      </Container>
+    </main>
+  );
+}
+
+/** The error page of a narrowed list: its own words when there is nothing to list (404). */
+export function NarrowedArchiveError({
+  error,
+  notFound,
+}: {
+  error: unknown;
+  notFound: { title: string; text: string };
+}) {
+  return (
+    <NewsletterErrorPage
+      error={error}
+      notFound={notFound}
+      failure="The list could not be loaded. Please try again later."
+    />
   );
 }

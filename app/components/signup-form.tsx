@@ -59,16 +59,11 @@ export function SignupForm({
     );
   }
 
-  const { errors, formErrorId } = submitted(id, result);
   const form = {
-    method: "post",
+    ...submitted(id, result).formProps,
     action: SIGNUP_ACTION,
-    id,
-    // The action's messages are the contract (SPEC's texts), not the browser's: it checks.
-    noValidate: true,
     className: "relative",
     "aria-label": "Newsletter sign-up",
-    "aria-describedby": errors("") ? formErrorId : undefined,
   };
   return (
     <Kept

@@ -1,6 +1,6 @@
 import { type ReactNode, useSyncExternalStore } from "react";
 import { type MetaDescriptor, useRouteLoaderData } from "react-router";
-import { Link } from "../lib/page-scripts";
+import { Link, withFormEnhancements } from "../lib/page-scripts";
 import type { RootData } from "../root";
 
 const subscribe = () => () => {};
@@ -46,6 +46,13 @@ export function subscriptionMeta(
 export function subscriptionHeaders() {
   return { "Cache-Control": "private, no-store" };
 }
+
+/**
+ * The subscription pages' forms are plain HTML with the form enhancements. With
+ * subscriptionHeaders, what their route modules export alike:
+ * `export { headers, handle } from "../../components/subscription-page"`.
+ */
+export { subscriptionHeaders as headers, withFormEnhancements as handle };
 
 /** The tenant's company name, for "You will no longer hear from …" and the footer link. */
 export function useCompanyName(): string {
@@ -144,6 +151,22 @@ export function Notice({
     >
       {title ? <p className={`font-semibold ${tone === "ok" ? "text-ok" : ""}`}>{title}</p> : null}
       {children ? <div className={title ? "mt-1" : "font-medium"}>{children}</div> : null}
+    </div>
+  );
+}
+
+/** A form's own errors (not a field's), which the form's aria-describedby names by `id`. */
+export function FormErrorNotice({
+  id,
+  errors,
+}: {
+  id: string;
+  errors: readonly string[] | undefined;
+}) {
+  if (!errors?.length) return null;
+  return (
+    <div id={id}>
+      <Notice tone="error">{errors.join(" ")}</Notice>
     </div>
   );
 }

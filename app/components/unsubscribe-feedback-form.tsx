@@ -3,7 +3,7 @@ import {
   FEEDBACK_DETAILS_MAX as DETAILS_MAX,
   FEEDBACK_REASONS as REASONS,
 } from "../../shared/schemas/unsubscribe";
-import { Notice, Panel, primaryButton } from "./subscription-page";
+import { FormErrorNotice, Panel, primaryButton } from "./subscription-page";
 import { FieldErrors, FieldShell, TextArea } from "./ui/form";
 import { submitted } from "./ui/submitted";
 
@@ -19,7 +19,7 @@ export function UnsubscribeFeedbackForm({
   token: string;
   lastResult: SubmissionResult<string[]> | null;
 }) {
-  const { errors, field, value, formErrorId } = submitted("feedback", lastResult);
+  const { errors, field, value, formErrorId, formProps } = submitted("feedback", lastResult);
   const reason = field("reason");
   const details = field("details");
 
@@ -29,20 +29,10 @@ export function UnsubscribeFeedbackForm({
         Would you tell us why?
       </h2>
       <p className="mt-1">Optional, and it helps us send better newsletters.</p>
-      <form
-        method="post"
-        id="feedback"
-        noValidate
-        className="mt-5 space-y-5"
-        aria-describedby={errors("") ? formErrorId : undefined}
-      >
+      <form {...formProps} className="mt-5 space-y-5">
         <input type="hidden" name="intent" value="feedback" />
         <input type="hidden" name="done" value={token} />
-        {errors("") ? (
-          <div id={formErrorId}>
-            <Notice tone="error">{errors("")?.join(" ")}</Notice>
-          </div>
-        ) : null}
+        <FormErrorNotice id={formErrorId} errors={errors("")} />
         <fieldset>
           <legend className="font-semibold">Reason for unsubscribing</legend>
           <div className="mt-3 space-y-2">

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { LegalDocumentContent, LegalParty } from "../components/legal-document";
 import { Link } from "../lib/page-scripts";
 
@@ -9,7 +10,15 @@ import { Link } from "../lib/page-scripts";
 
 const linkClass = "font-medium underline underline-offset-2";
 
-/** The company's postal address, when it has one: both documents end with it. */
+function ContactPageLink() {
+  return (
+    <Link to="/contact" className={linkClass}>
+      contact page
+    </Link>
+  );
+}
+
+/** The company's postal address, when it has one. */
 function ByPost({ company, address }: LegalParty) {
   if (!address) return null;
   return (
@@ -22,6 +31,20 @@ function ByPost({ company, address }: LegalParty) {
       </address>
     </div>
   );
+}
+
+/** Both documents end with how to reach us: `invitation` (a paragraph), then the postal address. */
+function contactUsSection(invitation: ReactNode): LegalDocumentContent["sections"][number] {
+  return {
+    id: "contact",
+    title: "Contact us",
+    body: ({ company, address }) => (
+      <>
+        {invitation}
+        <ByPost company={company} address={address} />
+      </>
+    ),
+  };
 }
 
 export const PRIVACY: LegalDocumentContent = {
@@ -220,11 +243,8 @@ export const PRIVACY: LegalDocumentContent = {
               .
             </li>
             <li>
-              <strong>Anything else:</strong> send us a request through the{" "}
-              <Link to="/contact" className={linkClass}>
-                contact page
-              </Link>
-              . We may need to confirm your identity, and we will reply within one month.
+              <strong>Anything else:</strong> send us a request through the <ContactPageLink />. We
+              may need to confirm your identity, and we will reply within one month.
             </li>
           </ul>
           <p>
@@ -304,23 +324,13 @@ export const PRIVACY: LegalDocumentContent = {
         </>
       ),
     },
-    {
-      id: "contact",
-      title: "Contact us",
-      body: ({ company, address }) => (
-        <>
-          <p>
-            For questions about this policy or your personal information, write to us through the{" "}
-            <Link to="/contact" className={linkClass}>
-              contact page
-            </Link>{" "}
-            and mention "Privacy" in your message, or reply to any newsletter you have received from
-            us.
-          </p>
-          <ByPost company={company} address={address} />
-        </>
-      ),
-    },
+    contactUsSection(
+      <p>
+        For questions about this policy or your personal information, write to us through the{" "}
+        <ContactPageLink /> and mention "Privacy" in your message, or reply to any newsletter you
+        have received from us.
+      </p>,
+    ),
   ],
 };
 
@@ -445,11 +455,7 @@ export const TERMS: LegalDocumentContent = {
             may decline, edit for formatting, hide or remove any comment, or block a commenter, at
             our discretion and without notice. We are not obliged to monitor every comment, and
             comments reflect the views of their authors, not ours. To report a comment, write to us
-            through the{" "}
-            <Link to="/contact" className={linkClass}>
-              contact page
-            </Link>{" "}
-            and tell us where it appears and why it concerns you.
+            through the <ContactPageLink /> and tell us where it appears and why it concerns you.
           </p>
         </>
       ),
@@ -553,22 +559,11 @@ export const TERMS: LegalDocumentContent = {
         </>
       ),
     },
-    {
-      id: "contact",
-      title: "Contact us",
-      body: ({ company, address }) => (
-        <>
-          <p>
-            Questions about these terms, or reports of content that you believe breaks them, are
-            welcome through our{" "}
-            <Link to="/contact" className={linkClass}>
-              contact page
-            </Link>
-            .
-          </p>
-          <ByPost company={company} address={address} />
-        </>
-      ),
-    },
+    contactUsSection(
+      <p>
+        Questions about these terms, or reports of content that you believe breaks them, are welcome
+        through our <ContactPageLink />.
+      </p>,
+    ),
   ],
 };

@@ -62,6 +62,18 @@ export const FEED_LINK: MetaDescriptor = {
   href: "/newsletter/rss.xml",
 };
 
+/**
+ * A list page of the reading room (the archive, a tag, a year): its pageMeta with " — page N" after
+ * the title past the first page, and the feed's link.
+ */
+export function archiveListMeta(
+  args: MetaArgs,
+  list: { title: string; description: string; page: number },
+): MetaDescriptor[] {
+  const title = list.page > 1 ? `${list.title} — page ${list.page}` : list.title;
+  return [...pageMeta(args, { ...list, title }), FEED_LINK];
+}
+
 interface ArticleInfo {
   title: string;
   excerpt: string;

@@ -11,3 +11,14 @@ export function useTimeZone(): string {
 export function StaffTime({ iso }: { iso: string }) {
   return <time dateTime={iso}>{formatDateTime(iso, useTimeZone())}</time>;
 }
+
+/** One time in a line of facts, " · sends Dec 1, 2026, 09:00 …"; nothing when there is none. */
+export function TimeFact({ label, iso }: { label: string; iso: string | null }) {
+  if (!iso) return null;
+  return (
+    <>
+      {` · ${label} `}
+      <StaffTime iso={iso} />
+    </>
+  );
+}

@@ -19,16 +19,21 @@ import { type MailProvider, ProviderError } from "./types";
  */
 type MirrorScope = Pick<Scope, "db" | "tenant">;
 
-function remote(ctx: MirrorScope): MailProvider | null {
-  return providerNameFor(ctx.tenant) === "mailerlite" ? mailerLiteFor(ctx.tenant) : null;
-}
-
-/** A MailerLite failure as the visitor-facing error of the step that needed it (SPEC §8). */
-async function guarded<T>(message: string, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs `work` against the tenant's MailerLite account, a MailerLite failure becoming the
+ * visitor-facing error of the step that needed it (SPEC §8). Null for built-in tenants: nothing to do.
+ */
+async function onMailerLite<T>(
+  ctx: MirrorScope,
+  failureMessage: string,
+  work: (provider: MailProvider) => Promise<T>,
+): Promise<T | null> {
+  if (providerNameFor(ctx.tenant) !== "mailerlite") return null;
+  const provider = mailerLiteFor(ctx.tenant);
   try {
-    return await work();
+    return await work(provider);
   } catch (error) {
-    if (error instanceof ProviderError) throw new SubscriptionError(message, 503);
+    if (error instanceof ProviderError) throw new SubscriptionError(failureMessage, 503);
     throw error;
   }
 }
@@ -42,10 +47,8 @@ export async function pushMembership(
   input: { email: string; name?: string | null; lists: readonly string[]; replace: boolean },
   failureMessage: string,
 ): Promise<void> {
-  const provider = remote(ctx);
-  if (!provider) return;
   const ids = mailerLiteGroupIds(ctx.tenant);
-  await guarded(failureMessage, async () => {
+  await onMailerLite(ctx, failureMessage, async (provider) => {
     const { subscriber } = await provider.upsertSubscriber({
       email: input.email,
       name: input.name,
@@ -68,9 +71,7 @@ export async function pushUnsubscribe(
   email: string,
   failureMessage: string,
 ): Promise<void> {
-  const provider = remote(ctx);
-  if (!provider) return;
-  await guarded(failureMessage, async () => {
+  await onMailerLite(ctx, failureMessage, async (provider) => {
     try {
       await provider.unsubscribe(email);
     } catch (error) {
@@ -91,9 +92,9 @@ export async function pullSubscriber(
   email: string,
   failureMessage: string,
 ): Promise<void> {
-  const provider = remote(ctx);
-  if (!provider) return;
-  const found = await guarded(failureMessage, () => provider.findSubscriber(email));
+  const found = await onMailerLite(ctx, failureMessage, (provider) =>
+    provider.findSubscriber(email),
+  );
   if (!found) return;
   const keyOf = new Map(
     Object.entries(mailerLiteGroupIds(ctx.tenant)).map(([key, id]) => [id, key]),

@@ -11,7 +11,7 @@ import {
 import { Link } from "../../lib/page-scripts";
 import { StaffTime } from "../../lib/time-zone";
 import { type Column, DataTable } from "../ui/data-table";
-import { fieldClass, outlineButton } from "./subscriber-import";
+import { compactOutlineClass, FilterSearch } from "../ui/form";
 
 export interface RecipientsView {
   query: ActivityQuery;
@@ -124,23 +124,17 @@ export function CampaignRecipients({
         className="mt-3 flex flex-wrap items-end gap-3"
       >
         {query.filter !== "all" ? <input type="hidden" name="filter" value={query.filter} /> : null}
-        <div className="min-w-0 grow sm:max-w-sm">
-          <label htmlFor="recipients-q" className="block text-sm font-semibold">
-            Email contains
-          </label>
-          <input
-            id="recipients-q"
-            name="q"
-            type="search"
-            maxLength={200}
-            defaultValue={query.q}
-            className={fieldClass}
-          />
-        </div>
-        <button type="submit" className={outlineButton}>
+        <FilterSearch
+          id="recipients-q"
+          label="Email contains"
+          defaultValue={query.q}
+          maxLength={200}
+          className="min-w-0 grow sm:max-w-sm"
+        />
+        <button type="submit" className={compactOutlineClass}>
           Search
         </button>
-        <a href={exportHref} className={`${outlineButton} no-underline`} download>
+        <a href={exportHref} className={compactOutlineClass} download>
           Export CSV
         </a>
       </Form>
@@ -210,7 +204,7 @@ export function ResendUnopened({
   return (
     <Form method="post" className="mt-3 flex flex-wrap items-center gap-3">
       <input type="hidden" name="action" value="resend-unopened" />
-      <button type="submit" className={outlineButton}>
+      <button type="submit" className={compactOutlineClass}>
         Send to those who did not open
       </button>
       <span className="text-sm">

@@ -5,8 +5,9 @@
  */
 import { type FormEvent, type ReactNode, useEffect, useState } from "react";
 import { useNavigation, useRevalidator } from "react-router";
-import { formatCount, formatDateTime } from "../../../shared/format";
+import { formatCount, formatDateTime, plural } from "../../../shared/format";
 import { Link } from "../../lib/page-scripts";
+import { AdminPage, BackLink } from "../admin-header";
 import { type Column, DataTable } from "../ui/data-table";
 
 export type ImportJobStatus = "queued" | "running" | "done" | "failed";
@@ -30,7 +31,7 @@ export function ImportJobProgress({
   status,
   done,
   total,
-  label,
+  unit,
   children,
 }: {
   /** the progress element's id (its label points at it) */
@@ -38,8 +39,8 @@ export function ImportJobProgress({
   status: ImportJobStatus;
   done: number;
   total: number;
-  /** how far the job is, in words: "Imported 12,000 of 100,000 rows" */
-  label: string;
+  /** what the job counts: "row", "post" */
+  unit: string;
   children: ReactNode;
 }) {
   const revalidator = useRevalidator();
@@ -52,6 +53,11 @@ export function ImportJobProgress({
     return () => clearInterval(timer);
   }, [running, revalidator]);
   const percent = total > 0 ? Math.floor((done / total) * 100) : 100;
+  // How far the job is, in words: "Imported 12,000 of 100,000 rows".
+  const label =
+    status === "queued"
+      ? `Waiting to start: ${plural(total, unit)} to import`
+      : `Imported ${formatCount(done)} of ${plural(total, unit)}`;
   return (
     <div className="space-y-6">
       {running ? (
@@ -78,17 +84,48 @@ export function ImportJobProgress({
   );
 }
 
-/** An import's report: a box bordered by how the job ended, its heading, and what it did. */
+/**
+ * An import job's page (app/routes/admin/subscriber-import.tsx and newsletter-import.tsx): the way
+ * back to the imports, the progress bar while the job runs, then its report (`children`).
+ */
+export function ImportJobPage({
+  job,
+  progress,
+  back,
+  children,
+}: {
+  job: { fileName: string; status: ImportJobStatus };
+  progress: { id: string; done: number; total: number; unit: string };
+  /** the latest imports' page */
+  back: string;
+  children: ReactNode;
+}) {
+  return (
+    <AdminPage title={`Import of ${job.fileName}`} className="space-y-6">
+      <BackLink to={back}>Imports</BackLink>
+      <ImportJobProgress status={job.status} {...progress}>
+        {children}
+      </ImportJobProgress>
+    </AdminPage>
+  );
+}
+
+/**
+ * An import's report: a box bordered by how the job ended, its heading, why it stopped (`error`),
+ * and what it did.
+ */
 export function ImportReportFrame({
   id,
   status,
   heading,
+  error,
   children,
 }: {
   /** the heading's id (the box is labelled by it) */
   id: string;
   status: ImportJobStatus;
   heading: string;
+  error: string | null;
   children: ReactNode;
 }) {
   const border =
@@ -102,6 +139,11 @@ export function ImportReportFrame({
       <h2 id={id} className="text-lg font-bold">
         {heading}
       </h2>
+      {error ? (
+        <p role="alert" className="mt-2 font-medium text-danger">
+          {error}
+        </p>
+      ) : null}
       {children}
     </section>
   );
@@ -248,7 +290,6 @@ export function ImportJobList<Job extends ListedJob>({
   from: Column<Job>;
   counts: Column<Job>;
 }) {
-  if (imports.length === 0) return <p>No imports yet.</p>;
   const columns: Column<Job>[] = [
     {
       header: "File",
@@ -264,5 +305,7 @@ export function ImportJobList<Job extends ListedJob>({
     { header: "State", cell: (job) => IMPORT_STATUS_WORDS[job.status] },
     { className: "tabular-nums", ...counts },
   ];
-  return <DataTable columns={columns} rows={imports} rowKey={(job) => job.id} />;
+  return (
+    <DataTable columns={columns} rows={imports} rowKey={(job) => job.id} empty="No imports yet." />
+  );
 }

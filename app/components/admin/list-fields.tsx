@@ -1,5 +1,5 @@
 import { LIST_VISIBILITY_TEXT } from "../../../shared/schemas/list";
-import { ChoiceGroup, FieldShell, TextArea, TextField } from "../ui/form";
+import { ChoiceGroup, FieldShell, NameField, TextArea } from "../ui/form";
 
 /** Name, description and who sees a list: the new-list form and a list's page share them. */
 export function ListFields({
@@ -11,14 +11,7 @@ export function ListFields({
 }) {
   return (
     <>
-      <TextField
-        id="name"
-        label="Name"
-        required
-        maxLength={100}
-        defaultValue={values.name}
-        errors={errors.name}
-      />
+      <NameField defaultValue={values.name} errors={errors.name} />
       <FieldShell
         id="description"
         label="Description"

@@ -12,17 +12,15 @@ import {
   MAX_ARCHIVE_UPLOAD_LABEL,
 } from "../../../shared/schemas/archive-import";
 import { type Column, DataTable } from "../ui/data-table";
-import { ChoiceGroup } from "../ui/form";
+import { ChoiceGroup, plainFieldClass } from "../ui/form";
 import {
   ImportJobList,
-  ImportJobProgress,
   ImportReportFrame,
   LeftOutItems,
   UploadButton,
   UploadFileField,
   useUploadLimit,
 } from "./import-job";
-import { fieldClass } from "./subscriber-import";
 
 const SOURCE_NAMES: Record<ArchiveImportJob["source"], string> = {
   ghost: "Ghost",
@@ -39,25 +37,6 @@ const WARNING_COLUMNS: Column<ImportWarning & { n: number }>[] = [
   { header: "Note", className: "break-words", cell: (row) => row.message },
 ];
 
-/** A job's progress bar while it runs, then what it did. */
-export function ArchiveImportProgress({ job }: { job: ArchiveImportJob }) {
-  return (
-    <ImportJobProgress
-      id="archive-progress"
-      status={job.status}
-      done={job.donePosts}
-      total={job.totalPosts}
-      label={
-        job.status === "queued"
-          ? `Waiting to start: ${plural(job.totalPosts, "post")} to import`
-          : `Imported ${formatCount(job.donePosts)} of ${plural(job.totalPosts, "post")}`
-      }
-    >
-      <ArchiveImportReport job={job} />
-    </ImportJobProgress>
-  );
-}
-
 /** What an import did (so far): imported, skipped with reasons, notes and image warnings. */
 export function ArchiveImportReport({ job }: { job: ArchiveImportJob }) {
   const numbered = <T,>(rows: T[]) => rows.map((row, n) => ({ ...row, n }));
@@ -72,12 +51,8 @@ export function ArchiveImportReport({ job }: { job: ArchiveImportJob }) {
             ? `Import stopped after ${plural(job.imported, "newsletter")}`
             : `Importing: ${plural(job.imported, "newsletter")} so far`
       }
+      error={job.status === "failed" ? job.error : null}
     >
-      {job.status === "failed" && job.error ? (
-        <p role="alert" className="mt-2 font-medium text-danger">
-          {job.error}
-        </p>
-      ) : null}
       <p className="mt-1 text-sm">
         From {SOURCE_NAMES[job.source]}, <span className="break-all font-mono">{job.fileName}</span>
         . Published posts are published here with their date; drafts stay drafts. No email was sent.
@@ -156,7 +131,7 @@ export function ArchiveImportForm({ errors }: { errors?: Record<string, string> 
           type="url"
           placeholder="https://blog.example.com"
           aria-describedby="archive-site-help"
-          className={`${fieldClass} max-w-md`}
+          className={`${plainFieldClass} max-w-md`}
         />
         <p id="archive-site-help" className="mt-1 text-sm">
           Ghost's export names its own images by path only; with the address they are copied too.

@@ -156,14 +156,14 @@ export function PublishingPanel({
                 Send as email
               </Link>
               <Form method="post" action={actionUrl}>
-                <button
-                  type="submit"
-                  name="intent"
-                  value="unpublish"
+                <IntentSubmit
+                  intent="unpublish"
+                  busyIntent={busyIntent}
+                  busyLabel="Unpublishing…"
                   className="w-full rounded-brand border-2 border-black/30 px-4 py-2 font-semibold hover:bg-black/5"
                 >
-                  {busyIntent === "unpublish" ? "Unpublishing…" : "Unpublish"}
-                </button>
+                  Unpublish
+                </IntentSubmit>
               </Form>
             </div>
           ) : (
@@ -265,15 +265,15 @@ function SchedulePicker({
         />
         <span>Also send it by email to the “{schedule.list}” list when it is published</span>
       </label>
-      <button
-        type="submit"
+      <IntentSubmit
+        intent="schedule"
+        busyIntent={busyIntent}
+        busyLabel="Scheduling…"
         form="newsletter-form"
-        name="intent"
-        value="schedule"
         className="w-full rounded-brand border-2 border-ok px-4 py-2 font-semibold text-ok hover:bg-ok/10"
       >
-        {busyIntent === "schedule" ? "Scheduling…" : schedule.at ? "Reschedule" : "Schedule"}
-      </button>
+        {schedule.at ? "Reschedule" : "Schedule"}
+      </IntentSubmit>
     </fieldset>
   );
 }
@@ -325,5 +325,29 @@ function SharePreview({
         ) : null}
       </Form>
     </div>
+  );
+}
+
+/** A button posting `intent` that says `busyLabel` while that intent is on its way. */
+function IntentSubmit({
+  intent,
+  busyIntent,
+  busyLabel,
+  form,
+  className,
+  children,
+}: {
+  intent: string;
+  busyIntent: FormDataEntryValue | null;
+  busyLabel: string;
+  /** the id of the form it posts, when it stands outside it */
+  form?: string;
+  className: string;
+  children: string;
+}) {
+  return (
+    <button type="submit" form={form} name="intent" value={intent} className={className}>
+      {busyIntent === intent ? busyLabel : children}
+    </button>
   );
 }

@@ -15,7 +15,6 @@ import type { Column } from "../ui/data-table";
 import { ChoiceGroup } from "../ui/form";
 import {
   ImportJobList,
-  ImportJobProgress,
   ImportReportFrame,
   LeftOutItems,
   UploadButton,
@@ -31,10 +30,6 @@ export const STATUS_LOOK: Record<string, string> = {
   complained: "bg-danger/15 text-ink",
 };
 
-export const fieldClass = "mt-1 w-full rounded-brand border border-black/30 bg-surface px-3 py-2";
-export const outlineButton =
-  "rounded-brand border-2 border-brand-strong px-4 py-2 font-semibold text-brand-strong no-underline hover:bg-brand/10";
-
 const REFUSED_COLUMNS: Column<RefusedRow>[] = [
   { header: "Row", className: "tabular-nums", cell: (row) => row.line },
   {
@@ -45,27 +40,6 @@ const REFUSED_COLUMNS: Column<RefusedRow>[] = [
   },
   { header: "Reason", cell: (row) => row.reason },
 ];
-
-/** How far a job is, in words: "Imported 12,000 of 100,000 rows". */
-function progressText(job: ImportJob): string {
-  if (job.status === "queued") return `Waiting to start: ${plural(job.totalRows, "row")} to import`;
-  return `Imported ${formatCount(job.doneRows)} of ${plural(job.totalRows, "row")}`;
-}
-
-/** A job's progress bar while it runs, then what it did. */
-export function ImportProgress({ job }: { job: ImportJob }) {
-  return (
-    <ImportJobProgress
-      id="import-progress"
-      status={job.status}
-      done={job.doneRows}
-      total={job.totalRows}
-      label={progressText(job)}
-    >
-      <ImportReportView job={job} />
-    </ImportJobProgress>
-  );
-}
 
 /** What an import did (so far): written, new, updated, refused — and the refused rows. */
 export function ImportReportView({ job }: { job: ImportJob }) {
@@ -81,12 +55,8 @@ export function ImportReportView({ job }: { job: ImportJob }) {
             ? `Import stopped after ${plural(job.doneRows, "row")}`
             : `Importing: refused ${plural(job.refusedCount, "row")} so far`
       }
+      error={job.error}
     >
-      {job.error ? (
-        <p role="alert" className="mt-2 font-medium text-danger">
-          {job.error}
-        </p>
-      ) : null}
       <p className="mt-1 text-sm">
         {job.source === "mailerlite" ? (
           "From the MailerLite account"

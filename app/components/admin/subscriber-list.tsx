@@ -5,9 +5,9 @@ import { formatDate, plural } from "../../../shared/format";
 import { SUBSCRIBER_STATUSES } from "../../../shared/schemas/subscribers";
 import { Link } from "../../lib/page-scripts";
 import type { Column } from "../ui/data-table";
-import { FilterSelect } from "../ui/form";
+import { compactOutlineClass, FilterSearch, FilterSelect, plainFieldClass } from "../ui/form";
 import { GrowthChart } from "./growth-chart";
-import { fieldClass, outlineButton, STATUS_LOOK } from "./subscriber-import";
+import { STATUS_LOOK } from "./subscriber-import";
 
 /** What the subscribers page's action answers to a bulk action (app/routes/admin/subscribers.server.ts). */
 export type BulkAnswer =
@@ -65,7 +65,7 @@ export function BulkActions({
         name="scope"
         label="Apply to"
         defaultValue="ticked"
-        className={fieldClass}
+        className={plainFieldClass}
         options={[
           { value: "ticked", label: "The ticked subscribers" },
           {
@@ -80,17 +80,17 @@ export function BulkActions({
         name="bulk"
         label="Action"
         defaultValue="add"
-        className={fieldClass}
+        className={plainFieldClass}
         options={BULK_ACTIONS.map(([value, label]) => ({ value, label }))}
       />
       <FilterSelect
         name="toList"
         label="List (to add to or remove from)"
         defaultValue={targets[0]?.key ?? ""}
-        className={fieldClass}
+        className={plainFieldClass}
         options={targets.map((list) => ({ value: list.key, label: list.name }))}
       />
-      <button type="submit" className={outlineButton}>
+      <button type="submit" className={compactOutlineClass}>
         Apply
       </button>
     </Form>
@@ -121,7 +121,7 @@ export function BulkAnswerView({ answer }: { answer: BulkAnswer }) {
               Yes, go ahead
             </button>
           </Form>
-          <Link to="." className={outlineButton}>
+          <Link to="." className={compactOutlineClass}>
             Cancel
           </Link>
         </div>
@@ -211,20 +211,20 @@ export function GrowthFilter({
           name="growth"
           label="Period"
           defaultValue={String(period)}
-          className={fieldClass}
+          className={plainFieldClass}
           options={GROWTH_CHOICES}
         />
         <FilterSelect
           name="growthList"
           label="List"
           defaultValue={list ?? ""}
-          className={fieldClass}
+          className={plainFieldClass}
           options={[
             { value: "", label: "All subscribers" },
             ...lists.map((list) => ({ value: list.key, label: list.name })),
           ]}
         />
-        <button type="submit" className={outlineButton}>
+        <button type="submit" className={compactOutlineClass}>
           Show
         </button>
       </Form>
@@ -253,24 +253,16 @@ export function SubscriberSearch({
       aria-label="Find subscribers"
       className="mt-3 grid gap-3 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end"
     >
-      <div>
-        <label htmlFor="filter-q" className="block text-sm font-semibold">
-          Email or name contains
-        </label>
-        <input
-          id="filter-q"
-          name="q"
-          type="search"
-          maxLength={200}
-          defaultValue={searchParams.get("q") ?? ""}
-          className={fieldClass}
-        />
-      </div>
+      <FilterSearch
+        label="Email or name contains"
+        defaultValue={searchParams.get("q") ?? ""}
+        maxLength={200}
+      />
       <FilterSelect
         name="status"
         label="Status"
         defaultValue={searchParams.get("status") ?? "all"}
-        className={fieldClass}
+        className={plainFieldClass}
         options={[
           { value: "all", label: "All" },
           ...SUBSCRIBER_STATUSES.map((status) => ({
@@ -283,14 +275,14 @@ export function SubscriberSearch({
         name="list"
         label="List"
         defaultValue={searchParams.get("list") ?? ""}
-        className={fieldClass}
+        className={plainFieldClass}
         options={[
           { value: "", label: "All lists" },
           ...lists.map((list) => ({ value: list.key, label: list.name })),
         ]}
       />
       <div className="flex gap-2">
-        <button type="submit" className={outlineButton}>
+        <button type="submit" className={compactOutlineClass}>
           Search
         </button>
         {filtered ? (

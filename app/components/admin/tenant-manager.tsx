@@ -253,6 +253,37 @@ function fieldProps(name: string, errors: Record<string, string[]>) {
   };
 }
 
+/** A select with its label and hint, which (with its errors) describe it. */
+function SelectField({
+  name,
+  label,
+  hint,
+  defaultValue,
+  errors,
+  children,
+}: {
+  name: string;
+  label: string;
+  hint: string;
+  defaultValue: string;
+  errors: Record<string, string[]>;
+  children: ReactNode;
+}) {
+  const { shell, input } = fieldProps(name, errors);
+  return (
+    <FieldShell {...shell} label={label} hint={hint}>
+      <select
+        {...input}
+        aria-describedby={`${shell.id}-hint ${shell.id}-error`}
+        defaultValue={defaultValue}
+        className="block w-full rounded-brand border border-black/30 bg-surface px-3 py-2"
+      >
+        {children}
+      </select>
+    </FieldShell>
+  );
+}
+
 export function EditForm({
   tenant,
   values,
@@ -332,24 +363,19 @@ export function EditForm({
           {text("mailerLiteGroupId", "Mail-list group id", values.mailerLiteGroupId, {
             maxLength: 100,
           })}
-          <FieldShell
-            {...fieldProps("timeZone", errors).shell}
+          <SelectField
+            name="timeZone"
             label="Time zone"
             hint="Scheduled publications and sends are entered and shown in this time zone."
+            defaultValue={values.timeZone}
+            errors={errors}
           >
-            <select
-              {...fieldProps("timeZone", errors).input}
-              aria-describedby="f-timeZone-hint f-timeZone-error"
-              defaultValue={values.timeZone}
-              className="block w-full rounded-brand border border-black/30 bg-surface px-3 py-2"
-            >
-              {timeZones.map((zone) => (
-                <option key={zone} value={zone}>
-                  {zone.replaceAll("_", " ")}
-                </option>
-              ))}
-            </select>
-          </FieldShell>
+            {timeZones.map((zone) => (
+              <option key={zone} value={zone}>
+                {zone.replaceAll("_", " ")}
+              </option>
+            ))}
+          </SelectField>
         </div>
       </Section>
 
@@ -484,22 +510,17 @@ export function EditForm({
 
       <Section title="Mail provider" id="provider">
         <div className="grid gap-4 md:grid-cols-2">
-          <FieldShell
-            {...fieldProps("mailProvider", errors).shell}
+          <SelectField
+            name="mailProvider"
             label="Provider"
             hint="Who keeps this tenant's subscribers and sends its campaigns."
+            defaultValue={values.mailProvider}
+            errors={errors}
           >
-            <select
-              {...fieldProps("mailProvider", errors).input}
-              aria-describedby="f-mailProvider-hint f-mailProvider-error"
-              defaultValue={values.mailProvider}
-              className="block w-full rounded-brand border border-black/30 bg-surface px-3 py-2"
-            >
-              <option value="">Deployment default ({PROVIDER_LABELS[deploymentProvider]})</option>
-              <option value="builtin">{PROVIDER_LABELS.builtin}</option>
-              <option value="mailerlite">{PROVIDER_LABELS.mailerlite}</option>
-            </select>
-          </FieldShell>
+            <option value="">Deployment default ({PROVIDER_LABELS[deploymentProvider]})</option>
+            <option value="builtin">{PROVIDER_LABELS.builtin}</option>
+            <option value="mailerlite">{PROVIDER_LABELS.mailerlite}</option>
+          </SelectField>
           <div className="space-y-3">
             {values.emailGroups.groups.map((key) =>
               text(

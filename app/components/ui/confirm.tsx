@@ -1,22 +1,25 @@
 import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { Link } from "../../lib/page-scripts";
-import { dangerSubmitClass, outlineButtonClass } from "./form";
+import { dangerSubmitClass, outlineButtonClass, outlineLinkClass } from "./form";
 
-/** A one-button form posting `intent` (archive, delete…): the first step of an action. */
+/**
+ * A one-button form posting `intent` (archive, delete…): the first step of an action; `danger`
+ * for one that destroys or stops something.
+ */
 export function IntentButton({
   intent,
-  className,
+  danger = false,
   children,
 }: {
   intent: string;
-  className: string;
+  danger?: boolean;
   children: string;
 }) {
   return (
     <Form method="post">
       <input type="hidden" name="intent" value={intent} />
-      <button type="submit" className={className}>
+      <button type="submit" className={danger ? dangerSubmitClass : outlineButtonClass}>
         {children}
       </button>
     </Form>
@@ -57,7 +60,7 @@ export function ConfirmPanel({
             {confirmLabel}
           </button>
         </Form>
-        <Link to="." relative="path" className={`${outlineButtonClass} no-underline`}>
+        <Link to="." relative="path" className={outlineLinkClass}>
           {keepLabel}
         </Link>
       </div>

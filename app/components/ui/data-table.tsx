@@ -24,6 +24,7 @@ export function DataTable<Row>({
   rowKey,
   caption,
   className = "",
+  empty,
 }: {
   columns: readonly Column<Row>[];
   rows: readonly Row[];
@@ -31,7 +32,10 @@ export function DataTable<Row>({
   /** the table's title, shown above its headings */
   caption?: string;
   className?: string;
+  /** what stands instead of the table when there are no rows ("No segments yet.") */
+  empty?: string;
 }) {
+  if (empty && rows.length === 0) return <p>{empty}</p>;
   return (
     <div className={`overflow-x-auto rounded-brand border border-black/10 ${className}`}>
       <table className="w-full text-left text-sm">

@@ -89,6 +89,16 @@ export function Honeypot({ name = "website", id = `hp-${name}` }: { name?: strin
   );
 }
 
+/** A form's success message ("Changes saved."): nothing when there is none. */
+export function FormNotice({ message }: { message: string | null | undefined | false }) {
+  if (!message) return null;
+  return (
+    <p role="status" className="rounded-brand border-2 border-ok p-3 font-medium">
+      {message}
+    </p>
+  );
+}
+
 /** The form's own errors (not one field's), announced as they appear; nothing when there are none. */
 export function FormAlert({
   id,
@@ -163,6 +173,37 @@ export function FilterSelect({
   );
 }
 
+/** The text box of a filter form, named q: like the other filters, the search lives in the URL. */
+export function FilterSearch({
+  id = "filter-q",
+  label,
+  defaultValue,
+  maxLength,
+  className,
+}: {
+  id?: string;
+  label: string;
+  defaultValue: string;
+  maxLength?: number;
+  className?: string;
+}) {
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="block text-sm font-semibold">
+        {label}
+      </label>
+      <input
+        id={id}
+        name="q"
+        type="search"
+        maxLength={maxLength}
+        defaultValue={defaultValue}
+        className={plainFieldClass}
+      />
+    </div>
+  );
+}
+
 /**
  * A text-like input inside its FieldShell, for forms whose errors come keyed by field name (the
  * ones not built with Conform): the input is wired to its hint and errors.
@@ -193,6 +234,20 @@ export function TextField({
         {...props}
       />
     </FieldShell>
+  );
+}
+
+/** The name staff give what they make (a list, a segment): required, at most 100 characters. */
+export function NameField({ defaultValue, errors }: { defaultValue: string; errors?: string[] }) {
+  return (
+    <TextField
+      id="name"
+      label="Name"
+      required
+      maxLength={100}
+      defaultValue={defaultValue}
+      errors={errors}
+    />
   );
 }
 
@@ -236,6 +291,14 @@ export const dangerSubmitClass = "rounded-brand bg-danger px-4 py-2 font-semibol
 /** An outlined button beside a primary one. */
 export const outlineButtonClass =
   "rounded-brand border-2 border-brand-strong px-5 py-2.5 font-semibold text-brand-strong";
+/** A link that looks like an outlined button. */
+export const outlineLinkClass = `${outlineButtonClass} no-underline`;
+/** A smaller outlined button or link, for a list's toolbar and filters (the subscribers pages). */
+export const compactOutlineClass =
+  "rounded-brand border-2 border-brand-strong px-4 py-2 font-semibold text-brand-strong no-underline hover:bg-brand/10";
+/** A bare input or select in a filter bar or a form without FieldShell. */
+export const plainFieldClass =
+  "mt-1 w-full rounded-brand border border-black/30 bg-surface px-3 py-2";
 
 /** A textarea bound to a Conform field, inside its FieldShell (label, hint, errors). */
 export function TextAreaField({

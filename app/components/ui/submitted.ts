@@ -54,6 +54,16 @@ export function submitted(
     value: (name: string): string | undefined => values(name)[0],
     /** id of the element holding the form's own errors */
     formErrorId: `${formId}-form-error`,
+    /**
+     * The <form>'s own attributes: posted, described by its own errors when it has some, and
+     * `noValidate`: the action's messages are the contract (SPEC's texts), not the browser's.
+     */
+    formProps: {
+      id: formId,
+      method: "post",
+      noValidate: true,
+      "aria-describedby": errors("") ? `${formId}-form-error` : undefined,
+    } as const,
     /** id, name and aria wiring of a control; `hint` when its FieldShell shows one */
     field(name: string, options: { hint?: boolean } = {}) {
       const id = `${formId}-${name}`;

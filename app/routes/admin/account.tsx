@@ -2,7 +2,13 @@ import type { ComponentProps, ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
 import { TOKEN_MAX_LIFETIMES } from "../../../shared/schemas/api-tokens";
 import { AdminPage, AdminSection } from "../../components/admin-header";
-import { FilterSelect, FormAlert, SubmitButton, TextField } from "../../components/ui/form";
+import {
+  FilterSelect,
+  FormAlert,
+  FormNotice,
+  SubmitButton,
+  TextField,
+} from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/account";
 
@@ -25,11 +31,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           errors={["Two-factor sign-in is required for all staff. Set it up to use the admin."]}
         />
       ) : null}
-      {actionData?.kind === "ok" ? (
-        <p role="status" className="rounded-brand border-2 border-ok p-3 font-medium">
-          {actionData.message}
-        </p>
-      ) : null}
+      <FormNotice message={actionData?.kind === "ok" && actionData.message} />
 
       {loaderData.enrolmentOnly ? null : (
         <AdminSection id="byline" title="Your byline">

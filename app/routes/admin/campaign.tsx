@@ -12,9 +12,10 @@ import {
   useLiveWhile,
 } from "../../components/campaign-progress";
 import { DataTable } from "../../components/ui/data-table";
+import { FormNotice } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import { Link } from "../../lib/page-scripts";
-import { StaffTime } from "../../lib/time-zone";
+import { StaffTime, TimeFact } from "../../lib/time-zone";
 import type { Route } from "./+types/campaign";
 
 export { action, loader } from "./campaign.server";
@@ -63,18 +64,11 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
         </div>
         <p className="text-sm">
           From {campaign.from} · created <StaffTime iso={campaign.createdAt} />
-          {campaign.scheduledAt ? (
-            <>
-              {campaign.status === "scheduled" ? " · sends " : " · scheduled "}
-              <StaffTime iso={campaign.scheduledAt} />
-            </>
-          ) : null}
-          {campaign.finishedAt ? (
-            <>
-              {" · finished "}
-              <StaffTime iso={campaign.finishedAt} />
-            </>
-          ) : null}
+          <TimeFact
+            label={campaign.status === "scheduled" ? "sends" : "scheduled"}
+            iso={campaign.scheduledAt}
+          />
+          <TimeFact label="finished" iso={campaign.finishedAt} />
           {campaign.newsletterId ? (
             <>
               {" · "}
@@ -100,11 +94,7 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
           Tracking: opens {campaign.trackOpens ? "on" : "off"}, clicks{" "}
           {campaign.trackClicks ? "on" : "off"}
         </p>
-        {loaderData.saved && !actionData ? (
-          <p role="status" className="rounded-brand border-2 border-ok p-3 font-medium">
-            Changes saved.
-          </p>
-        ) : null}
+        <FormNotice message={loaderData.saved && !actionData && "Changes saved."} />
         {actionData?.error ? (
           <p role="alert" className="font-medium text-danger">
             {actionData.error}

@@ -10,7 +10,7 @@ import { Pagination } from "../../components/pagination";
 import { type Column, DataTable } from "../../components/ui/data-table";
 import { noindexMeta } from "../../lib/meta";
 import { Link, NavLink } from "../../lib/page-scripts";
-import { StaffTime } from "../../lib/time-zone";
+import { StaffTime, TimeFact } from "../../lib/time-zone";
 import type { Route } from "./+types/campaigns";
 
 export { loader } from "./campaigns.server";
@@ -129,18 +129,11 @@ export default function Campaigns({ loaderData }: Route.ComponentProps) {
               </div>
               <p className="mt-1 text-sm opacity-90">
                 Created <StaffTime iso={campaign.createdAt} />
-                {campaign.status === "scheduled" && campaign.scheduledAt ? (
-                  <>
-                    {" · sends "}
-                    <StaffTime iso={campaign.scheduledAt} />
-                  </>
-                ) : null}
-                {campaign.finishedAt ? (
-                  <>
-                    {" · finished "}
-                    <StaffTime iso={campaign.finishedAt} />
-                  </>
-                ) : null}
+                <TimeFact
+                  label="sends"
+                  iso={campaign.status === "scheduled" ? campaign.scheduledAt : null}
+                />
+                <TimeFact label="finished" iso={campaign.finishedAt} />
               </p>
               {campaign.progress && campaign.progress.total > 0 ? (
                 <div className="mt-3">

@@ -8,7 +8,7 @@ import { DashboardFigures } from "../../components/admin/dashboard-numbers";
 import { AdminPage, SignOutButton } from "../../components/admin-header";
 import { NewsletterCard, newsletterCardData } from "../../components/newsletter-card";
 import { Pagination } from "../../components/pagination";
-import { FilterSelect } from "../../components/ui/form";
+import { FilterSearch, FilterSelect } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/dashboard";
@@ -90,18 +90,11 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             { value: "published", label: "Published" },
           ]}
         />
-        <div className="min-w-48 flex-1 sm:flex-none">
-          <label htmlFor="filter-q" className="block text-sm font-semibold">
-            Title contains
-          </label>
-          <input
-            id="filter-q"
-            name="q"
-            type="search"
-            defaultValue={searchParams.get("q") ?? ""}
-            className="mt-1 w-full rounded-brand border border-black/30 bg-surface px-3 py-2"
-          />
-        </div>
+        <FilterSearch
+          label="Title contains"
+          defaultValue={searchParams.get("q") ?? ""}
+          className="min-w-48 flex-1 sm:flex-none"
+        />
         <button
           type="submit"
           className="rounded-brand border-2 border-brand-strong px-4 py-2 font-semibold text-brand-strong"

@@ -3,12 +3,7 @@ import { plural } from "../../../shared/format";
 import { ListFields } from "../../components/admin/list-fields";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
 import { ConfirmPanel, IntentButton } from "../../components/ui/confirm";
-import {
-  dangerSubmitClass,
-  FormAlert,
-  outlineButtonClass,
-  SubmitButton,
-} from "../../components/ui/form";
+import { FormAlert, FormNotice, outlineLinkClass, SubmitButton } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/list";
@@ -41,11 +36,7 @@ export default function ListPage({ loaderData, actionData }: Route.ComponentProp
           </Link>
         </p>
       </div>
-      {notice ? (
-        <p role="status" className="rounded-brand border-2 border-ok p-3 font-medium">
-          {notice}
-        </p>
-      ) : null}
+      <FormNotice message={notice} />
       <FormAlert errors={actionData?.error ? [actionData.error] : []} />
 
       <AdminSection id="details-heading" title="Details">
@@ -94,10 +85,7 @@ export default function ListPage({ loaderData, actionData }: Route.ComponentProp
           <p className="mt-2 text-sm">No welcome emails yet.</p>
         )}
         <p className="mt-3">
-          <Link
-            to={`/admin/lists/${list.id}/welcome/new`}
-            className={`${outlineButtonClass} no-underline`}
-          >
+          <Link to={`/admin/lists/${list.id}/welcome/new`} className={outlineLinkClass}>
             Add a welcome email
           </Link>
         </p>
@@ -110,10 +98,7 @@ export default function ListPage({ loaderData, actionData }: Route.ComponentProp
             : "Archiving keeps the subscribers but offers the list nowhere: not on sign-up, not in the preference centre, not for new campaigns."}
         </p>
         <div className="mt-3">
-          <IntentButton
-            intent={list.archived ? "restore" : "archive"}
-            className={outlineButtonClass}
-          >
+          <IntentButton intent={list.archived ? "restore" : "archive"}>
             {list.archived ? "Restore list" : "Archive list"}
           </IntentButton>
         </div>
@@ -136,7 +121,7 @@ export default function ListPage({ loaderData, actionData }: Route.ComponentProp
           <>
             <p className="mt-2">Deleting takes everyone off the list; it asks first.</p>
             <div className="mt-3">
-              <IntentButton intent="delete" className={dangerSubmitClass}>
+              <IntentButton intent="delete" danger>
                 Delete list
               </IntentButton>
             </div>

@@ -4,7 +4,7 @@ import { formatCount } from "../../../shared/format";
 import { ListFields } from "../../components/admin/list-fields";
 import { AdminPage, AdminSection } from "../../components/admin-header";
 import { type Column, DataTable } from "../../components/ui/data-table";
-import { FormAlert, SubmitButton } from "../../components/ui/form";
+import { FormAlert, FormNotice, SubmitButton } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/lists";
@@ -43,11 +43,7 @@ export default function Lists({ loaderData, actionData }: Route.ComponentProps) 
         Public lists are offered on sign-up and in the preference centre; private lists are for
         staff only. Archived lists keep their subscribers but are offered nowhere.
       </p>
-      {loaderData.notice && !actionData ? (
-        <p role="status" className="rounded-brand border-2 border-ok p-3 font-medium">
-          {loaderData.notice}
-        </p>
-      ) : null}
+      <FormNotice message={!actionData && loaderData.notice} />
       <DataTable
         caption="The tenant's lists"
         columns={COLUMNS}

@@ -19,20 +19,13 @@ export const handle = withFormEnhancements;
 
 export default function AdminLogin({ actionData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
-  const { errors, field, value, formErrorId } = submitted("login", actionData?.result);
+  const { errors, field, value, formErrorId, formProps } = submitted("login", actionData?.result);
   const email = field("email");
   const password = field("password");
 
   return (
     <AuthCard title="Admin Login">
-      <form
-        method="post"
-        id="login"
-        // The action's messages are the contract, not the browser's: it checks.
-        noValidate
-        className="mt-6 space-y-5"
-        aria-describedby={errors("") ? formErrorId : undefined}
-      >
+      <form {...formProps} className="mt-6 space-y-5">
         <FormAlert id={formErrorId} errors={errors("")} />
         <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
         <FieldShell id={email.id} label="Email" errors={errors("email")}>

@@ -1,5 +1,5 @@
-import { ArchiveImportProgress } from "../../components/admin/newsletter-import";
-import { AdminPage, BackLink } from "../../components/admin-header";
+import { ImportJobPage } from "../../components/admin/import-job";
+import { ArchiveImportReport } from "../../components/admin/newsletter-import";
 import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/newsletter-import";
 
@@ -12,9 +12,17 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
 export default function NewsletterImport({ loaderData }: Route.ComponentProps) {
   const { job } = loaderData;
   return (
-    <AdminPage title={`Import of ${job.fileName}`} className="space-y-6">
-      <BackLink to="/admin/newsletter/import">Imports</BackLink>
-      <ArchiveImportProgress job={job} />
-    </AdminPage>
+    <ImportJobPage
+      job={job}
+      progress={{
+        id: "archive-progress",
+        done: job.donePosts,
+        total: job.totalPosts,
+        unit: "post",
+      }}
+      back="/admin/newsletter/import"
+    >
+      <ArchiveImportReport job={job} />
+    </ImportJobPage>
   );
 }

@@ -2,7 +2,7 @@ import { Form, useNavigation } from "react-router";
 import { CampaignMessageFields, CampaignOptions } from "../../components/admin/campaign-options";
 import { CampaignReview } from "../../components/admin/campaign-review";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
-import { FormAlert, SubmitButton, TextField } from "../../components/ui/form";
+import { FormAlert, FormNotice, SubmitButton, TextField } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/newsletter-send";
 
@@ -35,11 +35,9 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
         </p>
       ) : null}
       <FormAlert errors={formErrors} />
-      {actionData?.kind === "tested" ? (
-        <p role="status" className="rounded-brand border-2 border-ok p-3 font-medium">
-          {`Test email sent to ${actionData.to.join(", ")}.`}
-        </p>
-      ) : null}
+      <FormNotice
+        message={actionData?.kind === "tested" && `Test email sent to ${actionData.to.join(", ")}.`}
+      />
 
       <Form method="post" id="campaign-form" className="space-y-6" noValidate>
         <CampaignMessageFields

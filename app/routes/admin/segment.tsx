@@ -10,8 +10,9 @@ import {
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
 import { ConfirmPanel, IntentButton } from "../../components/ui/confirm";
 import {
-  dangerSubmitClass,
   FormAlert,
+  FormNotice,
+  NameField,
   outlineButtonClass,
   SubmitButton,
   TextField,
@@ -25,6 +26,12 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
   noindexMeta(loaderData?.segment.name ? `${loaderData.segment.name} | Segments` : "New segment");
 
 type Count = { matching: number; active: number };
+
+/** The two ends of the sign-up date range, each optional. */
+const SIGNED_UP_BOUNDS = [
+  { id: "signedUpAfter", label: "From" },
+  { id: "signedUpBefore", label: "To" },
+] as const;
 
 export default function Segment({ loaderData, actionData }: Route.ComponentProps) {
   const { segment, lists, fields } = loaderData;
@@ -49,11 +56,7 @@ export default function Segment({ loaderData, actionData }: Route.ComponentProps
   return (
     <AdminPage title={segment.id ? "Segment" : "New segment"} width="medium" className="space-y-6">
       <BackLink to="/admin/segments">All segments</BackLink>
-      {loaderData.notice && !actionData ? (
-        <p role="status" className="rounded-brand border-2 border-ok p-3 font-medium">
-          {loaderData.notice}
-        </p>
-      ) : null}
+      <FormNotice message={!actionData && loaderData.notice} />
       <FormAlert
         errors={
           actionData?.message
@@ -73,14 +76,7 @@ export default function Segment({ loaderData, actionData }: Route.ComponentProps
           : "Set conditions to see how many match."}
       </p>
       <Form method="post" ref={form} onChange={recount} className="space-y-6" noValidate>
-        <TextField
-          id="name"
-          label="Name"
-          required
-          maxLength={100}
-          defaultValue={segment.name}
-          errors={errors.name}
-        />
+        <NameField defaultValue={segment.name} errors={errors.name} />
         <p className="text-sm">Everyone matching all the conditions below is in the segment.</p>
         <Checkboxes
           legend="On any of these lists"
@@ -99,22 +95,17 @@ export default function Segment({ loaderData, actionData }: Route.ComponentProps
         />
         <fieldset className="grid gap-4 sm:grid-cols-2">
           <legend className="mb-2 font-semibold">Joined the audience between (UTC days)</legend>
-          <TextField
-            id="signedUpAfter"
-            label="From"
-            type="date"
-            defaultValue={rule.signedUpAfter ?? ""}
-            errors={errors.signedUpAfter}
-            optional
-          />
-          <TextField
-            id="signedUpBefore"
-            label="To"
-            type="date"
-            defaultValue={rule.signedUpBefore ?? ""}
-            errors={errors.signedUpBefore}
-            optional
-          />
+          {SIGNED_UP_BOUNDS.map(({ id, label }) => (
+            <TextField
+              key={id}
+              id={id}
+              label={label}
+              type="date"
+              defaultValue={rule[id] ?? ""}
+              errors={errors[id]}
+              optional
+            />
+          ))}
         </fieldset>
         <ActivityCondition rule={rule} errors={errors} />
         {fields.length > 0 ? <FieldConditions rule={rule} fields={fields} errors={errors} /> : null}
@@ -141,7 +132,7 @@ export default function Segment({ loaderData, actionData }: Route.ComponentProps
             </div>
           ) : (
             <div className="mt-3">
-              <IntentButton intent="delete" className={dangerSubmitClass}>
+              <IntentButton intent="delete" danger>
                 Delete segment
               </IntentButton>
             </div>

@@ -1,7 +1,7 @@
 import { formatCount } from "../../../shared/format";
 import { AdminPage } from "../../components/admin-header";
 import { type Column, DataTable } from "../../components/ui/data-table";
-import { outlineButtonClass } from "../../components/ui/form";
+import { FormNotice, outlineLinkClass } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/segments";
@@ -38,7 +38,7 @@ export default function Segments({ loaderData }: Route.ComponentProps) {
       width="wide"
       className="space-y-6"
       actions={
-        <Link to="/admin/segments/new" className={`${outlineButtonClass} no-underline`}>
+        <Link to="/admin/segments/new" className={outlineLinkClass}>
           New segment
         </Link>
       }
@@ -48,21 +48,14 @@ export default function Segments({ loaderData }: Route.ComponentProps) {
         signed up, what they opened or clicked. A campaign can go to segments as well as lists; only
         active subscribers get it, never unsubscribed, bounced or complained addresses.
       </p>
-      {loaderData.notice ? (
-        <p role="status" className="rounded-brand border-2 border-ok p-3 font-medium">
-          {loaderData.notice}
-        </p>
-      ) : null}
-      {loaderData.segments.length ? (
-        <DataTable
-          caption="The tenant's segments"
-          columns={COLUMNS}
-          rows={loaderData.segments}
-          rowKey={(segment) => segment.id}
-        />
-      ) : (
-        <p>No segments yet.</p>
-      )}
+      <FormNotice message={loaderData.notice} />
+      <DataTable
+        caption="The tenant's segments"
+        columns={COLUMNS}
+        rows={loaderData.segments}
+        rowKey={(segment) => segment.id}
+        empty="No segments yet."
+      />
     </AdminPage>
   );
 }

@@ -9,6 +9,7 @@ import {
   FieldShell,
   FilterSelect,
   FormAlert,
+  FormNotice,
   SubmitButton,
   TextArea,
   TextField,
@@ -56,11 +57,7 @@ export default function SubscriberFields({ loaderData, actionData }: Route.Compo
         Fields of your own on every subscriber — a company, a renewal date, a region — kept on each
         profile.
       </p>
-      {actionData?.notice ? (
-        <p role="status" className="rounded-brand border-2 border-ok p-3 font-medium">
-          {actionData.notice}
-        </p>
-      ) : null}
+      <FormNotice message={actionData?.notice} />
       <FormAlert errors={actionData?.message ? [actionData.message] : []} />
       {confirming ? (
         <ConfirmPanel
@@ -71,16 +68,13 @@ export default function SubscriberFields({ loaderData, actionData }: Route.Compo
           <p>Every subscriber's value of it is deleted too. This cannot be undone.</p>
         </ConfirmPanel>
       ) : null}
-      {loaderData.fields.length ? (
-        <DataTable
-          caption="The tenant's custom fields"
-          columns={COLUMNS}
-          rows={loaderData.fields}
-          rowKey={(field) => field.key}
-        />
-      ) : (
-        <p>No custom fields yet.</p>
-      )}
+      <DataTable
+        caption="The tenant's custom fields"
+        columns={COLUMNS}
+        rows={loaderData.fields}
+        rowKey={(field) => field.key}
+        empty="No custom fields yet."
+      />
       <AdminSection id="new-field-heading" title="New field">
         <Form method="post" className="mt-3 space-y-5" noValidate>
           <input type="hidden" name="intent" value="create" />

@@ -1,5 +1,5 @@
-import { ImportProgress } from "../../components/admin/subscriber-import";
-import { AdminPage, BackLink } from "../../components/admin-header";
+import { ImportJobPage } from "../../components/admin/import-job";
+import { ImportReportView } from "../../components/admin/subscriber-import";
 import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/subscriber-import";
 
@@ -12,9 +12,12 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
 export default function SubscriberImport({ loaderData }: Route.ComponentProps) {
   const { job } = loaderData;
   return (
-    <AdminPage title={`Import of ${job.fileName}`} className="space-y-6">
-      <BackLink to="/admin/subscribers/imports">Imports</BackLink>
-      <ImportProgress job={job} />
-    </AdminPage>
+    <ImportJobPage
+      job={job}
+      progress={{ id: "import-progress", done: job.doneRows, total: job.totalRows, unit: "row" }}
+      back="/admin/subscribers/imports"
+    >
+      <ImportReportView job={job} />
+    </ImportJobPage>
   );
 }

@@ -4,12 +4,7 @@ import { SubscriberFormFields } from "../../components/admin/subscriber-fields";
 import { STATUS_LOOK } from "../../components/admin/subscriber-import";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
 import { ConfirmPanel, IntentButton } from "../../components/ui/confirm";
-import {
-  dangerSubmitClass,
-  FormAlert,
-  outlineButtonClass,
-  SubmitButton,
-} from "../../components/ui/form";
+import { FormAlert, FormNotice, outlineLinkClass, SubmitButton } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import { StaffTime } from "../../lib/time-zone";
 import type { Route } from "./+types/subscriber";
@@ -70,11 +65,7 @@ export default function Subscriber({ loaderData, actionData }: Route.ComponentPr
           <StaffTime iso={profile.created_at} />
         </p>
       </div>
-      {notice ? (
-        <p role="status" className="rounded-brand border-2 border-ok p-3 font-medium">
-          {notice}
-        </p>
-      ) : null}
+      <FormNotice message={notice} />
       <FormAlert errors={actionData?.message ? [actionData.message] : []} />
       {actionData?.confirm ? (
         <ConfirmAction action={actionData.confirm} email={profile.email} />
@@ -164,16 +155,14 @@ export default function Subscriber({ loaderData, actionData }: Route.ComponentPr
           <a
             href={`/admin/subscribers/${profile.id}/export.json`}
             download
-            className={`${outlineButtonClass} no-underline`}
+            className={outlineLinkClass}
           >
             Export data (JSON)
           </a>
           {profile.status === "active" || profile.status === "unconfirmed" ? (
-            <IntentButton intent="unsubscribe" className={outlineButtonClass}>
-              Unsubscribe
-            </IntentButton>
+            <IntentButton intent="unsubscribe">Unsubscribe</IntentButton>
           ) : null}
-          <IntentButton intent="erase" className={dangerSubmitClass}>
+          <IntentButton intent="erase" danger>
             Erase subscriber
           </IntentButton>
         </div>

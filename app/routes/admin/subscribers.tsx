@@ -1,6 +1,6 @@
 import { useSearchParams } from "react-router";
 import { plural } from "../../../shared/format";
-import { ImportForm, outlineButton } from "../../components/admin/subscriber-import";
+import { ImportForm } from "../../components/admin/subscriber-import";
 import {
   BulkActions,
   BulkAnswerView,
@@ -12,6 +12,7 @@ import { SubscriberCounts, UnsubscribeFeedback } from "../../components/admin/su
 import { AdminPage, AdminSection } from "../../components/admin-header";
 import { Pagination } from "../../components/pagination";
 import { DataTable } from "../../components/ui/data-table";
+import { compactOutlineClass } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/subscribers";
@@ -49,16 +50,16 @@ export default function Subscribers({ loaderData, actionData }: Route.ComponentP
       title="Subscribers"
       actions={
         <>
-          <Link to="/admin/subscribers/new" className={outlineButton}>
+          <Link to="/admin/subscribers/new" className={compactOutlineClass}>
             Add subscriber
           </Link>
-          <Link to="/admin/subscribers/fields" className={outlineButton}>
+          <Link to="/admin/subscribers/fields" className={compactOutlineClass}>
             Custom fields
           </Link>
           <a
             href={`/admin/subscribers/export.csv${filterParams.size ? `?${filterParams}` : ""}`}
             download
-            className={outlineButton}
+            className={compactOutlineClass}
           >
             Export CSV
           </a>

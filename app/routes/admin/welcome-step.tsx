@@ -2,13 +2,7 @@ import { Form, useNavigation } from "react-router";
 import { AdminPage, BackLink } from "../../components/admin-header";
 import { NewsletterEditor } from "../../components/newsletter-editor";
 import { ConfirmPanel, IntentButton } from "../../components/ui/confirm";
-import {
-  dangerSubmitClass,
-  FormAlert,
-  outlineButtonClass,
-  SubmitButton,
-  TextField,
-} from "../../components/ui/form";
+import { FormAlert, outlineLinkClass, SubmitButton, TextField } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/welcome-step";
 
@@ -96,16 +90,13 @@ export default function WelcomeStep({ loaderData, actionData }: Route.ComponentP
       </Form>
       {step ? (
         <div className="flex flex-wrap gap-3">
-          <a href={`/admin/campaigns/${step.id}`} className={`${outlineButtonClass} no-underline`}>
+          <a href={`/admin/campaigns/${step.id}`} className={outlineLinkClass}>
             Report
           </a>
-          <IntentButton
-            intent={step.status === "paused" ? "resume" : "pause"}
-            className={outlineButtonClass}
-          >
+          <IntentButton intent={step.status === "paused" ? "resume" : "pause"}>
             {step.status === "paused" ? "Resume" : "Pause"}
           </IntentButton>
-          <IntentButton intent="stop" className={dangerSubmitClass}>
+          <IntentButton intent="stop" danger>
             Stop
           </IntentButton>
         </div>

@@ -1,23 +1,18 @@
 import { ArchiveSection } from "../../components/newsletter-archive";
 import { SubscribeBox } from "../../components/subscribe-box";
 import { Container, PageHero, TextCards } from "../../components/ui/layout";
-import { FEED_LINK, pageMeta } from "../../lib/meta";
+import { archiveListMeta } from "../../lib/meta";
 import type { Route } from "./+types/index";
 
 export { loader } from "./index.server";
 
-export const meta: Route.MetaFunction = (args) => {
-  const page = args.loaderData?.page ?? 1;
-  return [
-    ...pageMeta(args, {
-      title: page > 1 ? `The newsletter — page ${page}` : "The newsletter",
-      description:
-        "A weekly briefing on eDiscovery, defensible AI-assisted review and legal-technology strategy, written for general counsel and litigation-support leaders.",
-      page,
-    }),
-    FEED_LINK,
-  ];
-};
+export const meta: Route.MetaFunction = (args) =>
+  archiveListMeta(args, {
+    title: "The newsletter",
+    description:
+      "A weekly briefing on eDiscovery, defensible AI-assisted review and legal-technology strategy, written for general counsel and litigation-support leaders.",
+    page: args.loaderData?.page ?? 1,
+  });
 
 const PROMISES = [
   {

@@ -4,13 +4,13 @@ import {
   primaryButton,
   SubscriptionPage,
   secondaryButton,
-  subscriptionHeaders,
   subscriptionMeta,
   useCompanyName,
 } from "../../components/subscription-page";
-import { Link, withFormEnhancements } from "../../lib/page-scripts";
+import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/confirm";
 
+export { handle, headers } from "../../components/subscription-page";
 export { action, loader } from "./confirm.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -23,10 +23,6 @@ export const meta: Route.MetaFunction = (args) =>
         : "Confirmation link not valid",
     "confirm",
   );
-
-export const headers = subscriptionHeaders;
-
-export const handle = withFormEnhancements;
 
 export default function Confirm({ loaderData, actionData }: Route.ComponentProps) {
   const view = actionData ?? loaderData;

@@ -2,21 +2,17 @@ import {
   Notice,
   Panel,
   SubscriptionPage,
-  subscriptionHeaders,
   subscriptionMeta,
 } from "../../components/subscription-page";
 import { ConfirmUnsubscribe, UnsubscribedNotice } from "../../components/unsubscribe-confirm";
-import { Link, withFormEnhancements } from "../../lib/page-scripts";
+import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/one-click";
 
+export { handle, headers } from "../../components/subscription-page";
 export { action, loader } from "./one-click.server";
 
 export const meta: Route.MetaFunction = (args) =>
   subscriptionMeta(args, "Unsubscribe", "unsubscribe");
-
-export const headers = subscriptionHeaders;
-
-export const handle = withFormEnhancements;
 
 export default function OneClick({ loaderData, actionData }: Route.ComponentProps) {
   const view = actionData ?? loaderData;

@@ -1,18 +1,18 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { PREFERENCES_PATH as PATH } from "../../../shared/schemas/preferences";
+import { EmailLinkForm } from "../../components/email-link-form";
 import {
   Notice,
   Panel,
   primaryButton,
   SubscriptionPage,
-  subscriptionHeaders,
   subscriptionMeta,
 } from "../../components/subscription-page";
-import { EmailInput, FieldShell } from "../../components/ui/form";
 import { submitted } from "../../components/ui/submitted";
-import { Link, withFormEnhancements } from "../../lib/page-scripts";
+import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/preferences";
 
+export { handle, headers } from "../../components/subscription-page";
 export { action, loader } from "./preferences.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -21,10 +21,6 @@ export const meta: Route.MetaFunction = (args) =>
     args.data?.view === "apply" ? "Confirm your changes" : "Manage your subscription",
     "preferences",
   );
-
-export const headers = subscriptionHeaders;
-
-export const handle = withFormEnhancements;
 
 export default function Preferences({ loaderData, actionData }: Route.ComponentProps) {
   if (loaderData.view === "apply") {
@@ -62,9 +58,6 @@ function Lookup({
   lastResult: SubmissionResult<string[]> | null;
   email: string;
 }) {
-  const { errors, field, value, formErrorId } = submitted("lookup", lastResult);
-  const emailField = field("email");
-
   return (
     <Panel labelledBy="lookup-heading">
       <h2 id="lookup-heading" className="text-xl font-bold sm:text-2xl">
@@ -74,35 +67,16 @@ function Lookup({
         Enter the email address you subscribed with. We email it a link to your preferences, so
         nobody else can see or change them.
       </p>
-      <form
-        method="post"
+      <EmailLinkForm
+        form={submitted("lookup", lastResult)}
+        intent="lookup"
+        email={email}
+        inline
         action={PATH}
-        id="lookup"
-        // The action's messages are the contract (SPEC's texts), not the browser's: it checks.
-        noValidate
         className="mt-4 space-y-4"
-        aria-describedby={errors("") ? formErrorId : undefined}
       >
-        <input type="hidden" name="intent" value="lookup" />
-        {errors("") ? (
-          <div id={formErrorId}>
-            <Notice tone="error">{errors("")?.join(" ")}</Notice>
-          </div>
-        ) : null}
-        <FieldShell id={emailField.id} label="Email address" errors={errors("email")}>
-          <div className="flex flex-col gap-3 sm:flex-row">
-            <EmailInput
-              {...emailField}
-              defaultValue={value("email") ?? (email || undefined)}
-              className="sm:flex-1"
-            />
-            {/* SPEC §4 'loading': the lookup is on its way. */}
-            <button type="submit" className={primaryButton} data-busy-label="Sending…">
-              Find Subscription
-            </button>
-          </div>
-        </FieldShell>
-      </form>
+        Find Subscription
+      </EmailLinkForm>
     </Panel>
   );
 }

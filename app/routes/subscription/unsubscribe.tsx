@@ -1,20 +1,19 @@
 import type { SubmissionResult } from "@conform-to/react";
+import { EmailLinkForm } from "../../components/email-link-form";
 import {
   Notice,
   Panel,
-  primaryButton,
   SubscriptionPage,
-  subscriptionHeaders,
   subscriptionMeta,
   useCompanyName,
 } from "../../components/subscription-page";
-import { EmailInput, FieldShell } from "../../components/ui/form";
 import { submitted } from "../../components/ui/submitted";
 import { ConfirmUnsubscribe, UnsubscribedNotice } from "../../components/unsubscribe-confirm";
 import { UnsubscribeFeedbackForm } from "../../components/unsubscribe-feedback-form";
-import { Link, withFormEnhancements } from "../../lib/page-scripts";
+import { Link } from "../../lib/page-scripts";
 import type { Route } from "./+types/unsubscribe";
 
+export { handle, headers } from "../../components/subscription-page";
 export { action, loader } from "./unsubscribe.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -23,10 +22,6 @@ export const meta: Route.MetaFunction = (args) =>
     args.data?.view === "done" ? "Unsubscribed" : "Unsubscribe",
     "unsubscribe",
   );
-
-export const headers = subscriptionHeaders;
-
-export const handle = withFormEnhancements;
 
 export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {
   const companyName = useCompanyName();
@@ -97,47 +92,24 @@ function UnsubscribeForm({
   linkError: string | null;
   lastResult: SubmissionResult<string[]> | null;
 }) {
-  const { errors, field, value, formErrorId } = submitted("unsubscribe", lastResult);
-  const formErrors = [...(linkError ? [linkError] : []), ...(errors("") ?? [])];
-  const emailField = field("email", { hint: true });
+  const form = submitted("unsubscribe", lastResult);
   // What the field holds: the query's address, or what was typed before the server answered.
-  const typed = value("email") ?? email;
+  const typed = form.value("email") ?? email;
 
   return (
     <Panel>
-      <form
-        method="post"
-        id="unsubscribe"
-        // The action's messages are the contract (SPEC's texts), not the browser's: it checks.
-        noValidate
+      <EmailLinkForm
+        form={form}
+        intent="unsubscribe"
+        formErrors={[...(linkError ? [linkError] : []), ...(form.errors("") ?? [])]}
+        email={email}
+        hint="We email this address a link to confirm, so nobody else can unsubscribe you."
+        disabledWhenBlank
         className="space-y-5"
         aria-label="Unsubscribe"
-        aria-describedby={formErrors.length ? formErrorId : undefined}
       >
-        <input type="hidden" name="intent" value="unsubscribe" />
-        {formErrors.length ? (
-          <div id={formErrorId}>
-            <Notice tone="error">{formErrors.join(" ")}</Notice>
-          </div>
-        ) : null}
-        <FieldShell
-          id={emailField.id}
-          label="Email address"
-          hint="We email this address a link to confirm, so nobody else can unsubscribe you."
-          errors={errors("email")}
-        >
-          <EmailInput {...emailField} defaultValue={typed} />
-        </FieldShell>
-        <button
-          type="submit"
-          className={primaryButton}
-          // SPEC §5: disabled while the field is blank (the server refuses a blank one anyway).
-          data-disabled-when-blank={emailField.id}
-          data-busy-label="Sending…"
-        >
-          Unsubscribe from all newsletters
-        </button>
-      </form>
+        Unsubscribe from all newsletters
+      </EmailLinkForm>
       <p className="mt-6 border-t border-black/10 pt-5">
         Only want fewer emails?{" "}
         <Link
@@ -146,7 +118,7 @@ function UnsubscribeForm({
               ? `/subscription/preferences?${new URLSearchParams({ email: typed.trim() })}`
               : "/subscription/preferences"
           }
-          data-email-from={emailField.id}
+          data-email-from={form.field("email").id}
           className="font-semibold"
         >
           Manage your preferences
