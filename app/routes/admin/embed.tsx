@@ -40,6 +40,8 @@ export default function EmbedForms({ loaderData, actionData }: Route.ComponentPr
             hint={`One address a line, like https://www.example.com (at most ${MAX_EMBED_SITES}).`}
           >
             <TextArea
+              // Remounted with the saved, normalised list after a save (defaultValue is read once).
+              key={loaderData.sites.join("\n")}
               id="embed-sites"
               name="sites"
               rows={5}
