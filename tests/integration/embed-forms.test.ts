@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { migrateToLatest } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";
+import { saveTenantSettings } from "../../server/tenants/admin";
 import { seedTenants } from "../../server/tenants/seed";
+import { getTenantView, settingsOf } from "../../server/tenants/views";
 import { createStaffUser, signIn } from "../support/auth";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
 import { textOf } from "../support/html";
@@ -209,7 +211,7 @@ describe.each(testDialects())("embedded sign-up forms on %s", (dialect) => {
 
     it("refuses any other origin with a clear 403 page, and writes nothing", async () => {
       const before = await subscriberCount();
-      for (const headers of [
+      const refusedHeaders: Record<string, string>[] = [
         { origin: "https://evil.example", referer: `${PARTNER}/blog` },
         { origin: "https://partner.example" }, // not www
         { origin: "http://www.partner.example" }, // not https
@@ -217,7 +219,8 @@ describe.each(testDialects())("embedded sign-up forms on %s", (dialect) => {
         { origin: "null" },
         // Decided: neither Origin nor Referer is refused (a browser sends one; scripts use the API).
         {},
-      ]) {
+      ];
+      for (const headers of refusedHeaders) {
         const response = await post("/embed/subscribe", { email: "nobody@example.com" }, headers);
         expect(response.status, JSON.stringify(headers)).toBe(403);
         const text = decode(textOf(await response.text()));
@@ -442,6 +445,18 @@ describe.each(testDialects())("embedded sign-up forms on %s", (dialect) => {
         { origin: "https://shop.example" },
       );
       expect(fromShop.status).toBe(200);
+
+      // The tenant manager's Save (every other setting) keeps them.
+      const view = await getTenantView(database.db, "main");
+      await saveTenantSettings(database.db, "chief@example.com", "main", {
+        ...settingsOf(view),
+        description: "Changed in the tenant manager",
+      });
+      expect((await getTenantView(database.db, "main")).embedOrigins).toEqual([
+        PARTNER,
+        "https://shop.example",
+        "http://localhost:8080",
+      ]);
 
       // quick's editor may not change main's sites (this site is main's).
       const other = await save("https://evil.example", cookies.quickEditor);
