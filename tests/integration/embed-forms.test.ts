@@ -6,7 +6,8 @@ import { seedTenants } from "../../server/tenants/seed";
 import { getTenantView, settingsOf } from "../../server/tenants/views";
 import { createStaffUser, signIn } from "../support/auth";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
-import { textOf } from "../support/html";
+import { formBody } from "../support/forms";
+import { decodeHtml, textOf } from "../support/html";
 import { type RunningServer, startServer } from "../support/server";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink";
 
@@ -21,22 +22,6 @@ const PARTNER = "https://www.partner.example";
 const QUICK_SITE = "https://quick.example";
 
 type Fields = Record<string, string | string[]>;
-
-function formBody(fields: Fields): URLSearchParams {
-  const body = new URLSearchParams();
-  for (const [name, value] of Object.entries(fields)) {
-    for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
-  }
-  return body;
-}
-
-const decode = (html: string) =>
-  html
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#x27;/g, "'")
-    .replace(/&amp;/g, "&");
 
 describe.each(testDialects())("embedded sign-up forms on %s", (dialect) => {
   let database: TestDatabase;
@@ -149,7 +134,7 @@ describe.each(testDialects())("embedded sign-up forms on %s", (dialect) => {
       );
       expect(response.status).toBe(200);
       const html = await response.text();
-      expect(decode(textOf(html))).toContain(THANKS);
+      expect(textOf(html)).toContain(THANKS);
       // The way back to the page it came from, out of any frame.
       expect(html).toContain(`href="${PARTNER}/blog/why-subscribe?ref=1" target="_top"`);
       expect(response.headers.get("content-security-policy")).toContain(
@@ -223,7 +208,7 @@ describe.each(testDialects())("embedded sign-up forms on %s", (dialect) => {
       for (const headers of refusedHeaders) {
         const response = await post("/embed/subscribe", { email: "nobody@example.com" }, headers);
         expect(response.status, JSON.stringify(headers)).toBe(403);
-        const text = decode(textOf(await response.text()));
+        const text = textOf(await response.text());
         expect(text).toContain("This form cannot be used here");
         expect(text).toContain(REFUSED);
         expect(text).not.toContain(THANKS);
@@ -240,7 +225,7 @@ describe.each(testDialects())("embedded sign-up forms on %s", (dialect) => {
         { origin: PARTNER },
       );
       expect(response.status).toBe(200);
-      expect(decode(textOf(await response.text()))).toContain(THANKS);
+      expect(textOf(await response.text())).toContain(THANKS);
       expect(await subscriberCount()).toBe(before);
       expect(await subscriber("bot@example.com")).toBeUndefined();
     });
@@ -249,7 +234,7 @@ describe.each(testDialects())("embedded sign-up forms on %s", (dialect) => {
       const before = await subscriberCount();
       const bad = await post("/embed/subscribe", { email: "not-an-email" }, { origin: PARTNER });
       expect(bad.status).toBe(400);
-      const badText = decode(textOf(await bad.text()));
+      const badText = textOf(await bad.text());
       expect(badText).toMatch(/email/i);
       expect(badText).not.toContain(THANKS);
       const html = await post(
@@ -273,7 +258,7 @@ describe.each(testDialects())("embedded sign-up forms on %s", (dialect) => {
         { origin: PARTNER },
       );
       expect(foreign.status).toBe(400);
-      expect(decode(textOf(await foreign.text()))).not.toContain(THANKS);
+      expect(textOf(await foreign.text())).not.toContain(THANKS);
       expect(await subscriberCount()).toBe(before);
     });
 
@@ -298,7 +283,7 @@ describe.each(testDialects())("embedded sign-up forms on %s", (dialect) => {
         { origin: PARTNER },
       );
       expect(refused.status).toBe(429);
-      expect(decode(textOf(await refused.text()))).toContain(RATE_LIMITED);
+      expect(textOf(await refused.text())).toContain(RATE_LIMITED);
       expect(await subscriber("burst-4@example.com")).toBeUndefined();
     });
   });
@@ -392,7 +377,7 @@ describe.each(testDialects())("embedded sign-up forms on %s", (dialect) => {
         headers: { cookie: cookies.mainEditor },
       });
       expect(page.status).toBe(200);
-      const html = decode(await page.text());
+      const html = decodeHtml(await page.text());
       expect(html).toContain("Sign-up forms");
       expect(html).toContain(`<form method="post" action="${server.url}/embed/subscribe"`);
       expect(html).toContain(`<iframe src="${server.url}/embed/form"`);
@@ -407,14 +392,14 @@ describe.each(testDialects())("embedded sign-up forms on %s", (dialect) => {
         });
       const bad = await save(`${PARTNER}\nhttps://shop.example/path`);
       expect(bad.status).toBe(400);
-      expect(decode(await bad.text())).toContain(
+      expect(decodeHtml(await bad.text())).toContain(
         '"https://shop.example/path" is not a site\'s address.',
       );
       const tooMany = await save(
         Array.from({ length: 21 }, (_, n) => `https://s${n}.example`).join("\n"),
       );
       expect(tooMany.status).toBe(400);
-      expect(decode(await tooMany.text())).toContain("At most 20 sites.");
+      expect(decodeHtml(await tooMany.text())).toContain("At most 20 sites.");
       // Unchanged after refusals.
       expect((await get("/embed/form")).headers.get("content-security-policy")).toContain(
         `frame-ancestors 'self' ${PARTNER};`,

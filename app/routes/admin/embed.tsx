@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
 import { MAX_EMBED_SITES } from "../../../shared/schemas/embed";
 import { AdminPage, AdminSection } from "../../components/admin-header";
@@ -9,8 +10,38 @@ export { action, loader } from "./embed.server";
 
 export const meta: Route.MetaFunction = () => noindexMeta("Sign-up forms");
 
-const codeClass =
-  "mt-2 block w-full rounded-brand border border-black/30 bg-surface p-3 font-mono text-sm text-ink";
+/** Code to copy: what it is for, and the code in a read-only box. */
+function CodeSection({
+  id,
+  title,
+  label,
+  rows,
+  code,
+  children,
+}: {
+  id: string;
+  title: string;
+  label: string;
+  rows: number;
+  code: string;
+  children: ReactNode;
+}) {
+  return (
+    <AdminSection id={`${id}-heading`} title={title}>
+      <p className="mt-2">{children}</p>
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+      <textarea
+        id={id}
+        readOnly
+        rows={rows}
+        className="mt-2 block w-full rounded-brand border border-black/30 bg-surface p-3 font-mono text-sm text-ink"
+        value={code}
+      />
+    </AdminSection>
+  );
+}
 
 export default function EmbedForms({ loaderData, actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
@@ -58,36 +89,24 @@ export default function EmbedForms({ loaderData, actionData }: Route.ComponentPr
           Add at least one allowed site: until then the form works only on this site's own pages.
         </p>
       ) : null}
-      <AdminSection id="embed-html-heading" title="HTML form">
-        <p className="mt-2">
-          Paste it into a page of an allowed site, and style it with that site's own CSS.
-        </p>
-        <label htmlFor="embed-html" className="sr-only">
-          HTML form code
-        </label>
-        <textarea
-          id="embed-html"
-          readOnly
-          rows={14}
-          className={codeClass}
-          value={loaderData.snippet}
-        />
-      </AdminSection>
-      <AdminSection id="embed-frame-heading" title="Frame">
-        <p className="mt-2">
-          A ready-made form in this site's colours, shown in a frame on an allowed site.
-        </p>
-        <label htmlFor="embed-iframe" className="sr-only">
-          Frame code
-        </label>
-        <textarea
-          id="embed-iframe"
-          readOnly
-          rows={4}
-          className={codeClass}
-          value={loaderData.iframe}
-        />
-      </AdminSection>
+      <CodeSection
+        id="embed-html"
+        title="HTML form"
+        label="HTML form code"
+        rows={14}
+        code={loaderData.snippet}
+      >
+        Paste it into a page of an allowed site, and style it with that site's own CSS.
+      </CodeSection>
+      <CodeSection
+        id="embed-iframe"
+        title="Frame"
+        label="Frame code"
+        rows={4}
+        code={loaderData.iframe}
+      >
+        A ready-made form in this site's colours, shown in a frame on an allowed site.
+      </CodeSection>
     </AdminPage>
   );
 }
