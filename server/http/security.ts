@@ -75,7 +75,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export function refuseCrossSiteWrites(req: Request, res: Response, next: NextFunction) {
   if (SAFE_METHODS.has(req.method)) return next();
   // The embedded sign-up form's one handler: it refuses every origin but the tenant's allowed
-  // sites itself, before reading the body (server/subscribers/embed.ts), once the tenant is known.
+  // sites itself, before using the body (server/subscribers/embed.ts), once the tenant is known.
   if (req.method === "POST" && req.path === EMBED_SUBSCRIBE_PATH) return next();
   const origin = req.get("origin");
   const host =

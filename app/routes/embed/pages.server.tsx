@@ -61,7 +61,7 @@ export async function embedFormPage(request: Request, context: Context): Promise
 
 /**
  * POST /embed/subscribe, from the snippet on an allowed site or from /embed/form. Any other
- * origin is refused before the body is read: nothing is parsed, counted or written.
+ * origin is refused before its form is used: nothing is validated, counted or written.
  */
 export async function embedSubscribe(request: Request, context: Context): Promise<Response> {
   const scope = scopeOf(context);
