@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
-import { embedIframe, embedSnippet } from "../../../server/subscribers/embed";
+import { embedFormUrl, embedIframe, embedSnippet } from "../../../server/subscribers/embed";
 import { signupFormData } from "../../../server/subscribers/signup-form-data";
 import { saveEmbedSites } from "../../../server/tenants/admin";
 import { EMBED_MESSAGES, embedSitesSchema } from "../../../shared/schemas/embed";
@@ -18,6 +18,8 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     sites: scope.tenant.embedOrigins,
     snippet: embedSnippet(scope, form),
     iframe: embedIframe(scope),
+    // The frame as visitors see it, from this site (its frame-ancestors include 'self').
+    preview: ((url) => `${url.pathname}${url.search}`)(new URL(embedFormUrl(scope))),
     notice: url.searchParams.get("saved") === "1" ? EMBED_MESSAGES.saved : null,
   };
 }

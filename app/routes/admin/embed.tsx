@@ -107,6 +107,13 @@ export default function EmbedForms({ loaderData, actionData }: Route.ComponentPr
       >
         A ready-made form in this site's colours, shown in a frame on an allowed site.
       </CodeSection>
+      <AdminSection id="embed-preview-heading" title="Preview of the frame">
+        <iframe
+          src={loaderData.preview}
+          title="Preview of the sign-up form frame"
+          className="mt-3 h-[30rem] w-full max-w-lg rounded-brand border border-black/20"
+        />
+      </AdminSection>
     </AdminPage>
   );
 }
