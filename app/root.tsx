@@ -13,8 +13,9 @@ import {
 } from "react-router";
 import { enforceRouteAccess } from "../server/auth/route-access";
 import { getSessionUser, readCookieHeader, SESSION_COOKIE } from "../server/auth/sessions";
-import { matchedRouteContext, scopeOf, userContext } from "../server/http/context";
+import { matchedRouteContext, namedTenantDbOf, scopeOf, userContext } from "../server/http/context";
 import { refuseUnreadableInput } from "../server/http/request-input";
+import { type StaffTenant, staffTenants } from "../server/tenants/staff-tenants";
 import { brandingCssVariables } from "../shared/theme";
 import type { Route } from "./+types/root";
 import { AccessDenied } from "./components/access-denied";
@@ -74,10 +75,17 @@ function rootData(context: Route.LoaderArgs["context"]) {
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return data(rootData(context));
+  const root = rootData(context);
+  const user = context.get(userContext);
+  // The staff pages' tenant switcher: the tenants this staff member may manage. Read on any
+  // signed-in page: a client navigation to a staff page need not run this loader again.
+  const tenants = user ? await staffTenants(namedTenantDbOf(context), user, root.tenant.id) : [];
+  return data({ ...root, staffTenants: tenants });
 }
 
-export type RootData = ReturnType<typeof rootData>;
+export type RootData = ReturnType<typeof rootData> & {
+  staffTenants?: StaffTenant[];
+};
 
 /** The root's data: its loader's, or on a page refused by the access middleware, the refusal's. */
 function useRootData(): RootData | undefined {

@@ -116,6 +116,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   "/admin/campaigns": "tenant-staff",
   "/admin/campaigns/:id": "tenant-staff",
   "/admin/campaigns/:id/edit": "tenant-staff",
+  "/admin/campaigns/:id/recipients.csv": "tenant-staff",
   "/admin/uploads": "tenant-staff",
   "/admin/comments/:id": "tenant-staff",
   "/test/functions": "tenant-staff",

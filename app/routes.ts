@@ -92,6 +92,7 @@ export default [
     route("campaigns", "routes/admin/campaigns.tsx"),
     route("campaigns/:id", "routes/admin/campaign.tsx"),
     route("campaigns/:id/edit", "routes/admin/campaign-edit.tsx"),
+    route("campaigns/:id/recipients.csv", "routes/admin/campaign-recipients-export.ts"),
     route("uploads", "routes/admin/uploads.ts"),
     route("comments/:id", "routes/admin/comment-moderation.ts"),
   ]),

@@ -15,6 +15,7 @@ import {
   queueArchiveImport,
   runArchiveImport,
 } from "../server/newsletters/archive-imports";
+import { tenantScope } from "../server/scope";
 import { getTenant, getTenantDirectory } from "../server/tenants/store";
 import { archiveImportFormSchema } from "../shared/schemas/archive-import";
 
@@ -61,7 +62,7 @@ export async function archiveImportCommand(
       return 1;
     }
     const tenant = await getTenant(db, tenantId);
-    const ctx = { db, tenant: tenant.config };
+    const ctx = tenantScope({ db, tenantId, tenant: tenant.config });
     const runner = `${hostname()}:${process.pid}:cli-import`;
     let id: number;
     try {
@@ -86,7 +87,7 @@ export async function archiveImportCommand(
     const started = Date.now();
     let shown = 0;
     if (queued.status === "running") {
-      await runArchiveImport(db, { id, tenantId }, runner, {
+      await runArchiveImport(ctx.db, { id, tenantId }, runner, {
         onProgress: (done, total) => {
           // A line per tenth, and the last: enough to watch, not a flood.
           if (done === total || done - shown >= Math.max(1, Math.ceil(total / 10))) {

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import type { Db } from "../server/db";
+import { type Scope, tenantScope } from "../server/scope";
 import { ImportFileError } from "../server/subscribers/import-rows";
 import { runImport } from "../server/subscribers/import-run";
 import { decodeSourceUpload } from "../server/subscribers/import-sources";
@@ -52,9 +53,12 @@ function summary(job: ImportJob): string {
   return lines.join("\n");
 }
 
+/** The command's scope: the tenant it names, its database bound to that tenant. */
+type CommandScope = Pick<Scope, "db" | "tenantId" | "tenant">;
+
 /** Runs the job here if no other worker took it, printing its progress; its final state. */
-async function follow(db: Db, tenantId: string, id: number): Promise<ImportJob> {
-  const scope = { db, tenant: (await getTenant(db, tenantId)).config };
+async function follow(scope: CommandScope, id: number): Promise<ImportJob> {
+  const { db, tenantId } = scope;
   const workerId = `cli:${process.pid}`;
   let last = "";
   const print = async () => {
@@ -124,7 +128,7 @@ export async function audienceImportCommand(
       console.error(`No tenant ${tenantId}.`);
       return 1;
     }
-    const scope = { db, tenant: (await getTenant(db, tenantId)).config };
+    const scope = tenantScope({ db, tenantId, tenant: (await getTenant(db, tenantId)).config });
     let id: number;
     try {
       if (kind === "mailerlite") {
@@ -142,7 +146,7 @@ export async function audienceImportCommand(
       throw error;
     }
     console.log(`Import ${id} queued for ${tenantId}.`);
-    const job = await follow(db, tenantId, id);
+    const job = await follow(scope, id);
     console.log(summary(job));
     return job.status === "done" && !job.error ? 0 : 1;
   });

@@ -1,7 +1,7 @@
 import { sql, type UpdateQueryBuilder, type UpdateResult } from "kysely";
 import type { Db } from "./db";
 import type { Database } from "./db/schema";
-import { crossTenant } from "./db/tenant-guard";
+import { crossTenant, tenantDb } from "./db/tenant-guard";
 
 /*
  * The job machinery the two import tables share (issue 33): subscriber_imports (CSV files, a
@@ -35,8 +35,9 @@ export async function claimJob(
   only?: JobRef,
 ): Promise<JobRef | null> {
   const stale = new Date(now.getTime() - IMPORT_STALE_MS).toISOString();
-  // The worker serves every tenant: it finds work across them, then acts within one.
-  const waiting = await crossTenant(db)
+  // The worker serves every tenant: it finds work across them (the command line, in the one
+  // tenant it names), then acts within one.
+  const waiting = await (only ? tenantDb(db, only.tenantId) : crossTenant(db))
     .selectFrom(table)
     .select(["id", "tenant_id", "status", "heartbeat_at"])
     .where((eb) =>
@@ -45,15 +46,13 @@ export async function claimJob(
         eb.and([eb("status", "=", "running"), eb("heartbeat_at", "<", stale)]),
       ]),
     )
-    .$if(only !== undefined, (qb) =>
-      qb.where("tenant_id", "=", only?.tenantId ?? "").where("id", "=", only?.id ?? 0),
-    )
+    .$if(only !== undefined, (qb) => qb.where("id", "=", only?.id ?? 0))
     .orderBy("id")
     .limit(1)
     .executeTakeFirst();
   if (!waiting) return null;
   const at = now.toISOString();
-  const claimed = await db
+  const claimed = await tenantDb(db, waiting.tenant_id)
     .updateTable(table)
     .set({
       status: "running",
@@ -61,7 +60,6 @@ export async function claimJob(
       heartbeat_at: at,
       started_at: sql<string>`coalesce(started_at, ${at})`,
     })
-    .where("tenant_id", "=", waiting.tenant_id)
     .where("id", "=", waiting.id)
     .where("status", "=", waiting.status)
     .where((eb) =>
@@ -85,7 +83,8 @@ export type OwnJobUpdate<T extends ImportJobTable> = UpdateQueryBuilder<
 
 /**
  * An update of this job that changes nothing unless this worker still holds it (running, claimed
- * by `workerId`): a worker that was taken over cannot write over its successor.
+ * by `workerId`): a worker that was taken over cannot write over its successor. It runs on `on`
+ * bound to the job's tenant (a transaction stays the same transaction).
  */
 export function ownJobUpdate<T extends ImportJobTable>(
   on: Db,
@@ -95,9 +94,8 @@ export function ownJobUpdate<T extends ImportJobTable>(
 ): OwnJobUpdate<T> {
   // Kysely cannot resolve column names over a generic table name: built on the pair of tables
   // (both have these columns), then given back the caller's table for its own columns in set().
-  return on
+  return tenantDb(on, job.tenantId)
     .updateTable(table as ImportJobTable)
-    .where("tenant_id", "=", job.tenantId)
     .where("id", "=", job.id)
     .where("claimed_by", "=", workerId)
     .where("status", "=", "running") as unknown as OwnJobUpdate<T>;

@@ -1,24 +1,8 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect } from "react";
 import { Form, useLocation, useRouteLoaderData } from "react-router";
-import { isActivePath, Kept, Link } from "../lib/page-scripts";
+import { Kept, Link } from "../lib/page-scripts";
 import type { RootData } from "../root";
-
-/** The staff area's tabs; some pages are for super admins only (their guards say so too). */
-const STAFF_TABS = [
-  { to: "/admin/dashboard", label: "Newsletters" },
-  { to: "/admin/messages", label: "Contact messages" },
-  { to: "/admin/subscribers", label: "Subscribers" },
-  { to: "/admin/lists", label: "Lists" },
-  { to: "/admin/segments", label: "Segments" },
-  { to: "/admin/campaigns", label: "Campaigns" },
-  { to: "/admin/outbox", label: "Outbox" },
-  { to: "/admin/cms", label: "All my tenants" },
-  { to: "/admin/users", label: "Staff users", superAdminOnly: true },
-  { to: "/admin/tenants", label: "Tenant manager", superAdminOnly: true },
-  { to: "/admin/api-tokens", label: "API tokens", superAdminOnly: true },
-  { to: "/test/functions", label: "Diagnostics" },
-  { to: "/admin/account", label: "Your account" },
-];
+import { isAllTenantsPage, StaffNav, type StaffNavData, staffNavSections } from "./admin/staff-nav";
 
 interface AdminHeaderProps {
   title: string;
@@ -27,17 +11,28 @@ interface AdminHeaderProps {
   actions?: ReactNode;
 }
 
-/** The staff area's page heading, its sub-navigation and the Sign Out button. */
+/**
+ * The staff area's page heading and its navigation. Sign Out is the site header's (SPEC §2
+ * navigation bar); only the dashboard adds its own beside "Create New Newsletter" (SPEC §2
+ * /admin/dashboard), with SignOutButton among its actions.
+ */
 export function AdminHeader({ title, tenantName, actions }: AdminHeaderProps) {
   // The tenant and the signed-in user come from the root's data, which every page has.
   const root = useRouteLoaderData<RootData>("root");
-  const isSuperAdmin = root?.user?.isSuperAdmin === true;
   const { pathname } = useLocation();
-  const tabs = STAFF_TABS.filter((item) => isSuperAdmin || !item.superAdminOnly).map((item) => ({
-    to: item.to,
-    label: item.label,
-    active: isActivePath(pathname, item.to),
-  }));
+  const granted = root?.staffTenants ?? [];
+  const nav: StaffNavData = {
+    sections: staffNavSections(pathname, root?.user?.isSuperAdmin === true),
+    tenants: {
+      current: root?.tenant.name ?? "",
+      currentGranted: granted.some((tenant) => tenant.current),
+      allActive: isAllTenantsPage(pathname),
+      others: granted
+        .filter((tenant) => !tenant.current)
+        .map(({ id, name, href }) => ({ id, name, href })),
+    },
+  };
+  useMenusClosing();
   return (
     <div className="border-b border-black/10 bg-black/[0.03]">
       <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6">
@@ -46,20 +41,10 @@ export function AdminHeader({ title, tenantName, actions }: AdminHeaderProps) {
         </p>
         <div className="mt-1 flex flex-wrap items-center justify-between gap-4">
           <h1 className="min-w-0 text-3xl font-bold">{title}</h1>
-          <div className="flex flex-wrap items-center gap-3">
-            {actions}
-            <Form method="post" action="/admin/logout">
-              <button
-                type="submit"
-                className="rounded-brand border-2 border-brand-strong px-4 py-2 font-semibold text-brand-strong"
-              >
-                Sign Out
-              </button>
-            </Form>
-          </div>
+          {actions ? <div className="flex flex-wrap items-center gap-3">{actions}</div> : null}
         </div>
-        {/* The same for every page of a tab: kept (app/lib/page-scripts.tsx). */}
-        <Kept as="nav" props={STAFF_NAV_PROPS} part={StaffTabs} data={{ tabs }} />
+        {/* The same for every page of a section: kept (app/lib/page-scripts.tsx). */}
+        <Kept as="nav" props={STAFF_NAV_PROPS} part={StaffNav} data={nav} />
       </div>
     </div>
   );
@@ -67,25 +52,47 @@ export function AdminHeader({ title, tenantName, actions }: AdminHeaderProps) {
 
 const STAFF_NAV_PROPS = { "aria-label": "Staff", className: "mt-4" };
 
-const tabClass = (isActive: boolean) =>
-  `rounded-brand px-3 py-1.5 text-sm font-medium no-underline ${isActive ? "bg-brand-strong text-on-brand-strong" : "text-ink hover:bg-black/5"}`;
+/**
+ * With scripts, an open menu closes as menus do: on Escape (the focus back on its button), on a
+ * click outside it, and once one of its links is followed. Without them it stays a <details>.
+ */
+function useMenusClosing() {
+  useEffect(() => {
+    const openMenus = () =>
+      Array.from(document.querySelectorAll<HTMLDetailsElement>("details[data-staff-menu][open]"));
+    const onClick = (event: MouseEvent) => {
+      const target = event.target instanceof Element ? event.target : null;
+      for (const menu of openMenus()) {
+        if (!target || !menu.contains(target) || target.closest("a")) menu.open = false;
+      }
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      for (const menu of openMenus()) {
+        menu.open = false;
+        menu.querySelector("summary")?.focus();
+      }
+    };
+    document.addEventListener("click", onClick);
+    document.addEventListener("keydown", onKeyDown);
+    return () => {
+      document.removeEventListener("click", onClick);
+      document.removeEventListener("keydown", onKeyDown);
+    };
+  }, []);
+}
 
-/** The tabs as NavLinks would render them, each one's active state given, not read. */
-function StaffTabs({ tabs }: { tabs: { to: string; label: string; active: boolean }[] }) {
+/** SPEC's Sign Out button of the dashboard (the site header has the one of every page). */
+export function SignOutButton() {
   return (
-    <ul className="flex flex-wrap gap-2">
-      {tabs.map((item) => (
-        <li key={item.to}>
-          <Link
-            to={item.to}
-            aria-current={item.active ? "page" : undefined}
-            className={tabClass(item.active)}
-          >
-            {item.label}
-          </Link>
-        </li>
-      ))}
-    </ul>
+    <Form method="post" action="/admin/logout">
+      <button
+        type="submit"
+        className="rounded-brand border-2 border-brand-strong px-4 py-2 font-semibold text-brand-strong"
+      >
+        Sign Out
+      </button>
+    </Form>
   );
 }
 

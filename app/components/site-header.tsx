@@ -76,7 +76,7 @@ function HeaderContent({
             <Form method="post" action="/admin/logout">
               <button
                 type="submit"
-                className="w-full rounded-brand border border-current px-3 py-2 text-left font-medium text-brand-strong md:w-auto"
+                className="w-full rounded-brand border border-current px-3 py-2 text-left font-medium text-brand-strong lg:w-auto"
               >
                 Sign Out
               </button>
@@ -122,11 +122,11 @@ function HeaderContent({
           {companyName}
         </span>
       </Link>
-      <nav aria-label="Main" className="hidden shrink-0 md:block">
+      <nav aria-label="Main" className="hidden shrink-0 lg:block">
         <ul className="flex items-center gap-1">{links}</ul>
       </nav>
-      {/* Phones: a disclosure that works without JavaScript. */}
-      <details className="group relative shrink-0 md:hidden">
+      {/* Phones and tablets (below 1024 px the items and a signed-in Sign Out do not fit one row): a disclosure that works without JavaScript. */}
+      <details className="group relative shrink-0 lg:hidden">
         <summary className="cursor-pointer list-none rounded-brand border border-current px-3 py-2 font-medium [&::-webkit-details-marker]:hidden">
           Menu
         </summary>

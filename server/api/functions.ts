@@ -1,9 +1,7 @@
-import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
 import { canManageTenant, type StaffUser } from "../auth/permissions";
 import { sendAsCampaign } from "../campaigns/send-as-campaign";
-import { crossTenant, tenantDb } from "../db/tenant-guard";
-import { scopeOf } from "../http/context";
+import { boundTenantOf, crossTenant, tenantDb } from "../db/tenant-guard";
 import { publicOrigin } from "../http/origin";
 import { createRateLimit } from "../http/rate-limit";
 import { providerFor } from "../providers";
@@ -29,23 +27,33 @@ import { createAndSendCampaign, getCampaigns, sendEmail } from "./sending-functi
  * on which tenant.
  */
 
-/** What a call needs from its request: the request's own tenant (the host decides) and its services. */
+/**
+ * What a call needs from its request: the request's own tenant (the host decides), its database
+ * (bound to that tenant) and its services.
+ */
 export type FunctionScope = Pick<
   Scope,
   "db" | "logger" | "transport" | "env" | "sessionSecret" | "clientAddress" | "tenant" | "worker"
 >;
 
-export function functionScopeFrom(context: Readonly<RouterContextProvider>): FunctionScope {
-  const scope = scopeOf(context);
+/**
+ * The scope a function acts in: the tenant the call acts on (the request's, or another tenant
+ * the caller manages) and the database bound to that same tenant, so a function never holds the
+ * request's database beside another tenant.
+ */
+export function functionTenantScope(
+  scope: Pick<FunctionScope, "db" | "logger" | "transport" | "env" | "sessionSecret">,
+  tenant: TenantConfig,
+): SubscriptionContext {
   return {
-    db: scope.db,
+    // The request's database is bound to the host's tenant; another tenant's is bound afresh.
+    db:
+      boundTenantOf(scope.db) === tenant.id ? scope.db : tenantDb(crossTenant(scope.db), tenant.id),
     logger: scope.logger,
     transport: scope.transport,
-    env: scope.env,
+    tenant,
+    origin: publicOrigin(tenant, scope.env),
     sessionSecret: scope.sessionSecret,
-    clientAddress: scope.clientAddress,
-    worker: scope.worker,
-    tenant: scopeOf(context).tenant,
   };
 }
 
@@ -134,15 +142,7 @@ export async function callFunction(
   if (!fn.anonymous && !trusted) {
     throw new ApiError("PERMISSION_DENIED", FUNCTION_MESSAGES.noTenantAccess);
   }
-  const subscription: SubscriptionContext = {
-    // Bound to the tenant the call acts on: staff may name another tenant they manage.
-    db: tenantDb(crossTenant(scope.db), tenant.id),
-    logger: scope.logger,
-    transport: scope.transport,
-    tenant,
-    origin: publicOrigin(tenant, scope.env),
-    sessionSecret: scope.sessionSecret,
-  };
+  const subscription = functionTenantScope(scope, tenant);
   scope.logger.info(
     { function: name, tenantId: tenant.id, caller: caller?.email ?? null },
     "function call",

@@ -1,5 +1,6 @@
 import type { Db } from "../db";
 import type { CampaignRow, CampaignStatus } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import { campaignAudience } from "../subscribers/segments";
 import { CAMPAIGN_MESSAGES, CampaignError } from "./errors";
 import type { CampaignMessageSource } from "./message";
@@ -7,13 +8,12 @@ import type { Audience } from "./recipients";
 
 /* A saved campaign read back: the row, its status, its audience, what its message is made from. */
 
-export async function getCampaignRow(db: Db, tenantId: string, id: string): Promise<CampaignRow> {
+export async function getCampaignRow(root: Db, tenantId: string, id: string): Promise<CampaignRow> {
   if (!id) throw new CampaignError(CAMPAIGN_MESSAGES.idRequired);
-  const row = await db
+  const row = await tenantDb(root, tenantId)
     .selectFrom("campaigns")
     .selectAll()
     .where("id", "=", id)
-    .where("tenant_id", "=", tenantId)
     .executeTakeFirst();
   if (!row) throw new CampaignError(CAMPAIGN_MESSAGES.notFound, 404);
   return row;
@@ -21,14 +21,13 @@ export async function getCampaignRow(db: Db, tenantId: string, id: string): Prom
 
 /** Just the campaign's status (the sender asks before each message). */
 export async function campaignStatusOf(
-  db: Db,
+  root: Db,
   tenantId: string,
   id: string,
 ): Promise<CampaignStatus> {
-  const row = await db
+  const row = await tenantDb(root, tenantId)
     .selectFrom("campaigns")
     .select("status")
-    .where("tenant_id", "=", tenantId)
     .where("id", "=", id)
     .executeTakeFirst();
   // A campaign deleted under the sender (its tenant removed) sends nothing more.
@@ -36,14 +35,15 @@ export async function campaignStatusOf(
 }
 
 /** A campaign's audience: its lists, and its segments' rules as they are now. */
-export function audienceOf(
+export async function audienceOf(
   db: Db,
-  campaign: Pick<CampaignRow, "tenant_id" | "list_ids" | "segment_ids">,
+  campaign: Pick<CampaignRow, "tenant_id" | "list_ids" | "segment_ids" | "unopened_of">,
 ): Promise<Audience> {
-  return campaignAudience(db, campaign.tenant_id, {
+  const audience = await campaignAudience(db, campaign.tenant_id, {
     listIds: JSON.parse(campaign.list_ids) as number[],
     segmentIds: JSON.parse(campaign.segment_ids) as number[],
   });
+  return { ...audience, unopenedOf: campaign.unopened_of };
 }
 
 export function messageSource(campaign: CampaignRow): CampaignMessageSource {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../db";
 import type { CampaignRow, CampaignStatus } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import { setNewsletterSendState } from "../newsletters/newsletters";
 import type { MailingList } from "../subscribers/lists";
 import type { SubscriptionContext } from "../subscribers/subscribers";
@@ -25,6 +26,7 @@ export async function createCampaign(
   input: CampaignInput,
   createdBy: string | null,
 ): Promise<CampaignRow> {
+  const db = tenantDb(ctx.db, ctx.tenant.id);
   const valid = await validateCampaign(ctx, input);
   const mode = input.mode ?? "now";
   const now = new Date();
@@ -32,18 +34,17 @@ export async function createCampaign(
   if (mode === "schedule") scheduledAt = futureSendTime(input.scheduledAt, now);
   else if (mode === "now") scheduledAt = now.toISOString();
   if (input.newsletterId) {
-    const newsletter = await ctx.db
+    const newsletter = await db
       .selectFrom("newsletters")
       .select("id")
       .where("id", "=", input.newsletterId)
-      .where("tenant_id", "=", ctx.tenant.id)
       .executeTakeFirst();
     if (!newsletter)
       throw new CampaignError(`Newsletter with ID ${input.newsletterId} not found`, 404);
   }
   const id = randomUUID();
   const stamp = now.toISOString();
-  await ctx.db
+  await db
     .insertInto("campaigns")
     .values({
       id,
@@ -57,8 +58,8 @@ export async function createCampaign(
       updated_at: stamp,
     })
     .execute();
-  if (mode === "now") await startCampaign(ctx.db, ctx.tenant.id, id);
-  return getCampaignRow(ctx.db, ctx.tenant.id, id);
+  if (mode === "now") await startCampaign(db, ctx.tenant.id, id);
+  return getCampaignRow(db, ctx.tenant.id, id);
 }
 
 /**
@@ -75,17 +76,17 @@ export async function updateCampaign(
     refreshContent?: boolean;
   },
 ): Promise<CampaignRow> {
-  const campaign = await getCampaignRow(ctx.db, ctx.tenant.id, id);
+  const db = tenantDb(ctx.db, ctx.tenant.id);
+  const campaign = await getCampaignRow(db, ctx.tenant.id, id);
   const editable: CampaignStatus[] = ["draft", "scheduled"];
   const started = () =>
     new CampaignError("This campaign has started sending; it can no longer be edited.", 409);
   if (!editable.includes(campaign.status)) throw started();
   let content = campaign.content;
   if (input.refreshContent && campaign.newsletter_id) {
-    const newsletter = await ctx.db
+    const newsletter = await db
       .selectFrom("newsletters")
       .select("content")
-      .where("tenant_id", "=", ctx.tenant.id)
       .where("id", "=", campaign.newsletter_id)
       .executeTakeFirst();
     if (newsletter) content = newsletter.content;
@@ -93,7 +94,7 @@ export async function updateCampaign(
   const valid = await validateCampaign(ctx, { ...input, content });
   const now = new Date();
   const scheduledAt = input.mode === "schedule" ? futureSendTime(input.scheduledAt, now) : null;
-  const result = await ctx.db
+  const result = await db
     .updateTable("campaigns")
     .set({
       ...campaignColumns(ctx, valid),
@@ -101,12 +102,11 @@ export async function updateCampaign(
       scheduled_at: scheduledAt,
       updated_at: now.toISOString(),
     })
-    .where("tenant_id", "=", ctx.tenant.id)
     .where("id", "=", id)
     .where("status", "in", editable)
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) throw started();
-  return getCampaignRow(ctx.db, ctx.tenant.id, id);
+  return getCampaignRow(db, ctx.tenant.id, id);
 }
 
 /**
@@ -114,35 +114,26 @@ export async function updateCampaign(
  * lists (each once, however many of the lists they are on), all in one transaction. Only one caller
  * wins the move, so rows are written once even with several workers.
  */
-export async function startCampaign(db: Db, tenantId: string, id: string): Promise<boolean> {
+export async function startCampaign(root: Db, tenantId: string, id: string): Promise<boolean> {
+  const db = tenantDb(root, tenantId);
   return db.transaction().execute(async (trx) => {
     const now = new Date().toISOString();
     const moved = await trx
       .updateTable("campaigns")
       .set({ status: "sending", started_at: now, updated_at: now })
-      .where("tenant_id", "=", tenantId)
       .where("id", "=", id)
       .where("status", "=", "scheduled")
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) return false;
-    const campaign = await trx
-      .selectFrom("campaigns")
-      .selectAll()
-      .where("tenant_id", "=", tenantId)
-      .where("id", "=", id)
-      .executeTakeFirstOrThrow();
+    const campaign = await getCampaignRow(trx, tenantId, id);
     const total = await queueDeliveries(
       trx,
       { tenantId, id, audience: await audienceOf(trx, campaign) },
       now,
     );
-    await trx
-      .updateTable("campaigns")
-      .set({ total })
-      .where("tenant_id", "=", tenantId)
-      .where("id", "=", id)
-      .execute();
-    if (campaign.newsletter_id) {
+    await trx.updateTable("campaigns").set({ total }).where("id", "=", id).execute();
+    // A send to those who did not open leaves the newsletter naming its first campaign.
+    if (campaign.newsletter_id && !campaign.unopened_of) {
       await setNewsletterSendState(trx, tenantId, campaign.newsletter_id, {
         campaignId: id,
         status: "sending",
@@ -157,9 +148,15 @@ export async function startCampaign(db: Db, tenantId: string, id: string): Promi
  * newsletter records the outcome (SPEC §4: sending sets sentAt, campaignId and sendStatus).
  */
 export async function finishCampaign(
-  db: Db,
-  campaign: { tenant_id: string; id: string; newsletter_id: string | null },
+  root: Db,
+  campaign: {
+    tenant_id: string;
+    id: string;
+    newsletter_id: string | null;
+    unopened_of: string | null;
+  },
 ): Promise<void> {
+  const db = tenantDb(root, campaign.tenant_id);
   await db.transaction().execute(async (trx) => {
     const { sent, total } = await trx
       .selectFrom("deliveries")
@@ -167,7 +164,6 @@ export async function finishCampaign(
         eb.fn.countAll<number>().as("total"),
         eb.fn.sum<number>(eb.case().when("status", "=", "sent").then(1).else(0).end()).as("sent"),
       ])
-      .where("tenant_id", "=", campaign.tenant_id)
       .where("campaign_id", "=", campaign.id)
       .executeTakeFirstOrThrow();
     const now = new Date().toISOString();
@@ -175,11 +171,10 @@ export async function finishCampaign(
     const moved = await trx
       .updateTable("campaigns")
       .set({ status, finished_at: now, updated_at: now })
-      .where("tenant_id", "=", campaign.tenant_id)
       .where("id", "=", campaign.id)
       .where("status", "=", "sending")
       .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) === 1 && campaign.newsletter_id) {
+    if (Number(moved.numUpdatedRows) === 1 && campaign.newsletter_id && !campaign.unopened_of) {
       await setNewsletterSendState(trx, campaign.tenant_id, campaign.newsletter_id, {
         campaignId: campaign.id,
         status,
@@ -207,13 +202,13 @@ export async function changeCampaignState(
   id: string,
   action: "pause" | "resume" | "cancel" | "send",
 ): Promise<CampaignRow> {
-  const campaign = await getCampaignRow(ctx.db, ctx.tenant.id, id);
+  const db = tenantDb(ctx.db, ctx.tenant.id);
+  const campaign = await getCampaignRow(db, ctx.tenant.id, id);
   const now = new Date().toISOString();
   const move = async (from: CampaignStatus[], to: CampaignStatus, extra = {}) => {
-    const result = await ctx.db
+    const result = await db
       .updateTable("campaigns")
       .set({ status: to, updated_at: now, ...extra })
-      .where("tenant_id", "=", ctx.tenant.id)
       .where("id", "=", id)
       .where("status", "in", from)
       .executeTakeFirst();
@@ -230,14 +225,13 @@ export async function changeCampaignState(
       break;
     case "send":
       await move(["draft", "scheduled"], "scheduled", { scheduled_at: now });
-      await startCampaign(ctx.db, ctx.tenant.id, id);
+      await startCampaign(db, ctx.tenant.id, id);
       break;
     case "cancel":
-      await ctx.db.transaction().execute(async (trx) => {
+      await db.transaction().execute(async (trx) => {
         const result = await trx
           .updateTable("campaigns")
           .set({ status: "cancelled", updated_at: now, finished_at: now })
-          .where("tenant_id", "=", ctx.tenant.id)
           .where("id", "=", id)
           .where("status", "in", ["draft", "scheduled", "sending", "paused"])
           .executeTakeFirst();
@@ -249,7 +243,52 @@ export async function changeCampaignState(
       await senderHeard();
       break;
   }
-  return getCampaignRow(ctx.db, ctx.tenant.id, id);
+  return getCampaignRow(db, ctx.tenant.id, id);
+}
+
+/**
+ * "Send to those who did not open" (resend-unopened.ts): a draft of `original` as it was sent, to
+ * those of its recipients who did not open it. One per original (a unique column): a second press
+ * gets the first draft back.
+ */
+export async function createUnopenedDraft(
+  root: Db,
+  original: CampaignRow,
+  createdBy: string | null,
+): Promise<CampaignRow> {
+  const db = tenantDb(root, original.tenant_id);
+  const stamp = new Date().toISOString();
+  await db
+    .insertInto("campaigns")
+    .values({
+      id: randomUUID(),
+      tenant_id: original.tenant_id,
+      newsletter_id: original.newsletter_id,
+      name: `${original.name} (to those who did not open)`.slice(0, 400),
+      subject: original.subject,
+      from_name: original.from_name,
+      from_email: original.from_email,
+      reply_to: original.reply_to,
+      content: original.content,
+      list_ids: original.list_ids,
+      segment_ids: original.segment_ids,
+      links: original.links,
+      track_opens: original.track_opens,
+      track_clicks: original.track_clicks,
+      status: "draft",
+      scheduled_at: null,
+      unopened_of: original.id,
+      created_by: createdBy,
+      created_at: stamp,
+      updated_at: stamp,
+    })
+    .onConflict((oc) => oc.column("unopened_of").doNothing())
+    .execute();
+  return db
+    .selectFrom("campaigns")
+    .selectAll()
+    .where("unopened_of", "=", original.id)
+    .executeTakeFirstOrThrow();
 }
 
 /** Adds a step to a list's sequence; it starts at once, for people who join from now on. */
@@ -259,13 +298,14 @@ export async function createSequenceStep(
   input: SequenceStepInput,
   createdBy: string | null,
 ): Promise<CampaignRow> {
+  const db = tenantDb(ctx.db, ctx.tenant.id);
   checkStepDelay(input.delayDays);
   const valid = await validateCampaign(ctx, { ...input, groups: [list.key] });
-  const existing = await listSequenceSteps(ctx.db, ctx.tenant.id, list.id);
+  const existing = await listSequenceSteps(db, ctx.tenant.id, list.id);
   if (existing.length >= 20) throw new CampaignError("A sequence has at most 20 steps");
   const id = randomUUID();
   const stamp = new Date().toISOString();
-  await ctx.db
+  await db
     .insertInto("campaigns")
     .values({
       id,
@@ -283,7 +323,7 @@ export async function createSequenceStep(
       updated_at: stamp,
     })
     .execute();
-  return getCampaignRow(ctx.db, ctx.tenant.id, id);
+  return getCampaignRow(db, ctx.tenant.id, id);
 }
 
 async function requireStep(db: Db, tenantId: string, id: string): Promise<CampaignRow> {
@@ -301,17 +341,17 @@ export async function updateSequenceStep(
   list: MailingList,
   input: SequenceStepInput,
 ): Promise<void> {
-  await requireStep(ctx.db, ctx.tenant.id, id);
+  const db = tenantDb(ctx.db, ctx.tenant.id);
+  await requireStep(db, ctx.tenant.id, id);
   checkStepDelay(input.delayDays);
   const valid = await validateCampaign(ctx, { ...input, groups: [list.key] });
-  await ctx.db
+  await db
     .updateTable("campaigns")
     .set({
       ...campaignColumns(ctx, valid),
       sequence_delay_days: input.delayDays,
       updated_at: new Date().toISOString(),
     })
-    .where("tenant_id", "=", ctx.tenant.id)
     .where("id", "=", id)
     .execute();
 }
@@ -322,15 +362,15 @@ export async function changeSequenceStep(
   id: string,
   action: "pause" | "resume" | "stop",
 ): Promise<void> {
-  const step = await requireStep(ctx.db, ctx.tenant.id, id);
+  const db = tenantDb(ctx.db, ctx.tenant.id);
+  const step = await requireStep(db, ctx.tenant.id, id);
   const now = new Date().toISOString();
   const to: CampaignStatus =
     action === "pause" ? "paused" : action === "resume" ? "sending" : "cancelled";
-  await ctx.db.transaction().execute(async (trx) => {
+  await db.transaction().execute(async (trx) => {
     await trx
       .updateTable("campaigns")
       .set({ status: to, updated_at: now, ...(action === "stop" ? { finished_at: now } : {}) })
-      .where("tenant_id", "=", ctx.tenant.id)
       .where("id", "=", step.id)
       .execute();
     if (action === "stop") await cancelPendingDeliveries(trx, ctx.tenant.id, { campaignId: id });

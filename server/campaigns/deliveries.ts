@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { Db } from "../db";
 import { isPostgres } from "../db/portable";
 import type { DeliveryRow } from "../db/schema";
-import { crossTenant } from "../db/tenant-guard";
+import { crossTenant, tenantDb } from "../db/tenant-guard";
 import { type Audience, recipientsOf } from "./recipients";
 
 /**
@@ -25,11 +25,12 @@ const QUEUED_COLUMNS = [
 
 /** Queues one pending delivery per recipient of the audience; answers the total. */
 export async function queueDeliveries(
-  db: Db,
+  root: Db,
   campaign: { tenantId: string; id: string; audience: Audience },
   now: string,
 ): Promise<number> {
   const { tenantId, id, audience } = campaign;
+  const db = tenantDb(root, tenantId);
   if (audience.listIds.length > 0 || audience.segments.length > 0) {
     await db
       .insertInto("deliveries")
@@ -53,7 +54,6 @@ export async function queueDeliveries(
   const { total } = await db
     .selectFrom("deliveries")
     .select((eb) => eb.fn.countAll<number>().as("total"))
-    .where("tenant_id", "=", tenantId)
     .where("campaign_id", "=", id)
     .executeTakeFirstOrThrow();
   return Number(total);
@@ -61,14 +61,13 @@ export async function queueDeliveries(
 
 /** What is still waiting is never sent: a cancelled campaign's, or a suppressed subscriber's. */
 export async function cancelPendingDeliveries(
-  db: Db,
+  root: Db,
   tenantId: string,
   of: { campaignId: string } | { subscriberId: number; reason: string },
 ): Promise<void> {
-  let query = db
+  let query = tenantDb(root, tenantId)
     .updateTable("deliveries")
     .set({ status: "cancelled", ...("reason" in of ? { error: of.reason } : {}) })
-    .where("tenant_id", "=", tenantId)
     .where("status", "=", "pending");
   query =
     "campaignId" in of
@@ -79,15 +78,14 @@ export async function cancelPendingDeliveries(
 
 /** Marks a delivery bounced or complained about, once; false when it already was. */
 export async function markDeliveryFeedback(
-  db: Db,
+  root: Db,
   tenantId: string,
   deliveryId: number,
   feedback: { column: "bounced_at" | "complained_at"; at: string; detail: string },
 ): Promise<boolean> {
-  const marked = await db
+  const marked = await tenantDb(root, tenantId)
     .updateTable("deliveries")
     .set({ [feedback.column]: feedback.at, feedback: feedback.detail.slice(0, 1000) })
-    .where("tenant_id", "=", tenantId)
     .where("id", "=", deliveryId)
     .where(feedback.column, "is", null)
     .executeTakeFirst();
@@ -95,7 +93,7 @@ export async function markDeliveryFeedback(
 }
 
 // The sender's side of the queue. A sender serves every tenant: claims are found across tenants,
-// and each row it then writes names its own tenant.
+// and each row it then writes is written through a database bound to the row's tenant.
 
 /** Claims older than this belong to a dead worker (a live one renews its claims every 5 s). */
 export const STALE_CLAIM_MS = 15_000;
@@ -185,10 +183,9 @@ async function endClaims(
 ): Promise<void> {
   const [first] = rows;
   if (!first) return;
-  await db
+  await tenantDb(db, first.tenant_id)
     .updateTable("deliveries")
     .set({ status, claimed_by: null, claimed_at: null })
-    .where("tenant_id", "=", first.tenant_id)
     .where(
       "id",
       "in",
@@ -205,7 +202,7 @@ export async function markDeliverySent(
   row: DeliveryRow,
   result: { attempts: number; messageId: string; at: string },
 ): Promise<void> {
-  await db
+  await tenantDb(db, row.tenant_id)
     .updateTable("deliveries")
     .set({
       status: "sent",
@@ -215,7 +212,6 @@ export async function markDeliverySent(
       error: null,
       claimed_by: workerId,
     })
-    .where("tenant_id", "=", row.tenant_id)
     .where("id", "=", row.id)
     // Ours still, or handed back to pending while the database was away (not yet resent).
     .where((eb) => eb.or([eb("claimed_by", "=", workerId), eb("status", "=", "pending")]))
@@ -229,7 +225,7 @@ export async function markDeliveryFailed(
   row: DeliveryRow,
   failure: { retry: boolean; attempts: number; error: string; nextAttemptAt: string },
 ): Promise<boolean> {
-  const failed = await db
+  const failed = await tenantDb(db, row.tenant_id)
     .updateTable("deliveries")
     .set({
       status: failure.retry ? "pending" : "failed",
@@ -239,7 +235,6 @@ export async function markDeliveryFailed(
       claimed_at: null,
       next_attempt_at: failure.nextAttemptAt,
     })
-    .where("tenant_id", "=", row.tenant_id)
     .where("id", "=", row.id)
     .where("claimed_by", "=", workerId)
     .executeTakeFirst();
@@ -251,15 +246,15 @@ export async function markDeliveryFailed(
  * it) go; the rows and their events stay, so the campaign's counts hold.
  */
 export async function anonymiseDeliveries(
-  db: Db,
+  root: Db,
   tenantId: string,
   subscriberIds: readonly number[],
 ): Promise<void> {
+  const db = tenantDb(root, tenantId);
   for (let start = 0; start < subscriberIds.length; start += 500) {
     await db
       .updateTable("deliveries")
       .set({ email: "", feedback: null, error: null })
-      .where("tenant_id", "=", tenantId)
       .where("subscriber_id", "in", subscriberIds.slice(start, start + 500))
       .execute();
   }
@@ -284,11 +279,13 @@ export async function enrolSequenceSteps(db: Db, now: Date): Promise<number> {
     const joinedBy = new Date(
       now.getTime() - (step.sequence_delay_days ?? 0) * 86_400_000,
     ).toISOString();
-    const result = await db
+    // Each step's rows are its own tenant's: written through a database bound to it.
+    const tenant = tenantDb(db, step.tenant_id);
+    const result = await tenant
       .insertInto("deliveries")
       .columns(QUEUED_COLUMNS)
       .expression(
-        db
+        tenant
           .selectFrom("subscriptions")
           .innerJoin("subscribers", "subscribers.id", "subscriptions.subscriber_id")
           .select((eb) => [
@@ -300,8 +297,6 @@ export async function enrolSequenceSteps(db: Db, now: Date): Promise<number> {
             eb.val(0).as("attempts"),
             eb.val(stamp).as("next_attempt_at"),
           ])
-          .where("subscriptions.tenant_id", "=", step.tenant_id)
-          .where("subscribers.tenant_id", "=", step.tenant_id)
           .where("subscriptions.list_id", "=", step.sequence_list_id ?? -1)
           .where("subscribers.status", "=", "active")
           .where("subscriptions.created_at", ">=", step.started_at ?? stamp)
@@ -312,7 +307,6 @@ export async function enrolSequenceSteps(db: Db, now: Date): Promise<number> {
                 eb
                   .selectFrom("deliveries")
                   .select(sql`1`.as("one"))
-                  .where("deliveries.tenant_id", "=", step.tenant_id)
                   .where("deliveries.campaign_id", "=", step.id)
                   .whereRef("deliveries.subscriber_id", "=", "subscribers.id"),
               ),

@@ -1,4 +1,6 @@
-import type { CampaignRow, CampaignStatus } from "../db/schema";
+import type { Db } from "../db";
+import type { CampaignEventKind, CampaignRow, CampaignStatus } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import { listTenantLists } from "../subscribers/lists";
 import type { SubscriptionContext } from "../subscribers/subscribers";
 import { type CampaignProgress, campaignProgress } from "./reports";
@@ -21,10 +23,8 @@ export async function listCampaigns(
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? 25), 1), 100);
   const page = Math.max(Math.trunc(options.page ?? 1), 1);
   // Welcome-sequence steps are listed with their list (/admin/lists/:id), not here.
-  let query = ctx.db
-    .selectFrom("campaigns")
-    .where("tenant_id", "=", ctx.tenant.id)
-    .where("sequence_list_id", "is", null);
+  const db = tenantDb(ctx.db, ctx.tenant.id);
+  let query = db.selectFrom("campaigns").where("sequence_list_id", "is", null);
   if (options.status) query = query.where("status", "=", options.status);
   const [{ total }, rows] = await Promise.all([
     query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
@@ -39,7 +39,7 @@ export async function listCampaigns(
   const items = await Promise.all(
     rows.map(async (campaign) => ({
       campaign,
-      progress: await campaignProgress(ctx.db, campaign),
+      progress: await campaignProgress(db, campaign),
     })),
   );
   return { items, total: Number(total), limit, page };
@@ -59,42 +59,22 @@ export interface GroupStats {
 export async function listGroupStats(
   ctx: Pick<SubscriptionContext, "db" | "tenant">,
 ): Promise<GroupStats[]> {
-  const { db, tenant } = ctx;
+  const { tenant } = ctx;
+  const db = tenantDb(ctx.db, tenant.id);
   const lists = await listTenantLists(db, tenant);
   const active = await db
     .selectFrom("subscriptions")
     .innerJoin("subscribers", "subscribers.id", "subscriptions.subscriber_id")
     .select(["subscriptions.list_id", (eb) => eb.fn.countAll<number>().as("count")])
-    .where("subscriptions.tenant_id", "=", tenant.id)
-    .where("subscribers.tenant_id", "=", tenant.id)
     .where("subscribers.status", "=", "active")
     .groupBy("subscriptions.list_id")
     .execute();
   const campaigns = await db
     .selectFrom("campaigns")
     .select(["id", "list_ids"])
-    .where("tenant_id", "=", tenant.id)
     .where("status", "in", ["sending", "paused", "sent", "failed", "cancelled"])
     .execute();
-  const sent = await db
-    .selectFrom("deliveries")
-    .select(["campaign_id", (eb) => eb.fn.countAll<number>().as("count")])
-    .where("tenant_id", "=", tenant.id)
-    .where("status", "=", "sent")
-    .groupBy("campaign_id")
-    .execute();
-  const events = await db
-    .selectFrom("campaign_events")
-    .select([
-      "campaign_id",
-      "kind",
-      (eb) => eb.fn.count<number>("delivery_id").distinct().as("count"),
-    ])
-    .where("tenant_id", "=", tenant.id)
-    .where("kind", "in", ["open", "click"])
-    .where("machine", "=", 0)
-    .groupBy(["campaign_id", "kind"])
-    .execute();
+  const { sent, events } = await sentAndEvents(db, { kinds: ["open", "click"] });
   return lists.map((list) => {
     const mine = campaigns.filter((campaign) =>
       (JSON.parse(campaign.list_ids) as number[]).includes(list.id),
@@ -132,11 +112,10 @@ export async function compareCampaigns(
   ctx: Pick<SubscriptionContext, "db" | "tenant">,
   limit = 50,
 ): Promise<CampaignComparison[]> {
-  const { db, tenant } = ctx;
+  const db = tenantDb(ctx.db, ctx.tenant.id);
   const campaigns = await db
     .selectFrom("campaigns")
     .select(["id", "name", "started_at"])
-    .where("tenant_id", "=", tenant.id)
     .where("status", "in", ["sending", "paused", "sent", "failed", "cancelled"])
     .where("started_at", "is not", null)
     .where("sequence_list_id", "is", null)
@@ -144,29 +123,9 @@ export async function compareCampaigns(
     .limit(limit)
     .execute();
   if (campaigns.length === 0) return [];
-  const ids = campaigns.map((campaign) => campaign.id);
-  const [sent, events] = await Promise.all([
-    db
-      .selectFrom("deliveries")
-      .select(["campaign_id", (eb) => eb.fn.countAll<number>().as("count")])
-      .where("tenant_id", "=", tenant.id)
-      .where("campaign_id", "in", ids)
-      .where("status", "=", "sent")
-      .groupBy("campaign_id")
-      .execute(),
-    db
-      .selectFrom("campaign_events")
-      .select([
-        "campaign_id",
-        "kind",
-        (eb) => eb.fn.count<number>("delivery_id").distinct().as("count"),
-      ])
-      .where("tenant_id", "=", tenant.id)
-      .where("campaign_id", "in", ids)
-      .where("machine", "=", 0)
-      .groupBy(["campaign_id", "kind"])
-      .execute(),
-  ]);
+  const { sent, events } = await sentAndEvents(db, {
+    campaignIds: campaigns.map((campaign) => campaign.id),
+  });
   const eventCount = (id: string, kind: string) =>
     Number(events.find((row) => row.campaign_id === id && row.kind === kind)?.count ?? 0);
   return campaigns.map((campaign) => ({
@@ -179,4 +138,35 @@ export async function compareCampaigns(
     unsubscribes: eventCount(campaign.id, "unsubscribe"),
     bounces: eventCount(campaign.id, "bounce"),
   }));
+}
+
+/**
+ * Per campaign of the (bound) database's tenant: the messages sent, and people's events by kind,
+ * each delivery counted once. All campaigns, or those named; all kinds, or those named.
+ */
+async function sentAndEvents(
+  db: Db,
+  only: { campaignIds?: readonly string[]; kinds?: readonly CampaignEventKind[] },
+) {
+  let sent = db
+    .selectFrom("deliveries")
+    .select(["campaign_id", (eb) => eb.fn.countAll<number>().as("count")])
+    .where("status", "=", "sent")
+    .groupBy("campaign_id");
+  let events = db
+    .selectFrom("campaign_events")
+    .select([
+      "campaign_id",
+      "kind",
+      (eb) => eb.fn.count<number>("delivery_id").distinct().as("count"),
+    ])
+    .where("machine", "=", 0)
+    .groupBy(["campaign_id", "kind"]);
+  if (only.campaignIds) {
+    sent = sent.where("campaign_id", "in", only.campaignIds);
+    events = events.where("campaign_id", "in", only.campaignIds);
+  }
+  if (only.kinds) events = events.where("kind", "in", only.kinds);
+  const [sentRows, eventRows] = await Promise.all([sent.execute(), events.execute()]);
+  return { sent: sentRows, events: eventRows };
 }

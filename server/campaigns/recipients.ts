@@ -1,7 +1,9 @@
 import { type SqlBool, sql } from "kysely";
 import type { SegmentRule } from "../../shared/schemas/segment";
 import type { Db } from "../db";
+import { tenantDb } from "../db/tenant-guard";
 import { segmentCondition } from "../subscribers/segment-sql";
+import { unopenedSubscribers } from "./recipient-activity";
 
 /*
  * Who a campaign goes to (its lists and segments): the review step's count, and the rows
@@ -14,6 +16,8 @@ export interface Audience {
   segments: readonly SegmentRule[];
   /** the tenant's number fields, which segments compare as numbers */
   numberFields: ReadonlySet<string>;
+  /** "Send to those who did not open": only that campaign's unopened recipients (recipient-activity.ts) */
+  unopenedOf?: string | null;
 }
 
 /**
@@ -21,11 +25,11 @@ export interface Audience {
  * any of its segments. Unsubscribed, bounced, complained and erased addresses are not active, so
  * they are never among them, whatever a segment says.
  */
-export function recipientsOf(db: Db, tenantId: string, audience: Audience) {
-  const { listIds, segments, numberFields } = audience;
-  return db
+export function recipientsOf(root: Db, tenantId: string, audience: Audience) {
+  const { listIds, segments, numberFields, unopenedOf } = audience;
+  const db = tenantDb(root, tenantId);
+  const query = db
     .selectFrom("subscribers")
-    .where("subscribers.tenant_id", "=", tenantId)
     .where("subscribers.status", "=", "active")
     .where((eb) =>
       eb.or([
@@ -35,17 +39,19 @@ export function recipientsOf(db: Db, tenantId: string, audience: Audience) {
                 eb
                   .selectFrom("subscriptions")
                   .select(sql`1`.as("one"))
-                  .where("subscriptions.tenant_id", "=", tenantId)
                   .whereRef("subscriptions.subscriber_id", "=", "subscribers.id")
                   .where("subscriptions.list_id", "in", listIds),
               ),
             ]
           : []),
-        ...segments.map((rule) => segmentCondition(eb, tenantId, rule, numberFields)),
+        ...segments.map((rule) => segmentCondition(eb, rule, numberFields)),
         // an empty audience reaches nobody
         sql<SqlBool>`1 = 0`,
       ]),
     );
+  return unopenedOf
+    ? query.where("subscribers.id", "in", unopenedSubscribers(db, tenantId, unopenedOf))
+    : query;
 }
 
 /** How many would receive a campaign to `audience` now (the review step's "Send to N"). */

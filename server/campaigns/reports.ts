@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../db";
 import type { CampaignRow } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 
 /* A campaign's progress while it sends, and its report: opens, clicks, feedback, top links. */
 
@@ -16,11 +17,11 @@ export interface CampaignProgress {
   secondsLeft: number | null;
 }
 
-export async function campaignProgress(db: Db, campaign: CampaignRow): Promise<CampaignProgress> {
+export async function campaignProgress(root: Db, campaign: CampaignRow): Promise<CampaignProgress> {
+  const db = tenantDb(root, campaign.tenant_id);
   const counts = await db
     .selectFrom("deliveries")
     .select(["status", (eb) => eb.fn.countAll<number>().as("count")])
-    .where("tenant_id", "=", campaign.tenant_id)
     .where("campaign_id", "=", campaign.id)
     .groupBy("status")
     .execute();
@@ -29,7 +30,6 @@ export async function campaignProgress(db: Db, campaign: CampaignRow): Promise<C
   const recent = await db
     .selectFrom("deliveries")
     .select((eb) => [eb.fn.countAll<number>().as("count"), eb.fn.min("sent_at").as("first")])
-    .where("tenant_id", "=", campaign.tenant_id)
     .where("campaign_id", "=", campaign.id)
     .where("status", "=", "sent")
     .where("sent_at", ">=", since)
@@ -69,7 +69,8 @@ export interface CampaignReport {
 
 export const FEEDBACK_LIST_LIMIT = 200;
 
-export async function campaignReport(db: Db, campaign: CampaignRow): Promise<CampaignReport> {
+export async function campaignReport(root: Db, campaign: CampaignRow): Promise<CampaignReport> {
+  const db = tenantDb(root, campaign.tenant_id);
   const byKind = await db
     .selectFrom("campaign_events")
     .select([
@@ -77,7 +78,6 @@ export async function campaignReport(db: Db, campaign: CampaignRow): Promise<Cam
       (eb) => eb.fn.countAll<number>().as("total"),
       (eb) => eb.fn.count<number>("delivery_id").distinct().as("unique"),
     ])
-    .where("tenant_id", "=", campaign.tenant_id)
     .where("campaign_id", "=", campaign.id)
     .where("machine", "=", 0)
     .groupBy("kind")
@@ -86,7 +86,6 @@ export async function campaignReport(db: Db, campaign: CampaignRow): Promise<Cam
   const machine = await db
     .selectFrom("campaign_events")
     .select((eb) => eb.fn.count<number>("delivery_id").distinct().as("unique"))
-    .where("tenant_id", "=", campaign.tenant_id)
     .where("campaign_id", "=", campaign.id)
     .where("machine", "=", 1)
     .executeTakeFirstOrThrow();
@@ -97,7 +96,6 @@ export async function campaignReport(db: Db, campaign: CampaignRow): Promise<Cam
       (eb) => eb.fn.countAll<number>().as("clicks"),
       (eb) => eb.fn.count<number>("delivery_id").distinct().as("unique"),
     ])
-    .where("tenant_id", "=", campaign.tenant_id)
     .where("campaign_id", "=", campaign.id)
     .where("kind", "=", "click")
     .groupBy("url")
@@ -115,7 +113,6 @@ export async function campaignReport(db: Db, campaign: CampaignRow): Promise<Cam
       (eb) =>
         eb.fn.sum<number>(eb.case().when("kind", "=", "click").then(1).else(0).end()).as("clicks"),
     ])
-    .where("tenant_id", "=", campaign.tenant_id)
     .where("campaign_id", "=", campaign.id)
     .where("kind", "in", ["open", "click"])
     .where("machine", "=", 0)
@@ -125,7 +122,6 @@ export async function campaignReport(db: Db, campaign: CampaignRow): Promise<Cam
   const feedback = await db
     .selectFrom("deliveries")
     .select(["email", "bounced_at", "complained_at", "feedback"])
-    .where("tenant_id", "=", campaign.tenant_id)
     .where("campaign_id", "=", campaign.id)
     .where((eb) => eb.or([eb("bounced_at", "is not", null), eb("complained_at", "is not", null)]))
     .orderBy("id")

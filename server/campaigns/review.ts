@@ -1,14 +1,13 @@
 import type { CampaignRow } from "../db/schema";
-import { replyToHeader } from "../mail/headers";
-import { sendMail } from "../mail/send";
 import { tenantLink } from "../subscribers/links";
 import { campaignAudience } from "../subscribers/segments";
 import type { SubscriptionContext } from "../subscribers/subscribers";
 import { type CampaignInput, validateCampaign } from "./compose";
 import { personalise, prepareCampaignMessage } from "./message";
 import { countRecipients } from "./recipients";
+import { unopenedReview } from "./resend-unopened";
 
-/* Before a campaign goes out: the real email previewed, the review of its audience, a test send. */
+/* Before a campaign goes out: the real email previewed and the review of its audience (tests: test-sends.ts). */
 
 /** What the compose form shows before anything is saved: the real email, without tracking. */
 export async function previewCampaign(
@@ -98,8 +97,8 @@ export async function reviewCampaign(
  * now" shows the compose form's review, read from the campaign as saved, and sends only with the
  * audience and count that review showed.
  */
-export function reviewSavedCampaign(ctx: SubscriptionContext, campaign: CampaignRow) {
-  return reviewCampaign(ctx, {
+export async function reviewSavedCampaign(ctx: SubscriptionContext, campaign: CampaignRow) {
+  const review = await reviewCampaign(ctx, {
     newsletterId: campaign.newsletter_id,
     subject: campaign.subject,
     content: campaign.content,
@@ -111,28 +110,5 @@ export function reviewSavedCampaign(ctx: SubscriptionContext, campaign: Campaign
     trackOpens: campaign.track_opens === 1,
     trackClicks: campaign.track_clicks === 1,
   });
-}
-
-/** 'Send a test to myself': the real message, to one staff address, marked as a test. */
-export async function sendCampaignTest(
-  ctx: SubscriptionContext,
-  input: CampaignInput,
-  to: string,
-): Promise<void> {
-  const preview = await previewCampaign(ctx, input);
-  const valid = await validateCampaign(ctx, input);
-  await sendMail(
-    { db: ctx.db, transport: ctx.transport, logger: ctx.logger },
-    {
-      from: { name: valid.fromName, email: valid.fromEmail },
-      to,
-      subject: `[Test] ${preview.subject}`,
-      html: preview.html,
-      text: preview.text,
-      headers: replyToHeader(valid.replyTo || ctx.tenant.email.replyTo),
-      tenantId: ctx.tenant.id,
-      kind: "campaign-test",
-    },
-    { retryLater: false },
-  );
+  return unopenedReview(ctx, campaign, review);
 }

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Db } from "../db";
 import type { CampaignRow, DeliveryRow } from "../db/schema";
-import { crossTenant } from "../db/tenant-guard";
+import { crossTenant, tenantDb } from "../db/tenant-guard";
 import type { Env } from "../env";
 import { publicOrigin } from "../http/origin";
 import type { Logger } from "../logger";
@@ -88,7 +88,8 @@ export class DeliverySender {
           .executeTakeFirstOrThrow();
         const tenant = (await getTenant(db, campaign.tenant_id)).config;
         const ctx: SubscriptionContext = {
-          db,
+          // What the message reads (lists, links) is this campaign's tenant's.
+          db: tenantDb(db, tenant.id),
           logger,
           transport,
           tenant,

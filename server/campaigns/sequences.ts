@@ -1,5 +1,6 @@
 import type { Db } from "../db";
 import type { CampaignStatus } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import { CampaignError } from "./errors";
 
 /*
@@ -28,14 +29,13 @@ export interface SequenceStep {
 }
 
 export async function listSequenceSteps(
-  db: Db,
+  root: Db,
   tenantId: string,
   listId: number,
 ): Promise<SequenceStep[]> {
-  const rows = await db
+  const rows = await tenantDb(root, tenantId)
     .selectFrom("campaigns")
     .select(["id", "sequence_position", "sequence_delay_days", "subject", "status", "started_at"])
-    .where("tenant_id", "=", tenantId)
     .where("sequence_list_id", "=", listId)
     .where("status", "in", ["sending", "paused"])
     .orderBy("sequence_delay_days")

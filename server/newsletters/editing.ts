@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../db";
 import type { NewsletterStatus } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import type { TenantScope } from "../scope";
 import { NewsletterNotFoundError } from "./errors";
 import { getNewsletter } from "./listing";
@@ -80,14 +81,14 @@ export interface ArchivedNewsletter {
  * clash with a newsletter written here).
  */
 export async function storeArchivedNewsletter(
-  db: Db,
+  root: Db,
   tenantId: string,
   post: ArchivedNewsletter,
 ): Promise<{ id: string } | "slug-taken"> {
+  const db = tenantDb(root, tenantId);
   const holder = await db
     .selectFrom("newsletter_slugs")
     .select("newsletter_id")
-    .where("tenant_id", "=", tenantId)
     .where("slug", "=", post.slug)
     .executeTakeFirst();
   if (holder) return "slug-taken";

@@ -1,6 +1,7 @@
 import { type SelectQueryBuilder, sql } from "kysely";
 import { preparedQuery } from "../db/prepared";
 import type { Database, NewsletterRow, NewsletterStatus } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import type { TenantScope } from "../scope";
 import {
   LIST_COLUMNS,
@@ -18,11 +19,10 @@ import {
 
 /** Any newsletter of the tenant, draft or published (staff view). */
 export async function getNewsletter(ctx: TenantScope, id: string): Promise<Newsletter | null> {
-  const row = await ctx.db
+  const row = await tenantDb(ctx.db, ctx.tenantId)
     .selectFrom("newsletters")
     .selectAll()
     .where("id", "=", id)
-    .where("tenant_id", "=", ctx.tenantId)
     .executeTakeFirst();
   return row ? toNewsletter(row) : null;
 }
@@ -43,19 +43,18 @@ export async function getPublishedNewsletterBySlug(
   return publishedWhere(ctx, "slug", slug);
 }
 
-// A newsletter's page reads it by slug on every render.
+// A newsletter's page reads it by slug on every render (compiled once per tenant's database).
 const publishedBy = {
   id: publishedQuery("id"),
   slug: publishedQuery("slug"),
 };
 
 function publishedQuery(column: "id" | "slug") {
-  return preparedQuery<"value" | "tenant", NewsletterRow>((db, value) =>
+  return preparedQuery<"value", NewsletterRow>((db, value) =>
     db
       .selectFrom("newsletters")
       .selectAll()
       .where(column, "=", value("value"))
-      .where("tenant_id", "=", value("tenant"))
       .where("status", "=", "published"),
   );
 }
@@ -65,7 +64,7 @@ async function publishedWhere(
   column: "id" | "slug",
   value: string,
 ): Promise<Newsletter | null> {
-  const [row] = await publishedBy[column](ctx.db, { value, tenant: ctx.tenantId });
+  const [row] = await publishedBy[column](tenantDb(ctx.db, ctx.tenantId), { value });
   return row ? toNewsletter(row) : null;
 }
 
@@ -86,20 +85,20 @@ export async function listNewsletters(
   filter: NewsletterFilter = {},
   page: { page: number; pageSize: number } = { page: 1, pageSize: STAFF_PAGE_SIZE },
 ): Promise<{ items: NewsletterSummary[]; total: number }> {
+  const db = tenantDb(ctx.db, ctx.tenantId);
   const search = filter.search?.trim();
   if (!filter.status && !search) {
     // The dashboard as it opens: the same two queries on every load, prepared once.
     const [items, counted] = await Promise.all([
-      staffPage(ctx.db, {
-        tenant: ctx.tenantId,
+      staffPage(db, {
         limit: page.pageSize,
         offset: (page.page - 1) * page.pageSize,
       }),
-      staffCount(ctx.db, { tenant: ctx.tenantId }),
+      staffCount(db, {}),
     ]);
     return { items: items.map(toSummary), total: Number(counted[0]?.total ?? 0) };
   }
-  let base = ctx.db.selectFrom("newsletters").where("tenant_id", "=", ctx.tenantId);
+  let base = db.selectFrom("newsletters");
   if (filter.status) base = base.where("status", "=", filter.status);
   if (search) {
     const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -137,17 +136,14 @@ function countOf(base: SelectQueryBuilder<Database, "newsletters", object>) {
   return base.select((eb) => eb.fn.countAll<number>().as("total"));
 }
 
-const staffPage = preparedQuery<"tenant" | "limit" | "offset", SummaryRow>((db, value) =>
-  newestFirst(
-    db.selectFrom("newsletters").where("tenant_id", "=", value("tenant")),
-    "updated_at",
-    value("limit"),
-    value("offset"),
-  ).select(SUMMARY_COLUMNS),
+const staffPage = preparedQuery<"limit" | "offset", SummaryRow>((db, value) =>
+  newestFirst(db.selectFrom("newsletters"), "updated_at", value("limit"), value("offset")).select(
+    SUMMARY_COLUMNS,
+  ),
 );
 
-const staffCount = preparedQuery<"tenant", { total: number }>((db, value) =>
-  countOf(db.selectFrom("newsletters").where("tenant_id", "=", value("tenant"))),
+const staffCount = preparedQuery<never, { total: number }>((db) =>
+  countOf(db.selectFrom("newsletters")),
 );
 
 /** Published newsletters, newest first, one page at a time: all, or those of a tag or a year. */
@@ -155,9 +151,8 @@ export async function listPublishedNewsletters(
   ctx: TenantScope,
   page: { page: number; pageSize: number; tag?: string; year?: number },
 ): Promise<{ items: NewsletterListItem[]; total: number }> {
-  let base = ctx.db
+  let base = tenantDb(ctx.db, ctx.tenantId)
     .selectFrom("newsletters")
-    .where("tenant_id", "=", ctx.tenantId)
     .where("status", "=", "published");
   if (page.tag !== undefined) {
     const tag = page.tag;
@@ -165,7 +160,6 @@ export async function listPublishedNewsletters(
       eb
         .selectFrom("newsletter_tags")
         .select("newsletter_id")
-        .where("newsletter_tags.tenant_id", "=", ctx.tenantId)
         .where("newsletter_tags.tag_slug", "=", tag),
     );
   }
@@ -185,10 +179,9 @@ export async function listPublishedYears(
   ctx: TenantScope,
 ): Promise<{ year: number; count: number }[]> {
   const year = sql<string>`substr(published_at, 1, 4)`;
-  const rows = await ctx.db
+  const rows = await tenantDb(ctx.db, ctx.tenantId)
     .selectFrom("newsletters")
     .select([year.as("year"), (eb) => eb.fn.countAll<number>().as("count")])
-    .where("tenant_id", "=", ctx.tenantId)
     .where("status", "=", "published")
     .groupBy(year)
     .orderBy(year, "desc")

@@ -3,6 +3,7 @@ import { sql, type Updateable } from "kysely";
 import type { Db } from "../db";
 import { preparedQuery } from "../db/prepared";
 import type { NewsletterRow, NewslettersTable } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import type { TenantScope } from "../scope";
 import { NewsletterNotFoundError, SCHEDULE_MESSAGES, ScheduleError } from "./errors";
 import { getNewsletter } from "./listing";
@@ -64,17 +65,13 @@ export type NewsletterFields = Pick<
 
 /** Writes a save (only to a draft, with `draftOnly`); false when there is no such newsletter. */
 export async function writeNewsletterFields(
-  db: Db,
+  root: Db,
   tenantId: string,
   id: string,
   fields: NewsletterFields,
   options: { draftOnly?: boolean } = {},
 ): Promise<boolean> {
-  let query = db
-    .updateTable("newsletters")
-    .set(fields)
-    .where("id", "=", id)
-    .where("tenant_id", "=", tenantId);
+  let query = tenantDb(root, tenantId).updateTable("newsletters").set(fields).where("id", "=", id);
   if (options.draftOnly) query = query.where("status", "=", "draft");
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
@@ -83,7 +80,8 @@ export async function writeNewsletterFields(
 /** SPEC §4: publishing sets status published and publishedAt (kept from the first publication). */
 export async function publishNewsletter(ctx: TenantScope, id: string): Promise<void> {
   const now = new Date().toISOString();
-  await ctx.db.transaction().execute(async (trx) => {
+  const db = tenantDb(ctx.db, ctx.tenantId);
+  await db.transaction().execute(async (trx) => {
     const result = await trx
       .updateTable("newsletters")
       .set({
@@ -98,7 +96,6 @@ export async function publishNewsletter(ctx: TenantScope, id: string): Promise<v
         preview_key: null,
       })
       .where("id", "=", id)
-      .where("tenant_id", "=", ctx.tenantId)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) throw new NewsletterNotFoundError(id);
     await syncSearchIndex(trx, ctx.tenantId, id);
@@ -122,11 +119,10 @@ export async function scheduleNewsletter(
   if (at.getTime() > now.getTime() + 366 * 86_400_000) {
     throw new ScheduleError(SCHEDULE_MESSAGES.tooFar);
   }
-  const result = await ctx.db
+  const result = await tenantDb(ctx.db, ctx.tenantId)
     .updateTable("newsletters")
     .set({ scheduled_at: at.toISOString(), scheduled_send: schedule.send ? 1 : 0 })
     .where("id", "=", id)
-    .where("tenant_id", "=", ctx.tenantId)
     .where("status", "=", "draft")
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) > 0) return;
@@ -135,11 +131,10 @@ export async function scheduleNewsletter(
 }
 
 export async function unscheduleNewsletter(ctx: TenantScope, id: string): Promise<void> {
-  const result = await ctx.db
+  const result = await tenantDb(ctx.db, ctx.tenantId)
     .updateTable("newsletters")
     .set({ scheduled_at: null, scheduled_send: 0 })
     .where("id", "=", id)
-    .where("tenant_id", "=", ctx.tenantId)
     .where("status", "=", "draft")
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0 && !(await getNewsletter(ctx, id))) {
@@ -153,11 +148,12 @@ export async function unscheduleNewsletter(ctx: TenantScope, id: string): Promis
  * scheduled_send = 1 until its campaign exists (claimScheduledSend).
  */
 export async function publishScheduledNewsletter(
-  db: Db,
+  root: Db,
   tenantId: string,
   id: string,
   now: string,
 ): Promise<boolean> {
+  const db = tenantDb(root, tenantId);
   return db.transaction().execute(async (trx) => {
     const result = await trx
       .updateTable("newsletters")
@@ -169,7 +165,6 @@ export async function publishScheduledNewsletter(
         preview_key: null,
       })
       .where("id", "=", id)
-      .where("tenant_id", "=", tenantId)
       .where("status", "=", "draft")
       .where("scheduled_at", "<=", now)
       .executeTakeFirst();
@@ -183,12 +178,11 @@ export async function publishScheduledNewsletter(
  * Claims a published newsletter's scheduled send, inside the transaction that creates its campaign:
  * the claim and the campaign commit together or not at all.
  */
-export async function claimScheduledSend(db: Db, tenantId: string, id: string): Promise<boolean> {
-  const result = await db
+export async function claimScheduledSend(root: Db, tenantId: string, id: string): Promise<boolean> {
+  const result = await tenantDb(root, tenantId)
     .updateTable("newsletters")
     .set({ scheduled_send: 0 })
     .where("id", "=", id)
-    .where("tenant_id", "=", tenantId)
     .where("status", "=", "published")
     .where("scheduled_send", "=", 1)
     .executeTakeFirst();
@@ -196,12 +190,11 @@ export async function claimScheduledSend(db: Db, tenantId: string, id: string): 
 }
 
 /** A scheduled send that cannot be made (no list, a bad sender): recorded, not retried forever. */
-export async function failScheduledSend(db: Db, tenantId: string, id: string): Promise<void> {
-  await db
+export async function failScheduledSend(root: Db, tenantId: string, id: string): Promise<void> {
+  await tenantDb(root, tenantId)
     .updateTable("newsletters")
     .set({ scheduled_send: 0, send_status: "failed" })
     .where("id", "=", id)
-    .where("tenant_id", "=", tenantId)
     .execute();
 }
 
@@ -210,40 +203,38 @@ export async function failScheduledSend(db: Db, tenantId: string, id: string): P
  * null when there is no such newsletter.
  */
 export async function previewKeyFor(ctx: TenantScope, id: string): Promise<string | null> {
-  await ctx.db
+  const db = tenantDb(ctx.db, ctx.tenantId);
+  await db
     .updateTable("newsletters")
     .set({ preview_key: randomBytes(24).toString("base64url") })
     .where("id", "=", id)
-    .where("tenant_id", "=", ctx.tenantId)
     .where("preview_key", "is", null)
     .execute();
-  const row = await ctx.db
+  const row = await db
     .selectFrom("newsletters")
     .select("preview_key")
     .where("id", "=", id)
-    .where("tenant_id", "=", ctx.tenantId)
     .executeTakeFirst();
   return row?.preview_key ?? null;
 }
 
 /** Every preview link given out for the newsletter stops working (the next one gets a new key). */
 export async function revokePreviewKey(ctx: TenantScope, id: string): Promise<void> {
-  const result = await ctx.db
+  const result = await tenantDb(ctx.db, ctx.tenantId)
     .updateTable("newsletters")
     .set({ preview_key: null })
     .where("id", "=", id)
-    .where("tenant_id", "=", ctx.tenantId)
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) throw new NewsletterNotFoundError(id);
 }
 
 export async function unpublishNewsletter(ctx: TenantScope, id: string): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  const db = tenantDb(ctx.db, ctx.tenantId);
+  await db.transaction().execute(async (trx) => {
     const result = await trx
       .updateTable("newsletters")
       .set({ status: "draft", updated_at: new Date().toISOString(), scheduled_send: 0 })
       .where("id", "=", id)
-      .where("tenant_id", "=", ctx.tenantId)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) throw new NewsletterNotFoundError(id);
     await syncSearchIndex(trx, ctx.tenantId, id);
@@ -251,12 +242,9 @@ export async function unpublishNewsletter(ctx: TenantScope, id: string): Promise
 }
 
 export async function deleteNewsletter(ctx: TenantScope, id: string): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    const result = await trx
-      .deleteFrom("newsletters")
-      .where("id", "=", id)
-      .where("tenant_id", "=", ctx.tenantId)
-      .executeTakeFirst();
+  const db = tenantDb(ctx.db, ctx.tenantId);
+  await db.transaction().execute(async (trx) => {
+    const result = await trx.deleteFrom("newsletters").where("id", "=", id).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw new NewsletterNotFoundError(id);
     // Its tag links went with it (cascade); a tag only it carried goes too.
     await removeUnusedTags(trx, ctx.tenantId);
@@ -272,7 +260,7 @@ export async function viewPublishedNewsletter(
   ctx: TenantScope,
   slug: string,
 ): Promise<{ newsletter: Newsletter; version: string } | null> {
-  const [row] = await viewBySlug(ctx.db, { slug, tenant: ctx.tenantId });
+  const [row] = await viewBySlug(tenantDb(ctx.db, ctx.tenantId), { slug });
   return row ? { newsletter: toNewsletter(row), version: pageVersion(row) } : null;
 }
 
@@ -281,12 +269,12 @@ function pageVersion(row: Pick<NewsletterRow, "updated_at" | "render_version">):
   return `${row.updated_at}#${row.render_version}`;
 }
 
-const viewBySlug = preparedQuery<"slug" | "tenant", NewsletterRow>((db, value) =>
+// Compiled once per tenant's database: the binding names the tenant.
+const viewBySlug = preparedQuery<"slug", NewsletterRow>((db, value) =>
   db
     .updateTable("newsletters")
     .set({ views: sql<number>`views + 1` })
     .where("slug", "=", value("slug"))
-    .where("tenant_id", "=", value("tenant"))
     .where("status", "=", "published")
     .returningAll(),
 );
@@ -296,13 +284,13 @@ const viewBySlug = preparedQuery<"slug" | "tenant", NewsletterRow>((db, value) =
  * status; sending now also sets sentAt and sendStatus.
  */
 export async function recordProviderCampaign(
-  db: Db,
+  root: Db,
   tenantId: string,
   newsletterId: string,
   campaign: { id: string; status: string },
   mode: "now" | "schedule" | "draft",
 ): Promise<void> {
-  await db
+  await tenantDb(root, tenantId)
     .updateTable("newsletters")
     .set({
       mailerlite_campaign_id: campaign.id,
@@ -310,7 +298,6 @@ export async function recordProviderCampaign(
       send_status: mode === "now" ? "sent" : mode === "schedule" ? "scheduled" : "draft",
       ...(mode === "now" ? { sent_at: new Date().toISOString() } : {}),
     })
-    .where("tenant_id", "=", tenantId)
     .where("id", "=", newsletterId)
     .execute();
 }
@@ -320,38 +307,37 @@ export async function recordProviderCampaign(
 
 /** Counts one view of a published newsletter of the tenant; null when there is none to count. */
 export async function countNewsletterView(
-  db: Db,
+  root: Db,
   tenantId: string,
   slug: string,
 ): Promise<{ views: number; version: string } | null> {
-  const [row] = await countViewBySlug(db, { slug, tenant: tenantId });
+  const [row] = await countViewBySlug(tenantDb(root, tenantId), { slug });
   if (!row) return null;
   return { views: Number(row.views), version: pageVersion(row) };
 }
 
 // Every view of a newsletter page runs it, cached page or not.
 const countViewBySlug = preparedQuery<
-  "slug" | "tenant",
+  "slug",
   Pick<NewsletterRow, "views" | "updated_at" | "render_version">
 >((db, value) =>
   db
     .updateTable("newsletters")
     .set({ views: sql<number>`views + 1` })
     .where("slug", "=", value("slug"))
-    .where("tenant_id", "=", value("tenant"))
     .where("status", "=", "published")
     .returning(["views", "updated_at", "render_version"]),
 );
 
 /** The number of visible comments went up or down by one; false when no such newsletter. */
 export async function countNewsletterComment(
-  db: Db,
+  root: Db,
   tenantId: string,
   newsletterId: string,
   change: 1 | -1,
   options: { publishedOnly?: boolean } = {},
 ): Promise<boolean> {
-  let query = db
+  let query = tenantDb(root, tenantId)
     .updateTable("newsletters")
     .set({
       // portable `greatest(comments - 1, 0)`: the counter never goes below zero
@@ -362,7 +348,6 @@ export async function countNewsletterComment(
       // the page shows the count: its cached render is stale
       render_version: sql<number>`render_version + 1`,
     })
-    .where("tenant_id", "=", tenantId)
     .where("id", "=", newsletterId);
   if (options.publishedOnly) query = query.where("status", "=", "published");
   const result = await query.executeTakeFirst();
@@ -371,21 +356,20 @@ export async function countNewsletterComment(
 
 /** SPEC §4: the newsletter's campaign and send status as its campaign starts and ends. */
 export async function setNewsletterSendState(
-  db: Db,
+  root: Db,
   tenantId: string,
   newsletterId: string,
   state:
     | { campaignId: string; status: "sending" }
     | { campaignId: string; status: "sent" | "failed"; sentAt: string },
 ): Promise<void> {
-  await db
+  await tenantDb(root, tenantId)
     .updateTable("newsletters")
     .set({
       campaign_id: state.campaignId,
       send_status: state.status,
       ...("sentAt" in state ? { sent_at: state.sentAt } : {}),
     })
-    .where("tenant_id", "=", tenantId)
     .where("id", "=", newsletterId)
     .execute();
 }

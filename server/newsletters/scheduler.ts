@@ -1,7 +1,7 @@
 import { CampaignError } from "../campaigns/errors";
 import { sendAsCampaign } from "../campaigns/send-as-campaign";
 import type { Db } from "../db";
-import { crossTenant } from "../db/tenant-guard";
+import { crossTenant, tenantDb } from "../db/tenant-guard";
 import { type Env, getEnv } from "../env";
 import { publicOrigin } from "../http/origin";
 import type { Logger } from "../logger";
@@ -72,8 +72,10 @@ export async function runSchedule(deps: SchedulerDeps, now = new Date()): Promis
 
 async function sendScheduled(deps: SchedulerDeps, tenantId: string, id: string): Promise<boolean> {
   const tenant = (await getTenant(deps.db, tenantId)).config;
+  // From here on the scheduler acts for this newsletter's tenant only.
+  const db = tenantDb(deps.db, tenantId);
   try {
-    return await deps.db.transaction().execute(async (trx) => {
+    return await db.transaction().execute(async (trx) => {
       if (!(await claimScheduledSend(trx, tenantId, id))) return false;
       const newsletter = await getNewsletter({ db: trx, tenantId }, id);
       if (!newsletter) return false;
@@ -111,7 +113,7 @@ async function sendScheduled(deps: SchedulerDeps, tenantId: string, id: string):
     // A send that can never be made is recorded as failed; anything else is tried next round.
     if (!(error instanceof CampaignError || error instanceof ProviderError)) throw error;
     deps.logger.error({ err: error, tenantId, newsletterId: id }, "scheduled send failed");
-    await failScheduledSend(deps.db, tenantId, id);
+    await failScheduledSend(db, tenantId, id);
     return false;
   }
 }

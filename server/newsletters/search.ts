@@ -4,6 +4,7 @@ import type { Db } from "../db";
 import { isPostgres } from "../db/portable";
 import { crossTenant, tenantDb } from "../db/tenant-guard";
 import type { TenantScope } from "../scope";
+import type { IssueSummary } from "./archive";
 import { textOfHtml } from "./sanitize";
 
 /*
@@ -53,13 +54,8 @@ export interface SnippetPart {
   highlighted: boolean;
 }
 
-export interface SearchHit {
-  id: string;
-  slug: string;
-  title: string;
-  excerpt: string;
-  date: string;
-  readTime: number;
+/** A newsletter found: as the archive lists it (without tags and cover), with its snippet. */
+export interface SearchHit extends Omit<IssueSummary, "tags" | "cover"> {
   snippet: SnippetPart[];
 }
 

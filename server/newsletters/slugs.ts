@@ -1,5 +1,6 @@
 import slugify from "slugify";
 import type { Db } from "../db";
+import { tenantDb } from "../db/tenant-guard";
 import type { TenantScope } from "../scope";
 import { NewsletterSlugTakenError } from "./errors";
 
@@ -51,16 +52,15 @@ export function firstFreeSlug(base: string, taken: (slug: string) => boolean): s
  * suggested slug, the first free `wanted-2`, `-3`…, and for one the writer typed, an error.
  */
 export async function claimSlug(
-  db: Db,
+  root: Db,
   tenantId: string,
   newsletterId: string,
   wanted: string,
   options: { exact: boolean },
 ): Promise<string> {
-  const holders = await db
+  const holders = await tenantDb(root, tenantId)
     .selectFrom("newsletter_slugs")
     .select(["slug", "newsletter_id"])
-    .where("tenant_id", "=", tenantId)
     .where("slug", "like", `${wanted}%`)
     .execute();
   const taken = new Map(holders.map((holder) => [holder.slug, holder.newsletter_id]));
@@ -95,10 +95,9 @@ export async function currentSlugFor(
   ctx: TenantScope,
   idOrOldSlug: string,
 ): Promise<string | null> {
-  const row = await ctx.db
+  const row = await tenantDb(ctx.db, ctx.tenantId)
     .selectFrom("newsletters")
     .select("newsletters.slug")
-    .where("newsletters.tenant_id", "=", ctx.tenantId)
     .where("newsletters.status", "=", "published")
     .where((eb) =>
       eb.or([
@@ -109,7 +108,6 @@ export async function currentSlugFor(
           eb
             .selectFrom("newsletter_slugs")
             .select("newsletter_id")
-            .where("newsletter_slugs.tenant_id", "=", ctx.tenantId)
             .where("newsletter_slugs.slug", "=", idOrOldSlug),
         ),
       ]),

@@ -124,10 +124,9 @@ export async function resealWebhookSecrets(db: Db, which: Reseal): Promise<numbe
       (row) => row.secret,
       (row) => webhookSecretAt(row.tenant_id, row.provider),
       async (row, sealed) => {
-        await all
+        await tenantDb(all, row.tenant_id)
           .updateTable("webhook_secrets")
           .set({ secret: sealed })
-          .where("tenant_id", "=", row.tenant_id)
           .where("provider", "=", row.provider)
           .where("secret", "=", row.secret)
           .execute();

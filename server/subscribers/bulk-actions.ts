@@ -1,5 +1,6 @@
 import { anonymiseDeliveries } from "../campaigns/deliveries";
 import type { SubscriberStatus } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import { forgetRecipients } from "../mail/send";
 import { providerNameFor } from "../providers/choice";
 import { pushUnsubscribe } from "../providers/mailerlite-mirror";
@@ -41,10 +42,9 @@ export async function changeListMembership(
   }
   const members = new Set<number>();
   for (const part of chunks(ids)) {
-    const rows = await ctx.db
+    const rows = await tenantDb(ctx.db, ctx.tenant.id)
       .selectFrom("subscriptions")
       .select("subscriber_id")
-      .where("tenant_id", "=", ctx.tenant.id)
       .where("list_id", "=", list.id)
       .where("subscriber_id", "in", part)
       .execute();
@@ -86,10 +86,9 @@ async function selectedRows(ctx: SubscriptionContext, ids: readonly number[]) {
   const rows: { id: number; email: string; status: SubscriberStatus }[] = [];
   for (const part of chunks(ids)) {
     rows.push(
-      ...(await ctx.db
+      ...(await tenantDb(ctx.db, ctx.tenant.id)
         .selectFrom("subscribers")
         .select(["id", "email", "status"])
-        .where("tenant_id", "=", ctx.tenant.id)
         .where("id", "in", part)
         .where("erased_at", "is", null)
         .execute()),

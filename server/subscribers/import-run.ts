@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../db";
+import { tenantDb } from "../db/tenant-guard";
 import { ImportTakenOver, type JobRef, stillOwned } from "../import-jobs";
 import {
   heraldFieldsFor,
@@ -30,20 +31,21 @@ import {
 
 /**
  * Writes a claimed job's rows after the last committed chunk, a chunk per transaction, and
- * closes it as done (or failed, with the reason).
+ * closes it as done (or failed, with the reason). Everything it reads and writes is the job's
+ * tenant's: it runs on the database bound to that tenant.
  */
 export async function runImport(
-  db: Db,
+  root: Db,
   job: JobRef,
   workerId: string,
   keepGoing: () => boolean = () => true,
 ): Promise<void> {
+  const db = tenantDb(root, job.tenantId);
   const ctx = { db, tenant: (await getTenant(db, job.tenantId)).config };
   const mine = importJobUpdate(job, workerId);
   const row = await db
     .selectFrom("subscriber_imports")
     .select(["csv", "done_through_line", "source", "cursor", "done_rows", "created_by", "refused"])
-    .where("tenant_id", "=", job.tenantId)
     .where("id", "=", job.id)
     .executeTakeFirstOrThrow();
   if (row.source === "mailerlite") {

@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import type { Db } from "../db";
+import { tenantDb } from "../db/tenant-guard";
 import type { Logger } from "../logger";
 import { recordImportJob } from "../metrics";
 import { runNextArchiveImport } from "../newsletters/archive-imports";
@@ -44,11 +45,12 @@ export class ImportWorker {
     const job = await claimImport(this.options.db, this.id);
     if (!job) return this.archiveTick();
     const started = Date.now();
-    await runImport(this.options.db, job, this.id, () => this.running);
-    const ended = await this.options.db
+    // The job was found across tenants; it is run for its own.
+    const db = tenantDb(this.options.db, job.tenantId);
+    await runImport(db, job, this.id, () => this.running);
+    const ended = await db
       .selectFrom("subscriber_imports")
       .select(["status", "source"])
-      .where("tenant_id", "=", job.tenantId)
       .where("id", "=", job.id)
       .executeTakeFirst();
     // A job stopped part way (a shutdown) is neither: another round finishes it.

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { isSuppressed } from "../campaigns/bounces";
 import type { Db } from "../db";
 import type { SubscriberStatus } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import type { Scope } from "../scope";
 import { type ImportOrigin, recordEvents } from "./events";
 import { setFieldValues } from "./fields";
@@ -60,8 +61,9 @@ export async function writeImportRows(
       hasLists: boolean;
     }
   >();
+  const db = tenantDb(trx, tenantId);
   for (const part of chunks(rows.map((row) => row.email))) {
-    const found = await trx
+    const found = await db
       .selectFrom("subscribers")
       .select(["id", "email", "status", "name", "subscribed_at"])
       .select((eb) =>
@@ -70,12 +72,10 @@ export async function writeImportRows(
             eb
               .selectFrom("subscriptions")
               .select(sql`1`.as("one"))
-              .where("subscriptions.tenant_id", "=", tenantId)
               .whereRef("subscriptions.subscriber_id", "=", "subscribers.id"),
           )
           .as("has_lists"),
       )
-      .where("tenant_id", "=", tenantId)
       .where("email", "in", part)
       .execute();
     for (const row of found) {

@@ -1,5 +1,6 @@
 import type { Db } from "../db";
 import type { ImportSource, SubscriberImportsTable } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import {
   claimJob,
   IMPORT_STALE_MS,
@@ -178,10 +179,9 @@ export async function queueImport(
 }
 
 export async function getImport(ctx: AdminScope, id: number): Promise<ImportJob> {
-  const row = await ctx.db
+  const row = await tenantDb(ctx.db, ctx.tenant.id)
     .selectFrom("subscriber_imports")
     .select(JOB_COLUMNS)
-    .where("tenant_id", "=", ctx.tenant.id)
     .where("id", "=", id)
     .executeTakeFirst();
   if (!row) throw new ImportNotFound("Import not found");
@@ -190,10 +190,9 @@ export async function getImport(ctx: AdminScope, id: number): Promise<ImportJob>
 
 /** The tenant's latest imports, newest first. */
 export async function recentImports(ctx: AdminScope, limit = 10): Promise<ImportJob[]> {
-  const rows = await ctx.db
+  const rows = await tenantDb(ctx.db, ctx.tenant.id)
     .selectFrom("subscriber_imports")
     .select(JOB_COLUMNS)
-    .where("tenant_id", "=", ctx.tenant.id)
     .orderBy("id", "desc")
     .limit(limit)
     .execute();
@@ -215,10 +214,10 @@ export function claimImport(db: Db, workerId: string, now = new Date(), only?: J
  */
 export async function queueMailerLiteMove(ctx: AdminScope, by: string): Promise<number> {
   mailerLiteToLeave(ctx.tenant);
-  const latest = await ctx.db
+  const db = tenantDb(ctx.db, ctx.tenant.id);
+  const latest = await db
     .selectFrom("subscriber_imports")
     .select(["id", "status"])
-    .where("tenant_id", "=", ctx.tenant.id)
     .where("source", "=", "mailerlite")
     .orderBy("id", "desc")
     .limit(1)
@@ -227,7 +226,7 @@ export async function queueMailerLiteMove(ctx: AdminScope, by: string): Promise<
     return Number(latest.id);
   }
   if (latest?.status === "failed") {
-    const resumed = await ctx.db
+    const resumed = await db
       .updateTable("subscriber_imports")
       .set({
         status: "queued",
@@ -236,13 +235,12 @@ export async function queueMailerLiteMove(ctx: AdminScope, by: string): Promise<
         claimed_by: null,
         heartbeat_at: null,
       })
-      .where("tenant_id", "=", ctx.tenant.id)
       .where("id", "=", latest.id)
       .where("status", "=", "failed")
       .executeTakeFirst();
     if (Number(resumed.numUpdatedRows) === 1) return Number(latest.id);
   }
-  const { id } = await ctx.db
+  const { id } = await db
     .insertInto("subscriber_imports")
     .values({
       tenant_id: ctx.tenant.id,

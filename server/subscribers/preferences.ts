@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Db } from "../db";
 import type { SubscriberStatus } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import { MailNotSentError } from "../mail/send";
 import { pushMembership, pushUnsubscribe } from "../providers/mailerlite-mirror";
 import { MESSAGES, SubscriptionError } from "./errors";
@@ -134,54 +135,52 @@ export async function applyPreferenceChange(
   }
   // The lists they were on, for the timeline and growth per list.
   const listsBefore = await listKeysOfSubscriber(ctx, subscriber.id);
-  const applied = await ctx.db.transaction().execute(async (trx) => {
-    const pending = await checkPendingChange(trx, ctx.tenant.id, subscriber.id, input.token, now);
-    if ("error" in pending) return pending;
-    const { wanted } = pending;
-    const lists = await trx
-      .selectFrom("lists")
-      .select(["id", "key"])
-      .where("tenant_id", "=", ctx.tenant.id)
-      .execute();
-    const wantedIds = lists.filter((list) => wanted.includes(list.key)).map((list) => list.id);
-    const stamp = now.toISOString();
-    await replaceLists(trx, ctx.tenant.id, subscriber.id, wantedIds, stamp);
-    const status: SubscriberStatus = wantedIds.length > 0 ? "active" : "unsubscribed";
-    await updateSubscriber(
-      trx,
-      ctx.tenant.id,
-      subscriber.id,
-      {
-        status,
-        subscribed_at:
-          status === "active" ? (subscriber.subscribed_at ?? stamp) : subscriber.subscribed_at,
-        unsubscribed_at: status === "unsubscribed" ? stamp : null,
-      },
-      stamp,
-    );
-    await spendPendingChange(trx, ctx.tenant.id, subscriber.id, stamp);
-    await recordEvent(
-      trx,
-      ctx.tenant.id,
-      status === "active"
-        ? {
-            subscriberId: subscriber.id,
-            kind: "preferences-changed",
-            detail: {
-              lists: wanted,
-              added: wanted.filter((key) => !listsBefore.includes(key)),
-              removed: listsBefore.filter((key) => !wanted.includes(key)),
+  const applied = await tenantDb(ctx.db, ctx.tenant.id)
+    .transaction()
+    .execute(async (trx) => {
+      const pending = await checkPendingChange(trx, ctx.tenant.id, subscriber.id, input.token, now);
+      if ("error" in pending) return pending;
+      const { wanted } = pending;
+      const lists = await trx.selectFrom("lists").select(["id", "key"]).execute();
+      const wantedIds = lists.filter((list) => wanted.includes(list.key)).map((list) => list.id);
+      const stamp = now.toISOString();
+      await replaceLists(trx, ctx.tenant.id, subscriber.id, wantedIds, stamp);
+      const status: SubscriberStatus = wantedIds.length > 0 ? "active" : "unsubscribed";
+      await updateSubscriber(
+        trx,
+        ctx.tenant.id,
+        subscriber.id,
+        {
+          status,
+          subscribed_at:
+            status === "active" ? (subscriber.subscribed_at ?? stamp) : subscriber.subscribed_at,
+          unsubscribed_at: status === "unsubscribed" ? stamp : null,
+        },
+        stamp,
+      );
+      await spendPendingChange(trx, ctx.tenant.id, subscriber.id, stamp);
+      await recordEvent(
+        trx,
+        ctx.tenant.id,
+        status === "active"
+          ? {
+              subscriberId: subscriber.id,
+              kind: "preferences-changed",
+              detail: {
+                lists: wanted,
+                added: wanted.filter((key) => !listsBefore.includes(key)),
+                removed: listsBefore.filter((key) => !wanted.includes(key)),
+              },
+            }
+          : {
+              subscriberId: subscriber.id,
+              kind: "unsubscribed",
+              detail: { via: "preference-centre", lists: listsBefore },
             },
-          }
-        : {
-            subscriberId: subscriber.id,
-            kind: "unsubscribed",
-            detail: { via: "preference-centre", lists: listsBefore },
-          },
-      stamp,
-    );
-    return { ok: true as const };
-  });
+        stamp,
+      );
+      return { ok: true as const };
+    });
   if ("error" in applied) throw refuse(applied.error);
   const view = (await getSubscriberById(ctx, subscriber.id)) as SubscriberView;
   const all = await listTenantLists(ctx.db, ctx.tenant);

@@ -1,4 +1,5 @@
 import { isValidEmail } from "../../shared/schemas/email";
+import { tenantDb } from "../db/tenant-guard";
 import { pushMembership } from "../providers/mailerlite-mirror";
 import { recordEvent } from "./events";
 import {
@@ -59,10 +60,9 @@ async function checkInput(ctx: SubscriptionContext, input: SubscriberInput): Pro
 }
 
 async function idOfAddress(ctx: SubscriptionContext, email: string): Promise<number | null> {
-  const row = await ctx.db
+  const row = await tenantDb(ctx.db, ctx.tenant.id)
     .selectFrom("subscribers")
     .select("id")
-    .where("tenant_id", "=", ctx.tenant.id)
     .where("email", "=", email)
     .executeTakeFirst();
   return row?.id ?? null;

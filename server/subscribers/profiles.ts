@@ -1,4 +1,5 @@
-import type { SubscriberStatus } from "../db/schema";
+import type { SubscriberRow } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import type { SubscriberEventDetail } from "./events";
 import { fieldValuesOf, listFields } from "./fields";
 import { listTenantLists } from "./lists";
@@ -28,24 +29,25 @@ export const PROFILE_MESSAGES = {
   exists: "This address is already a subscriber",
 } as const;
 
-export interface SubscriberRecord {
-  id: number;
-  email: string;
-  name: string;
-  status: SubscriberStatus;
-  subscribed_at: string | null;
-  unsubscribed_at: string | null;
-  created_at: string;
-}
+const RECORD_COLUMNS = [
+  "id",
+  "email",
+  "name",
+  "status",
+  "subscribed_at",
+  "unsubscribed_at",
+  "created_at",
+] as const;
+
+export type SubscriberRecord = Pick<SubscriberRow, (typeof RECORD_COLUMNS)[number]>;
 
 export async function requireSubscriber(
   ctx: SubscriptionContext,
   id: number,
 ): Promise<SubscriberRecord> {
-  const row = await ctx.db
+  const row = await tenantDb(ctx.db, ctx.tenant.id)
     .selectFrom("subscribers")
-    .select(["id", "email", "name", "status", "subscribed_at", "unsubscribed_at", "created_at"])
-    .where("tenant_id", "=", ctx.tenant.id)
+    .select(RECORD_COLUMNS)
     .where("id", "=", id)
     .where("erased_at", "is", null)
     .executeTakeFirst();
@@ -54,10 +56,9 @@ export async function requireSubscriber(
 }
 
 export async function listIdsOfSubscriber(ctx: SubscriptionContext, id: number): Promise<number[]> {
-  const rows = await ctx.db
+  const rows = await tenantDb(ctx.db, ctx.tenant.id)
     .selectFrom("subscriptions")
     .select("list_id")
-    .where("tenant_id", "=", ctx.tenant.id)
     .where("subscriber_id", "=", id)
     .execute();
   return rows.map((row) => row.list_id);
@@ -77,14 +78,14 @@ export async function subscriberProfile(
   id: number,
 ): Promise<SubscriberProfile> {
   const row = await requireSubscriber(ctx, id);
+  const db = tenantDb(ctx.db, ctx.tenant.id);
   const [listIds, lists, values, consent, timeline] = await Promise.all([
     listIdsOfSubscriber(ctx, id),
-    listTenantLists(ctx.db, ctx.tenant),
-    fieldValuesOf(ctx.db, ctx.tenant.id, [id]),
-    ctx.db
+    listTenantLists(db, ctx.tenant),
+    fieldValuesOf(db, ctx.tenant.id, [id]),
+    db
       .selectFrom("subscriber_events")
       .select(["detail", "created_at"])
-      .where("tenant_id", "=", ctx.tenant.id)
       .where("subscriber_id", "=", id)
       .where("kind", "=", "signed-up")
       .orderBy("created_at", "desc")

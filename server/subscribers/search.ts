@@ -3,6 +3,7 @@ import { z } from "zod";
 import { SUBSCRIBER_STATUSES } from "../../shared/schemas/subscribers";
 import { isPostgres, likePattern } from "../db/portable";
 import type { Database, SubscriberStatus } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import type { Scope } from "../scope";
 import { audienceCounts, sumOf } from "./counts";
 import { listTenantLists } from "./lists";
@@ -11,7 +12,7 @@ import { listKeysBySubscriber, type SubscriberView } from "./subscribers";
 /**
  * Staff finding subscribers (/admin/subscribers): the search form's filter, a page of matches with
  * their count, the selection a bulk action works on, and the counts per list and status. Every
- * query names the tenant in its WHERE clause.
+ * query runs on the database bound to the tenant, which adds its tenant conditions.
  */
 type AdminScope = Pick<Scope, "db" | "tenant">;
 
@@ -89,7 +90,8 @@ async function searchCondition(ctx: AdminScope, q: string): Promise<SubscriberCo
     for (const row of rows) ids.add(Number(row.id));
   }
   const matched = [...ids];
-  // The candidates are every tenant's: the id list only narrows, the tenant condition still holds.
+  // The candidates are every tenant's: the id list only narrows, the bound database's tenant
+  // condition still holds.
   return (eb) => (matched.length > 0 ? eb("subscribers.id", "in", matched) : sql<SqlBool>`1 = 0`);
 }
 
@@ -100,9 +102,8 @@ async function listIdOf(ctx: AdminScope, key: string): Promise<number | null> {
 }
 
 export async function filteredSubscribers(ctx: AdminScope, filter: SubscriberFilter) {
-  let query = ctx.db
+  let query = tenantDb(ctx.db, ctx.tenant.id)
     .selectFrom("subscribers")
-    .where("subscribers.tenant_id", "=", ctx.tenant.id)
     .where("subscribers.erased_at", "is", null);
   if (filter.ids)
     query = query.where("subscribers.id", "in", filter.ids.length ? filter.ids : [-1]);
@@ -119,7 +120,6 @@ export async function filteredSubscribers(ctx: AdminScope, filter: SubscriberFil
           .selectFrom("subscriptions")
           .select(sql`1`.as("one"))
           .whereRef("subscriptions.subscriber_id", "=", "subscribers.id")
-          .where("subscriptions.tenant_id", "=", ctx.tenant.id)
           .where("subscriptions.list_id", "=", listId ?? -1),
       ),
     );
@@ -163,7 +163,7 @@ async function countMatching(
   const matching = (await filteredSubscribers(ctx, filter))
     .select("subscribers.id")
     .limit(SEARCH_COUNT_CAP + 1);
-  const { count } = await ctx.db
+  const { count } = await tenantDb(ctx.db, ctx.tenant.id)
     .selectFrom(matching.as("matching"))
     .select((eb) => eb.fn.countAll<number>().as("count"))
     .executeTakeFirstOrThrow();

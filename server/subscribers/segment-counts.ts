@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { SegmentRule } from "../../shared/schemas/segment";
 import type { Db } from "../db";
 import type { SubscriberStatus } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import { audienceCounts, type StatusCounts, sumOf, zeroCounts } from "./counts";
 import {
   type FieldCondition,
@@ -49,11 +50,10 @@ function countOf(of: Readonly<StatusCounts>, statuses: readonly string[]): Segme
 }
 
 /** The ids of the tenant's lists with these keys. */
-async function listIdsOf(db: Db, tenantId: string, keys: readonly string[]): Promise<number[]> {
-  const rows = await db
+async function listIdsOf(root: Db, tenantId: string, keys: readonly string[]): Promise<number[]> {
+  const rows = await tenantDb(root, tenantId)
     .selectFrom("lists")
     .select("id")
-    .where("tenant_id", "=", tenantId)
     .where("key", "in", keys)
     .execute();
   return rows.map((row) => row.id);
@@ -72,7 +72,6 @@ function valuesByStatus(
       .select(["subscriber_values.subscriber_status", (eb) => eb.fn.countAll<number>().as("n")])
       .where("subscriber_values.subscriber_status", "is not", null)
       .groupBy("subscriber_values.subscriber_status"),
-    tenantId,
     condition,
     numberFields,
   );
@@ -139,7 +138,6 @@ async function countFromField(
           .selectFrom("subscriptions")
           .select(sql`1`.as("one"))
           .whereRef("subscriptions.subscriber_id", "=", "subscriber_values.subscriber_id")
-          .where("subscriptions.tenant_id", "=", tenantId)
           .where("subscriptions.list_id", "in", listIds),
       ),
     );
@@ -150,7 +148,6 @@ async function countFromField(
       // The inner subscriber_values is the nearer table: its conditions name its own rows.
       const others = valuesMatching(
         eb.selectFrom("subscriber_values").select("subscriber_values.subscriber_id"),
-        tenantId,
         condition,
         numberFields,
       );
@@ -162,12 +159,16 @@ async function countFromField(
   return countOf(statusCountsOf(await query.execute()), []);
 }
 
-/** How many subscribers a rule matches now, and how many of them are active (would be mailed). */
+/**
+ * How many subscribers a rule matches now, and how many of them are active (would be mailed). The
+ * counting queries run on the database bound to the tenant: it adds their tenant conditions.
+ */
 export async function countSegment(
-  db: Db,
+  root: Db,
   tenantId: string,
   rule: SegmentRule,
 ): Promise<{ matching: number; active: number }> {
+  const db = tenantDb(root, tenantId);
   if (countsAnswer(rule)) {
     const counts = await audienceCounts(db, tenantId);
     let of: Readonly<StatusCounts> = counts.all;
@@ -194,9 +195,8 @@ export async function countSegment(
         .sum<number>(eb.case().when("subscribers.status", "=", "active").then(1).else(0).end())
         .as("active"),
     ])
-    .where("subscribers.tenant_id", "=", tenantId)
     .where("subscribers.erased_at", "is", null)
-    .where((eb) => segmentCondition(eb, tenantId, rule, numbers))
+    .where((eb) => segmentCondition(eb, rule, numbers))
     .executeTakeFirstOrThrow();
   return { matching: Number(row.matching), active: Number(row.active ?? 0) };
 }

@@ -3,6 +3,7 @@ import { type SegmentRule, segmentRuleSchema } from "../../shared/schemas/segmen
 import { createTestDatabase, type TestDatabase, testDialects } from "../../tests/support/database";
 import { migrateToLatest } from "../db/migrate";
 import type { SubscriberStatus } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import { seedTenants } from "../tenants/seed";
 import { getTenant } from "../tenants/store";
 import { createField, setFieldValues } from "./fields";
@@ -215,12 +216,11 @@ describe.each(testDialects())("segment rules on %s", (dialect) => {
   /** The addresses the rule's SQL condition selects. */
   async function selected(segment: SegmentRule): Promise<string[]> {
     const numbers = await numberFieldKeys(database.db, "main");
-    const rows = await database.db
+    const rows = await tenantDb(database.db, "main")
       .selectFrom("subscribers")
       .select("email")
-      .where("subscribers.tenant_id", "=", "main")
       .where("subscribers.erased_at", "is", null)
-      .where((eb) => segmentCondition(eb, "main", segment, numbers))
+      .where((eb) => segmentCondition(eb, segment, numbers))
       .orderBy("email")
       .execute();
     return rows.map((row) => row.email);

@@ -29,13 +29,10 @@ export const NEGATED_OPS: ReadonlySet<string> = new Set(["unset", "is-not"]);
  */
 export function valuesMatching<Q extends SelectQueryBuilder<Database, "subscriber_values", object>>(
   query: Q,
-  tenantId: string,
   condition: FieldCondition,
   numberFields: ReadonlySet<string>,
 ): Q {
-  const values = query
-    .where("subscriber_values.tenant_id", "=", tenantId)
-    .where("subscriber_values.field_key", "=", condition.key) as Q;
+  const values = query.where("subscriber_values.field_key", "=", condition.key) as Q;
   const value = sql.ref("subscriber_values.value");
   const numeric = numberFields.has(condition.key);
   // A rule saved before numbers were checked may compare with "abc": it matches nobody, where
@@ -73,12 +70,13 @@ const nextDay = (text: string) =>
   new Date(Date.parse(`${text}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 /**
- * A rule as a condition on `subscribers` (tenant `tenantId`). `numberFields` are the keys of number
- * fields, compared as numbers rather than text.
+ * A rule as a condition on `subscribers`. `numberFields` are the keys of number fields, compared as
+ * numbers rather than text. Its subqueries name no tenant: the database bound to the tenant that
+ * runs the whole query binds them too (decision 035), as it does the campaign queue's
+ * (server/campaigns/recipients.ts) and the segment counts.
  */
 export function segmentCondition(
   eb: SubscriberScope,
-  tenantId: string,
   rule: SegmentRule,
   numberFields: ReadonlySet<string>,
   now = new Date(),
@@ -92,8 +90,6 @@ export function segmentCondition(
           .innerJoin("lists", "lists.id", "subscriptions.list_id")
           .select(sql`1`.as("one"))
           .whereRef("subscriptions.subscriber_id", "=", "subscribers.id")
-          .where("subscriptions.tenant_id", "=", tenantId)
-          .where("lists.tenant_id", "=", tenantId)
           .where("lists.key", "in", rule.lists),
       ),
     );
@@ -108,7 +104,6 @@ export function segmentCondition(
     // condition at once, where EXISTS would be asked once for each of a million subscribers.
     const values = valuesMatching(
       eb.selectFrom("subscriber_values").select("subscriber_values.subscriber_id"),
-      tenantId,
       condition,
       numberFields,
     );
@@ -122,8 +117,6 @@ export function segmentCondition(
       .innerJoin("campaign_events", "campaign_events.delivery_id", "deliveries.id")
       .select(sql`1`.as("one"))
       .whereRef("deliveries.subscriber_id", "=", "subscribers.id")
-      .where("deliveries.tenant_id", "=", tenantId)
-      .where("campaign_events.tenant_id", "=", tenantId)
       .where("campaign_events.kind", "=", kind)
       .where("campaign_events.machine", "=", 0);
     if (rule.activity.kind.startsWith("never")) {

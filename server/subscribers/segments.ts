@@ -1,5 +1,6 @@
 import { type SegmentRule, segmentRuleSchema } from "../../shared/schemas/segment";
 import type { Db } from "../db";
+import { tenantDb } from "../db/tenant-guard";
 import { listFields } from "./fields";
 import { numberFieldKeys } from "./segment-sql";
 
@@ -30,21 +31,19 @@ const toSegment = (row: { id: number; name: string; rule: string }): Segment => 
   rule: segmentRuleSchema.parse(JSON.parse(row.rule)),
 });
 
-export async function listSegments(db: Db, tenantId: string): Promise<Segment[]> {
-  const rows = await db
+export async function listSegments(root: Db, tenantId: string): Promise<Segment[]> {
+  const rows = await tenantDb(root, tenantId)
     .selectFrom("segments")
     .select(["id", "name", "rule"])
-    .where("tenant_id", "=", tenantId)
     .orderBy("name")
     .execute();
   return rows.map(toSegment);
 }
 
-export async function getSegment(db: Db, tenantId: string, id: number): Promise<Segment> {
-  const row = await db
+export async function getSegment(root: Db, tenantId: string, id: number): Promise<Segment> {
+  const row = await tenantDb(root, tenantId)
     .selectFrom("segments")
     .select(["id", "name", "rule"])
-    .where("tenant_id", "=", tenantId)
     .where("id", "=", id)
     .executeTakeFirst();
   if (!row) throw new SegmentError("Segment not found", 404);
@@ -108,10 +107,11 @@ export async function segmentRuleProblem(
 }
 
 export async function saveSegment(
-  db: Db,
+  root: Db,
   tenantId: string,
   input: { id?: number; name: string; rule: SegmentRule },
 ): Promise<number> {
+  const db = tenantDb(root, tenantId);
   const rule = JSON.stringify(await checkSegmentRule(db, tenantId, input.rule));
   const now = new Date().toISOString();
   if (input.id === undefined) {
@@ -125,7 +125,6 @@ export async function saveSegment(
   const result = await db
     .updateTable("segments")
     .set({ name: input.name, rule, updated_at: now })
-    .where("tenant_id", "=", tenantId)
     .where("id", "=", input.id)
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) throw new SegmentError("Segment not found", 404);
@@ -133,27 +132,24 @@ export async function saveSegment(
 }
 
 /** Deletes a segment, unless a campaign not yet sent goes to it. */
-export async function deleteSegment(db: Db, tenantId: string, id: number): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const waiting = await trx
-      .selectFrom("campaigns")
-      .select("segment_ids")
-      .where("tenant_id", "=", tenantId)
-      .where("status", "in", ["draft", "scheduled", "sending", "paused"])
-      .execute();
-    if (waiting.some((row) => (JSON.parse(row.segment_ids) as number[]).includes(id))) {
-      throw new SegmentError(
-        "A campaign not yet sent goes to this segment; send, cancel or change that campaign first.",
-        409,
-      );
-    }
-    const result = await trx
-      .deleteFrom("segments")
-      .where("tenant_id", "=", tenantId)
-      .where("id", "=", id)
-      .executeTakeFirst();
-    if (Number(result.numDeletedRows) !== 1) throw new SegmentError("Segment not found", 404);
-  });
+export async function deleteSegment(root: Db, tenantId: string, id: number): Promise<void> {
+  await tenantDb(root, tenantId)
+    .transaction()
+    .execute(async (trx) => {
+      const waiting = await trx
+        .selectFrom("campaigns")
+        .select("segment_ids")
+        .where("status", "in", ["draft", "scheduled", "sending", "paused"])
+        .execute();
+      if (waiting.some((row) => (JSON.parse(row.segment_ids) as number[]).includes(id))) {
+        throw new SegmentError(
+          "A campaign not yet sent goes to this segment; send, cancel or change that campaign first.",
+          409,
+        );
+      }
+      const result = await trx.deleteFrom("segments").where("id", "=", id).executeTakeFirst();
+      if (Number(result.numDeletedRows) !== 1) throw new SegmentError("Segment not found", 404);
+    });
 }
 
 /** A campaign's audience from its list and segment ids, with the segments' rules as they are now. */

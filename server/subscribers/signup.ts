@@ -1,5 +1,6 @@
 import { isSuppressed } from "../campaigns/bounces";
 import type { SubscriberStatus } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import { MailNotSentError } from "../mail/send";
 import { signToken } from "../mail/tokens";
 import { pushMembership } from "../providers/mailerlite-mirror";
@@ -63,71 +64,74 @@ export async function signUp(
     );
   }
 
-  const { subscriberId, wasActive } = await ctx.db.transaction().execute(async (trx) => {
-    const existing = await trx
-      .selectFrom("subscribers")
-      .selectAll()
-      .where("tenant_id", "=", ctx.tenant.id)
-      .where("email", "=", email)
-      .executeTakeFirst();
-    let id: number;
-    if (existing) {
-      id = existing.id;
-      // A suppressed subscriber stays suppressed until the confirmation link is opened.
-      const nextStatus: SubscriberStatus =
-        existing.status === "active" || isSuppressed(existing.status)
-          ? existing.status
-          : doubleOptIn
-            ? "unconfirmed"
-            : "active";
-      await updateSubscriber(
+  const { subscriberId, wasActive } = await tenantDb(ctx.db, ctx.tenant.id)
+    .transaction()
+    .execute(async (trx) => {
+      const existing = await trx
+        .selectFrom("subscribers")
+        .selectAll()
+        .where("email", "=", email)
+        .executeTakeFirst();
+      let id: number;
+      if (existing) {
+        id = existing.id;
+        // A suppressed subscriber stays suppressed until the confirmation link is opened.
+        const nextStatus: SubscriberStatus =
+          existing.status === "active" || isSuppressed(existing.status)
+            ? existing.status
+            : doubleOptIn
+              ? "unconfirmed"
+              : "active";
+        await updateSubscriber(
+          trx,
+          ctx.tenant.id,
+          id,
+          {
+            status: nextStatus,
+            name: input.name?.trim() || existing.name,
+            subscribed_at:
+              nextStatus === "active" && existing.status !== "active"
+                ? now
+                : existing.subscribed_at,
+            unsubscribed_at: nextStatus === "active" ? null : existing.unsubscribed_at,
+          },
+          now,
+        );
+      } else {
+        id = await insertSubscriber(
+          trx,
+          ctx.tenant.id,
+          {
+            email,
+            name: input.name?.trim() ?? "",
+            status: doubleOptIn ? "unconfirmed" : "active",
+            subscribed_at: doubleOptIn ? null : now,
+            unsubscribed_at: null,
+          },
+          now,
+        );
+      }
+      const subscriberId = id;
+      await joinLists(
         trx,
         ctx.tenant.id,
-        id,
-        {
-          status: nextStatus,
-          name: input.name?.trim() || existing.name,
-          subscribed_at:
-            nextStatus === "active" && existing.status !== "active" ? now : existing.subscribed_at,
-          unsubscribed_at: nextStatus === "active" ? null : existing.unsubscribed_at,
-        },
+        lists.map((list) => ({ subscriberId, listId: list.id })),
         now,
       );
-    } else {
-      id = await insertSubscriber(
-        trx,
-        ctx.tenant.id,
-        {
-          email,
-          name: input.name?.trim() ?? "",
-          status: doubleOptIn ? "unconfirmed" : "active",
-          subscribed_at: doubleOptIn ? null : now,
-          unsubscribed_at: null,
-        },
-        now,
-      );
-    }
-    const subscriberId = id;
-    await joinLists(
-      trx,
-      ctx.tenant.id,
-      lists.map((list) => ({ subscriberId, listId: list.id })),
-      now,
-    );
-    if (existing?.status !== "active") {
-      await recordEvent(trx, ctx.tenant.id, {
-        subscriberId,
-        kind: "signed-up",
-        detail: {
-          source: "form",
-          ...input.consent,
-          lists: lists.map((list) => list.key),
-          active: !doubleOptIn,
-        },
-      });
-    }
-    return { subscriberId: id, wasActive: existing?.status === "active" };
-  });
+      if (existing?.status !== "active") {
+        await recordEvent(trx, ctx.tenant.id, {
+          subscriberId,
+          kind: "signed-up",
+          detail: {
+            source: "form",
+            ...input.consent,
+            lists: lists.map((list) => list.key),
+            active: !doubleOptIn,
+          },
+        });
+      }
+      return { subscriberId: id, wasActive: existing?.status === "active" };
+    });
 
   if (wasActive) return { outcome: "already-subscribed", subscriberId };
   const listNames = lists.map((list) => list.name);

@@ -1,4 +1,5 @@
 import type { SubscriberRow, SubscriberStatus } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import { pullSubscriber } from "../providers/mailerlite-mirror";
 import type { Scope } from "../scope";
 import { MESSAGES } from "./errors";
@@ -37,10 +38,9 @@ export async function findSubscriberRow(
   ctx: SubscriptionContext,
   who: SubscriberKey,
 ): Promise<SubscriberRow | undefined> {
-  const query = ctx.db
+  const query = tenantDb(ctx.db, ctx.tenant.id)
     .selectFrom("subscribers")
     .selectAll()
-    .where("tenant_id", "=", ctx.tenant.id)
     .where("erased_at", "is", null);
   return (
     "email" in who
@@ -53,13 +53,11 @@ export async function listKeysOfSubscriber(
   ctx: SubscriptionContext,
   subscriberId: number,
 ): Promise<string[]> {
-  const rows = await ctx.db
+  const rows = await tenantDb(ctx.db, ctx.tenant.id)
     .selectFrom("subscriptions")
     .innerJoin("lists", "lists.id", "subscriptions.list_id")
     .select("lists.key")
-    .where("subscriptions.tenant_id", "=", ctx.tenant.id)
     .where("subscriptions.subscriber_id", "=", subscriberId)
-    .where("lists.tenant_id", "=", ctx.tenant.id)
     .orderBy("lists.id")
     .execute();
   return rows.map((row) => row.key);
@@ -98,14 +96,13 @@ export async function listKeysBySubscriber(
   ctx: Pick<Scope, "db" | "tenant">,
   ids: readonly number[],
 ): Promise<Map<number, string[]>> {
+  const db = tenantDb(ctx.db, ctx.tenant.id);
   const keys = new Map<number, string[]>();
   for (const part of chunks(ids)) {
-    const rows = await ctx.db
+    const rows = await db
       .selectFrom("subscriptions")
       .innerJoin("lists", "lists.id", "subscriptions.list_id")
       .select(["subscriptions.subscriber_id", "lists.key"])
-      .where("subscriptions.tenant_id", "=", ctx.tenant.id)
-      .where("lists.tenant_id", "=", ctx.tenant.id)
       .where("subscriptions.subscriber_id", "in", part)
       .orderBy("lists.id")
       .execute();

@@ -1,3 +1,4 @@
+import { tenantDb } from "../db/tenant-guard";
 import type { SubscriberEventDetail } from "./events";
 import { IMPORT_ORIGINS } from "./events";
 import { listTenantLists } from "./lists";
@@ -94,20 +95,19 @@ export async function subscriberTimeline(
   ctx: SubscriptionContext,
   id: number,
 ): Promise<TimelineEntry[]> {
-  const tenantId = ctx.tenant.id;
-  const lists = await listTenantLists(ctx.db, ctx.tenant);
+  const db = tenantDb(ctx.db, ctx.tenant.id);
+  const lists = await listTenantLists(db, ctx.tenant);
   const listName = (key: string) => lists.find((list) => list.key === key)?.name ?? key;
   const [events, deliveries, campaignEvents, feedback] = await Promise.all([
-    ctx.db
+    db
       .selectFrom("subscriber_events")
       .select(["kind", "detail", "created_at"])
-      .where("tenant_id", "=", tenantId)
       .where("subscriber_id", "=", id)
       .orderBy("created_at", "desc")
       .orderBy("id", "desc")
       .limit(TIMELINE_LIMIT)
       .execute(),
-    ctx.db
+    db
       .selectFrom("deliveries")
       .innerJoin("campaigns", "campaigns.id", "deliveries.campaign_id")
       .select([
@@ -118,13 +118,11 @@ export async function subscriberTimeline(
         "deliveries.complained_at",
         "deliveries.feedback",
       ])
-      .where("deliveries.tenant_id", "=", tenantId)
-      .where("campaigns.tenant_id", "=", tenantId)
       .where("deliveries.subscriber_id", "=", id)
       .orderBy("deliveries.id", "desc")
       .limit(TIMELINE_LIMIT)
       .execute(),
-    ctx.db
+    db
       .selectFrom("campaign_events")
       .innerJoin("deliveries", "deliveries.id", "campaign_events.delivery_id")
       .innerJoin("campaigns", "campaigns.id", "campaign_events.campaign_id")
@@ -134,18 +132,14 @@ export async function subscriberTimeline(
         "campaign_events.created_at",
         "campaigns.subject",
       ])
-      .where("campaign_events.tenant_id", "=", tenantId)
-      .where("deliveries.tenant_id", "=", tenantId)
-      .where("campaigns.tenant_id", "=", tenantId)
       .where("deliveries.subscriber_id", "=", id)
       .where("campaign_events.kind", "in", ["open", "click"])
       .orderBy("campaign_events.id", "desc")
       .limit(TIMELINE_LIMIT)
       .execute(),
-    ctx.db
+    db
       .selectFrom("unsubscribe_feedback")
       .select(["reason", "details", "created_at"])
-      .where("tenant_id", "=", tenantId)
       .where("subscriber_id", "=", id)
       .execute(),
   ]);

@@ -1,11 +1,12 @@
 import { FEEDBACK_REASONS } from "../../shared/schemas/unsubscribe";
 import { recordUnsubscribe } from "../campaigns/tracking";
 import type { Db } from "../db";
+import { tenantDb } from "../db/tenant-guard";
 import { pushUnsubscribe } from "../providers/mailerlite-mirror";
 import type { Scope } from "../scope";
 import { MESSAGES, SubscriptionError } from "./errors";
 import { recordEvent } from "./events";
-import { markUnsubscribed } from "./store";
+import { chunks, markUnsubscribed } from "./store";
 import {
   findSubscriberRow,
   listKeysOfSubscriber,
@@ -57,15 +58,15 @@ export async function recordUnsubscribeFeedback(
     details?: string;
   },
 ): Promise<boolean> {
-  const subscriber = await ctx.db
+  const db = tenantDb(ctx.db, ctx.tenant.id);
+  const subscriber = await db
     .selectFrom("subscribers")
     .select("unsubscribed_at")
-    .where("tenant_id", "=", ctx.tenant.id)
     .where("id", "=", input.subscriberId)
     .executeTakeFirst();
   const unsubscribedAt = subscriber?.unsubscribed_at ?? null;
   if (!unsubscribedAt) return false;
-  const inserted = await ctx.db
+  const inserted = await db
     .insertInto("unsubscribe_feedback")
     .values({
       tenant_id: ctx.tenant.id,
@@ -84,16 +85,16 @@ export async function recordUnsubscribeFeedback(
 
 /** Unsubscribe answers of erased subscribers: the reason stays as an anonymous count. */
 export async function anonymiseFeedback(
-  db: Db,
+  root: Db,
   tenantId: string,
   subscriberIds: readonly number[],
 ): Promise<void> {
-  for (let start = 0; start < subscriberIds.length; start += 500) {
+  const db = tenantDb(root, tenantId);
+  for (const part of chunks(subscriberIds)) {
     await db
       .updateTable("unsubscribe_feedback")
       .set({ subscriber_id: null, details: null })
-      .where("tenant_id", "=", tenantId)
-      .where("subscriber_id", "in", subscriberIds.slice(start, start + 500))
+      .where("subscriber_id", "in", part)
       .execute();
   }
 }
@@ -106,16 +107,15 @@ export async function feedbackSummary(
   reasons: { reason: (typeof FEEDBACK_REASONS)[number]; count: number }[];
   others: { text: string; createdAt: string }[];
 }> {
-  const counts = await ctx.db
+  const db = tenantDb(ctx.db, ctx.tenant.id);
+  const counts = await db
     .selectFrom("unsubscribe_feedback")
     .select(["reason", (eb) => eb.fn.countAll().as("count")])
-    .where("tenant_id", "=", ctx.tenant.id)
     .groupBy("reason")
     .execute();
-  const others = await ctx.db
+  const others = await db
     .selectFrom("unsubscribe_feedback")
     .select(["details", "created_at"])
-    .where("tenant_id", "=", ctx.tenant.id)
     .where("reason", "=", "Other")
     .where("details", "is not", null)
     .where("details", "!=", "")

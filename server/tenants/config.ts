@@ -45,6 +45,8 @@ export interface TenantConfig {
     enableDarkMode: boolean;
     showBranding: boolean;
     doubleOptIn: boolean;
+    /** SPEC §2 Home's "busy shipping new features" banner; a tenant may turn it off (issue 35) */
+    showBusyBanner: boolean;
   };
   /** replyTo: where replies to the tenant's mail go; blank: to the sender */
   email: { senderName: string; senderEmail: string; replyTo: string };
@@ -72,11 +74,15 @@ export interface TenantConfig {
 /** Sender of last resort (SPEC §7: "a fixed company name and newsletter address"). */
 export const FIXED_SENDER = { name: "KeyDiscovery", email: "newsletter@keydiscovery.com" } as const;
 
+/**
+ * A template's sender is blank unless staff set one on purpose: blank means the tenant's sender
+ * (email.senderName/senderEmail), so a tenant's mail comes from one name (issue 35).
+ */
 const template = (subject: string, body: string): EmailTemplate => ({
   subject,
-  senderName: FIXED_SENDER.name,
-  fromName: FIXED_SENDER.name,
-  fromEmail: FIXED_SENDER.email,
+  senderName: "",
+  fromName: "",
+  fromEmail: "",
   body,
 });
 
@@ -127,6 +133,7 @@ export const DEFAULT_TENANT_CONFIG: Omit<TenantConfig, "id"> = {
     enableDarkMode: false,
     showBranding: true,
     doubleOptIn: true,
+    showBusyBanner: true,
   },
   email: { senderName: FIXED_SENDER.name, senderEmail: FIXED_SENDER.email, replyTo: "" },
   senderDomains: [],
@@ -181,6 +188,7 @@ export const tenantOverridesSchema = z
         enableDarkMode: z.boolean(),
         showBranding: z.boolean(),
         doubleOptIn: z.boolean(),
+        showBusyBanner: z.boolean(),
       })
       .partial(),
     email: z

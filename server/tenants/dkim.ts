@@ -166,10 +166,9 @@ export async function resealDkimKeys(db: Db, which: Reseal): Promise<number> {
       (row) => row.private_key,
       dkimPrivateKeyAt,
       async (row, sealed) => {
-        await all
+        await tenantDb(all, row.tenant_id)
           .updateTable("dkim_keys")
           .set({ private_key: sealed })
-          .where("tenant_id", "=", row.tenant_id)
           .where("id", "=", row.id)
           .where("private_key", "=", row.private_key)
           .execute();

@@ -1,4 +1,5 @@
 import type { Db } from "../db";
+import { tenantDb } from "../db/tenant-guard";
 import type { TenantConfig } from "./config";
 
 /*
@@ -71,14 +72,13 @@ export async function recordChange(
 }
 
 export async function tenantHistory(
-  db: Db,
+  root: Db,
   tenantId: string,
   limit = 50,
 ): Promise<TenantHistoryEntry[]> {
-  const rows = await db
+  const rows = await tenantDb(root, tenantId)
     .selectFrom("tenant_changes")
     .selectAll()
-    .where("tenant_id", "=", tenantId)
     .orderBy("id", "desc")
     .limit(limit)
     .execute();

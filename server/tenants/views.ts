@@ -3,6 +3,7 @@ import { ApiError } from "../api/errors";
 import { canManageTenant, type StaffUser } from "../auth/permissions";
 import type { Db } from "../db";
 import type { TenantRow } from "../db/schema";
+import { tenantDb } from "../db/tenant-guard";
 import type { TenantConfig } from "./config";
 import { toTenantConfig } from "./store";
 
@@ -78,13 +79,13 @@ export async function getTenantViewByDomain(db: Db, domain: string): Promise<Ten
 const OWNED_TABLES = ["newsletters", "subscribers", "campaigns", "contact_messages"] as const;
 
 /** How many records a tenant owns, table by table (tables where it owns none are left out). */
-export async function tenantDataCounts(db: Db, id: string): Promise<Record<string, number>> {
+export async function tenantDataCounts(root: Db, id: string): Promise<Record<string, number>> {
+  const db = tenantDb(root, id);
   const counts: Record<string, number> = {};
   for (const table of OWNED_TABLES) {
     const { n } = await db
       .selectFrom(table)
       .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("tenant_id", "=", id)
       .executeTakeFirstOrThrow();
     if (Number(n) > 0) counts[table] = Number(n);
   }

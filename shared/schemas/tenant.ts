@@ -67,6 +67,7 @@ export const FEATURE_LABELS = {
   enableDarkMode: "Dark mode",
   showBranding: "Show “Powered by Herald”",
   doubleOptIn: "Double opt-in (new subscribers confirm by email)",
+  showBusyBanner: "Show the “busy shipping new features” banner on the home page",
 } as const;
 
 // Named colours (rebeccapurple, navy…) are CSS colours too.
@@ -184,6 +185,8 @@ export const featuresSchema = z.object(
     enableDarkMode: z.boolean({ error: "enableDarkMode must be true or false" }),
     showBranding: z.boolean({ error: "showBranding must be true or false" }),
     doubleOptIn: z.boolean({ error: "doubleOptIn must be true or false" }),
+    // Newer than the API's first clients: left out, the banner stays on (SPEC's default).
+    showBusyBanner: z.boolean({ error: "showBusyBanner must be true or false" }).default(true),
   },
   missingOr("Features", "an object"),
 );

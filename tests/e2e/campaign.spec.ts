@@ -75,4 +75,15 @@ test("staff send a newsletter by email and watch the progress bar reach 100%", a
     `100% · ${recipients} sent · 0 failed · ${recipients} recipients`,
   );
   await expect(page.getByText("sent", { exact: true }).first()).toBeVisible();
+
+  // Who did what (issue 35, target 4): nobody has opened it yet, so all can get it again, once.
+  await page.getByRole("link", { name: `Did not open (${recipients})` }).click();
+  await expect(page.getByRole("table")).toContainText(`Did not open: ${recipients} recipients`);
+  await page.getByRole("button", { name: "Send to those who did not open" }).click();
+  await expect(
+    page.getByRole("heading", { level: 2, name: `${title} (to those who did not open)` }),
+  ).toBeVisible();
+  await expect(page.getByText("only those who did not open")).toBeVisible();
+  await page.getByRole("button", { name: "Send now" }).click();
+  await expect(page.getByTestId("recipient-count")).toContainText(`${recipients} recipients`);
 });

@@ -59,7 +59,7 @@ test("staff write a newsletter in the rich-text editor, publish it, and readers 
   await expect(page.getByRole("heading", { level: 1, name: "Edit Newsletter" })).toBeVisible();
   const id = new URL(page.url()).pathname.split("/").pop() as string;
 
-  await page.getByRole("button", { name: "Publish" }).click();
+  await page.getByRole("button", { name: "Publish", exact: true }).click();
   await expect(page.getByTestId("newsletter-status")).toHaveText("Published");
   // The readable address: made from the title.
   const view = page.getByRole("link", { name: "View", exact: true });

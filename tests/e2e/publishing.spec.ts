@@ -50,7 +50,7 @@ test("tags as chips with suggestions, and a cover image, reach the public page",
     });
   await expect(page.getByText("Cover image added.")).toBeVisible();
   await page.getByLabel("Describe the cover image").fill("A gavel on a stack of documents");
-  await page.getByRole("button", { name: "Publish" }).click();
+  await page.getByRole("button", { name: "Publish", exact: true }).click();
   await expect(page.getByTestId("newsletter-status")).toHaveText("Published");
 
   await page.getByRole("link", { name: "View", exact: true }).click();

@@ -33,3 +33,10 @@ export async function signIn(page: Page, email: string) {
   await page.getByRole("button", { name: "Sign In" }).click();
   await expect(page).toHaveURL(/\/admin\/dashboard$/);
 }
+
+/** Follows a link of the staff navigation: opens its section's menu, then clicks the link. */
+export async function followStaffLink(page: Page, section: string, link: string) {
+  const nav = page.getByRole("navigation", { name: "Staff" });
+  await nav.locator("summary:visible", { hasText: section }).click();
+  await nav.getByRole("link", { name: link, exact: true }).click();
+}

@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { createSuperAdmin, signIn } from "./staff";
+import { createSuperAdmin, followStaffLink, signIn } from "./staff";
 
 const SHOTS = process.env.E2E_SCREENSHOTS;
 
@@ -15,10 +15,7 @@ test("a super admin changes a tenant's primary colour and its public site uses i
   page,
 }) => {
   await signIn(page, await createSuperAdmin("tenants"));
-  await page
-    .getByRole("navigation", { name: "Staff" })
-    .getByRole("link", { name: "Tenant manager" })
-    .click();
+  await followStaffLink(page, "Settings", "Tenant manager");
   await expect(page.getByRole("heading", { name: "Tenant manager" })).toBeVisible();
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/tenants.png`, fullPage: true });
 

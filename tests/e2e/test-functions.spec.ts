@@ -1,17 +1,14 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "./fixtures";
-import { createSuperAdmin, signIn } from "./staff";
+import { createSuperAdmin, followStaffLink, signIn } from "./staff";
 
 test("staff test the connection on /test/functions and read the JSON answer", async ({ page }) => {
   await page.goto("/test/functions");
   await expect(page).toHaveURL(/\/admin\/login\?redirectTo=%2Ftest%2Ffunctions$/);
 
   await signIn(page, await createSuperAdmin("functions"));
-  await page
-    .getByRole("navigation", { name: "Staff" })
-    .getByRole("link", { name: "Diagnostics" })
-    .click();
+  await followStaffLink(page, "Settings", "Diagnostics");
   await expect(page).toHaveURL(/\/test\/functions$/);
   await expect(page.getByRole("heading", { level: 1, name: "Function diagnostics" })).toBeVisible();
   await expect(page.getByTestId("function-status")).toHaveText("Choose a function to call.");

@@ -1,7 +1,7 @@
 import { Secret, TOTP } from "otpauth";
 import { crossTenant } from "../../server/db/tenant-guard";
 import { expect, test } from "./fixtures";
-import { createSuperAdmin, PASSWORD, signIn, withE2eDatabase } from "./staff";
+import { createSuperAdmin, followStaffLink, PASSWORD, signIn, withE2eDatabase } from "./staff";
 
 const codeFor = (secret: string, stepsAhead = 0) =>
   new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
@@ -13,7 +13,7 @@ test("a staff member turns on two-factor sign-in and signs in with a code", asyn
 }, testInfo) => {
   const email = await createSuperAdmin("two-factor");
   await signIn(page, email);
-  await page.getByRole("link", { name: "Your account" }).click();
+  await followStaffLink(page, "Settings", "Your account");
   await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
   await expect(page.getByRole("img", { name: "QR code for your authenticator app" })).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("enrol.png"), fullPage: true });

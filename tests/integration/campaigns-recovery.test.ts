@@ -4,14 +4,7 @@ import { createCampaign } from "../../server/campaigns/campaigns";
 import { STALE_CLAIM_MS } from "../../server/campaigns/deliveries";
 import { createDb } from "../../server/db";
 import { crossTenant } from "../../server/db/tenant-guard";
-import {
-  recipientsOf,
-  SECRET,
-  seedAudience,
-  startWorkerProcess,
-  useSendingEngine,
-  waitForStatus,
-} from "../support/campaigns";
+import { recipientsOf, seedAudience, useSendingEngine, waitForStatus } from "../support/campaigns";
 import { testDialects } from "../support/database";
 import { scaled } from "../support/timing";
 
@@ -29,16 +22,7 @@ describe.each(testDialects())("the sending engine's recovery on %s", (dialect) =
         { subject: "Issue 4", content: "<p>Hi</p>", groups: lists },
         null,
       );
-      const startWorker = () => {
-        const child = startWorkerProcess({
-          databaseUrl: engine.database.url,
-          smtpUrl: engine.sink.url,
-          sessionSecret: SECRET,
-        });
-        engine.children.push(child);
-        return child;
-      };
-      const first = startWorker();
+      const first = engine.workerProcess();
       const deadline = Date.now() + scaled(30_000);
       while (recipientsOf(engine.sink, "d").length < 100 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -48,7 +32,7 @@ describe.each(testDialects())("the sending engine's recovery on %s", (dialect) =
       const atKill = recipientsOf(engine.sink, "d").length;
       expect(atKill).toBeGreaterThanOrEqual(100);
       expect(atKill).toBeLessThan(300);
-      startWorker();
+      engine.workerProcess();
       const done = await waitForStatus(engine.database.db, campaign.id, ["sent"], 90_000);
       expect(done.status).toBe("sent");
       const received = recipientsOf(engine.sink, "d");

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getCampaignRow } from "../../server/campaigns/campaign-row";
+import { listCampaigns } from "../../server/campaigns/overview";
 import { migrateToLatest } from "../../server/db/migrate";
 import { TenantGuardError, tenantDb } from "../../server/db/tenant-guard";
+import { getNewsletter, listNewsletters } from "../../server/newsletters/listing";
+import {
+  countNewsletterView,
+  insertNewsletter,
+  viewPublishedNewsletter,
+} from "../../server/newsletters/newsletters";
 import { tenantScope } from "../../server/scope";
 import { listTenantLists } from "../../server/subscribers/lists";
 import { seedTenants } from "../../server/tenants/seed";
@@ -22,12 +29,20 @@ describe.each(testDialects())("a database bound to the request's tenant on %s", 
 
   it("refuses a domain function's query that names another tenant (a deliberately wrong id)", async () => {
     const main = tenantScope({ db: database.db, tenantId: "main" });
-    // campaigns.ts still names the tenant by hand: the wrong one is refused by the bound guard.
-    await expect(getCampaignRow(main.db, "keydiscovery", "c1")).rejects.toThrow(TenantGuardError);
-    await expect(getCampaignRow(main.db, "keydiscovery", "c1")).rejects.toThrow(
+    // A query written with another tenant's id is refused by the bound guard.
+    const wrong = main.db
+      .selectFrom("campaigns")
+      .select("id")
+      .where("tenant_id", "=", "keydiscovery")
+      .where("id", "=", "c1");
+    await expect(wrong.execute()).rejects.toThrow(
       "a tenant_id condition naming keydiscovery on a database bound to tenant main",
     );
-    // A function that binds itself refuses to rebind the request's database to another tenant.
+    // A function that binds what it is given refuses to rebind the request's database to another
+    // tenant (campaigns and the audience alike).
+    await expect(getCampaignRow(main.db, "keydiscovery", "c1")).rejects.toThrow(
+      "a database bound to tenant main rebound to keydiscovery",
+    );
     const kdConfig = (await getTenant(database.db, "keydiscovery")).config;
     await expect(listTenantLists(main.db, kdConfig)).rejects.toThrow(TenantGuardError);
   });
@@ -45,5 +60,82 @@ describe.each(testDialects())("a database bound to the request's tenant on %s", 
     expect(kdLists.length).toBeGreaterThan(0);
     const kdIds = new Set(kdLists.map((list) => list.id));
     expect(mainLists.some((list) => kdIds.has(list.id))).toBe(false);
+  });
+
+  it("gives each tenant only its own rows through functions that name no tenant themselves", async () => {
+    const at = new Date().toISOString();
+    for (const tenant of ["main", "keydiscovery"]) {
+      const db = tenantDb(database.db, tenant);
+      // The same slug in both tenants: only the binding tells them apart.
+      await insertNewsletter(db, {
+        id: `bound-${tenant}`,
+        tenant_id: tenant,
+        title: `Bound ${tenant}`,
+        excerpt: "",
+        content: "<p>x</p>",
+        read_time: 1,
+        status: "published",
+        author_id: null,
+        author_name: null,
+        created_at: at,
+        updated_at: at,
+        published_at: at,
+        slug: "bound-same-slug",
+        cover_image: null,
+        cover_alt: null,
+      });
+      await db
+        .insertInto("campaigns")
+        .values({
+          id: `bound-campaign-${tenant}`,
+          tenant_id: tenant,
+          newsletter_id: null,
+          name: `Campaign of ${tenant}`,
+          subject: "s",
+          from_name: "f",
+          from_email: "f@example.com",
+          content: "<p>x</p>",
+          list_ids: "[]",
+          track_opens: 0,
+          track_clicks: 0,
+          status: "draft",
+          scheduled_at: null,
+          started_at: null,
+          finished_at: null,
+          created_by: null,
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+    }
+    const main = tenantScope({ db: database.db, tenantId: "main" });
+    const kd = tenantScope({ db: database.db, tenantId: "keydiscovery" });
+    // Prepared queries are compiled per tenant's database: each answers its own tenant's row.
+    expect((await viewPublishedNewsletter(main, "bound-same-slug"))?.newsletter.id).toBe(
+      "bound-main",
+    );
+    expect((await viewPublishedNewsletter(kd, "bound-same-slug"))?.newsletter.id).toBe(
+      "bound-keydiscovery",
+    );
+    expect(await countNewsletterView(database.db, "main", "bound-same-slug")).toMatchObject({
+      views: 2,
+    });
+    expect(await countNewsletterView(database.db, "keydiscovery", "bound-same-slug")).toMatchObject(
+      { views: 2 },
+    );
+    expect(await getNewsletter(main, "bound-keydiscovery")).toBeNull();
+    const mainIds = (await listNewsletters(main)).items.map((item) => item.id);
+    expect(mainIds).toContain("bound-main");
+    expect(mainIds).not.toContain("bound-keydiscovery");
+    // Campaigns: another tenant's is not found, and not listed.
+    await expect(getCampaignRow(main.db, "main", "bound-campaign-keydiscovery")).rejects.toThrow(
+      "Campaign not found",
+    );
+    expect(
+      (await getCampaignRow(database.db, "keydiscovery", "bound-campaign-keydiscovery")).name,
+    ).toBe("Campaign of keydiscovery");
+    const mainConfig = (await getTenant(database.db, "main")).config;
+    const listed = await listCampaigns({ db: database.db, tenant: mainConfig });
+    expect(listed.items.map((item) => item.campaign.id)).toEqual(["bound-campaign-main"]);
   });
 });

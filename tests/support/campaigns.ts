@@ -90,6 +90,17 @@ export class SendingEngine {
     return started;
   }
 
+  /** `herald worker` as its own process on this engine's database and sink, killed after the test. */
+  workerProcess(): ChildProcess {
+    const child = startWorkerProcess({
+      databaseUrl: this.database.url,
+      smtpUrl: this.sink.url,
+      sessionSecret: SECRET,
+    });
+    this.children.push(child);
+    return child;
+  }
+
   /** Stops the workers started so far. */
   async stopWorkers(): Promise<void> {
     await Promise.all(this.workers.splice(0).map((each) => each.stop()));

@@ -1,3 +1,4 @@
+import { plural } from "../../../shared/format";
 import { useTimeZone } from "../../lib/time-zone";
 import { ChoiceGroup, FieldErrors, TextField } from "../ui/form";
 
@@ -53,6 +54,18 @@ export function CampaignMessageFields({
   );
 }
 
+/** A choice's name and, beside it, how many active subscribers it holds (issue 35). */
+function ChoiceWithSize({ name, active }: { name: string; active: number }) {
+  return (
+    <span>
+      {name}{" "}
+      <span className="text-sm opacity-80" data-testid="audience-size">
+        {`· ${plural(active, "active subscriber")}`}
+      </span>
+    </span>
+  );
+}
+
 const WHEN = [
   ["now", "Send now"],
   ["schedule", "Schedule for"],
@@ -72,10 +85,11 @@ export function CampaignOptions({
   errors,
   modes = ["now", "schedule", "draft"],
 }: {
-  lists: { key: string; name: string }[];
+  /** each with its active subscribers (campaignChoices) */
+  lists: { key: string; name: string; active: number }[];
   chosenLists: string[];
   /** the tenant's segments (issue 16, point 4): with the lists, the audience */
-  segments?: { id: number; name: string }[];
+  segments?: { id: number; name: string; active: number }[];
   chosenSegments?: string[];
   trackOpens: boolean;
   trackClicks: boolean;
@@ -91,7 +105,10 @@ export function CampaignOptions({
       <ChoiceGroup
         legend="Lists"
         name="lists"
-        options={lists.map((list) => ({ value: list.key, label: list.name }))}
+        options={lists.map((list) => ({
+          value: list.key,
+          label: <ChoiceWithSize name={list.name} active={list.active} />,
+        }))}
         chosen={chosenLists}
         checked
         errors={errors.lists}
@@ -101,7 +118,10 @@ export function CampaignOptions({
           legend="Segments"
           name="segments"
           hint="Active subscribers on a ticked list or in a ticked segment get it, each once."
-          options={segments.map((segment) => ({ value: String(segment.id), label: segment.name }))}
+          options={segments.map((segment) => ({
+            value: String(segment.id),
+            label: <ChoiceWithSize name={segment.name} active={segment.active} />,
+          }))}
           chosen={chosenSegments}
           checked
           errors={errors.segments}

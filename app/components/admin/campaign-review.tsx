@@ -9,6 +9,12 @@ export type CampaignReviewView = Awaited<ReturnType<typeof reviewCampaign>> & {
   changed: boolean;
 };
 
+/** The widths the review shows the email at: a mail client's reading pane, then a phone. */
+const PREVIEW_WIDTHS = [
+  { name: "Desktop", width: 600 },
+  { name: "Phone", width: 375 },
+] as const;
+
 /**
  * The review before a campaign goes out (issue 16, point 7): what the recipients will see and how
  * many they are, at desktop and phone width, a test send, then "Send to N recipients". Its buttons
@@ -61,26 +67,22 @@ export function CampaignReview({
           </span>
         </dd>
       </dl>
-      <div className="mt-5 grid gap-6 lg:grid-cols-[minmax(0,1fr)_auto]">
-        <figure className="min-w-0">
-          <figcaption className="text-sm font-semibold">Desktop</figcaption>
-          <iframe
-            sandbox=""
-            srcDoc={review.html}
-            title="Email preview, desktop width"
-            className="mt-2 h-[32rem] w-full rounded-brand border border-black/20 bg-white"
-          />
-        </figure>
-        <figure>
-          <figcaption className="text-sm font-semibold">Phone</figcaption>
-          <iframe
-            sandbox=""
-            srcDoc={review.html}
-            title="Email preview, phone width"
-            width={375}
-            className="mt-2 h-[32rem] max-w-full rounded-brand border border-black/20 bg-white"
-          />
-        </figure>
+      <div className="mt-5 space-y-6">
+        {PREVIEW_WIDTHS.map(({ name, width }) => (
+          <figure key={name} className="min-w-0">
+            <figcaption className="text-sm font-semibold">{`${name} · ${width} px`}</figcaption>
+            {/* The frame keeps the mail's own width; a narrower screen scrolls it sideways. */}
+            <div className="mt-2 overflow-x-auto">
+              <iframe
+                sandbox=""
+                srcDoc={review.html}
+                title={`Email preview, ${name.toLowerCase()} width`}
+                style={{ width, minWidth: width }}
+                className="box-content block h-[32rem] rounded-brand border border-black/20 bg-white"
+              />
+            </div>
+          </figure>
+        ))}
       </div>
       <div className="mt-5 flex flex-wrap items-center gap-3">
         <input type="hidden" name="confirmedRecipients" value={review.recipients} form={form} />

@@ -5,7 +5,8 @@ import { Link } from "../../lib/page-scripts";
 
 /**
  * The newsletter editor's side panel and its delete confirmation (app/routes/admin/newsletter-form.tsx):
- * status, Publish / Unpublish / View, and Delete, which asks first — in the browser with a dialog,
+ * status; Publish or Publish and send (issue 35: on to the send review); once published, View,
+ * Send as email and Unpublish; and Delete, which asks first — in the browser with a dialog,
  * without JavaScript on a page of its own (`?confirmDelete=1`).
  */
 
@@ -42,6 +43,22 @@ export function ConfirmDelete({ title, actionUrl }: { title: string; actionUrl: 
     </section>
   );
 }
+
+/** A draft's ways out: publish, or publish and go on to the send form (issue 35). */
+const PUBLISH_BUTTONS = [
+  {
+    intent: "publish",
+    label: "Publish",
+    look: "bg-ok text-white hover:opacity-90",
+    describedBy: undefined,
+  },
+  {
+    intent: "publish-send",
+    label: "Publish and send",
+    look: "border-2 border-ok text-ok hover:bg-ok/10",
+    describedBy: "publish-send-hint",
+  },
+] as const;
 
 export interface ScheduleView {
   timeZone: string;
@@ -132,6 +149,12 @@ export function PublishingPanel({
               >
                 View
               </Link>
+              <Link
+                to={`/admin/newsletter/send/${newsletter.id}`}
+                className="rounded-brand bg-brand-strong px-4 py-2 text-center font-semibold text-white no-underline hover:opacity-90"
+              >
+                Send as email
+              </Link>
               <Form method="post" action={actionUrl}>
                 <button
                   type="submit"
@@ -144,15 +167,7 @@ export function PublishingPanel({
               </Form>
             </div>
           ) : (
-            <button
-              type="submit"
-              form="newsletter-form"
-              name="intent"
-              value="publish"
-              className="w-full rounded-brand bg-ok px-4 py-2 font-semibold text-white hover:opacity-90"
-            >
-              {busyIntent === "publish" ? "Publishing…" : "Publish"}
-            </button>
+            <PublishButtons busyIntent={busyIntent} />
           )}
           {published ? null : (
             <SchedulePicker schedule={schedule} error={scheduleError} busyIntent={busyIntent} />
@@ -175,9 +190,36 @@ export function PublishingPanel({
             Create Newsletter saves it as a draft that only staff can see. From there, changes are
             saved automatically, and Publish puts it on the newsletter page.
           </p>
+          <div className="mt-4">
+            <PublishButtons busyIntent={busyIntent} />
+          </div>
         </div>
       )}
     </aside>
+  );
+}
+
+/** Publish now, or publish and go on to the send form (issue 35): they submit the editor's form. */
+function PublishButtons({ busyIntent }: { busyIntent: FormDataEntryValue | null }) {
+  return (
+    <div className="flex flex-col gap-2">
+      {PUBLISH_BUTTONS.map((button) => (
+        <button
+          key={button.intent}
+          type="submit"
+          form="newsletter-form"
+          name="intent"
+          value={button.intent}
+          aria-describedby={button.describedBy}
+          className={`w-full rounded-brand px-4 py-2 font-semibold ${button.look}`}
+        >
+          {busyIntent === button.intent ? "Publishing…" : button.label}
+        </button>
+      ))}
+      <p id="publish-send-hint" className="text-sm opacity-80">
+        Publishes, then opens the email’s review: nothing is sent until you confirm there.
+      </p>
+    </div>
   );
 }
 

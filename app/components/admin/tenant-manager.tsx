@@ -147,9 +147,13 @@ export function ViewMode({
                 <h3 className="font-semibold">{TEMPLATE_LABELS[key]}</h3>
                 <dl className="mt-2 text-sm">
                   <Definition term="Subject">{template.subject}</Definition>
-                  <Definition term="Sender name">{template.senderName}</Definition>
+                  {/* Blank: the tenant's sender (issue 35: one sender name per tenant). */}
+                  <Definition term="Sender name">
+                    {template.senderName || `The tenant’s (${settings.email.senderName})`}
+                  </Definition>
                   <Definition term="From">
-                    {[template.fromName, template.fromEmail].filter(Boolean).join(" · ")}
+                    {[template.fromName, template.fromEmail].filter(Boolean).join(" · ") ||
+                      "The tenant’s sender"}
                   </Definition>
                 </dl>
                 <Form method="post" className="mt-3">
@@ -410,11 +414,16 @@ export function EditForm({
                 {text(`${base}.subject`, "Subject", template.subject, { maxLength: 200 })}
                 {text(`${base}.senderName`, "Sender name", template.senderName, {
                   maxLength: 100,
+                  placeholder: "Blank: the tenant’s sender name",
                 })}
-                {text(`${base}.fromName`, "From name", template.fromName, { maxLength: 100 })}
+                {text(`${base}.fromName`, "From name", template.fromName, {
+                  maxLength: 100,
+                  placeholder: "Blank: the tenant’s sender name",
+                })}
                 {text(`${base}.fromEmail`, "From email", template.fromEmail, {
                   type: "email",
                   maxLength: 254,
+                  placeholder: "Blank: the tenant’s sender email",
                 })}
                 <FieldShell {...body.shell} label="Body">
                   <TextArea {...body.input} rows={4} defaultValue={template.body} />

@@ -5,8 +5,6 @@ import { requireTenantAccess } from "../../../server/auth/guards";
 import { updateCampaign } from "../../../server/campaigns/campaigns";
 import { CampaignError } from "../../../server/campaigns/errors";
 import { scopeOf } from "../../../server/http/context";
-import { listTenantLists, sendableLists } from "../../../server/subscribers/lists";
-import { listSegments } from "../../../server/subscribers/segments";
 import {
   campaignEditSchema,
   campaignFormValues,
@@ -14,14 +12,14 @@ import {
 } from "../../../shared/schemas/campaign";
 import { utcToZonedLocal } from "../../../shared/time-zone";
 import type { Route } from "./+types/campaign-edit";
-import { campaignSettings, loadCampaign } from "./campaign-form.server";
+import { campaignChoices, campaignSettings, loadCampaign } from "./campaign-form.server";
 
 /** /admin/campaigns/:id/edit — a draft or scheduled campaign, until it starts (issue 16, point 7). */
 export async function loader({ params, context }: Route.LoaderArgs) {
   requireTenantAccess(context);
-  const { db, tenant } = scopeOf(context);
+  const { tenant } = scopeOf(context);
   const campaign = await loadCampaign(context, params.id);
-  const lists = sendableLists(await listTenantLists(db, tenant));
+  const { lists, segments } = await campaignChoices(context);
   const listIds = JSON.parse(campaign.list_ids) as number[];
   return {
     campaign: {
@@ -31,8 +29,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       editable: campaign.status === "draft" || campaign.status === "scheduled",
       fromNewsletter: campaign.newsletter_id !== null,
     },
-    lists: lists.map(({ key, name }) => ({ key, name })),
-    segments: (await listSegments(db, tenant.id)).map(({ id, name }) => ({ id, name })),
+    lists,
+    segments,
     values: {
       subject: campaign.subject,
       senderName: campaign.from_name,

@@ -1,9 +1,12 @@
 // What the campaign pages' loaders and actions share (campaign.server.ts, campaign-edit.server.ts,
 // newsletter-send.server.ts).
 import { data, type RouterContextProvider } from "react-router";
+import { audienceSizes } from "../../../server/campaigns/audience-sizes";
 import { getCampaignRow } from "../../../server/campaigns/campaign-row";
 import { CampaignError } from "../../../server/campaigns/errors";
 import { scopeOf } from "../../../server/http/context";
+import { listTenantLists, sendableLists } from "../../../server/subscribers/lists";
+import { listSegments } from "../../../server/subscribers/segments";
 import type { CampaignForm } from "../../../shared/schemas/campaign";
 import { zonedLocalToUtc } from "../../../shared/time-zone";
 
@@ -17,6 +20,26 @@ export async function loadCampaign(context: Readonly<RouterContextProvider>, id:
       throw data({ message: error.message }, { status: error.status });
     throw error;
   }
+}
+
+/**
+ * The lists and segments a campaign form offers, each with its active subscribers (issue 35: the
+ * numbers before the review).
+ */
+export async function campaignChoices(context: Readonly<RouterContextProvider>) {
+  const { db, tenant } = scopeOf(context);
+  const [lists, segments] = await Promise.all([
+    listTenantLists(db, tenant).then(sendableLists),
+    listSegments(db, tenant.id),
+  ]);
+  const sizes = await audienceSizes(db, tenant.id, {
+    listIds: lists.map((list) => list.id),
+    segments,
+  });
+  return {
+    lists: lists.map(({ id, key, name }) => ({ id, key, name, active: sizes.lists.get(id) ?? 0 })),
+    segments: segments.map(({ id, name }) => ({ id, name, active: sizes.segments.get(id) ?? 0 })),
+  };
 }
 
 type CampaignFields = Pick<

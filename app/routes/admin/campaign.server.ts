@@ -1,15 +1,21 @@
 // The loader and action of campaign.tsx.
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { audienceOf } from "../../../server/campaigns/campaign-row";
 import { changeCampaignState } from "../../../server/campaigns/campaigns";
 import { CampaignError } from "../../../server/campaigns/errors";
+import {
+  activityCounts,
+  recipientActivityPage,
+} from "../../../server/campaigns/recipient-activity";
 import { countRecipients } from "../../../server/campaigns/recipients";
 import { campaignProgress, campaignReport } from "../../../server/campaigns/reports";
+import { resendToUnopened, unopenedResendOf } from "../../../server/campaigns/resend-unopened";
 import { reviewSavedCampaign } from "../../../server/campaigns/review";
-import { scopeOf } from "../../../server/http/context";
+import { scopeOf, userContext } from "../../../server/http/context";
 import { listTenantLists } from "../../../server/subscribers/lists";
 import { listSegments } from "../../../server/subscribers/segments";
+import { readActivityQuery } from "../../../shared/schemas/campaign-activity";
 import { z } from "../../../shared/zod";
 import type { Route } from "./+types/campaign";
 import { loadCampaign } from "./campaign-form.server";
@@ -22,13 +28,19 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
   const waiting = campaign.status === "draft" || campaign.status === "scheduled";
   const listIds = JSON.parse(campaign.list_ids) as number[];
   const segmentIds = JSON.parse(campaign.segment_ids) as number[];
-  const [progress, report, lists, segments, recipients] = await Promise.all([
-    campaignProgress(db, campaign),
-    campaignReport(db, campaign),
-    listTenantLists(db, scopeOf(context).tenant),
-    listSegments(db, campaign.tenant_id),
-    waiting ? countRecipients(db, campaign.tenant_id, await audienceOf(db, campaign)) : null,
-  ]);
+  const query = readActivityQuery(url.searchParams);
+  const [progress, report, lists, segments, recipients, counts, page, resend, original] =
+    await Promise.all([
+      campaignProgress(db, campaign),
+      campaignReport(db, campaign),
+      listTenantLists(db, scopeOf(context).tenant),
+      listSegments(db, campaign.tenant_id),
+      waiting ? countRecipients(db, campaign.tenant_id, await audienceOf(db, campaign)) : null,
+      activityCounts(db, campaign.id),
+      recipientActivityPage(db, campaign.id, query),
+      unopenedResendOf({ db }, campaign.id),
+      campaign.unopened_of ? unopenedResendOrigin(context, campaign.unopened_of) : null,
+    ]);
   return {
     tenantName: scopeOf(context).tenant.branding.companyName,
     campaign: {
@@ -56,11 +68,20 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
     saved: url.searchParams.get("saved") === "1",
     progress,
     report,
+    activity: { query, counts, ...page },
+    /** "Send to those who did not open": the campaign made so, or the one this was made from */
+    resend,
+    original,
   };
 }
 
+async function unopenedResendOrigin(context: Route.LoaderArgs["context"], id: string) {
+  const { id: originalId, name } = await loadCampaign(context, id);
+  return { id: originalId, name };
+}
+
 const actionSchema = z.object({
-  action: z.enum(["pause", "resume", "cancel", "send"]),
+  action: z.enum(["pause", "resume", "cancel", "send", "resend-unopened"]),
   confirmed: z.literal("yes").optional(),
   /** what the review showed: "Send to N recipients" sends only while both still hold */
   confirmedRecipients: z.coerce.number().int().min(0).optional(),
@@ -82,6 +103,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const scope = scopeOf(context);
   const { action, confirmed, confirmedRecipients, confirmedAudience } = parsed.data;
   try {
+    if (action === "resend-unopened") {
+      const draft = await resendToUnopened(scope, params.id, context.get(userContext)?.id ?? null);
+      throw redirect(`/admin/campaigns/${draft.id}`, 303);
+    }
     if (action === "send") {
       const campaign = await loadCampaign(context, params.id);
       if (REVIEWED_FIRST.includes(campaign.status)) {
@@ -98,11 +123,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         return { error: null, confirm: { action: "cancel" as const, recipients } };
       }
     }
-    await changeCampaignState(
-      { db: scope.db, tenant: scopeOf(context).tenant },
-      params.id,
-      parsed.data.action,
-    );
+    await changeCampaignState({ db: scope.db, tenant: scopeOf(context).tenant }, params.id, action);
     scope.worker?.poke();
     return { error: null };
   } catch (error) {

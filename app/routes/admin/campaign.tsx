@@ -1,6 +1,8 @@
 import { Form, useNavigation } from "react-router";
 import { formatCount, plural } from "../../../shared/format";
 import { ActivityChart } from "../../components/admin/activity-chart";
+import { ConfirmCancel, NotNow } from "../../components/admin/campaign-confirm";
+import { CampaignRecipients, ResendUnopened } from "../../components/admin/campaign-recipients";
 import { FEEDBACK_COLUMNS, LINK_COLUMNS, percent } from "../../components/admin/campaign-report";
 import { CampaignReview } from "../../components/admin/campaign-review";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
@@ -19,47 +21,6 @@ export { action, loader } from "./campaign.server";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   noindexMeta(loaderData ? `${loaderData.campaign.name} | Campaigns` : "Campaign");
-
-/** "Cancel campaign" asks first, on the page (no JavaScript needed). */
-function ConfirmCancel({ recipients }: { recipients: number }) {
-  return (
-    <section aria-labelledby="confirm-heading" className="rounded-brand border-2 border-danger p-4">
-      <h3 id="confirm-heading" className="text-lg font-bold">
-        Cancel this campaign?
-      </h3>
-      <p className="mt-1">
-        {recipients > 0
-          ? `The ${plural(recipients, "message")} not yet sent will not be sent. This cannot be undone.`
-          : "Nothing has been sent yet, and nothing will be. This cannot be undone."}
-      </p>
-      <div className="mt-3 flex flex-wrap gap-3">
-        <Form method="post">
-          <input type="hidden" name="action" value="cancel" />
-          <input type="hidden" name="confirmed" value="yes" />
-          <button
-            type="submit"
-            className="rounded-brand bg-danger px-4 py-2 font-semibold text-white"
-          >
-            Yes, cancel the campaign
-          </button>
-        </Form>
-        <NotNow>Keep it</NotNow>
-      </div>
-    </section>
-  );
-}
-
-function NotNow({ children }: { children: string }) {
-  return (
-    <Link
-      to="."
-      relative="path"
-      className="rounded-brand border-2 border-black/30 px-4 py-2 font-semibold text-ink no-underline"
-    >
-      {children}
-    </Link>
-  );
-}
 
 export default function Campaign({ loaderData, actionData }: Route.ComponentProps) {
   const { campaign, progress, report } = loaderData;
@@ -123,6 +84,14 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
         </p>
         <p className="text-sm">
           To {campaign.lists.join(", ") || "no list"}
+          {loaderData.original ? (
+            <>
+              {", only those who did not open "}
+              <Link to={`/admin/campaigns/${loaderData.original.id}`}>
+                {loaderData.original.name}
+              </Link>
+            </>
+          ) : null}
           {campaign.recipients !== null
             ? ` · ${plural(campaign.recipients, "recipient")} if it were sent now (unsubscribed, bounced and complained addresses left out)`
             : ""}
@@ -192,6 +161,15 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
             </div>
           ))}
         </dl>
+      </AdminSection>
+
+      <AdminSection id="recipients-heading" title="Recipients">
+        <ResendUnopened
+          campaign={campaign}
+          unopened={loaderData.activity.counts["not-opened"]}
+          resend={loaderData.resend}
+        />
+        <CampaignRecipients campaignId={campaign.id} view={loaderData.activity} />
       </AdminSection>
 
       <AdminSection id="activity-heading" title="Opens and clicks over time">

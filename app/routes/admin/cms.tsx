@@ -4,6 +4,7 @@ import { grantedTenants } from "../../../server/auth/permissions";
 import { tenantDb } from "../../../server/db/tenant-guard";
 import { namedTenantDbOf } from "../../../server/http/context";
 import { listNewsletters } from "../../../server/newsletters/listing";
+import { tenantAdminHref } from "../../../server/tenants/staff-tenants";
 import { listTenants } from "../../../server/tenants/store";
 import { AdminPage } from "../../components/admin-header";
 import { NewsletterCard, newsletterCardData } from "../../components/newsletter-card";
@@ -39,21 +40,18 @@ export async function loader({ context }: Route.LoaderArgs) {
           db: tenantDb(db, tenant.id),
           tenantId: tenant.id,
         });
-        const base = tenant.domain ? `https://${tenant.domain}` : "";
-        const query = tenant.domain ? "" : `?subdomain=${encodeURIComponent(tenant.id)}`;
+        const href = (path: string) => tenantAdminHref(tenant, path);
         return {
           id: tenant.id,
           name: tenant.name,
-          dashboardHref: `${base}/admin/dashboard${query}`,
+          dashboardHref: href("/admin/dashboard"),
           total,
-          newHref: `${base}/admin/newsletter/new${query}`,
+          newHref: href("/admin/newsletter/new"),
           newsletters: newsletters.map((newsletter) => ({
             ...newsletterCardData(newsletter),
-            editHref: `${base}/admin/newsletter/edit/${newsletter.id}${query}`,
+            editHref: href(`/admin/newsletter/edit/${newsletter.id}`),
             viewHref:
-              newsletter.status === "published"
-                ? `${base}/newsletter/${newsletter.slug}${query}`
-                : null,
+              newsletter.status === "published" ? href(`/newsletter/${newsletter.slug}`) : null,
           })),
         };
       }),

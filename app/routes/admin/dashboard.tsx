@@ -2,8 +2,10 @@ import { Form, redirect, useSearchParams } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import { listNewsletters, STAFF_PAGE_SIZE } from "../../../server/newsletters/listing";
+import { dashboardNumbers } from "../../../server/tenants/dashboard-numbers";
 import { z } from "../../../shared/zod";
-import { AdminPage } from "../../components/admin-header";
+import { DashboardFigures } from "../../components/admin/dashboard-numbers";
+import { AdminPage, SignOutButton } from "../../components/admin-header";
 import { NewsletterCard, newsletterCardData } from "../../components/newsletter-card";
 import { Pagination } from "../../components/pagination";
 import { FilterSelect } from "../../components/ui/form";
@@ -23,11 +25,14 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   requireTenantAccess(context);
   const scope = scopeOf(context);
   const filter = filterSchema.parse(Object.fromEntries(url.searchParams));
-  const { items, total } = await listNewsletters(
-    scope,
-    { status: filter.status, search: filter.q },
-    { page: filter.page, pageSize: STAFF_PAGE_SIZE },
-  );
+  const [{ items, total }, numbers] = await Promise.all([
+    listNewsletters(
+      scope,
+      { status: filter.status, search: filter.q },
+      { page: filter.page, pageSize: STAFF_PAGE_SIZE },
+    ),
+    dashboardNumbers(scope),
+  ]);
   const pageCount = Math.max(1, Math.ceil(total / STAFF_PAGE_SIZE));
   // Past the end (newsletters were deleted, an old link): the last page, with the same filters.
   if (filter.page > pageCount) {
@@ -40,6 +45,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     page: filter.page,
     pageCount,
     total,
+    numbers,
   };
 }
 
@@ -51,6 +57,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       title="Newsletter Management"
       actions={
         <>
+          <SignOutButton />
           <Link
             to="/admin/newsletter/import"
             className="rounded-brand border-2 border-brand-strong px-4 py-2 font-semibold text-brand-strong no-underline"
@@ -66,6 +73,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         </>
       }
     >
+      <DashboardFigures numbers={loaderData.numbers} />
       <Form
         method="get"
         className="flex flex-wrap items-end gap-3"

@@ -51,6 +51,7 @@ const intentSchema = z
   .enum([
     "save",
     "publish",
+    "publish-send",
     "unpublish",
     "delete",
     "autosave",
@@ -64,6 +65,7 @@ const intentSchema = z
 type Intent = z.infer<typeof intentSchema>;
 
 const editPath = (id: string) => `/admin/newsletter/edit/${id}`;
+const sendPath = (id: string) => `/admin/newsletter/send/${id}`;
 const notFound = () => data({ message: NOT_FOUND }, { status: 404 });
 
 export async function loader({ url, context, params }: Route.LoaderArgs) {
@@ -184,9 +186,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       newsletterId = (await createNewsletter({ ...scope, authorId: user.id }, submission.value)).id;
       scope.logger.info({ newsletterId }, "newsletter created");
     }
-    if (intent === "publish") await publishNewsletter(scope, newsletterId);
+    const publishing = intent === "publish" || intent === "publish-send";
+    if (publishing) await publishNewsletter(scope, newsletterId);
     if (schedule) await scheduleNewsletter(scope, newsletterId, schedule);
-    const done = intent === "publish" ? "published" : schedule ? "scheduled" : "saved";
+    // Publish and send (issue 35): straight on to the send form; nothing is mailed before its review.
+    if (intent === "publish-send") return redirect(sendPath(newsletterId));
+    const done = publishing ? "published" : schedule ? "scheduled" : "saved";
     return redirect(`${editPath(newsletterId)}?notice=${done}`);
   } catch (error) {
     if (error instanceof NewsletterNotFoundError) throw notFound();

@@ -4,27 +4,23 @@ import { data, redirect } from "react-router";
 import { API_STATUS } from "../../../server/api/errors";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { CampaignError } from "../../../server/campaigns/errors";
-import {
-  previewCampaign,
-  reviewCampaign,
-  sendCampaignTest,
-} from "../../../server/campaigns/review";
+import { previewCampaign, reviewCampaign } from "../../../server/campaigns/review";
 import { sendAsCampaign } from "../../../server/campaigns/send-as-campaign";
+import { sendCampaignTests, TestSendLimitError } from "../../../server/campaigns/test-sends";
 import { scopeOf, userContext } from "../../../server/http/context";
 import { MailNotSentError } from "../../../server/mail/send";
 import { getNewsletter } from "../../../server/newsletters/listing";
 import { ProviderError } from "../../../server/providers/types";
-import { listTenantLists, sendableLists } from "../../../server/subscribers/lists";
-import { listSegments } from "../../../server/subscribers/segments";
 import { FIXED_SENDER } from "../../../server/tenants/config";
 import {
   campaignFormSchema,
   campaignFormValues,
   splitFormErrors,
 } from "../../../shared/schemas/campaign";
+import { MAX_TEST_RECIPIENTS, testRecipientsSchema } from "../../../shared/schemas/test-send";
 import type { CampaignReviewView } from "../../components/admin/campaign-review";
 import type { Route } from "./+types/newsletter-send";
-import { campaignSettings } from "./campaign-form.server";
+import { campaignChoices, campaignSettings } from "./campaign-form.server";
 
 async function publishedNewsletter(context: Route.LoaderArgs["context"], id: string) {
   const scope = scopeOf(context);
@@ -41,14 +37,11 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const user = requireTenantAccess(context);
   const tenant = scopeOf(context).tenant;
   const newsletter = await publishedNewsletter(context, params.id);
-  const lists = sendableLists(await listTenantLists(scopeOf(context).db, tenant));
+  const { lists, segments } = await campaignChoices(context);
   return {
     newsletter: { id: newsletter.id, title: newsletter.title, sentAt: newsletter.sentAt },
-    lists: lists.map(({ id, key, name }) => ({ id, key, name })),
-    segments: (await listSegments(scopeOf(context).db, tenant.id)).map(({ id, name }) => ({
-      id,
-      name,
-    })),
+    lists,
+    segments,
     defaults: {
       subject: newsletter.title,
       senderName: tenant.email.senderName || FIXED_SENDER.name,
@@ -57,6 +50,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       lists: [tenant.emailGroups.default],
     },
     me: user.email,
+    maxTestRecipients: MAX_TEST_RECIPIENTS,
   };
 }
 
@@ -74,7 +68,7 @@ export type ActionAnswer =
       from: string;
       values: Record<string, unknown>;
     }
-  | { kind: "tested"; to: string; values: Record<string, unknown> }
+  | { kind: "tested"; to: string[]; values: Record<string, unknown> }
   | ({ kind: "review"; values: Record<string, unknown> } & CampaignReviewView);
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -102,8 +96,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return data<ActionAnswer>({ kind: "preview", ...preview, values });
     }
     if (form.intent === "test") {
-      await sendCampaignTest(ctx, input, user.email);
-      return data<ActionAnswer>({ kind: "tested", to: user.email, values });
+      // Without the field (an older form), the test goes to the staff member, as it always did.
+      const to = testRecipientsSchema.safeParse(formData.get("testRecipients") ?? user.email);
+      if (!to.success) return fail({ testRecipients: [to.error.issues[0]?.message ?? ""] }, []);
+      await sendCampaignTests(ctx, input, { staffId: user.id, to: to.data });
+      return data<ActionAnswer>({ kind: "tested", to: to.data, values });
     }
     // Nothing goes out unreviewed (issue 16, point 7): "Send to N recipients" sends while N still
     // holds; before a review, or when the audience changed since, the review is shown (again).
@@ -130,6 +127,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     );
   } catch (error) {
     if (error instanceof CampaignError) return fail({}, [error.message], error.status);
+    if (error instanceof TestSendLimitError) return fail({}, [error.message], 429);
     if (error instanceof ProviderError) {
       return fail(error.fields, [error.message], API_STATUS[error.status]);
     }

@@ -2,7 +2,7 @@ import { Form, useNavigation } from "react-router";
 import { CampaignMessageFields, CampaignOptions } from "../../components/admin/campaign-options";
 import { CampaignReview } from "../../components/admin/campaign-review";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
-import { FormAlert, SubmitButton } from "../../components/ui/form";
+import { FormAlert, SubmitButton, TextField } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/newsletter-send";
 
@@ -37,7 +37,7 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
       <FormAlert errors={formErrors} />
       {actionData?.kind === "tested" ? (
         <p role="status" className="rounded-brand border-2 border-ok p-3 font-medium">
-          {`Test email sent to ${actionData.to}.`}
+          {`Test email sent to ${actionData.to.join(", ")}.`}
         </p>
       ) : null}
 
@@ -72,21 +72,36 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
               Review and send
             </SubmitButton>
           )}
-          {[
-            { intent: "preview", label: "Preview" },
-            { intent: "test", label: `Send a test to ${loaderData.me}` },
-          ].map(({ intent, label }) => (
-            <button
-              key={intent}
-              type="submit"
-              name="intent"
-              value={intent}
-              className="rounded-brand border-2 border-brand-strong px-5 py-3 font-semibold text-brand-strong"
-            >
-              {label}
-            </button>
-          ))}
+          <button
+            type="submit"
+            name="intent"
+            value="preview"
+            className="rounded-brand border-2 border-brand-strong px-5 py-3 font-semibold text-brand-strong"
+          >
+            Preview
+          </button>
         </div>
+        <fieldset className="space-y-3 rounded-brand border border-black/15 p-4">
+          <legend className="px-1 font-semibold">Test email</legend>
+          <TextField
+            id="testRecipients"
+            label="Send a test to"
+            hint={`Up to ${loaderData.maxTestRecipients} addresses, separated by commas. Marked “[Test]”, without tracking, and never counted in reports.`}
+            errors={fields.testRecipients}
+            maxLength={2_000}
+            autoComplete="off"
+            spellCheck={false}
+            defaultValue={value("testRecipients", loaderData.me)}
+          />
+          <button
+            type="submit"
+            name="intent"
+            value="test"
+            className="rounded-brand border-2 border-brand-strong px-5 py-3 font-semibold text-brand-strong"
+          >
+            Send a test
+          </button>
+        </fieldset>
       </Form>
 
       {actionData?.kind === "review" ? (
@@ -94,7 +109,7 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
           review={actionData}
           scheduled={mode === "schedule"}
           busy={busy}
-          testLabel={`Send a test to ${loaderData.me}`}
+          testLabel="Send a test"
         />
       ) : null}
 

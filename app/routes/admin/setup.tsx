@@ -57,6 +57,10 @@ export default function Setup({ loaderData }: Route.ComponentProps) {
     lastResult: navigation.state === "idle" ? actionData?.result : null,
     constraint: getZodConstraint(setupSchema),
     shouldValidate: "onBlur",
+    // A field with an error is checked as it is typed in, not when it loses the focus: on blur the
+    // corrected field's message vanished on the button's mousedown and the button moved up from
+    // under the pointer, so the click was lost (issue 35).
+    shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: setupSchema }),
   });
 

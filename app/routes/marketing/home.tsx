@@ -1,4 +1,7 @@
+import { scopeOf } from "../../../server/http/context";
+import { latestIssue } from "../../../server/newsletters/latest-issue";
 import { signupFormData } from "../../../server/subscribers/signup-form-data";
+import { HeroIssue } from "../../components/hero-issue";
 import { SignupForm } from "../../components/signup-form";
 import {
   BulletList,
@@ -22,9 +25,15 @@ const METRICS = [
   { value: "40%", label: "higher engagement" },
 ] as const;
 
-/** The lists for the hero's sign-up form; the page itself is static and kept by the page cache. */
+/**
+ * The lists for the hero's sign-up form, the newest issue beside it and whether the tenant shows
+ * the banner; the page is kept by the page cache (a new issue shows within its 60 s, a settings
+ * change at once).
+ */
 export async function loader({ context }: Route.LoaderArgs) {
-  return { signup: await signupFormData(context) };
+  const scope = scopeOf(context);
+  const [signup, issue] = await Promise.all([signupFormData(context), latestIssue(scope)]);
+  return { signup, issue, showBanner: scope.tenant.features.showBusyBanner };
 }
 
 const CHALLENGE = [
@@ -58,39 +67,44 @@ const CUSTOMERS = [
 export default function Home({ loaderData }: Route.ComponentProps) {
   return (
     <main>
-      <div
-        role="status"
-        className="bg-secondary px-4 py-2 text-center text-sm font-medium text-on-secondary"
-      >
-        We are busy shipping new features — thank you for your patience while we build.
-      </div>
+      {loaderData.showBanner ? (
+        <div
+          role="status"
+          className="bg-secondary px-4 py-2 text-center text-sm font-medium text-on-secondary"
+        >
+          We are busy shipping new features — thank you for your patience while we build.
+        </div>
+      ) : null}
 
       <section className="bg-brand/10 py-16 sm:py-24">
-        <Container>
-          <p className="text-sm font-semibold uppercase tracking-wider text-brand-strong">
-            The weekly newsletter system for legal technology leaders
-          </p>
-          <h1 className="mt-3 max-w-3xl text-4xl font-bold leading-tight sm:text-6xl">
-            Your leaders' voice, in front of the right buyers, every week.
-          </h1>
-          <p className="mt-6 max-w-2xl text-lg leading-relaxed sm:text-xl">
-            We build a digital clone of your executives' voice and use it to publish a weekly
-            newsletter by email and on LinkedIn — with a social pack for the week — so general
-            counsel, litigation-support managers and eDiscovery buyers hear from you consistently,
-            without taking your partners away from clients.
-          </p>
-          <div className="mt-8 flex flex-wrap gap-4">
-            <ButtonLink to="/newsletter">Join our newsletter</ButtonLink>
-            <ButtonLink to="/services" variant="secondary">
-              See how it works
-            </ButtonLink>
-          </div>
-          <div className="mt-8 max-w-xl">
-            <p id="hero-signup" className="mb-2 font-semibold">
-              Or get the weekly issue straight to your inbox:
+        <Container className="grid items-center gap-12 lg:grid-cols-[minmax(0,1fr)_26rem]">
+          <div className="min-w-0">
+            <p className="text-sm font-semibold uppercase tracking-wider text-brand-strong">
+              The weekly newsletter system for legal technology leaders
             </p>
-            <SignupForm {...loaderData.signup} compact />
+            <h1 className="mt-3 max-w-3xl text-4xl font-bold leading-tight sm:text-5xl">
+              Your leaders' voice, in front of the right buyers, every week.
+            </h1>
+            <p className="mt-6 max-w-2xl text-lg leading-relaxed sm:text-xl">
+              We build a digital clone of your executives' voice and use it to publish a weekly
+              newsletter by email and on LinkedIn — with a social pack for the week — so general
+              counsel, litigation-support managers and eDiscovery buyers hear from you consistently,
+              without taking your partners away from clients.
+            </p>
+            <div className="mt-8 flex flex-wrap gap-4">
+              <ButtonLink to="/newsletter">Join our newsletter</ButtonLink>
+              <ButtonLink to="/services" variant="secondary">
+                See how it works
+              </ButtonLink>
+            </div>
+            <div className="mt-8 max-w-xl">
+              <p id="hero-signup" className="mb-2 font-semibold">
+                Or get the weekly issue straight to your inbox:
+              </p>
+              <SignupForm {...loaderData.signup} compact />
+            </div>
           </div>
+          <HeroIssue issue={loaderData.issue} />
         </Container>
       </section>
 

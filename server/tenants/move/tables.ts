@@ -80,7 +80,7 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   {
     name: "campaigns",
     id: "text",
-    refs: { newsletter_id: "newsletters", sequence_list_id: "lists" },
+    refs: { newsletter_id: "newsletters", sequence_list_id: "lists", unopened_of: "campaigns" },
     jsonRefs: { list_ids: "lists", segment_ids: "segments" },
   },
   {
