@@ -51,6 +51,9 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   "/newsletter/:id/share-card": "public",
   "/newsletter/archive/:year": "public",
   "/newsletter/subscribe": "public",
+  // The embedded sign-up form: the handler refuses every origin but the tenant's allowed sites.
+  "/embed/form": { GET: "public" },
+  "/embed/subscribe": { POST: "public" },
   "/newsletters": "public",
   "/sitemap.xml": "public",
   "/robots.txt": "public",
@@ -109,6 +112,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   "/admin/segments/:id": "tenant-staff",
   "/admin/lists/:id": "tenant-staff",
   "/admin/lists/:id/welcome/:step": "tenant-staff",
+  "/admin/embed": "tenant-staff",
   "/admin/campaigns": "tenant-staff",
   "/admin/campaigns/:id": "tenant-staff",
   "/admin/campaigns/:id/edit": "tenant-staff",

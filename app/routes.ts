@@ -24,6 +24,9 @@ export default [
     route(":id/share-card", "routes/newsletter/share-card.ts"),
   ]),
   route("newsletter/subscribe", "routes/newsletter/subscribe.tsx"),
+  // The sign-up form on other sites (issue 35): an iframe's page and the handler it and the snippet post to.
+  route("embed/form", "routes/embed/form.ts"),
+  route("embed/subscribe", "routes/embed/subscribe.ts"),
   route("newsletters", "routes/newsletter/archive-redirect.ts"),
 
   // Subscription management (SPEC §2 Subscription); the links in mail lead here.
@@ -66,6 +69,7 @@ export default [
     route("lists", "routes/admin/lists.tsx"),
     route("lists/:id", "routes/admin/list.tsx"),
     route("lists/:id/welcome/:step", "routes/admin/welcome-step.tsx"),
+    route("embed", "routes/admin/embed.tsx"),
     route("segments", "routes/admin/segments.tsx"),
     route("segments/:id", "routes/admin/segment.tsx"),
     route("subscribers/export.csv", "routes/admin/subscribers-export.ts"),

@@ -1,10 +1,15 @@
 import type { NextFunction, Request, Response } from "express";
 import helmet from "helmet";
+import { EMBED_FORM_PATH, EMBED_SUBSCRIBE_PATH } from "../../shared/schemas/embed";
 import { observeRequest } from "../metrics";
 
-/** Security headers; the CSP allows only our own scripts plus this response's nonce. */
+/**
+ * Security headers; the CSP allows only our own scripts plus this response's nonce. No page may be
+ * framed by another site, except the embedded sign-up form's pages: their routes send
+ * embedPagePolicy, naming the tenant's allowed sites (known only once the tenant is resolved).
+ */
 export function securityHeaders(production: boolean) {
-  return helmet({
+  const headers = helmet({
     contentSecurityPolicy: production
       ? {
           directives: {
@@ -35,6 +40,29 @@ export function securityHeaders(production: boolean) {
     // Browsers send `Origin: null` on form posts under no-referrer; keep the origin on our own site.
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
   });
+  return (req: Request, res: Response, next: NextFunction) =>
+    headers(req, res, (error?: unknown) => {
+      // frame-ancestors is what browsers follow where both are sent; these pages send their own.
+      if (EMBED_PAGES.has(req.path)) res.removeHeader("x-frame-options");
+      next(error);
+    });
+}
+
+const EMBED_PAGES = new Set([EMBED_FORM_PATH, EMBED_SUBSCRIBE_PATH]);
+
+/**
+ * The embed pages' whole policy: no script at all, forms posting to this site only, framed by the
+ * tenant's own pages and its allowed sites (origins normalised by shared/schemas/embed.ts).
+ */
+export function embedPagePolicy(allowedOrigins: Iterable<string>): string {
+  return [
+    "default-src 'none'",
+    "style-src 'unsafe-inline'",
+    "img-src 'self' data: https:",
+    "form-action 'self'",
+    `frame-ancestors ${["'self'", ...allowedOrigins].join(" ")}`,
+    "base-uri 'none'",
+  ].join("; ");
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -46,6 +74,9 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 export function refuseCrossSiteWrites(req: Request, res: Response, next: NextFunction) {
   if (SAFE_METHODS.has(req.method)) return next();
+  // The embedded sign-up form's one handler: it refuses every origin but the tenant's allowed
+  // sites itself, before using the body (server/subscribers/embed.ts), once the tenant is known.
+  if (req.method === "POST" && req.path === EMBED_SUBSCRIBE_PATH) return next();
   const origin = req.get("origin");
   const host =
     req.get("x-forwarded-host") && req.app.enabled("trust proxy")

@@ -7,7 +7,7 @@ import { tenantDb } from "../db/tenant-guard";
  * able to show. Campaign deliveries, opens, clicks and bounces are read from the campaign tables.
  */
 
-export type ConsentSource = "form" | "api" | "staff" | "import";
+export type ConsentSource = "form" | "embed" | "api" | "staff" | "import";
 
 /** Where an imported audience came from (issue 33): its name as the timeline shows it. */
 export const IMPORT_ORIGINS = {

@@ -32,7 +32,7 @@ export async function submitNewsletterSignup(
   ctx: SubscriptionContext,
   clientAddress: string,
   input: Pick<SignupInput, "email" | "name" | "lists" | "website"> & { page?: string },
-  source: "form" | "api" = "form",
+  source: "form" | "embed" | "api" = "form",
 ): Promise<SignupOutcome> {
   if (!(await signupRateLimit.take(`${ctx.tenant.id}:${clientAddress}`))) {
     return { ok: false, message: SIGNUP_RATE_LIMITED, status: 429 };

@@ -46,7 +46,9 @@ function describeEvent(
               : "Imported from a CSV file"
             : d.source === "api"
               ? "Signed up through the API"
-              : "Signed up through the form";
+              : d.source === "embed"
+                ? "Signed up through a form on another site"
+                : "Signed up through the form";
       const evidence = [
         d.page ? `page ${d.page}` : null,
         d.clientAddress ? `client address ${d.clientAddress}` : null,

@@ -1,3 +1,4 @@
+import type { Updateable } from "kysely";
 import {
   type NewTenant,
   newTenantSchema,
@@ -8,8 +9,9 @@ import {
 } from "../../shared/schemas/tenant";
 import { ApiError } from "../api/errors";
 import type { Db } from "../db";
+import type { TenantsTable } from "../db/schema";
 import { dropAudienceCounts } from "../subscribers/counts";
-import { DEFAULT_TENANT_CONFIG, type TenantOverrides } from "./config";
+import { DEFAULT_TENANT_CONFIG, type TenantOverrides, tenantOverridesSchema } from "./config";
 import { diffConfigs, recordChange } from "./history";
 import { DEFAULT_TENANT_ID } from "./resolve";
 import { isOwnDomain, notOwnDomainMessage, ownSenderDomains } from "./sender-domains";
@@ -205,32 +207,69 @@ export async function saveTenantSettings(
   let changed = false;
   try {
     await db.transaction().execute(async (trx) => {
-      const before = viewOf(await rowOf(trx, id));
-      // A strictly later stamp, so caches keyed on updated_at always see the change.
-      const stamp = new Date(Math.max(Date.now(), Date.parse(before.updatedAt) + 1)).toISOString();
-      await trx
-        .updateTable("tenants")
-        .set({
-          name: settings.name,
-          description: settings.description,
-          mail_list_group_id: settings.mailerLiteGroupId || null,
-          config: JSON.stringify(overridesOf(settings)),
-          ...(nextDomain === undefined ? {} : { domain: nextDomain }),
-        })
-        .where("id", "=", id)
-        .execute();
-      const after = viewOf(await rowOf(trx, id));
-      const changes = diffConfigs(before, after);
-      if (changes.length === 0) return;
-      changed = true;
-      await trx.updateTable("tenants").set({ updated_at: stamp }).where("id", "=", id).execute();
-      await recordChange(trx, id, "updated", actor, changes);
+      changed = await updateTenantRow(trx, actor, id, (before) => ({
+        name: settings.name,
+        description: settings.description,
+        mail_list_group_id: settings.mailerLiteGroupId || null,
+        // The embed form's sites are set on their own page (saveEmbedSites), kept here.
+        config: JSON.stringify({ ...overridesOf(settings), ...embedOverrides(before) }),
+        ...(nextDomain === undefined ? {} : { domain: nextDomain }),
+      }));
     });
   } catch (error) {
     rethrowConflict(error);
   }
   if (changed) invalidateTenant(id);
   return getTenantView(db, id);
+}
+
+const embedOverrides = (config: TenantView): TenantOverrides =>
+  config.embedOrigins.length ? { embedOrigins: config.embedOrigins } : {};
+
+/**
+ * The sites a tenant's embedded sign-up form may be used on (/admin/embed): origins, already
+ * normalised by shared/schemas/embed.ts. The rest of the stored config is kept as it is.
+ */
+export async function saveEmbedSites(
+  db: Db,
+  actor: string,
+  id: string,
+  origins: readonly string[],
+): Promise<void> {
+  const changed = await db.transaction().execute((trx) =>
+    updateTenantRow(trx, actor, id, (before) => {
+      const { embedOrigins: _, ...kept } = tenantOverridesSchema.parse(JSON.parse(before.config));
+      return {
+        config: JSON.stringify({ ...kept, ...(origins.length ? { embedOrigins: origins } : {}) }),
+      };
+    }),
+  );
+  if (changed) invalidateTenant(id);
+}
+
+/**
+ * One change to a tenant's row inside `trx`, with its audit record; false when nothing changed.
+ * A changed row gets a strictly later updated_at, so caches keyed on it always see the change.
+ */
+async function updateTenantRow(
+  trx: Db,
+  actor: string,
+  id: string,
+  changesOf: (before: TenantView & { config: string }) => Updateable<TenantsTable>,
+): Promise<boolean> {
+  const row = await rowOf(trx, id);
+  const before = viewOf(row);
+  await trx
+    .updateTable("tenants")
+    .set(changesOf({ ...before, config: row.config }))
+    .where("id", "=", id)
+    .execute();
+  const changes = diffConfigs(before, viewOf(await rowOf(trx, id)));
+  if (changes.length === 0) return false;
+  const stamp = new Date(Math.max(Date.now(), Date.parse(before.updatedAt) + 1)).toISOString();
+  await trx.updateTable("tenants").set({ updated_at: stamp }).where("id", "=", id).execute();
+  await recordChange(trx, id, "updated", actor, changes);
+  return true;
 }
 
 /**

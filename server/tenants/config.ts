@@ -64,6 +64,11 @@ export interface TenantConfig {
   mailerLiteGroups: Record<string, string>;
   /** IANA time zone staff schedule and read times in (issue 15); times are stored in UTC */
   timeZone: string;
+  /**
+   * Origins of the other sites whose pages may carry this tenant's embedded sign-up form and frame
+   * /embed/form (issue 35; server/subscribers/embed.ts). Set on /admin/embed, not in the manager.
+   */
+  embedOrigins: string[];
 }
 
 /** Sender of last resort (SPEC §7: "a fixed company name and newsletter address"). */
@@ -135,6 +140,7 @@ export const DEFAULT_TENANT_CONFIG: Omit<TenantConfig, "id"> = {
   mailProvider: "",
   mailerLiteGroups: {},
   timeZone: "UTC",
+  embedOrigins: [],
 };
 
 /** What may be stored as a tenant's overrides: every part optional, unknown keys dropped. */
@@ -192,6 +198,7 @@ export const tenantOverridesSchema = z
     mailProvider: z.enum(["", "builtin", "mailerlite"]),
     mailerLiteGroups: z.record(z.string(), z.string()),
     timeZone: z.string(),
+    embedOrigins: z.array(z.string()),
   })
   .partial();
 
@@ -237,6 +244,7 @@ export function mergeTenantConfig(record: TenantRecord): TenantConfig {
     mailProvider: o.mailProvider ?? d.mailProvider,
     mailerLiteGroups: withoutBlanks(o.mailerLiteGroups ?? {}) as Record<string, string>,
     timeZone: o.timeZone || d.timeZone,
+    embedOrigins: o.embedOrigins ?? d.embedOrigins,
   };
 }
 

@@ -1,3 +1,11 @@
+/** Form fields urlencoded as a browser sends them: a list's values under one repeated name. */
+export function formBody(fields: Record<string, string | string[]>): URLSearchParams {
+  const body = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields))
+    for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
+  return body;
+}
+
 /** A form post as a browser sends it: urlencoded fields (repeated names for lists), same origin. */
 export function postForm(
   baseUrl: string,
@@ -5,12 +13,9 @@ export function postForm(
   fields: Record<string, string | string[]>,
   cookie: string,
 ): Promise<Response> {
-  const body = new URLSearchParams();
-  for (const [name, value] of Object.entries(fields))
-    for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
   return fetch(`${baseUrl}${path}`, {
     method: "POST",
-    body,
+    body: formBody(fields),
     headers: { cookie, origin: baseUrl },
     redirect: "manual",
   });

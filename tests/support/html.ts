@@ -9,6 +9,16 @@ export function textOf(html: string): string {
     .replace(/\s+/g, " ");
 }
 
+/** Markup with its entities decoded (what a textarea or an attribute holds, as written). */
+export function decodeHtml(html: string): string {
+  return html
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&amp;/g, "&");
+}
+
 export function metaContent(
   html: string,
   attribute: "name" | "property",

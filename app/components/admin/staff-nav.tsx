@@ -33,6 +33,7 @@ const STAFF_SECTIONS: readonly { label: string; links: readonly StaffLinkDef[] }
     links: [
       { to: "/admin/subscribers", label: "Subscribers" },
       { to: "/admin/lists", label: "Lists" },
+      { to: "/admin/embed", label: "Sign-up forms" },
       { to: "/admin/segments", label: "Segments" },
       { to: "/admin/subscribers/fields", label: "Fields" },
       { to: "/admin/subscribers/imports", label: "Subscriber imports" },

@@ -43,6 +43,9 @@ export default function Lists({ loaderData, actionData }: Route.ComponentProps) 
         Public lists are offered on sign-up and in the preference centre; private lists are for
         staff only. Archived lists keep their subscribers but are offered nowhere.
       </p>
+      <p>
+        <Link to="/admin/embed">Sign-up forms for your other websites</Link>
+      </p>
       <FormNotice message={!actionData && loaderData.notice} />
       <DataTable
         caption="The tenant's lists"
