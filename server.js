@@ -103,7 +103,8 @@ for (const signal of ["SIGTERM", "SIGINT"]) {
     // Keep-alive connections: idle ones close now, busy ones as soon as their answer is written.
     server.closeIdleConnections();
     const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
-    Promise.all([closed, herald.shutdown?.()]).then(
+    // The requests in flight finish before what they use (rate-limit stores, the file store) closes.
+    Promise.all([closed, herald.shutdown?.(closed)]).then(
       () => {
         clearInterval(idleSweep);
         process.exit(0);

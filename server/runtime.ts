@@ -96,8 +96,15 @@ export const STOP_WITHIN_MS = 10_000;
 /** How long the sender lets messages in flight finish before it hands their claims back. */
 export const SEND_DRAIN_MS = 6_000;
 
-/** On shutdown: stop accepting bounce reports, let messages in flight finish, hand claims back. */
-export async function stopRuntime(): Promise<void> {
+/**
+ * On shutdown: stop accepting bounce reports, let messages in flight finish, hand claims back;
+ * then, once `requestsDone` (the HTTP server's requests in flight answered), close what requests
+ * use — the shared rate-limit stores and the file store. Closed earlier, a request still in flight
+ * (a sign-in whose body was slow to come) failed on an ended pool.
+ */
+export async function stopRuntime(
+  requestsDone: Promise<unknown> = Promise.resolve(),
+): Promise<void> {
   const runtime = await globalStore.__heraldRuntime?.catch(() => undefined);
   if (!runtime) return;
   await Promise.all([
@@ -106,6 +113,7 @@ export async function stopRuntime(): Promise<void> {
     runtime.importer?.stop(),
     runtime.backups?.stop(),
   ]);
+  await requestsDone;
   await closeRateLimitStores();
   closeFileStore();
 }

@@ -367,7 +367,10 @@ export async function ready(): Promise<void> {
 /** How long server.js gives a graceful stop before it exits regardless. */
 export { STOP_WITHIN_MS } from "../runtime";
 
-/** Stops the bounce listener and the sending worker; server.js calls it on SIGTERM/SIGINT. */
-export async function shutdown(): Promise<void> {
-  await stopRuntime();
+/**
+ * Stops the bounce listener and the sending worker, then, once `requestsDone`, what requests use;
+ * server.js calls it on SIGTERM/SIGINT with its server's close.
+ */
+export async function shutdown(requestsDone?: Promise<unknown>): Promise<void> {
+  await stopRuntime(requestsDone);
 }

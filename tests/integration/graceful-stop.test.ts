@@ -163,6 +163,10 @@ describe.each(testDialects())("a graceful stop on %s", (dialect) => {
       });
       sink.delay = () => stalled;
       await until("every runner waiting on the SMTP server", () => sink.held >= SEND_CONCURRENCY);
+      // A sign-in before the stop: the sign-in limits' store is in use (on PostgreSQL, a pool).
+      const before = requestInFlight(first.port);
+      await before.continued;
+      expect((await before.finish()).response.statusCode).toBeLessThan(500);
       const inFlight = requestInFlight(first.port);
       await inFlight.continued;
 
@@ -175,6 +179,11 @@ describe.each(testDialects())("a graceful stop on %s", (dialect) => {
       // It takes no new connection while it is still finishing the request in flight.
       await until("new connections refused", () => refusesConnections(first.port), 10_000);
       expect(first.process.exitCode).toBeNull();
+      // The request's body comes only once the sender has given up waiting for its stalled
+      // messages: what requests use (the shared rate-limit store, on PostgreSQL) must still be open.
+      await until("the sender's drain over", () =>
+        first.output().includes("campaign worker stopped with messages still in flight"),
+      );
       const { response, text } = await inFlight.finish();
       expect(response.statusCode).toBeLessThan(500);
       expect(text).toContain("</html>");
