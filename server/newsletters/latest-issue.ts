@@ -1,10 +1,14 @@
 import type { TenantScope } from "../scope";
 import { type IssueSummary, summarize } from "./archive";
-import { listPublishedNewsletters } from "./listing";
+import { newestPublishedNewsletter } from "./listing";
 
-/** The tenant's newest published newsletter as lists show it (the home page's hero), or null. */
+/**
+ * The tenant's newest published newsletter as lists show it (the home page's hero), or null:
+ * a prepared query, then its tags and cover only when there is one.
+ */
 export async function latestIssue(ctx: TenantScope): Promise<IssueSummary | null> {
-  const { items } = await listPublishedNewsletters(ctx, { page: 1, pageSize: 1 });
-  const [latest] = await summarize(ctx, items);
+  const newest = await newestPublishedNewsletter(ctx);
+  if (!newest) return null;
+  const [latest] = await summarize(ctx, [newest]);
   return latest ?? null;
 }

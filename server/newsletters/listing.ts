@@ -146,6 +146,23 @@ const staffCount = preparedQuery<never, { total: number }>((db) =>
   countOf(db.selectFrom("newsletters")),
 );
 
+const newestPublishedRow = preparedQuery((db) =>
+  newestFirst(
+    db.selectFrom("newsletters").where("status", "=", "published"),
+    "published_at",
+    1,
+    0,
+  ).select(LIST_COLUMNS),
+);
+
+/** The newest published newsletter (the home page's hero): one prepared query, no count. */
+export async function newestPublishedNewsletter(
+  ctx: TenantScope,
+): Promise<NewsletterListItem | null> {
+  const [row] = await newestPublishedRow(tenantDb(ctx.db, ctx.tenantId), {});
+  return row ? toListItem(row) : null;
+}
+
 /** Published newsletters, newest first, one page at a time: all, or those of a tag or a year. */
 export async function listPublishedNewsletters(
   ctx: TenantScope,
