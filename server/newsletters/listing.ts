@@ -27,46 +27,23 @@ export async function getNewsletter(ctx: TenantScope, id: string): Promise<Newsl
   return row ? toNewsletter(row) : null;
 }
 
-/** A published newsletter of the tenant, or null (a draft or another tenant's is "not found"). */
-export async function getPublishedNewsletter(
-  ctx: TenantScope,
-  id: string,
-): Promise<Newsletter | null> {
-  return publishedWhere(ctx, "id", id);
-}
-
-/** The published newsletter at /newsletter/{slug}, or null. */
+/** The published newsletter at /newsletter/{slug}, or null (a draft or another tenant's is "not found"). */
 export async function getPublishedNewsletterBySlug(
   ctx: TenantScope,
   slug: string,
 ): Promise<Newsletter | null> {
-  return publishedWhere(ctx, "slug", slug);
+  const [row] = await publishedBySlug(tenantDb(ctx.db, ctx.tenantId), { slug });
+  return row ? toNewsletter(row) : null;
 }
 
 // A newsletter's page reads it by slug on every render (compiled once per tenant's database).
-const publishedBy = {
-  id: publishedQuery("id"),
-  slug: publishedQuery("slug"),
-};
-
-function publishedQuery(column: "id" | "slug") {
-  return preparedQuery<"value", NewsletterRow>((db, value) =>
-    db
-      .selectFrom("newsletters")
-      .selectAll()
-      .where(column, "=", value("value"))
-      .where("status", "=", "published"),
-  );
-}
-
-async function publishedWhere(
-  ctx: TenantScope,
-  column: "id" | "slug",
-  value: string,
-): Promise<Newsletter | null> {
-  const [row] = await publishedBy[column](tenantDb(ctx.db, ctx.tenantId), { value });
-  return row ? toNewsletter(row) : null;
-}
+const publishedBySlug = preparedQuery<"slug", NewsletterRow>((db, value) =>
+  db
+    .selectFrom("newsletters")
+    .selectAll()
+    .where("slug", "=", value("slug"))
+    .where("status", "=", "published"),
+);
 
 export interface NewsletterFilter {
   status?: NewsletterStatus;
