@@ -2,7 +2,7 @@ import { render, toPlainText } from "@react-email/render";
 import { Text } from "@react-email/text";
 import { readableOn } from "../../shared/theme";
 import type { EmailTemplate, TenantConfig } from "../tenants/config";
-import { FIXED_SENDER } from "../tenants/config";
+import { DEFAULT_TENANT_CONFIG, FIXED_SENDER } from "../tenants/config";
 import { emailContentHtml } from "./content";
 import {
   ActionButton,
@@ -46,9 +46,25 @@ export function senderFor(
   };
 }
 
-/** Plain text that reads well: headings on their own lines, list bullets, links as "text (url)". */
+/** An image in the text part: "[Image: its alt]"; one without alt (a spacer, a pixel) says nothing. */
+const imageAsAltText = (
+  elem: { attribs?: Record<string, string> },
+  _walk: unknown,
+  builder: { addInline: (text: string) => void },
+) => {
+  const alt = (elem.attribs?.alt ?? "").replace(/\s+/g, " ").trim();
+  if (alt) builder.addInline(`[Image: ${alt}]`);
+};
+
+/**
+ * Plain text that reads well: headings on their own lines, list bullets, links as "text (url)",
+ * images as their alt text.
+ */
 const PLAIN_TEXT_OPTIONS = {
+  formatters: { imageAsAltText },
   selectors: [
+    { selector: "img", format: "imageAsAltText" },
+    { selector: "img[data-text=skip]", format: "skip" },
     { selector: "a", options: { linkBrackets: ["(", ")"], hideLinkHrefIfSameAsText: true } },
     // A card's picture links where its title already does (server/content/blocks.ts).
     { selector: "a[data-text=skip]", format: "skip" },
@@ -120,8 +136,66 @@ export function mailContentFor(
   });
 }
 
+export interface LatestIssueLink {
+  title: string;
+  url: string;
+}
+
+/** A welcome template nobody wrote: blank, or the text every tenant starts with. */
+export function isDefaultWelcome(template: EmailTemplate): boolean {
+  const body = template.body.trim();
+  return !body || body === DEFAULT_TENANT_CONFIG.emailTemplates.welcomeEmail.body;
+}
+
+/**
+ * The welcome mail a tenant has not written itself (issue 35): who it is from, what to expect (the
+ * tenant's description when set), and the latest issue to read now.
+ */
+function DefaultWelcome({
+  tenant,
+  brand,
+  latest,
+}: {
+  tenant: TenantConfig;
+  brand: EmailBrand;
+  latest: LatestIssueLink | null | undefined;
+}) {
+  const name = tenant.branding.companyName;
+  const description = tenant.description.trim();
+  return (
+    <>
+      <Text style={{ margin: "0 0 16px" }}>
+        Thank you for subscribing to {name}'s newsletter. Each new issue comes to this address as
+        soon as it is published.
+      </Text>
+      {description ? (
+        <Text style={{ margin: "0 0 16px", whiteSpace: "pre-line" }}>
+          <strong>What to expect:</strong> {description}
+        </Text>
+      ) : null}
+      {latest ? (
+        <>
+          <Text style={{ margin: "0 0 8px" }}>
+            While you wait for the next one, here is our latest issue:{" "}
+            <strong>{latest.title}</strong>
+          </Text>
+          <ActionButton href={latest.url} color={brand.primaryColor}>
+            Read the latest issue
+          </ActionButton>
+        </>
+      ) : null}
+    </>
+  );
+}
+
 export type EmailContent =
-  | { kind: "welcome"; listNames: string[]; links: EmailFooterLinks }
+  | {
+      kind: "welcome";
+      listNames: string[];
+      links: EmailFooterLinks;
+      /** the tenant's newest published newsletter, linked by the default welcome */
+      latest?: LatestIssueLink | null;
+    }
   | { kind: "confirm-signup"; confirmUrl: string; listNames: string[] }
   | { kind: "verification"; verifyUrl: string; joining: string[]; leaving: string[] }
   | { kind: "confirmation"; listNames: string[]; links: EmailFooterLinks }
@@ -171,9 +245,21 @@ export async function renderEmail(
           preview={subject}
           links={content.links}
           why={whyYouGetThis(content.listNames, origin)}
+          headline={
+            isDefaultWelcome(template) ? `Welcome to ${tenant.branding.companyName}` : undefined
+          }
         >
-          <BodyText text={template.body} />
+          {isDefaultWelcome(template) ? (
+            <DefaultWelcome tenant={tenant} brand={brand} latest={content.latest} />
+          ) : (
+            <BodyText text={template.body} />
+          )}
           <ListSummary title="You are subscribed to:" names={content.listNames} />
+          {isDefaultWelcome(template) ? (
+            <Text style={{ margin: 0, fontSize: 14 }}>
+              Choose what you receive or unsubscribe at any time with the links below.
+            </Text>
+          ) : null}
         </EmailLayout>
       );
       break;

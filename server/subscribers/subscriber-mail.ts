@@ -1,8 +1,9 @@
 import { isSuppressed } from "../campaigns/bounces";
-import { type EmailContent, renderEmail } from "../emails/templates";
+import { type EmailContent, isDefaultWelcome, renderEmail } from "../emails/templates";
 import { replyToHeader } from "../mail/headers";
 import { sendMail } from "../mail/send";
 import { signToken } from "../mail/tokens";
+import { newestPublishedNewsletter } from "../newsletters/listing";
 import { SUBSCRIBER_LINK_LIFETIME_MS, tenantLink, unsubscribePath } from "./links";
 import { findSubscriber, findSubscriberRow, type SubscriptionContext } from "./subscribers";
 
@@ -28,7 +29,7 @@ export async function mailSubscriber(
       return;
     }
   }
-  const email = await renderEmail(ctx.tenant, content, ctx.origin);
+  const email = await renderEmail(ctx.tenant, await withLatestIssue(ctx, content), ctx.origin);
   await sendMail(
     { db: ctx.db, transport: ctx.transport, logger: ctx.logger },
     {
@@ -70,4 +71,20 @@ export async function mailSubscriberLink(
   );
   await mailSubscriber(ctx, subscriber.email, { kind: `${input.purpose}-link`, url });
   return true;
+}
+
+/** The default welcome links the newest issue: looked up only for that mail. */
+async function withLatestIssue(
+  ctx: SubscriptionContext,
+  content: EmailContent,
+): Promise<EmailContent> {
+  if (content.kind !== "welcome" || content.latest !== undefined) return content;
+  if (!isDefaultWelcome(ctx.tenant.emailTemplates.welcomeEmail)) return content;
+  const newest = await newestPublishedNewsletter({ db: ctx.db, tenantId: ctx.tenant.id });
+  return {
+    ...content,
+    latest: newest
+      ? { title: newest.title, url: tenantLink(ctx, `/newsletter/${newest.slug ?? newest.id}`) }
+      : null,
+  };
 }
