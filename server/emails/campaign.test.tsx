@@ -72,6 +72,7 @@ describe("campaign email", () => {
     expect(html).toContain("By Ann Lee · November 21, 2026 · 4 min read");
     expect(text).toContain("By Ann Lee · November 21, 2026 · 4 min read");
     expect(text).toContain("[Image: A courtroom at dawn]");
+    expect(text).toContain("Weekly briefing");
     // cover after the headline, content after the cover
     const order = ["Weekly briefing", "A courtroom at dawn", "Body text."].map((part) =>
       html.indexOf(part),

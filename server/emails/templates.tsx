@@ -68,7 +68,8 @@ const PLAIN_TEXT_OPTIONS = {
     { selector: "a", options: { linkBrackets: ["(", ")"], hideLinkHrefIfSameAsText: true } },
     // A card's picture links where its title already does (server/content/blocks.ts).
     { selector: "a[data-text=skip]", format: "skip" },
-    ...["h2", "h3", "h4"].map((selector) => ({
+    // The headline too: a text part that shouts reads worse than the page.
+    ...["h1", "h2", "h3", "h4"].map((selector) => ({
       selector,
       options: { uppercase: false, leadingLineBreaks: 2, trailingLineBreaks: 1 },
     })),
