@@ -1,5 +1,6 @@
 import { render, toPlainText } from "@react-email/render";
 import { Text } from "@react-email/text";
+import { Fragment } from "react";
 import { readableOn } from "../../shared/theme";
 import type { EmailTemplate, TenantConfig } from "../tenants/config";
 import { DEFAULT_TENANT_CONFIG, FIXED_SENDER } from "../tenants/config";
@@ -221,9 +222,14 @@ const TEMPLATE_FOR: Record<EmailContent["kind"], TemplateKey> = {
 function ListSummary({ title, names }: { title: string; names: string[] }) {
   if (names.length === 0) return null;
   return (
-    <Text style={{ margin: "0 0 16px", whiteSpace: "pre-line" }}>
+    <Text style={{ margin: "0 0 16px" }}>
       <strong>{title}</strong>
-      {names.map((name) => `\n• ${name}`).join("")}
+      {/* Line breaks, not newlines in pre-line text: the text part keeps one name a line. */}
+      {names.map((name) => (
+        <Fragment key={name}>
+          <br />• {name}
+        </Fragment>
+      ))}
     </Text>
   );
 }

@@ -12,7 +12,7 @@ import { settingsOf } from "../../server/tenants/views";
 import { createStaffUser, signIn } from "../support/auth";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
 import { postForm, sendAsEmail } from "../support/forms";
-import { testPng } from "../support/images";
+import { uploadTestPng } from "../support/images";
 import { type RunningServer, startServer } from "../support/server";
 import { type ReceivedMail, type SmtpSink, startSmtpSink } from "../support/smtp-sink";
 import { insertSubscriber } from "../support/subscribers";
@@ -36,18 +36,6 @@ describe.each(testDialects())("the campaign email and the default welcome on %s"
   let cookie = "";
   let cover = "";
   let mail: ReceivedMail;
-
-  const upload = async (width: number, height: number) => {
-    const form = new FormData();
-    form.set("file", new Blob([testPng(width, height).slice()], { type: "image/png" }), "i.png");
-    const response = await fetch(`${server.url}/admin/uploads`, {
-      method: "POST",
-      body: form,
-      headers: { cookie, origin: server.url },
-    });
-    expect(response.status).toBe(200);
-    return ((await response.json()) as { url: string }).url;
-  };
 
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
@@ -78,7 +66,7 @@ describe.each(testDialects())("the campaign email and the default welcome on %s"
       .where("id", "=", staff.id)
       .execute();
     cookie = await signIn(server.url, staff.email);
-    cover = await upload(1600, 900);
+    cover = await uploadTestPng(server.url, cookie, 1600, 900);
 
     const tenant = (await getTenant(database.db, "main")).config;
     const list = (await listTenantLists(database.db, tenant)).find(

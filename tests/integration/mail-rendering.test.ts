@@ -16,7 +16,7 @@ import { createStaffUser, signIn } from "../support/auth";
 import { CHROMIUM_ARGS, requireChromium } from "../support/chromium";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 import { sendAsEmail } from "../support/forms";
-import { testPng } from "../support/images";
+import { uploadTestPng } from "../support/images";
 import { type RunningServer, startServer } from "../support/server";
 import { type ReceivedMail, type SmtpSink, startSmtpSink } from "../support/smtp-sink";
 import { insertSubscriber } from "../support/subscribers";
@@ -56,16 +56,8 @@ describe("mail as a reader sees it", () => {
       (await createStaffUser(database.db, { email: "chief@example.com", role: "super_admin" }))
         .email,
     );
-    const upload = async (width: number, height: number) => {
-      const form = new FormData();
-      form.set("file", new Blob([testPng(width, height).slice()], { type: "image/png" }), "i.png");
-      const response = await fetch(`${server.url}/admin/uploads`, {
-        method: "POST",
-        body: form,
-        headers: { cookie, origin: server.url },
-      });
-      return ((await response.json()) as { url: string }).url;
-    };
+    const upload = (width: number, height: number) =>
+      uploadTestPng(server.url, cookie, width, height);
     const logo = await upload(160, 160);
     const chart = await upload(900, 450);
     const branding = await fetch(`${server.url}/api/tenants/main/branding`, {
