@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { mergeTenantConfig } from "../tenants/config";
 import { emailCover, newsletterByline, renderCampaignEmail } from "./campaign";
-import { mailContentFor, renderEmail } from "./templates";
+import { mailContentFor } from "./templates";
 
 const ORIGIN = "https://kd.example";
 
@@ -115,64 +115,5 @@ describe("campaign email", () => {
       alt: "a",
       width: 600,
     });
-  });
-});
-
-describe("default welcome mail", () => {
-  const links = { preferencesUrl: "https://x/p", unsubscribeUrl: "https://x/u" };
-
-  it("names the tenant, says what to expect from its description and links the latest issue", async () => {
-    const tenant = tenantWith(
-      { branding: { companyName: "KD Legal" } },
-      "Court rulings and filing deadlines for in-house counsel, every Tuesday.",
-    );
-    const email = await renderEmail(
-      tenant,
-      {
-        kind: "welcome",
-        listNames: ["Legal Newsletter"],
-        links,
-        latest: { title: "Q3 <rulings> & you", url: `${ORIGIN}/newsletter/q3` },
-      },
-      ORIGIN,
-    );
-    expect(email.subject).toBe("Welcome to our newsletter");
-    expect(email.html).toContain("Welcome to KD Legal");
-    expect(email.html).toContain("Court rulings and filing deadlines for in-house counsel");
-    expect(email.html).toContain("Q3 &lt;rulings&gt; &amp; you");
-    expect(email.html).toContain(`href="${ORIGIN}/newsletter/q3"`);
-    expect(email.text).toContain("Read the latest issue");
-    expect(email.text).toContain(`${ORIGIN}/newsletter/q3`);
-    expect(email.text).toMatch(/You are subscribed to:\n• Legal Newsletter/);
-  });
-
-  it("says nothing of a latest issue when there is none", async () => {
-    const tenant = tenantWith({ branding: { companyName: "KD Legal" } });
-    const email = await renderEmail(
-      tenant,
-      { kind: "welcome", listNames: ["Legal Newsletter"], links, latest: null },
-      ORIGIN,
-    );
-    expect(email.html).toContain("Welcome to KD Legal");
-    expect(email.html).not.toContain("latest issue");
-    expect(email.html).not.toContain("What to expect");
-  });
-
-  it("leaves a tenant's own welcome text as it wrote it", async () => {
-    const tenant = tenantWith({
-      emailTemplates: { welcomeEmail: { subject: "Hi", body: "Our own words." } },
-    });
-    const email = await renderEmail(
-      tenant,
-      {
-        kind: "welcome",
-        listNames: ["Legal Newsletter"],
-        links,
-        latest: { title: "Q3", url: `${ORIGIN}/newsletter/q3` },
-      },
-      ORIGIN,
-    );
-    expect(email.html).toContain("Our own words.");
-    expect(email.html).not.toContain("Read the latest issue");
   });
 });

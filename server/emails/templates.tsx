@@ -3,7 +3,7 @@ import { Text } from "@react-email/text";
 import { Fragment } from "react";
 import { readableOn } from "../../shared/theme";
 import type { EmailTemplate, TenantConfig } from "../tenants/config";
-import { DEFAULT_TENANT_CONFIG, FIXED_SENDER } from "../tenants/config";
+import { FIXED_SENDER } from "../tenants/config";
 import { emailContentHtml } from "./content";
 import {
   ActionButton,
@@ -13,6 +13,7 @@ import {
   EmailLayout,
 } from "./layout";
 import { absoluteUrl } from "./urls";
+import { DefaultWelcome, isDefaultWelcome, type WelcomeIssues } from "./welcome";
 
 export type TemplateKey = keyof TenantConfig["emailTemplates"];
 
@@ -138,65 +139,13 @@ export function mailContentFor(
   });
 }
 
-export interface LatestIssueLink {
-  title: string;
-  url: string;
-}
-
-/** A welcome template nobody wrote: blank, or the text every tenant starts with. */
-export function isDefaultWelcome(template: EmailTemplate): boolean {
-  const body = template.body.trim();
-  return !body || body === DEFAULT_TENANT_CONFIG.emailTemplates.welcomeEmail.body;
-}
-
-/**
- * The welcome mail a tenant has not written itself (issue 35): who it is from, what to expect (the
- * tenant's description when set), and the latest issue to read now.
- */
-function DefaultWelcome({
-  tenant,
-  brand,
-  latest,
-}: {
-  tenant: TenantConfig;
-  brand: EmailBrand;
-  latest: LatestIssueLink | null | undefined;
-}) {
-  const name = tenant.branding.companyName;
-  const description = tenant.description.trim();
-  return (
-    <>
-      <Text style={{ margin: "0 0 16px" }}>
-        Thank you for subscribing to {name}'s newsletter. Each new issue comes to this address as
-        soon as it is published.
-      </Text>
-      {description ? (
-        <Text style={{ margin: "0 0 16px", whiteSpace: "pre-line" }}>
-          <strong>What to expect:</strong> {description}
-        </Text>
-      ) : null}
-      {latest ? (
-        <>
-          <Text style={{ margin: "0 0 8px" }}>
-            While you wait for the next one, here is our latest issue:{" "}
-            <strong>{latest.title}</strong>
-          </Text>
-          <ActionButton href={latest.url} color={brand.primaryColor}>
-            Read the latest issue
-          </ActionButton>
-        </>
-      ) : null}
-    </>
-  );
-}
-
 export type EmailContent =
   | {
       kind: "welcome";
       listNames: string[];
       links: EmailFooterLinks;
-      /** the tenant's newest published newsletter, linked by the default welcome */
-      latest?: LatestIssueLink | null;
+      /** what the default welcome says of the tenant's issues (undefined: not looked up) */
+      issues?: WelcomeIssues;
     }
   | { kind: "confirm-signup"; confirmUrl: string; listNames: string[] }
   | { kind: "verification"; verifyUrl: string; joining: string[]; leaving: string[] }
@@ -257,7 +206,7 @@ export async function renderEmail(
           }
         >
           {isDefaultWelcome(template) ? (
-            <DefaultWelcome tenant={tenant} brand={brand} latest={content.latest} />
+            <DefaultWelcome tenant={tenant} brand={brand} issues={content.issues} />
           ) : (
             <BodyText text={template.body} />
           )}

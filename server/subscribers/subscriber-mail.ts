@@ -1,9 +1,10 @@
 import { isSuppressed } from "../campaigns/bounces";
-import { type EmailContent, isDefaultWelcome, renderEmail } from "../emails/templates";
+import { type EmailContent, renderEmail } from "../emails/templates";
+import { isDefaultWelcome, publishingCadence } from "../emails/welcome";
 import { replyToHeader } from "../mail/headers";
 import { sendMail } from "../mail/send";
 import { signToken } from "../mail/tokens";
-import { newestPublishedNewsletter } from "../newsletters/listing";
+import { listPublishedNewsletters } from "../newsletters/listing";
 import { SUBSCRIBER_LINK_LIFETIME_MS, tenantLink, unsubscribePath } from "./links";
 import { findSubscriber, findSubscriberRow, type SubscriptionContext } from "./subscribers";
 
@@ -73,18 +74,25 @@ export async function mailSubscriberLink(
   return true;
 }
 
-/** The default welcome links the newest issue: looked up only for that mail. */
+/** The default welcome links the newest issue and says how often they come: looked up for it only. */
 async function withLatestIssue(
   ctx: SubscriptionContext,
   content: EmailContent,
 ): Promise<EmailContent> {
-  if (content.kind !== "welcome" || content.latest !== undefined) return content;
+  if (content.kind !== "welcome" || content.issues !== undefined) return content;
   if (!isDefaultWelcome(ctx.tenant.emailTemplates.welcomeEmail)) return content;
-  const newest = await newestPublishedNewsletter({ db: ctx.db, tenantId: ctx.tenant.id });
+  const { items } = await listPublishedNewsletters(
+    { db: ctx.db, tenantId: ctx.tenant.id },
+    { page: 1, pageSize: 6 },
+  );
+  const newest = items[0];
   return {
     ...content,
-    latest: newest
-      ? { title: newest.title, url: tenantLink(ctx, `/newsletter/${newest.slug ?? newest.id}`) }
-      : null,
+    issues: {
+      latest: newest
+        ? { title: newest.title, url: tenantLink(ctx, `/newsletter/${newest.slug ?? newest.id}`) }
+        : null,
+      cadence: publishingCadence(items.map((item) => item.date)),
+    },
   };
 }
