@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";
+import { createNewsletter } from "../../server/newsletters/editing";
+import { publishNewsletter } from "../../server/newsletters/newsletters";
 import { listTenantLists } from "../../server/subscribers/lists";
 import { saveTenantSettings } from "../../server/tenants/admin";
 import { seedTenants } from "../../server/tenants/seed";
@@ -161,6 +163,23 @@ describe.each(testDialects())("the campaign email and the default welcome on %s"
   });
 
   it("welcomes a new subscriber by the tenant's name, with what to expect and the latest issue", async () => {
+    // Two older issues, a week apart each: the welcome can say how often they come.
+    const ctx = { db: database.db, tenantId: "main" };
+    for (const [title, publishedAt] of [
+      ["A week before", "2026-11-14T22:30:00.000Z"],
+      ["Two weeks before", "2026-11-07T22:30:00.000Z"],
+    ] as const) {
+      const older = await createNewsletter(
+        { ...ctx, authorId: null },
+        { title, excerpt: "Older.", content: "<p>Older words.</p>" },
+      );
+      await publishNewsletter(ctx, older.id);
+      await crossTenant(database.db)
+        .updateTable("newsletters")
+        .set({ published_at: publishedAt })
+        .where("id", "=", older.id)
+        .execute();
+    }
     const response = await fetch(`${server.url}/newsletter/subscribe`, {
       method: "POST",
       body: new URLSearchParams({ email: "newcomer@example.com" }),
@@ -172,6 +191,7 @@ describe.each(testDialects())("the campaign email and the default welcome on %s"
     expect(welcome.subject).toBe("Welcome to our newsletter");
     expect(welcome.html).toContain("Welcome to Main Street Review");
     expect(welcome.html).toContain("Short notes on review technology, every other Tuesday.");
+    expect(welcome.text).toContain("as soon as it is published, about once a week.");
     expect(welcome.html).toMatch(/href="https?:\/\/[^"]+\/newsletter\/review-in-the-age-of-ai"/);
     expect(welcome.text).toContain("Review in the age of AI");
     expect(welcome.text).toMatch(/Read the latest issue \(https?:\/\/[^)]+\/newsletter\/review/);
