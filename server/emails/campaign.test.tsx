@@ -1,22 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { mergeTenantConfig } from "../tenants/config";
+import { testTenantConfig } from "../../tests/support/tenant-config";
 import { emailCover, newsletterByline, renderCampaignEmail } from "./campaign";
 import { mailContentFor } from "./templates";
 
 const ORIGIN = "https://kd.example";
 
-function tenantWith(overrides: Record<string, unknown>, description = "") {
-  return mergeTenantConfig({
-    id: "keydiscovery",
-    name: "KeyDiscovery Legal",
-    domain: null,
-    description,
-    mailerLiteGroupId: null,
-    overrides,
-  });
-}
-
-const branded = tenantWith({
+const branded = testTenantConfig({
   branding: { logoUrl: "/uploads/logo.png", companyName: "KD Legal" },
   timeZone: "America/Los_Angeles",
 });
@@ -57,7 +46,7 @@ describe("campaign email", () => {
   });
 
   it("falls back to the company name as text when there is no logo", async () => {
-    const plain = tenantWith({ branding: { companyName: "KD Legal" } });
+    const plain = testTenantConfig({ branding: { companyName: "KD Legal" } });
     const { html } = await campaign(plain);
     expect(html).not.toContain("logo.png");
     expect(html).toContain(">KD Legal</p>");

@@ -1,20 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { mergeTenantConfig } from "../tenants/config";
+import { testTenantConfig } from "../../tests/support/tenant-config";
+import type { TenantConfig } from "../tenants/config";
 import { renderEmail } from "./templates";
-import { publishingCadence } from "./welcome";
+import { publishingCadence, type WelcomeIssues } from "./welcome";
 
 const ORIGIN = "https://kd.example";
-
-function tenantWith(overrides: Record<string, unknown>, description = "") {
-  return mergeTenantConfig({
-    id: "keydiscovery",
-    name: "KeyDiscovery Legal",
-    domain: null,
-    description,
-    mailerLiteGroupId: null,
-    overrides,
-  });
-}
 
 describe("publishing cadence", () => {
   const daysApart = (...days: number[]) =>
@@ -40,25 +30,22 @@ describe("publishing cadence", () => {
 
 describe("default welcome mail", () => {
   const links = { preferencesUrl: "https://x/p", unsubscribeUrl: "https://x/u" };
+  const welcomeOf = (tenant: TenantConfig, issues: WelcomeIssues) =>
+    renderEmail(
+      tenant,
+      { kind: "welcome", listNames: ["Legal Newsletter"], links, issues },
+      ORIGIN,
+    );
 
   it("names the tenant, says what to expect from its description and links the latest issue", async () => {
-    const tenant = tenantWith(
+    const tenant = testTenantConfig(
       { branding: { companyName: "KD Legal" } },
       "Court rulings and filing deadlines for in-house counsel, every Tuesday.",
     );
-    const email = await renderEmail(
-      tenant,
-      {
-        kind: "welcome",
-        listNames: ["Legal Newsletter"],
-        links,
-        issues: {
-          latest: { title: "Q3 <rulings> & you", url: `${ORIGIN}/newsletter/q3` },
-          cadence: "about once a week",
-        },
-      },
-      ORIGIN,
-    );
+    const email = await welcomeOf(tenant, {
+      latest: { title: "Q3 <rulings> & you", url: `${ORIGIN}/newsletter/q3` },
+      cadence: "about once a week",
+    });
     expect(email.subject).toBe("Welcome to our newsletter");
     expect(email.html).toContain("Welcome to KD Legal");
     expect(email.text).toContain("as soon as it is published, about once a week.");
@@ -71,17 +58,8 @@ describe("default welcome mail", () => {
   });
 
   it("says nothing of a latest issue when there is none", async () => {
-    const tenant = tenantWith({ branding: { companyName: "KD Legal" } });
-    const email = await renderEmail(
-      tenant,
-      {
-        kind: "welcome",
-        listNames: ["Legal Newsletter"],
-        links,
-        issues: { latest: null, cadence: null },
-      },
-      ORIGIN,
-    );
+    const tenant = testTenantConfig({ branding: { companyName: "KD Legal" } });
+    const email = await welcomeOf(tenant, { latest: null, cadence: null });
     expect(email.html).toContain("Welcome to KD Legal");
     expect(email.html).not.toContain("latest issue");
     expect(email.html).not.toContain("What to expect");
@@ -89,22 +67,13 @@ describe("default welcome mail", () => {
   });
 
   it("leaves a tenant's own welcome text as it wrote it", async () => {
-    const tenant = tenantWith({
+    const tenant = testTenantConfig({
       emailTemplates: { welcomeEmail: { subject: "Hi", body: "Our own words." } },
     });
-    const email = await renderEmail(
-      tenant,
-      {
-        kind: "welcome",
-        listNames: ["Legal Newsletter"],
-        links,
-        issues: {
-          latest: { title: "Q3", url: `${ORIGIN}/newsletter/q3` },
-          cadence: "about once a week",
-        },
-      },
-      ORIGIN,
-    );
+    const email = await welcomeOf(tenant, {
+      latest: { title: "Q3", url: `${ORIGIN}/newsletter/q3` },
+      cadence: "about once a week",
+    });
     expect(email.html).toContain("Our own words.");
     expect(email.html).not.toContain("Read the latest issue");
     expect(email.html).not.toContain("about once a week");
