@@ -60,6 +60,8 @@ describe("mail as a reader sees it", () => {
       uploadTestPng(server.url, cookie, width, height);
     const logo = await upload(160, 160);
     const chart = await upload(900, 450);
+    // A newsletter's cover, full width in its campaign (issue 35).
+    const cover = await upload(1600, 900);
     const branding = await fetch(`${server.url}/api/tenants/main/branding`, {
       method: "PATCH",
       headers: { cookie, origin: server.url, "content-type": "application/json" },
@@ -119,6 +121,8 @@ describe("mail as a reader sees it", () => {
         "<ul><li><p>Custodians first</p></li><li><p>Then date ranges</p></li></ul>" +
         `<p>A very long address that must wrap: https://example.com/${"x".repeat(120)}</p>`,
       readTime: 3,
+      coverImage: cover,
+      coverAlt: "A courtroom at dawn",
     });
     await publishNewsletter(scope, newsletter.id);
     const sent = await sendAsEmail(
@@ -186,6 +190,9 @@ describe("mail as a reader sees it", () => {
         for (const image of layout.images) {
           expect(image.loaded, `${image.src} loads`).toBe(true);
           expect(image.right, `${image.src} fits`).toBeLessThanOrEqual(width);
+        }
+        if (name === "campaign") {
+          expect(layout.images.map((image) => image.alt)).toContain("A courtroom at dawn");
         }
       } finally {
         await page.context().close();
