@@ -1,22 +1,38 @@
-const DATE = new Intl.DateTimeFormat("en-US", {
-  year: "numeric",
-  month: "long",
-  day: "numeric",
-  timeZone: "UTC",
-});
+const LONG_DATE = { year: "numeric", month: "long", day: "numeric" } as const;
+const DATE = new Intl.DateTimeFormat("en-US", { ...LONG_DATE, timeZone: "UTC" });
 
 // A page shows the same dates on every render (50 comments, a list of newsletters), and
 // Intl's format is the dearest step of rendering them: texts are kept, up to a bound.
 const formattedDates = new Map<string, string>();
 const MAX_FORMATTED_DATES = 2_000;
 
-/** "November 22, 2026": in UTC, so the server and the browser render the same text. */
-export function formatDate(iso: string): string {
-  let text = formattedDates.get(iso);
+/** Long dates in other zones than UTC (a tenant's, in its mail), by zone. */
+const zonedDates = new Map<string, Intl.DateTimeFormat>();
+
+function longDateIn(zone: string): Intl.DateTimeFormat {
+  let format = zonedDates.get(zone);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat("en-US", { ...LONG_DATE, timeZone: zone });
+    } catch {
+      format = DATE; // a zone this runtime does not know: UTC, as pages show it
+    }
+    zonedDates.set(zone, format);
+  }
+  return format;
+}
+
+/**
+ * "November 22, 2026": in UTC, so the server and the browser render the same text; a mail says it
+ * in the tenant's `zone`.
+ */
+export function formatDate(iso: string, zone = "UTC"): string {
+  const key = zone === "UTC" ? iso : `${zone}\u0000${iso}`;
+  let text = formattedDates.get(key);
   if (text === undefined) {
-    text = DATE.format(new Date(iso));
+    text = (zone === "UTC" ? DATE : longDateIn(zone)).format(new Date(iso));
     if (formattedDates.size >= MAX_FORMATTED_DATES) formattedDates.clear();
-    formattedDates.set(iso, text);
+    formattedDates.set(key, text);
   }
   return text;
 }

@@ -1,5 +1,11 @@
+import { displayNameOf } from "../auth/users";
 import { tenantDb } from "../db/tenant-guard";
-import { CAMPAIGN_MARKERS, renderCampaignEmail } from "../emails/campaign";
+import {
+  CAMPAIGN_MARKERS,
+  emailCover,
+  newsletterByline,
+  renderCampaignEmail,
+} from "../emails/campaign";
 import { mailContentFor, plainPreviewOf, whyYouGetThis } from "../emails/templates";
 import { absoluteUrl } from "../emails/urls";
 import { findImagesByUrl, imageSources } from "../files/stored-images";
@@ -71,23 +77,51 @@ export async function prepareCampaignMessage(
     source.newsletterId
       ? tenantDb(ctx.db, ctx.tenant.id)
           .selectFrom("newsletters")
-          .select(["title", "excerpt", "slug"])
+          .select([
+            "title",
+            "excerpt",
+            "slug",
+            "author_id",
+            "author_name",
+            "published_at",
+            "created_at",
+            "read_time",
+            "cover_image",
+            "cover_alt",
+          ])
           .where("id", "=", source.newsletterId)
           .executeTakeFirst()
       : undefined,
     listTenantLists(ctx.db, ctx.tenant),
   ]);
   const lists = tenantLists.filter((list) => source.listIds.includes(list.id));
-  const images = await findImagesByUrl(
-    ctx.db,
-    ctx.tenant.id,
-    imageSources(source.content).flatMap((src) => absoluteUrl(src, ctx.origin) ?? []),
-  );
+  const coverUrl = newsletter?.cover_image ? absoluteUrl(newsletter.cover_image, ctx.origin) : null;
+  const [images, author] = await Promise.all([
+    findImagesByUrl(ctx.db, ctx.tenant.id, [
+      ...imageSources(source.content).flatMap((src) => absoluteUrl(src, ctx.origin) ?? []),
+      ...(coverUrl ? [coverUrl] : []),
+    ]),
+    // A staff member's byline; an imported post's own author when none applies (as the page).
+    newsletter?.author_id
+      ? displayNameOf(ctx.db, newsletter.author_id).then((name) => name ?? newsletter.author_name)
+      : (newsletter?.author_name ?? null),
+  ]);
   const mailContent = mailContentFor(ctx.tenant, source.content, ctx.origin, images);
   const contentHtml = source.trackClicks ? markLinks(mailContent, source.links) : mailContent;
   const { html, text } = await renderCampaignEmail(ctx.tenant, {
     origin: ctx.origin,
     headline: newsletter?.title || source.subject,
+    byline: newsletter
+      ? newsletterByline({
+          author,
+          date: newsletter.published_at ?? newsletter.created_at,
+          readTime: Number(newsletter.read_time),
+          timeZone: ctx.tenant.timeZone,
+        })
+      : null,
+    cover: coverUrl
+      ? emailCover(coverUrl, newsletter?.cover_alt ?? "", images.get(coverUrl))
+      : null,
     preheader: newsletter?.excerpt || plainPreviewOf(source.content),
     contentHtml,
     viewInBrowserUrl: source.newsletterId

@@ -22,6 +22,14 @@ export interface EmailBrand {
   fontFamily: string;
 }
 
+/** A picture shown the mail's full width (a newsletter's cover): absolute URL, at most 600 px. */
+export interface EmailCover {
+  src: string;
+  alt: string;
+  width: number;
+  height?: number;
+}
+
 export interface EmailFooterLinks {
   preferencesUrl?: string;
   unsubscribeUrl?: string;
@@ -37,6 +45,8 @@ export function EmailLayout({
   brand,
   preview,
   headline,
+  byline,
+  cover,
   viewInBrowserUrl,
   why,
   links,
@@ -46,12 +56,26 @@ export function EmailLayout({
   /** the preheader: the line inboxes show after the subject */
   preview: string;
   headline?: string;
+  /** under the headline, as the page shows it: "By Ann · November 22, 2026 · 4 min read" */
+  byline?: string | null;
+  /** the full-width picture between the headline and the content */
+  cover?: EmailCover | null;
   viewInBrowserUrl?: string | null;
   /** "You receive this because …" */
   why?: string;
   links?: EmailFooterLinks;
   children: ReactNode;
 }) {
+  const contentCell = {
+    backgroundColor: "#ffffff",
+    padding: "24px 32px",
+    color: brand.textColor,
+    fontSize: 16,
+    lineHeight: "26px",
+    // Content inherits these; a long URL typed as text wraps instead of widening the mail.
+    overflowWrap: "anywhere",
+    wordBreak: "break-word",
+  } as const;
   const footerText = { color: "#52525b", fontSize: 13, lineHeight: "20px", margin: 0 };
   return (
     <Html lang="en">
@@ -87,6 +111,8 @@ export function EmailLayout({
                   <Img
                     src={brand.logoUrl}
                     alt={brand.companyName}
+                    // The name is beside it: the text part says it once.
+                    data-text="skip"
                     width={40}
                     height={40}
                     style={{ display: "block", borderRadius: 6, backgroundColor: "#ffffff" }}
@@ -108,18 +134,7 @@ export function EmailLayout({
               </Column>
             </Row>
           </Section>
-          <Section
-            style={{
-              backgroundColor: "#ffffff",
-              padding: "24px 32px",
-              color: brand.textColor,
-              fontSize: 16,
-              lineHeight: "26px",
-              // Content inherits these; a long URL typed as text wraps instead of widening the mail.
-              overflowWrap: "anywhere",
-              wordBreak: "break-word",
-            }}
-          >
+          <Section style={cover ? { ...contentCell, paddingBottom: 0 } : contentCell}>
             {viewInBrowserUrl ? (
               <Text style={{ margin: "0 0 16px", fontSize: 13, textAlign: "right" }}>
                 <Link href={viewInBrowserUrl} style={{ color: brand.primaryColor }}>
@@ -135,14 +150,40 @@ export function EmailLayout({
                   fontSize: 30,
                   lineHeight: "36px",
                   fontWeight: 700,
-                  margin: "0 0 20px",
+                  margin: byline ? "0 0 8px" : "0 0 20px",
                 }}
               >
                 {headline}
               </Heading>
             ) : null}
-            {children}
+            {byline ? (
+              <Text
+                style={{ color: "#52525b", fontSize: 14, lineHeight: "20px", margin: "0 0 20px" }}
+              >
+                {byline}
+              </Text>
+            ) : null}
+            {cover ? null : children}
           </Section>
+          {cover ? (
+            <>
+              <Img
+                src={cover.src}
+                alt={cover.alt}
+                width={cover.width}
+                height={cover.height}
+                // The width attribute for Outlook; phones shrink it to the screen.
+                style={{
+                  display: "block",
+                  width: "100%",
+                  maxWidth: cover.width,
+                  height: "auto",
+                  border: 0,
+                }}
+              />
+              <Section style={contentCell}>{children}</Section>
+            </>
+          ) : null}
           <Hr style={{ borderColor: "#e4e4e7", margin: 0 }} />
           <Section style={{ backgroundColor: "#ffffff", padding: "16px 32px" }}>
             {why ? <Text style={{ ...footerText, margin: "0 0 8px" }}>{why}</Text> : null}

@@ -1,5 +1,6 @@
 import { render, toPlainText } from "@react-email/render";
 import { Text } from "@react-email/text";
+import { Fragment } from "react";
 import { readableOn } from "../../shared/theme";
 import type { EmailTemplate, TenantConfig } from "../tenants/config";
 import { FIXED_SENDER } from "../tenants/config";
@@ -12,6 +13,7 @@ import {
   EmailLayout,
 } from "./layout";
 import { absoluteUrl } from "./urls";
+import { DefaultWelcome, isDefaultWelcome, type WelcomeIssues } from "./welcome";
 
 export type TemplateKey = keyof TenantConfig["emailTemplates"];
 
@@ -46,13 +48,30 @@ export function senderFor(
   };
 }
 
-/** Plain text that reads well: headings on their own lines, list bullets, links as "text (url)". */
+/** An image in the text part: "[Image: its alt]"; one without alt (a spacer, a pixel) says nothing. */
+const imageAsAltText = (
+  elem: { attribs?: Record<string, string> },
+  _walk: unknown,
+  builder: { addInline: (text: string) => void },
+) => {
+  const alt = (elem.attribs?.alt ?? "").replace(/\s+/g, " ").trim();
+  if (alt) builder.addInline(`[Image: ${alt}]`);
+};
+
+/**
+ * Plain text that reads well: headings on their own lines, list bullets, links as "text (url)",
+ * images as their alt text.
+ */
 const PLAIN_TEXT_OPTIONS = {
+  formatters: { imageAsAltText },
   selectors: [
+    { selector: "img", format: "imageAsAltText" },
+    { selector: "img[data-text=skip]", format: "skip" },
     { selector: "a", options: { linkBrackets: ["(", ")"], hideLinkHrefIfSameAsText: true } },
     // A card's picture links where its title already does (server/content/blocks.ts).
     { selector: "a[data-text=skip]", format: "skip" },
-    ...["h2", "h3", "h4"].map((selector) => ({
+    // The headline too: a text part that shouts reads worse than the page.
+    ...["h1", "h2", "h3", "h4"].map((selector) => ({
       selector,
       options: { uppercase: false, leadingLineBreaks: 2, trailingLineBreaks: 1 },
     })),
@@ -121,7 +140,13 @@ export function mailContentFor(
 }
 
 export type EmailContent =
-  | { kind: "welcome"; listNames: string[]; links: EmailFooterLinks }
+  | {
+      kind: "welcome";
+      listNames: string[];
+      links: EmailFooterLinks;
+      /** what the default welcome says of the tenant's issues (undefined: not looked up) */
+      issues?: WelcomeIssues;
+    }
   | { kind: "confirm-signup"; confirmUrl: string; listNames: string[] }
   | { kind: "verification"; verifyUrl: string; joining: string[]; leaving: string[] }
   | { kind: "confirmation"; listNames: string[]; links: EmailFooterLinks }
@@ -146,9 +171,14 @@ const TEMPLATE_FOR: Record<EmailContent["kind"], TemplateKey> = {
 function ListSummary({ title, names }: { title: string; names: string[] }) {
   if (names.length === 0) return null;
   return (
-    <Text style={{ margin: "0 0 16px", whiteSpace: "pre-line" }}>
+    <Text style={{ margin: "0 0 16px" }}>
       <strong>{title}</strong>
-      {names.map((name) => `\n• ${name}`).join("")}
+      {/* Line breaks, not newlines in pre-line text: the text part keeps one name a line. */}
+      {names.map((name) => (
+        <Fragment key={name}>
+          <br />• {name}
+        </Fragment>
+      ))}
     </Text>
   );
 }
@@ -171,9 +201,21 @@ export async function renderEmail(
           preview={subject}
           links={content.links}
           why={whyYouGetThis(content.listNames, origin)}
+          headline={
+            isDefaultWelcome(template) ? `Welcome to ${tenant.branding.companyName}` : undefined
+          }
         >
-          <BodyText text={template.body} />
+          {isDefaultWelcome(template) ? (
+            <DefaultWelcome tenant={tenant} brand={brand} issues={content.issues} />
+          ) : (
+            <BodyText text={template.body} />
+          )}
           <ListSummary title="You are subscribed to:" names={content.listNames} />
+          {isDefaultWelcome(template) ? (
+            <Text style={{ margin: 0, fontSize: 14 }}>
+              Choose what you receive or unsubscribe at any time with the links below.
+            </Text>
+          ) : null}
         </EmailLayout>
       );
       break;

@@ -1,8 +1,10 @@
 import { isSuppressed } from "../campaigns/bounces";
 import { type EmailContent, renderEmail } from "../emails/templates";
+import { isDefaultWelcome, publishingCadence } from "../emails/welcome";
 import { replyToHeader } from "../mail/headers";
 import { sendMail } from "../mail/send";
 import { signToken } from "../mail/tokens";
+import { listPublishedNewsletters } from "../newsletters/listing";
 import { SUBSCRIBER_LINK_LIFETIME_MS, tenantLink, unsubscribePath } from "./links";
 import { findSubscriber, findSubscriberRow, type SubscriptionContext } from "./subscribers";
 
@@ -28,7 +30,7 @@ export async function mailSubscriber(
       return;
     }
   }
-  const email = await renderEmail(ctx.tenant, content, ctx.origin);
+  const email = await renderEmail(ctx.tenant, await withLatestIssue(ctx, content), ctx.origin);
   await sendMail(
     { db: ctx.db, transport: ctx.transport, logger: ctx.logger },
     {
@@ -70,4 +72,27 @@ export async function mailSubscriberLink(
   );
   await mailSubscriber(ctx, subscriber.email, { kind: `${input.purpose}-link`, url });
   return true;
+}
+
+/** The default welcome links the newest issue and says how often they come: looked up for it only. */
+async function withLatestIssue(
+  ctx: SubscriptionContext,
+  content: EmailContent,
+): Promise<EmailContent> {
+  if (content.kind !== "welcome" || content.issues !== undefined) return content;
+  if (!isDefaultWelcome(ctx.tenant.emailTemplates.welcomeEmail)) return content;
+  const { items } = await listPublishedNewsletters(
+    { db: ctx.db, tenantId: ctx.tenant.id },
+    { page: 1, pageSize: 6 },
+  );
+  const newest = items[0];
+  return {
+    ...content,
+    issues: {
+      latest: newest
+        ? { title: newest.title, url: tenantLink(ctx, `/newsletter/${newest.slug ?? newest.id}`) }
+        : null,
+      cadence: publishingCadence(items.map((item) => item.date)),
+    },
+  };
 }

@@ -16,7 +16,7 @@ import { createStaffUser, signIn } from "../support/auth";
 import { CHROMIUM_ARGS, requireChromium } from "../support/chromium";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 import { sendAsEmail } from "../support/forms";
-import { testPng } from "../support/images";
+import { uploadTestPng } from "../support/images";
 import { type RunningServer, startServer } from "../support/server";
 import { type ReceivedMail, type SmtpSink, startSmtpSink } from "../support/smtp-sink";
 import { insertSubscriber } from "../support/subscribers";
@@ -56,18 +56,12 @@ describe("mail as a reader sees it", () => {
       (await createStaffUser(database.db, { email: "chief@example.com", role: "super_admin" }))
         .email,
     );
-    const upload = async (width: number, height: number) => {
-      const form = new FormData();
-      form.set("file", new Blob([testPng(width, height).slice()], { type: "image/png" }), "i.png");
-      const response = await fetch(`${server.url}/admin/uploads`, {
-        method: "POST",
-        body: form,
-        headers: { cookie, origin: server.url },
-      });
-      return ((await response.json()) as { url: string }).url;
-    };
+    const upload = (width: number, height: number) =>
+      uploadTestPng(server.url, cookie, width, height);
     const logo = await upload(160, 160);
     const chart = await upload(900, 450);
+    // A newsletter's cover, full width in its campaign (issue 35).
+    const cover = await upload(1600, 900);
     const branding = await fetch(`${server.url}/api/tenants/main/branding`, {
       method: "PATCH",
       headers: { cookie, origin: server.url, "content-type": "application/json" },
@@ -127,6 +121,8 @@ describe("mail as a reader sees it", () => {
         "<ul><li><p>Custodians first</p></li><li><p>Then date ranges</p></li></ul>" +
         `<p>A very long address that must wrap: https://example.com/${"x".repeat(120)}</p>`,
       readTime: 3,
+      coverImage: cover,
+      coverAlt: "A courtroom at dawn",
     });
     await publishNewsletter(scope, newsletter.id);
     const sent = await sendAsEmail(
@@ -194,6 +190,9 @@ describe("mail as a reader sees it", () => {
         for (const image of layout.images) {
           expect(image.loaded, `${image.src} loads`).toBe(true);
           expect(image.right, `${image.src} fits`).toBeLessThanOrEqual(width);
+        }
+        if (name === "campaign") {
+          expect(layout.images.map((image) => image.alt)).toContain("A courtroom at dawn");
         }
       } finally {
         await page.context().close();

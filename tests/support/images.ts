@@ -46,3 +46,21 @@ export function testPng(width: number, height: number): Uint8Array {
     ]),
   );
 }
+
+/** Uploads a test PNG through the admin's upload route as `cookie`'s staff member: its /uploads URL. */
+export async function uploadTestPng(
+  baseUrl: string,
+  cookie: string,
+  width: number,
+  height: number,
+): Promise<string> {
+  const form = new FormData();
+  form.set("file", new Blob([testPng(width, height).slice()], { type: "image/png" }), "i.png");
+  const response = await fetch(`${baseUrl}/admin/uploads`, {
+    method: "POST",
+    body: form,
+    headers: { cookie, origin: baseUrl },
+  });
+  if (response.status !== 200) throw new Error(`upload answered ${response.status}`);
+  return ((await response.json()) as { url: string }).url;
+}

@@ -1,5 +1,7 @@
 import type { Db } from "../../server/db";
 import type { SubscriberStatus } from "../../server/db/schema";
+import { listTenantLists } from "../../server/subscribers/lists";
+import { getTenant } from "../../server/tenants/store";
 
 /** A subscriber straight in the database, on the given lists (ids); returns its id. */
 export async function insertSubscriber(
@@ -35,4 +37,17 @@ export async function insertSubscriber(
       .execute();
   }
   return id;
+}
+
+/** An active subscriber on one of a tenant's lists, named by its key; returns its id. */
+export async function insertListSubscriber(
+  db: Db,
+  input: { email: string; tenantId?: string; listKey?: string },
+): Promise<number> {
+  const tenantId = input.tenantId ?? "main";
+  const tenant = (await getTenant(db, tenantId)).config;
+  const key = input.listKey ?? "newsletter";
+  const list = (await listTenantLists(db, tenant)).find((each) => each.key === key);
+  if (!list) throw new Error(`no list ${key} on ${tenantId}`);
+  return insertSubscriber(db, { email: input.email, tenantId, listIds: [list.id] });
 }
