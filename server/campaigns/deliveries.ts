@@ -3,6 +3,7 @@ import type { Db } from "../db";
 import { isPostgres } from "../db/portable";
 import type { DeliveryRow } from "../db/schema";
 import { crossTenant, tenantDb } from "../db/tenant-guard";
+import type { SubscriberChunkWrite } from "../subscribers/store";
 import { type Audience, recipientsOf } from "./recipients";
 
 /**
@@ -245,20 +246,12 @@ export async function markDeliveryFailed(
  * An erased subscriber's deliveries (GDPR Art. 17): the address and the bounce report (which quotes
  * it) go; the rows and their events stay, so the campaign's counts hold.
  */
-export async function anonymiseDeliveries(
-  root: Db,
-  tenantId: string,
-  subscriberIds: readonly number[],
-): Promise<void> {
-  const db = tenantDb(root, tenantId);
-  for (let start = 0; start < subscriberIds.length; start += 500) {
-    await db
-      .updateTable("deliveries")
-      .set({ email: "", feedback: null, error: null })
-      .where("subscriber_id", "in", subscriberIds.slice(start, start + 500))
-      .execute();
-  }
-}
+export const anonymiseDeliveries: SubscriberChunkWrite = (db, ids) =>
+  db
+    .updateTable("deliveries")
+    .set({ email: "", feedback: null, error: null })
+    .where("subscriber_id", "in", ids)
+    .execute();
 
 /**
  * Welcome sequences (issue 16, point 6): queues each running step for the active subscribers of

@@ -37,34 +37,6 @@ export interface Newsletter {
 /** A newsletter as lists show it: all but its content, which no list reads. */
 export type NewsletterListItem = Omit<Newsletter, "content">;
 
-/** The columns of a NewsletterListItem: a list leaves the content's pages unread. */
-export const LIST_COLUMNS = [
-  "id",
-  "tenant_id",
-  "title",
-  "excerpt",
-  "read_time",
-  "status",
-  "views",
-  "comments",
-  "created_at",
-  "updated_at",
-  "published_at",
-  "sent_at",
-  "campaign_id",
-  "send_status",
-  "slug",
-  "author_id",
-  "author_name",
-  "cover_image",
-  "cover_alt",
-  "scheduled_at",
-  "scheduled_send",
-  "preview_key",
-] as const satisfies readonly Exclude<keyof NewsletterRow, "content">[];
-
-type ListedRow = Pick<NewsletterRow, (typeof LIST_COLUMNS)[number]>;
-
 /**
  * A newsletter as the staff lists' cards show it (the dashboard, the CMS), with the list's order
  * (its last change). A page of cards reads these columns only: most of a row's columns lie after
@@ -94,7 +66,26 @@ export const SUMMARY_COLUMNS = [
   "updated_at",
   "published_at",
   "slug",
-] as const satisfies readonly (typeof LIST_COLUMNS)[number][];
+] as const satisfies readonly Exclude<keyof NewsletterRow, "content">[];
+
+/** The columns of a NewsletterListItem: a list leaves the content's pages unread. */
+export const LIST_COLUMNS = [
+  ...SUMMARY_COLUMNS,
+  "tenant_id",
+  "read_time",
+  "sent_at",
+  "campaign_id",
+  "send_status",
+  "author_id",
+  "author_name",
+  "cover_image",
+  "cover_alt",
+  "scheduled_at",
+  "scheduled_send",
+  "preview_key",
+] as const satisfies readonly Exclude<keyof NewsletterRow, "content">[];
+
+type ListedRow = Pick<NewsletterRow, (typeof LIST_COLUMNS)[number]>;
 
 export type SummaryRow = Pick<NewsletterRow, (typeof SUMMARY_COLUMNS)[number]>;
 

@@ -8,7 +8,15 @@ import { clearEvents, recordEvents } from "./events";
 import { clearFieldValues } from "./fields";
 import { listTenantLists } from "./lists";
 import { ProfileError } from "./profiles";
-import { chunks, eraseSubscriberRows, joinLists, leaveListMany, markUnsubscribed } from "./store";
+import {
+  chunks,
+  eraseSubscriberRows,
+  joinLists,
+  leaveListMany,
+  markUnsubscribed,
+  type SubscriberChunkWrite,
+  writeInChunks,
+} from "./store";
 import { listKeysBySubscriber, type SubscriptionContext } from "./subscribers";
 import { anonymiseFeedback } from "./unsubscribe";
 
@@ -133,6 +141,17 @@ export async function unsubscribeByStaff(
 }
 
 /**
+ * What erasure does to the other tables that keep a subscriber's id, each written by its owner: the
+ * deliveries and the unsubscribe feedback become anonymous, field values and timelines go.
+ */
+const ERASE_ELSEWHERE: readonly SubscriberChunkWrite[] = [
+  anonymiseDeliveries,
+  anonymiseFeedback,
+  clearFieldValues,
+  clearEvents,
+];
+
+/**
  * Erases subscribers (GDPR Art. 17), in one transaction: address, name, field values, timeline and
  * consent record, pending changes, the mail sent to them and their feedback's free text go; their
  * deliveries and opens stay as anonymous counts. MailerLite is told to unsubscribe them first.
@@ -153,10 +172,7 @@ export async function eraseSubscribers(
       ctx.tenant.id,
       rows.map((row) => row.email),
     );
-    await anonymiseDeliveries(trx, ctx.tenant.id, found);
-    await anonymiseFeedback(trx, ctx.tenant.id, found);
-    await clearFieldValues(trx, ctx.tenant.id, found);
-    await clearEvents(trx, ctx.tenant.id, found);
+    for (const erase of ERASE_ELSEWHERE) await writeInChunks(trx, ctx.tenant.id, found, erase);
     await eraseSubscriberRows(trx, ctx.tenant.id, found, now);
   });
   ctx.logger.info({ tenantId: ctx.tenant.id, count: found.length }, "subscribers erased");

@@ -1,5 +1,5 @@
 import type { Db } from "../db";
-import { tenantDb } from "../db/tenant-guard";
+import type { SubscriberChunkWrite } from "./store";
 
 /*
  * A subscriber's timeline (issue 16, point 3): what happened to them, and when. Sign-ups keep the
@@ -88,16 +88,5 @@ export function recordEvent<K extends SubscriberEventKind>(
 }
 
 /** Drops these subscribers' timelines (erasure: the consent record goes with the person). */
-export async function clearEvents(
-  root: Db,
-  tenantId: string,
-  subscriberIds: readonly number[],
-): Promise<void> {
-  const db = tenantDb(root, tenantId);
-  for (let start = 0; start < subscriberIds.length; start += 500) {
-    await db
-      .deleteFrom("subscriber_events")
-      .where("subscriber_id", "in", subscriberIds.slice(start, start + 500))
-      .execute();
-  }
-}
+export const clearEvents: SubscriberChunkWrite = (db, ids) =>
+  db.deleteFrom("subscriber_events").where("subscriber_id", "in", ids).execute();

@@ -6,7 +6,7 @@ import {
 } from "../../shared/schemas/subscriber-fields";
 import type { Db } from "../db";
 import { tenantDb } from "../db/tenant-guard";
-import { chunks } from "./store";
+import { chunks, type SubscriberChunkWrite } from "./store";
 
 /*
  * A tenant's custom subscriber fields (issue 16, point 2): text, number, date or choice. Values are
@@ -189,13 +189,5 @@ export async function fieldValuesOf(
 }
 
 /** Drops every value of these subscribers (erasure). */
-export async function clearFieldValues(
-  root: Db,
-  tenantId: string,
-  subscriberIds: readonly number[],
-): Promise<void> {
-  const db = tenantDb(root, tenantId);
-  for (const part of chunks(subscriberIds)) {
-    await db.deleteFrom("subscriber_values").where("subscriber_id", "in", part).execute();
-  }
-}
+export const clearFieldValues: SubscriberChunkWrite = (db, ids) =>
+  db.deleteFrom("subscriber_values").where("subscriber_id", "in", ids).execute();

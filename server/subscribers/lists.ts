@@ -1,7 +1,8 @@
+import type { Updateable } from "kysely";
 import slugify from "slugify";
 import type { ListForm } from "../../shared/schemas/list";
 import type { Db } from "../db";
-import type { ListVisibility } from "../db/schema";
+import type { ListsTable, ListVisibility } from "../db/schema";
 import { tenantDb } from "../db/tenant-guard";
 import type { TenantConfig } from "../tenants/config";
 import { emptyList } from "./store";
@@ -197,47 +198,42 @@ export async function createList(
   return requireList(db, tenant, id);
 }
 
-/** Renames, describes, or makes a list public or private; its key (used in forms and the API) stays. */
-export async function updateList(
+/**
+ * Writes a change to one of the tenant's lists and answers the list as it is then. A change that
+ * `hidesIt` (private, archived) is refused on the tenant's default list; a new `name` must be free.
+ */
+async function changeList(
   root: Db,
   tenant: TenantConfig,
   id: number,
-  input: ListForm,
+  change: { hidesIt: boolean; name?: string; set: Updateable<ListsTable> },
 ): Promise<MailingList> {
   const db = tenantDb(root, tenant.id);
   const list = await requireList(db, tenant, id);
-  if (input.visibility === "private" && list.key === tenant.emailGroups.default) {
+  if (change.hidesIt && list.key === tenant.emailGroups.default) {
     throw new ListError(LIST_MESSAGES.isDefault, 409);
   }
-  await refuseTakenName(db, tenant.id, input.name, id);
-  await db
-    .updateTable("lists")
-    .set({ name: input.name, description: input.description, visibility: input.visibility })
-    .where("id", "=", id)
-    .execute();
+  if (change.name !== undefined) await refuseTakenName(db, tenant.id, change.name, id);
+  await db.updateTable("lists").set(change.set).where("id", "=", id).execute();
   listsChanged(tenant.id);
   return requireList(db, tenant, id);
 }
 
+/** Renames, describes, or makes a list public or private; its key (used in forms and the API) stays. */
+export function updateList(root: Db, tenant: TenantConfig, id: number, input: ListForm) {
+  return changeList(root, tenant, id, {
+    hidesIt: input.visibility === "private",
+    name: input.name,
+    set: { name: input.name, description: input.description, visibility: input.visibility },
+  });
+}
+
 /** Archived: kept with its subscribers, offered nowhere; restoring undoes it. */
-export async function setListArchived(
-  root: Db,
-  tenant: TenantConfig,
-  id: number,
-  archived: boolean,
-): Promise<MailingList> {
-  const db = tenantDb(root, tenant.id);
-  const list = await requireList(db, tenant, id);
-  if (archived && list.key === tenant.emailGroups.default) {
-    throw new ListError(LIST_MESSAGES.isDefault, 409);
-  }
-  await db
-    .updateTable("lists")
-    .set({ archived_at: archived ? new Date().toISOString() : null })
-    .where("id", "=", id)
-    .execute();
-  listsChanged(tenant.id);
-  return requireList(db, tenant, id);
+export function setListArchived(root: Db, tenant: TenantConfig, id: number, archived: boolean) {
+  return changeList(root, tenant, id, {
+    hidesIt: archived,
+    set: { archived_at: archived ? new Date().toISOString() : null },
+  });
 }
 
 /**

@@ -23,6 +23,20 @@ export function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   return parts;
 }
 
+/** A write to a tenant's rows of some subscribers: `db` is bound to the tenant, `ids` a chunk. */
+export type SubscriberChunkWrite = (db: Db, ids: number[]) => Promise<unknown>;
+
+/** Runs `write` over the subscribers, a chunk of ids per statement, on the tenant's database. */
+export async function writeInChunks(
+  root: Db,
+  tenantId: string,
+  subscriberIds: readonly number[],
+  write: SubscriberChunkWrite,
+): Promise<void> {
+  const db = tenantDb(root, tenantId);
+  for (const part of chunks(subscriberIds)) await write(db, part);
+}
+
 export interface Membership {
   subscriberId: number;
   listId: number;
@@ -52,17 +66,10 @@ export async function joinLists(
 }
 
 /** Deletes the subscribers' rows of a table keyed by subscriber. */
-async function deleteRowsOf(
-  root: Db,
-  table: "subscriptions" | "preference_changes",
-  tenantId: string,
-  subscriberIds: readonly number[],
-): Promise<void> {
-  const db = tenantDb(root, tenantId);
-  for (const part of chunks(subscriberIds)) {
-    await db.deleteFrom(table).where("subscriber_id", "in", part).execute();
-  }
-}
+const deleteRowsOf =
+  (table: "subscriptions" | "preference_changes"): SubscriberChunkWrite =>
+  (db, ids) =>
+    db.deleteFrom(table).where("subscriber_id", "in", ids).execute();
 
 /** Takes the subscribers off every list. */
 export async function leaveAllLists(
@@ -70,17 +77,12 @@ export async function leaveAllLists(
   tenantId: string,
   subscriberIds: readonly number[],
 ): Promise<void> {
-  await deleteRowsOf(db, "subscriptions", tenantId, subscriberIds);
+  await writeInChunks(db, tenantId, subscriberIds, deleteRowsOf("subscriptions"));
 }
 
 /** Takes one subscriber off one list. */
 export async function leaveList(root: Db, tenantId: string, membership: Membership): Promise<void> {
-  const db = tenantDb(root, tenantId);
-  await db
-    .deleteFrom("subscriptions")
-    .where("subscriber_id", "=", membership.subscriberId)
-    .where("list_id", "=", membership.listId)
-    .execute();
+  await leaveListMany(root, tenantId, membership.listId, [membership.subscriberId]);
 }
 
 /** The subscriber is on exactly these lists afterwards. */
@@ -161,7 +163,7 @@ export async function dropPendingChanges(
   tenantId: string,
   subscriberIds: readonly number[],
 ): Promise<void> {
-  await deleteRowsOf(db, "preference_changes", tenantId, subscriberIds);
+  await writeInChunks(db, tenantId, subscriberIds, deleteRowsOf("preference_changes"));
 }
 
 export interface NewSubscriber {
@@ -288,11 +290,10 @@ export async function eraseSubscriberRows(
   subscriberIds: readonly number[],
   now: string,
 ): Promise<void> {
-  const db = tenantDb(root, tenantId);
-  await leaveAllLists(db, tenantId, subscriberIds);
-  await dropPendingChanges(db, tenantId, subscriberIds);
-  for (const part of chunks(subscriberIds)) {
-    await db
+  await leaveAllLists(root, tenantId, subscriberIds);
+  await dropPendingChanges(root, tenantId, subscriberIds);
+  await writeInChunks(root, tenantId, subscriberIds, (db, ids) =>
+    db
       .updateTable("subscribers")
       .set({
         email: sql<string>`'erased-' || id || '@erased.invalid'`,
@@ -303,9 +304,9 @@ export async function eraseSubscriberRows(
         erased_at: now,
         updated_at: now,
       })
-      .where("id", "in", part)
-      .execute();
-  }
+      .where("id", "in", ids)
+      .execute(),
+  );
 }
 
 /** Takes these subscribers off one list. */
@@ -315,12 +316,11 @@ export async function leaveListMany(
   listId: number,
   subscriberIds: readonly number[],
 ): Promise<void> {
-  const db = tenantDb(root, tenantId);
-  for (const part of chunks(subscriberIds)) {
-    await db
+  await writeInChunks(root, tenantId, subscriberIds, (db, ids) =>
+    db
       .deleteFrom("subscriptions")
       .where("list_id", "=", listId)
-      .where("subscriber_id", "in", part)
-      .execute();
-  }
+      .where("subscriber_id", "in", ids)
+      .execute(),
+  );
 }

@@ -1,12 +1,11 @@
 import { FEEDBACK_REASONS } from "../../shared/schemas/unsubscribe";
 import { recordUnsubscribe } from "../campaigns/tracking";
-import type { Db } from "../db";
 import { tenantDb } from "../db/tenant-guard";
 import { pushUnsubscribe } from "../providers/mailerlite-mirror";
 import type { Scope } from "../scope";
 import { MESSAGES, SubscriptionError } from "./errors";
 import { recordEvent } from "./events";
-import { chunks, markUnsubscribed } from "./store";
+import { markUnsubscribed, type SubscriberChunkWrite } from "./store";
 import {
   findSubscriberRow,
   listKeysOfSubscriber,
@@ -84,20 +83,12 @@ export async function recordUnsubscribeFeedback(
 }
 
 /** Unsubscribe answers of erased subscribers: the reason stays as an anonymous count. */
-export async function anonymiseFeedback(
-  root: Db,
-  tenantId: string,
-  subscriberIds: readonly number[],
-): Promise<void> {
-  const db = tenantDb(root, tenantId);
-  for (const part of chunks(subscriberIds)) {
-    await db
-      .updateTable("unsubscribe_feedback")
-      .set({ subscriber_id: null, details: null })
-      .where("subscriber_id", "in", part)
-      .execute();
-  }
-}
+export const anonymiseFeedback: SubscriberChunkWrite = (db, ids) =>
+  db
+    .updateTable("unsubscribe_feedback")
+    .set({ subscriber_id: null, details: null })
+    .where("subscriber_id", "in", ids)
+    .execute();
 
 /** Why people left (SPEC §2 feedback form): a count per reason and the latest 'Other' texts. */
 export async function feedbackSummary(

@@ -53,6 +53,7 @@ import {
   markUnsubscribed,
   type NewSubscriber,
   updateSubscriber,
+  writeInChunks,
 } from "../../server/subscribers/store";
 import { deleteTenant, insertTenantIfMissing } from "../../server/tenants/admin";
 import type { TenantConfig } from "../../server/tenants/config";
@@ -457,7 +458,7 @@ describe.each(testDialects())("audience at scale on %s", (dialect) => {
       }
       // Erased people keep their rows but count nowhere; some changed status after their values.
       const erased = people.filter((_, i) => i % 25 === 0).map(({ id }) => id);
-      await clearFieldValues(db, tenant.id, erased);
+      await writeInChunks(db, tenant.id, erased, clearFieldValues);
       await eraseSubscriberRows(db, tenant.id, erased, now);
       for (const { id } of people.filter((_, i) => i % 11 === 1)) {
         await markUnsubscribed(db, tenant.id, id, now);
