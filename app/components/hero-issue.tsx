@@ -51,7 +51,6 @@ export function HeroIssue({ issue }: { issue: IssueSummary | null }) {
       {issue.cover ? (
         <ResponsivePicture
           picture={issue.cover}
-          alt={issue.cover.alt}
           sizes="(min-width: 64rem) 26rem, 100vw"
           className="aspect-[16/9] w-full object-cover"
           eager

@@ -17,16 +17,14 @@ export const yearPath = (year: number) => `/newsletter/archive/${year}`;
 export const withPage = (path: string, page: number) =>
   page <= 1 ? path : `${path}${path.includes("?") ? "&" : "?"}page=${page}`;
 
-/** An uploaded image with its AVIF/WebP sources; `sizes` says how wide it is shown. */
+/** An uploaded image with its AVIF/WebP sources and its alt text; `sizes` says how wide it is shown. */
 export function ResponsivePicture({
   picture,
-  alt,
   sizes,
   className,
   eager = false,
 }: {
-  picture: Picture;
-  alt: string;
+  picture: Picture & { alt: string };
   sizes: string;
   className?: string;
   eager?: boolean;
@@ -38,7 +36,7 @@ export function ResponsivePicture({
       ))}
       <img
         src={picture.src}
-        alt={alt}
+        alt={picture.alt}
         width={picture.width}
         height={picture.height}
         loading={eager ? "eager" : "lazy"}
@@ -97,7 +95,6 @@ export function IssueList({ newsletters }: { newsletters: IssueSummary[] }) {
             {newsletter.cover ? (
               <ResponsivePicture
                 picture={newsletter.cover}
-                alt={newsletter.cover.alt}
                 sizes="(min-width: 40rem) 11rem, 100vw"
                 className="aspect-[16/9] w-full rounded-brand object-cover sm:row-start-1 sm:col-start-2"
               />

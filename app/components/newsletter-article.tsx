@@ -94,7 +94,6 @@ export function NewsletterArticle({ article, stats }: { article: ArticleView; st
         <div className="mx-auto max-w-4xl px-4 pt-8 sm:px-6 sm:pt-10">
           <ResponsivePicture
             picture={article.cover}
-            alt={article.cover.alt}
             sizes="(min-width: 56rem) 56rem, 100vw"
             className="h-auto w-full rounded-brand"
             eager
