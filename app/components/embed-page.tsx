@@ -1,6 +1,8 @@
 import type { ReactNode } from "react";
 import { MAX_EMAIL_LENGTH } from "../../shared/schemas/email";
 import { SIGNUP_LIMITS } from "../../shared/schemas/signup";
+import type { TenantSettings } from "../../shared/schemas/tenant";
+import { brandingCssVariables } from "../../shared/theme";
 import type { SignupList } from "./signup-form";
 
 /*
@@ -31,17 +33,20 @@ a{color:var(--brand-primary-strong);font-weight:600}
 .hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 `;
 
+/** The tenant's name and colours, from its settings. */
+type Branding = TenantSettings["branding"];
+
 function EmbedDocument({
   title,
-  variables,
+  branding,
   children,
 }: {
   title: string;
-  variables: Record<string, string>;
+  branding: Branding;
   children: ReactNode;
 }) {
   return (
-    <html lang="en" style={variables as React.CSSProperties}>
+    <html lang="en" style={brandingCssVariables(branding) as React.CSSProperties}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -58,8 +63,7 @@ function EmbedDocument({
 }
 
 export interface EmbedFormProps {
-  tenantName: string;
-  variables: Record<string, string>;
+  branding: Branding;
   lists: SignupList[];
   defaultList: string;
   /** the page the frame is on, as its GET's Referer said (already checked against the sites) */
@@ -71,8 +75,7 @@ export interface EmbedFormProps {
 
 /** GET /embed/form: email, name, the lists when there are several, the honeypot. */
 export function EmbedForm({
-  tenantName,
-  variables,
+  branding,
   lists,
   defaultList,
   page,
@@ -80,8 +83,8 @@ export function EmbedForm({
   action,
 }: EmbedFormProps) {
   return (
-    <EmbedDocument title={`Subscribe to ${tenantName}`} variables={variables}>
-      <h1>Subscribe to {tenantName}</h1>
+    <EmbedDocument title={`Subscribe to ${branding.companyName}`} branding={branding}>
+      <h1>Subscribe to {branding.companyName}</h1>
       <form method="post" action={action} aria-label="Newsletter sign-up">
         {page ? <input type="hidden" name="page" value={page} /> : null}
         <label htmlFor="embed-email">
@@ -142,8 +145,7 @@ export function EmbedForm({
 }
 
 export interface EmbedAnswerProps {
-  tenantName: string;
-  variables: Record<string, string>;
+  branding: Branding;
   tone: "ok" | "error";
   title: string;
   messages: string[];
@@ -152,16 +154,9 @@ export interface EmbedAnswerProps {
 }
 
 /** What /embed/subscribe answers: what happens next, or what went wrong, and the way back. */
-export function EmbedAnswer({
-  tenantName,
-  variables,
-  tone,
-  title,
-  messages,
-  backUrl,
-}: EmbedAnswerProps) {
+export function EmbedAnswer({ branding, tone, title, messages, backUrl }: EmbedAnswerProps) {
   return (
-    <EmbedDocument title={`${title} — ${tenantName}`} variables={variables}>
+    <EmbedDocument title={`${title} — ${branding.companyName}`} branding={branding}>
       <h1>{title}</h1>
       <div role={tone === "ok" ? "status" : "alert"} data-testid="embed-answer">
         {messages.map((message) => (

@@ -16,7 +16,6 @@ import { signupFormData } from "../../../server/subscribers/signup-form-data";
 import { submitNewsletterSignup } from "../../../server/subscribers/signup-submission";
 import { EMBED_MESSAGES } from "../../../shared/schemas/embed";
 import { SIGNUP_THANKS, signupSchema } from "../../../shared/schemas/signup";
-import { brandingCssVariables } from "../../../shared/theme";
 import { EmbedAnswer, EmbedForm } from "../../components/embed-page";
 
 type Context = Readonly<RouterContextProvider>;
@@ -47,8 +46,7 @@ export async function embedFormPage(request: Request, context: Context): Promise
   const action = new URL(embedActionUrl(scope));
   return page(
     <EmbedForm
-      tenantName={scope.tenant.branding.companyName}
-      variables={brandingCssVariables(scope.tenant.branding)}
+      branding={scope.tenant.branding}
       lists={lists}
       defaultList={defaultList}
       page={around}
@@ -76,8 +74,7 @@ export async function embedSubscribe(request: Request, context: Context): Promis
   ) =>
     page(
       <EmbedAnswer
-        tenantName={scope.tenant.branding.companyName}
-        variables={brandingCssVariables(scope.tenant.branding)}
+        branding={scope.tenant.branding}
         tone={tone}
         title={title}
         messages={messages}
