@@ -1,7 +1,7 @@
 import { textOn } from "../../shared/theme";
 import { loadSharp } from "../files/images";
 import { type Face, loadFaces, measure, outline } from "./fonts";
-import { type Box, fitText, type SetText, textPath } from "./layout";
+import { type Box, fitText, textPath } from "./layout";
 
 /*
  * The social pack's images (issue 36): the link share (1200×627, LinkedIn's link preview), the
@@ -106,26 +106,29 @@ function titleCard(
   const room = { x: FRAME_MARGIN, y: top, width, height: bottom - top };
   const square = kind === "square";
   const title = fitOrThrow(content.title, room, faces.bold, square ? 84 : 72, 22, 1.12);
-  // The link card has the title alone: in the middle of its room.
-  const titleTop = square ? top : top + Math.floor((room.height - title.height) / 2);
-  parts.push(textPath(faces.bold, title, FRAME_MARGIN, titleTop, canvas.ink));
   const excerpt = content.excerpt?.trim();
   const left = room.height - title.height - 36;
-  if (square && excerpt && left >= 80) {
-    const set = fitText(
-      excerpt,
-      { width, height: left },
-      {
-        face: faces.regular,
-        max: 34,
-        min: 22,
-        leading: 1.3,
-      },
+  const under =
+    square && excerpt && left >= 80
+      ? fitText(
+          excerpt,
+          { width, height: left },
+          {
+            face: faces.regular,
+            max: 34,
+            min: 22,
+            leading: 1.3,
+          },
+        )
+      : null;
+  // The title (and the square's excerpt under it) in the middle of their room.
+  const height = title.height + (under ? 36 + under.height : 0);
+  const titleTop = top + Math.floor((room.height - height) / 2);
+  parts.push(textPath(faces.bold, title, FRAME_MARGIN, titleTop, canvas.ink));
+  if (under) {
+    parts.push(
+      textPath(faces.regular, under, FRAME_MARGIN, titleTop + title.height + 36, canvas.ink, 0.9),
     );
-    if (set)
-      parts.push(
-        textPath(faces.regular, set, FRAME_MARGIN, top + title.height + 36, canvas.ink, 0.9),
-      );
   }
   parts.push(foot.svg);
   return parts;
@@ -162,18 +165,13 @@ function quoteCard(canvas: Canvas, content: SocialImageContent, branding: Social
     1.25,
   );
   const markBaseline = markTop + mark * 0.72;
+  // The quote and its source in the middle of their room.
+  const quoteTop = top + Math.floor((bottom - top - set.height) / 2);
   return [
     `<path d="${outline(faces.bold, "“", FRAME_MARGIN - 6, markBaseline, mark)}" fill="${canvas.accent}"/>`,
-    textPath(faces.bold, set, FRAME_MARGIN, top, canvas.ink),
+    textPath(faces.bold, set, FRAME_MARGIN, quoteTop, canvas.ink),
     source
-      ? textPath(
-          faces.regular,
-          source as SetText,
-          FRAME_MARGIN,
-          top + set.height + 28,
-          canvas.ink,
-          0.85,
-        )
+      ? textPath(faces.regular, source, FRAME_MARGIN, quoteTop + set.height + 28, canvas.ink, 0.85)
       : "",
     header(canvas, branding, headerTop),
   ];

@@ -36,7 +36,7 @@ export default function SocialPack({ loaderData, actionData }: Route.ComponentPr
             ? ""
             : " It is a draft: its link works once it is published."}
         </p>
-        <p>
+        <p className="pt-2">
           <a href={`/admin/newsletter/social/${id}/pack.zip`} download className={outlineLinkClass}>
             Download the pack (.zip)
           </a>
