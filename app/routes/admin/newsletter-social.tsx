@@ -16,6 +16,26 @@ export function headers() {
   return { "Cache-Control": "private, no-store" };
 }
 
+/** The two posts' fields. */
+const POSTS = [
+  {
+    id: "social-linkedin",
+    name: "linkedIn",
+    label: "LinkedIn post",
+    hint: "The hook, three points, the link (utm_source=linkedin) and hashtags from the tags.",
+    max: LINKEDIN_MAX,
+    rows: 14,
+  },
+  {
+    id: "social-short",
+    name: "short",
+    label: "Short post",
+    hint: "For X, Bluesky or Mastodon: the title, the link (utm_source=x) and two hashtags.",
+    max: SHORT_MAX,
+    rows: 4,
+  },
+] as const;
+
 /**
  * A newsletter's social pack (issue 36): the LinkedIn post and the short post, editable, and the
  * images, with the whole pack as one zip. The posts' form posts intent=save with `linkedIn` and
@@ -52,29 +72,15 @@ export default function SocialPack({ loaderData, actionData }: Route.ComponentPr
         <FormAlert errors={actionData?.errors} className="mt-3" />
         <Form method="post" className="mt-3 space-y-4" noValidate id="social-posts">
           <input type="hidden" name="intent" value="save" />
-          <PostField
-            // Remounted with the saved (or made again) text after a save or a reset.
-            key={`li-${texts.linkedIn}`}
-            id="social-linkedin"
-            name="linkedIn"
-            label="LinkedIn post"
-            hint="The hook, three points, the link (utm_source=linkedin) and hashtags from the tags."
-            max={LINKEDIN_MAX}
-            rows={14}
-            defaultValue={actionData?.linkedIn ?? texts.linkedIn}
-            invalid={invalid}
-          />
-          <PostField
-            key={`short-${texts.short}`}
-            id="social-short"
-            name="short"
-            label="Short post"
-            hint="For X, Bluesky or Mastodon: the title, the link (utm_source=x) and two hashtags."
-            max={SHORT_MAX}
-            rows={4}
-            defaultValue={actionData?.short ?? texts.short}
-            invalid={invalid}
-          />
+          {POSTS.map((post) => (
+            <PostField
+              // Remounted with the saved (or made again) text after a save or a reset.
+              key={`${post.name}-${texts[post.name]}`}
+              {...post}
+              defaultValue={actionData?.[post.name] ?? texts[post.name]}
+              invalid={invalid}
+            />
+          ))}
           <SubmitButton disabled={busy}>Save posts</SubmitButton>
         </Form>
         {texts.edited ? (
