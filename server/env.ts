@@ -68,6 +68,9 @@ const backupEvery = z.preprocess(
     }),
 );
 
+/** A DNS server: an IPv4 address or a bracketed IPv6 one, with an optional port. */
+const DNS_SERVER = /^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\]|[0-9a-f:]+)(?::\d{1,5})?$/i;
+
 /** The configuration contract of DESIGN.md §9, validated once at start. */
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -153,6 +156,55 @@ const envSchema = z.object({
           "must be a number of hops, true, false, or addresses/CIDR ranges separated by commas",
       })
       .default("loopback"),
+  ),
+  /**
+   * The DNS servers the sender domain check asks (server/tenants/dns.ts), comma-separated: `1.1.1.1`,
+   * `127.0.0.1:5353`, `[::1]:5353`; unset: the system's resolvers.
+   */
+  DNS_SERVERS: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .string()
+      .optional()
+      .transform((text, ctx) => {
+        if (text === undefined) return undefined;
+        const servers = text
+          .split(",")
+          .map((part) => part.trim())
+          .filter(Boolean);
+        for (const server of servers) {
+          if (!DNS_SERVER.test(server)) {
+            ctx.addIssue({
+              code: "custom",
+              message: `"${server}" is not a DNS server such as 1.1.1.1, 127.0.0.1:5353 or [::1]:5353`,
+            });
+            return z.NEVER;
+          }
+        }
+        return servers;
+      }),
+  ),
+  /** How often every tenant's sender domain is checked (`off`: only on demand); default 1d. */
+  DOMAIN_CHECK_EVERY: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .string()
+      .default("1d")
+      .transform((text, ctx) => {
+        if (text === "off") return null;
+        const match = EVERY.exec(text.trim());
+        const ms = match
+          ? Number(match[1]) * EVERY_UNIT_MS[match[2] as keyof typeof EVERY_UNIT_MS]
+          : 0;
+        if (!match || ms < 60_000 || ms > 30 * 86_400_000) {
+          ctx.addIssue({
+            code: "custom",
+            message: `"${text}" is not off or a duration such as 12h or 1d (from 1m to 30d)`,
+          });
+          return z.NEVER;
+        }
+        return ms;
+      }),
   ),
   /** Where uploaded files are kept without S3 or PostgreSQL, relative to the working directory. */
   UPLOADS_DIR: z.string().min(1).default("data/uploads"),
