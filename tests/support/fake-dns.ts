@@ -47,7 +47,17 @@ function answersFor(zone: Zone, name: string, type: string, depth = 0): Answer[]
   const ttl = 60;
   switch (type) {
     case "TXT":
-      return (entry.TXT ?? []).map((data) => ({ type: "TXT", name, ttl, class: "IN", data }));
+      // A string holds at most 255 bytes (RFC 1035 §3.3): longer values go out in pieces, as DNS
+      // hosts publish them.
+      return (entry.TXT ?? []).map((value) => ({
+        type: "TXT",
+        name,
+        ttl,
+        class: "IN",
+        data: (Array.isArray(value) ? value : [value]).flatMap(
+          (part) => part.match(/[\s\S]{1,255}/g) ?? [""],
+        ),
+      }));
     case "MX":
       return (entry.MX ?? []).map((mx) => ({
         type: "MX",
@@ -67,22 +77,24 @@ function answersFor(zone: Zone, name: string, type: string, depth = 0): Answer[]
   }
 }
 
+/** RFC 1035 §4.1.1's RCODE: the low four bits of the header's flags (dns-packet reads it there). */
+const RCODES = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3 } as const;
+
 function respond(server: FakeDns, query: Packet): Buffer {
   const question = query.questions?.[0];
-  const base = {
-    type: "response" as const,
-    id: query.id,
-    flags: dnsPacket.RECURSION_DESIRED | dnsPacket.RECURSION_AVAILABLE,
-    questions: query.questions,
-  };
-  if (!question) return dnsPacket.encode({ ...base, rcode: "FORMERR" } as Packet);
+  const reply = (rcode: keyof typeof RCODES, answers: Answer[] = []) =>
+    dnsPacket.encode({
+      type: "response",
+      id: query.id,
+      flags: dnsPacket.RECURSION_DESIRED | dnsPacket.RECURSION_AVAILABLE | RCODES[rcode],
+      questions: query.questions,
+      answers,
+    });
+  if (!question) return reply("FORMERR");
   server.asked.push(`${question.type} ${lower(question.name)}`);
-  if (server.failing.has(lower(question.name))) {
-    return dnsPacket.encode({ ...base, rcode: "SERVFAIL" } as Packet);
-  }
+  if (server.failing.has(lower(question.name))) return reply("SERVFAIL");
   const answers = answersFor(server.zone, question.name, question.type);
-  if (answers === null) return dnsPacket.encode({ ...base, rcode: "NXDOMAIN" } as Packet);
-  return dnsPacket.encode({ ...base, rcode: "NOERROR", answers } as Packet);
+  return answers === null ? reply("NXDOMAIN") : reply("NOERROR", answers);
 }
 
 export async function startFakeDns(zone: Zone = {}): Promise<FakeDns> {

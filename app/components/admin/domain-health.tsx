@@ -156,7 +156,7 @@ function Rates({ rates }: { rates: SenderRates }) {
       <dl className="mt-2 grid gap-x-6 gap-y-2 sm:grid-cols-[12rem_1fr]">
         <dt className="font-semibold">Complaint rate</dt>
         <dd data-rate="complaints" data-status={rates.complaintStatus}>
-          {percent(rates.complaintRate)} ({rates.complaints} of {rates.delivered} delivered)
+          {`${percent(rates.complaintRate)} (${rates.complaints} of ${rates.delivered} delivered)`}
           <span className="block text-sm">
             {rates.complaintStatus === "over"
               ? "At or over Gmail's and Yahoo's limit of 0.3%: their filters will hold this tenant's mail back. Send only to people who asked, and make unsubscribing easy."
@@ -167,7 +167,7 @@ function Rates({ rates }: { rates: SenderRates }) {
         </dd>
         <dt className="font-semibold">Bounce rate</dt>
         <dd data-rate="bounces" data-status={rates.bounceStatus}>
-          {percent(rates.bounceRate)} ({rates.bounces} hard bounces)
+          {`${percent(rates.bounceRate)} (${rates.bounces} hard bounces)`}
           <span className="block text-sm">
             {rates.bounceStatus === "over"
               ? "Over 2%: clean the list (bounced addresses are suppressed already) and check how they were collected."
