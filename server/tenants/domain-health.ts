@@ -69,14 +69,14 @@ function spfCheck(
       const verdict = await checkSpf(dns, ip, domain);
       if (verdict.result !== "pass") {
         failing.push(ip);
-        reasons.push(`${ip}: ${verdict.result}${verdict.reason ? ` (${verdict.reason})` : ""}`);
+        reasons.push(`${verdict.result} for ${ip}${verdict.reason ? ` (${verdict.reason})` : ""}`);
       }
     }
     if (failing.length === 0) {
       return {
         ...base,
         status: "ok",
-        detail: `Authorises ${sendingHost} (${ips.join(", ")}).`,
+        detail: `Authorises ${ips.includes(sendingHost) ? sendingHost : `${sendingHost} (${ips.join(", ")})`}.`,
         fix: null,
       };
     }
@@ -84,7 +84,7 @@ function spfCheck(
     return {
       ...base,
       status: "wrong",
-      detail: `Does not authorise ${sendingHost}: ${reasons.join("; ")}.`,
+      detail: `Does not authorise ${sendingHost}: SPF says ${reasons.join("; ")}.`,
       fix: tooMany ? null : fix(found[0] ?? null, failing),
       ...(tooMany
         ? {

@@ -144,7 +144,7 @@ describe("the sender domain check against a local DNS server", () => {
       status: "wrong",
       fix: { value: "v=spf1 ip4:198.51.100.7 ip4:192.0.2.10 -all" },
     });
-    expect(record("spf")?.detail).toContain("192.0.2.10: fail");
+    expect(record("spf")?.detail).toContain("SPF says fail for 192.0.2.10");
     expect(record("dkim")).toMatchObject({
       status: "wrong",
       fix: { value: INPUT.dkim?.recordValue },
@@ -169,7 +169,7 @@ describe("the sender domain check against a local DNS server", () => {
     dns.zone["bounces.herald.test"] = { TXT: ["v=spf1 -all", "v=spf1 ip4:192.0.2.10 -all"] };
     const { record } = await check();
     expect(record("spf")?.status).toBe("wrong");
-    expect(record("spf")?.detail).toContain("permerror (more than 10 DNS lookups");
+    expect(record("spf")?.detail).toContain("permerror for 192.0.2.10 (more than 10 DNS lookups");
     expect(record("bounce-spf")).toMatchObject({
       status: "wrong",
       fix: { value: "v=spf1 ip4:192.0.2.10 -all" },

@@ -72,7 +72,10 @@ export function DomainHealthSection({
               {check.health.sendingHost ? (
                 <>
                   , sending host <code>{check.health.sendingHost}</code>
-                  {check.health.sendingIps.length ? ` (${check.health.sendingIps.join(", ")})` : ""}
+                  {check.health.sendingIps.length &&
+                  !check.health.sendingIps.includes(check.health.sendingHost)
+                    ? ` (${check.health.sendingIps.join(", ")})`
+                    : ""}
                 </>
               ) : null}
               .
