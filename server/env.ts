@@ -45,6 +45,12 @@ const retryDelays = (fallback: string) =>
 const EVERY = /^(\d+)(s|m|h|d)$/;
 const EVERY_UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
+/** A duration such as 30m, 6h or 1d, in milliseconds; 0 when the text is not one. */
+function everyMs(text: string): number {
+  const match = EVERY.exec(text.trim());
+  return match ? Number(match[1]) * EVERY_UNIT_MS[match[2] as keyof typeof EVERY_UNIT_MS] : 0;
+}
+
 /** How often scheduled backups run: one duration such as 30m, 6h or 1d (1 s to 30 days). */
 const backupEvery = z.preprocess(
   unsetWhenEmpty,
@@ -53,11 +59,8 @@ const backupEvery = z.preprocess(
     .optional()
     .transform((text, ctx) => {
       if (text === undefined) return undefined;
-      const match = EVERY.exec(text.trim());
-      const ms = match
-        ? Number(match[1]) * EVERY_UNIT_MS[match[2] as keyof typeof EVERY_UNIT_MS]
-        : 0;
-      if (!match || ms < 1_000 || ms > 30 * 86_400_000) {
+      const ms = everyMs(text);
+      if (ms < 1_000 || ms > 30 * 86_400_000) {
         ctx.addIssue({
           code: "custom",
           message: `"${text}" is not a duration such as 30m, 6h or 1d (from 1s to 30d)`,
@@ -192,11 +195,8 @@ const envSchema = z.object({
       .default("1d")
       .transform((text, ctx) => {
         if (text === "off") return null;
-        const match = EVERY.exec(text.trim());
-        const ms = match
-          ? Number(match[1]) * EVERY_UNIT_MS[match[2] as keyof typeof EVERY_UNIT_MS]
-          : 0;
-        if (!match || ms < 60_000 || ms > 30 * 86_400_000) {
+        const ms = everyMs(text);
+        if (ms < 60_000 || ms > 30 * 86_400_000) {
           ctx.addIssue({
             code: "custom",
             message: `"${text}" is not off or a duration such as 12h or 1d (from 1m to 30d)`,

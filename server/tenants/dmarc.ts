@@ -98,49 +98,42 @@ export async function dmarcCheck(
       : "no DKIM signature",
     `return path ${input.bounceDomain} ${spfAligned ? "aligned" : "not aligned"}`,
   ].join("; ");
-  if (!policy || !["none", "quarantine", "reject"].includes(policy.toLowerCase())) {
-    return {
-      summary,
-      check: {
-        ...base,
-        found: foundText,
-        status: "wrong",
-        detail: `The record has no valid policy (p=${policy ?? ""}): receivers ignore it.`,
-        fix: { name, type: "TXT", value: withTag(policyAt.record, "p", "none") },
-      },
-    };
-  }
-  if (!dkimAligned && !spfAligned) {
-    const relaxedHelps =
-      adkim === "s" && input.dkim && aligned(input.dkim.domain, fromDomain, "r", orgDomain);
-    return {
-      summary,
-      check: {
-        ...base,
-        found: foundText,
-        status: "wrong",
-        detail: `p=${policy}, but nothing is aligned with the From domain ${fromDomain} (${alignment}): DMARC fails.`,
-        fix: relaxedHelps
-          ? { name, type: "TXT", value: withTag(policyAt.record, "adkim", "r") }
-          : null,
-        ...(relaxedHelps
-          ? {}
-          : {
-              fixNote: `Generate the DKIM key for ${fromDomain} (DKIM signing on this page), or send from an address at ${input.dkim?.domain ?? "a domain with a DKIM key"}.`,
-            }),
-      },
-    };
-  }
-  return {
+  const answer = (
+    status: "ok" | "wrong",
+    detail: string,
+    fix: string | null,
+    fixNote?: string,
+  ) => ({
     summary,
     check: {
       ...base,
       found: foundText,
-      status: "ok",
-      detail: `p=${policy} (adkim=${adkim}, aspf=${aspf}); ${alignment}.`,
-      fix: null,
+      status,
+      detail,
+      fix: fix === null ? null : { name, type: "TXT" as const, value: fix },
+      ...(fixNote ? { fixNote } : {}),
     },
-  };
+  });
+  if (!policy || !["none", "quarantine", "reject"].includes(policy.toLowerCase())) {
+    return answer(
+      "wrong",
+      `The record has no valid policy (p=${policy ?? ""}): receivers ignore it.`,
+      withTag(policyAt.record, "p", "none"),
+    );
+  }
+  if (!dkimAligned && !spfAligned) {
+    const relaxedHelps =
+      adkim === "s" && input.dkim && aligned(input.dkim.domain, fromDomain, "r", orgDomain);
+    return answer(
+      "wrong",
+      `p=${policy}, but nothing is aligned with the From domain ${fromDomain} (${alignment}): DMARC fails.`,
+      relaxedHelps ? withTag(policyAt.record, "adkim", "r") : null,
+      relaxedHelps
+        ? undefined
+        : `Generate the DKIM key for ${fromDomain} (DKIM signing on this page), or send from an address at ${input.dkim?.domain ?? "a domain with a DKIM key"}.`,
+    );
+  }
+  return answer("ok", `p=${policy} (adkim=${adkim}, aspf=${aspf}); ${alignment}.`, null);
 }
 
 /** A DMARC record with one tag set (replaced where it is, else added after v=). */
