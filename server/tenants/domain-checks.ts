@@ -52,7 +52,13 @@ export async function domainHealthInput(
 ): Promise<DomainHealthInput> {
   const db = tenantDb(root, tenantId);
   const tenant = await getTenantView(db, tenantId);
-  const { active } = await tenantDkim(db, tenantId);
+  const { active, pending } = await tenantDkim(db, tenantId);
+  const published = (key: NonNullable<typeof active>) => ({
+    selector: key.selector,
+    domain: key.domain,
+    recordName: key.recordName,
+    recordValue: key.recordValue,
+  });
   const bounceHost = env.BOUNCE_SMTP_HOST;
   return {
     fromAddress: tenant.email.senderEmail || FIXED_SENDER.email,
@@ -61,14 +67,8 @@ export async function domainHealthInput(
     // The MX names a host that reaches the listener: BOUNCE_SMTP_HOST when it is a name, else the
     // host Herald answers on.
     bounceMxHost: isIP(bounceHost) ? (hostOf(env.APP_URL) ?? env.BOUNCE_DOMAIN) : bounceHost,
-    dkim: active
-      ? {
-          selector: active.selector,
-          domain: active.domain,
-          recordName: active.recordName,
-          recordValue: active.recordValue,
-        }
-      : null,
+    dkim: active ? published(active) : null,
+    pendingDkim: pending ? published(pending) : null,
   };
 }
 

@@ -9,7 +9,7 @@ export interface RecordFix {
 }
 
 export interface RecordCheck {
-  key: "spf" | "bounce-spf" | "dkim" | "dmarc" | "mx" | "bounce-mx";
+  key: "spf" | "bounce-spf" | "dkim" | "dkim-pending" | "dmarc" | "mx" | "bounce-mx";
   /** what the record is for, in words */
   label: string;
   /** the DNS name asked */
@@ -36,7 +36,9 @@ export interface DomainHealthInput {
   /** the host the bounce domain's MX should name */
   bounceMxHost: string;
   /** the active DKIM key: its record as published */
-  dkim: { selector: string; domain: string; recordName: string; recordValue: string } | null;
+  dkim: DkimKeyRecord | null;
+  /** a rotation's new key, waiting for its record before staff switch to it */
+  pendingDkim?: DkimKeyRecord | null;
 }
 
 export interface DmarcSummary {
@@ -60,4 +62,12 @@ export interface DomainHealth {
   dkim: { selector: string; domain: string } | null;
   dmarc: DmarcSummary;
   records: RecordCheck[];
+}
+
+/** A DKIM key's record as published (the public half only). */
+export interface DkimKeyRecord {
+  selector: string;
+  domain: string;
+  recordName: string;
+  recordValue: string;
 }

@@ -1,6 +1,7 @@
 import { dmarcCheck, tagsOf } from "./dmarc";
 import { type DnsLookup, DnsUnavailableError, normalDomain } from "./dns";
 import type {
+  DkimKeyRecord,
   DmarcSummary,
   DomainHealth,
   DomainHealthInput,
@@ -114,6 +115,16 @@ async function dkimCheck(dns: DnsLookup, input: DomainHealthInput): Promise<Reco
       fixNote: "Generate a key under DKIM signing on this page, then publish the record it shows.",
     };
   }
+  return keyRecordCheck(dns, key, base, "the active key");
+}
+
+/** The TXT record at a key's selector: is it the key (its p= and k=)? */
+async function keyRecordCheck(
+  dns: DnsLookup,
+  key: DkimKeyRecord,
+  base: Pick<RecordCheck, "key" | "label" | "type">,
+  which: string,
+): Promise<RecordCheck> {
   const found = (await dns.txt(key.recordName)).filter((value) => tagsOf(value).has("p"));
   const fix = { name: key.recordName, type: "TXT" as const, value: key.recordValue };
   const wanted = tagsOf(key.recordValue);
@@ -129,7 +140,7 @@ async function dkimCheck(dns: DnsLookup, input: DomainHealthInput): Promise<Reco
     return {
       ...common,
       status: "missing",
-      detail: `No DKIM record at selector ${key.selector}: receivers cannot verify the signature.`,
+      detail: `No DKIM record at selector ${key.selector}: receivers cannot verify ${which}'s signatures.`,
       fix,
     };
   }
@@ -137,14 +148,14 @@ async function dkimCheck(dns: DnsLookup, input: DomainHealthInput): Promise<Reco
     return {
       ...common,
       status: "wrong",
-      detail: `The record at selector ${key.selector} is not the key Herald signs with: signatures fail.`,
+      detail: `The record at selector ${key.selector} is not ${which}: its signatures fail.`,
       fix,
     };
   }
   return {
     ...common,
     status: "ok",
-    detail: `Matches the active key (selector ${key.selector}, d=${key.domain}).`,
+    detail: `Matches ${which} (selector ${key.selector}, d=${key.domain}).`,
     fix: null,
   };
 }
@@ -254,6 +265,28 @@ export async function checkDomainHealth(
     },
     (lookup) => dkimCheck(lookup, input),
   );
+  const pending = input.pendingDkim;
+  const dkimPending = pending
+    ? guarded(
+        {
+          key: "dkim-pending",
+          label: "DKIM of the new key (publish before you switch)",
+          name: pending.recordName,
+          type: "TXT",
+        },
+        (lookup) =>
+          keyRecordCheck(
+            lookup,
+            pending,
+            {
+              key: "dkim-pending",
+              label: "DKIM of the new key (publish before you switch)",
+              type: "TXT",
+            },
+            "the new key",
+          ),
+      )
+    : null;
   let summary: DmarcSummary = {
     policy: null,
     policyDomain: null,
@@ -288,9 +321,9 @@ export async function checkDomainHealth(
     { key: "bounce-mx", label: "MX of the bounce (VERP) domain", name: bounceDomain, type: "MX" },
     mxCheck("bounce-mx", bounceDomain, input),
   );
-  const records = (await Promise.all([spf, bounceSpf, dkim, dmarc, mx, bounceMx])).filter(
-    (check): check is RecordCheck => check !== null,
-  );
+  const records = (
+    await Promise.all([spf, bounceSpf, dkim, dkimPending, dmarc, mx, bounceMx])
+  ).filter((check): check is RecordCheck => check !== null);
   return {
     checkedAt: now.toISOString(),
     fromDomain,

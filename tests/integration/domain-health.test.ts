@@ -183,6 +183,25 @@ describe("the sender domain check against a local DNS server", () => {
     expect(health.dmarc).toMatchObject({ policyDomain: "herald.test", dkimAligned: true });
   });
 
+  it("checks a rotation's new key before staff switch to it", async () => {
+    dns.zone = healthyZone();
+    const pendingDkim = {
+      selector: "s3",
+      domain: "herald.test",
+      recordName: "s3._domainkey.herald.test",
+      recordValue: "v=DKIM1; k=ed25519; p=11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=",
+    };
+    let { record } = await check({ ...INPUT, pendingDkim });
+    expect(record("dkim")?.status).toBe("ok");
+    expect(record("dkim-pending")).toMatchObject({
+      status: "missing",
+      fix: { name: "s3._domainkey.herald.test", type: "TXT", value: pendingDkim.recordValue },
+    });
+    dns.zone["s3._domainkey.herald.test"] = { TXT: [pendingDkim.recordValue] };
+    ({ record } = await check({ ...INPUT, pendingDkim }));
+    expect(record("dkim-pending")).toMatchObject({ status: "ok", fix: null });
+  });
+
   it("calls a record unchecked when the DNS server fails, never missing", async () => {
     dns.zone = healthyZone();
     dns.failing.add("_dmarc.herald.test");
