@@ -1,4 +1,5 @@
 import type { CampaignRow } from "../db/schema";
+import { getEnv } from "../env";
 import { tenantLink } from "../subscribers/links";
 import { campaignAudience } from "../subscribers/segments";
 import type { SubscriptionContext } from "../subscribers/subscribers";
@@ -73,7 +74,10 @@ export async function reviewCampaign(
         segmentIds: valid.segments.map((segment) => segment.id),
       }),
     ),
-    senderDomainWarnings(ctx.db, ctx.tenant.id, valid.fromEmail),
+    // A MailerLite tenant's campaigns are sent (and signed) by MailerLite: Herald's key does not apply.
+    (ctx.tenant.mailProvider || getEnv().MAIL_PROVIDER) === "mailerlite"
+      ? []
+      : senderDomainWarnings(ctx.db, ctx.tenant.id, valid.fromEmail),
   ]);
   const ids = (items: { id: number }[]) =>
     items
