@@ -49,6 +49,8 @@ export default defineConfig({
       PORT: String(port),
       DATABASE_URL: `file:${join(process.env.E2E_DATA_DIR, "herald.db")}`,
       LOG_LEVEL: "warn",
+      // No daily sender domain check: it would ask the system's DNS (decision 048).
+      DOMAIN_CHECK_EVERY: "off",
       // Bookmark cards read pages a test serves on loopback (tests/e2e/editor-blocks.spec.ts).
       IMPORT_ALLOW_PRIVATE_HOSTS: "true",
     },

@@ -153,6 +153,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
       PORT: String(port),
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: "warn",
+      DOMAIN_CHECK_EVERY: "off",
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -129,6 +129,7 @@ const TABLE_WRITERS: Record<string, string> = {
   campaign_events: "server/campaigns/campaign-events.ts",
   webhook_secrets: "server/providers/mailerlite-webhook.ts",
   webhook_events: "server/providers/mailerlite-webhook.ts",
+  domain_checks: "server/tenants/domain-checks.ts",
 };
 
 describe("table ownership", () => {

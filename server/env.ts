@@ -45,6 +45,12 @@ const retryDelays = (fallback: string) =>
 const EVERY = /^(\d+)(s|m|h|d)$/;
 const EVERY_UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
+/** A duration such as 30m, 6h or 1d, in milliseconds; 0 when the text is not one. */
+function everyMs(text: string): number {
+  const match = EVERY.exec(text.trim());
+  return match ? Number(match[1]) * EVERY_UNIT_MS[match[2] as keyof typeof EVERY_UNIT_MS] : 0;
+}
+
 /** How often scheduled backups run: one duration such as 30m, 6h or 1d (1 s to 30 days). */
 const backupEvery = z.preprocess(
   unsetWhenEmpty,
@@ -53,11 +59,8 @@ const backupEvery = z.preprocess(
     .optional()
     .transform((text, ctx) => {
       if (text === undefined) return undefined;
-      const match = EVERY.exec(text.trim());
-      const ms = match
-        ? Number(match[1]) * EVERY_UNIT_MS[match[2] as keyof typeof EVERY_UNIT_MS]
-        : 0;
-      if (!match || ms < 1_000 || ms > 30 * 86_400_000) {
+      const ms = everyMs(text);
+      if (ms < 1_000 || ms > 30 * 86_400_000) {
         ctx.addIssue({
           code: "custom",
           message: `"${text}" is not a duration such as 30m, 6h or 1d (from 1s to 30d)`,
@@ -67,6 +70,9 @@ const backupEvery = z.preprocess(
       return ms;
     }),
 );
+
+/** A DNS server: an IPv4 address or a bracketed IPv6 one, with an optional port. */
+const DNS_SERVER = /^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\]|[0-9a-f:]+)(?::\d{1,5})?$/i;
 
 /** The configuration contract of DESIGN.md §9, validated once at start. */
 const envSchema = z.object({
@@ -153,6 +159,52 @@ const envSchema = z.object({
           "must be a number of hops, true, false, or addresses/CIDR ranges separated by commas",
       })
       .default("loopback"),
+  ),
+  /**
+   * The DNS servers the sender domain check asks (server/tenants/dns.ts), comma-separated: `1.1.1.1`,
+   * `127.0.0.1:5353`, `[::1]:5353`; unset: the system's resolvers.
+   */
+  DNS_SERVERS: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .string()
+      .optional()
+      .transform((text, ctx) => {
+        if (text === undefined) return undefined;
+        const servers = text
+          .split(",")
+          .map((part) => part.trim())
+          .filter(Boolean);
+        for (const server of servers) {
+          if (!DNS_SERVER.test(server)) {
+            ctx.addIssue({
+              code: "custom",
+              message: `"${server}" is not a DNS server such as 1.1.1.1, 127.0.0.1:5353 or [::1]:5353`,
+            });
+            return z.NEVER;
+          }
+        }
+        return servers;
+      }),
+  ),
+  /** How often every tenant's sender domain is checked (`off`: only on demand); default 1d. */
+  DOMAIN_CHECK_EVERY: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .string()
+      .default("1d")
+      .transform((text, ctx) => {
+        if (text === "off") return null;
+        const ms = everyMs(text);
+        if (ms < 60_000 || ms > 30 * 86_400_000) {
+          ctx.addIssue({
+            code: "custom",
+            message: `"${text}" is not off or a duration such as 12h or 1d (from 1m to 30d)`,
+          });
+          return z.NEVER;
+        }
+        return ms;
+      }),
   ),
   /** Where uploaded files are kept without S3 or PostgreSQL, relative to the working directory. */
   UPLOADS_DIR: z.string().min(1).default("data/uploads"),

@@ -15,6 +15,7 @@ import { getSecretBox } from "./secret-box";
 import { loadSessionSecret } from "./secrets";
 import { resealStoredSecrets } from "./secrets-at-rest";
 import { ImportWorker } from "./subscribers/import-worker";
+import { type DomainCheckScheduler, domainCheckSchedulerFor } from "./tenants/domain-checks";
 import { seedTenants } from "./tenants/seed";
 
 export interface Runtime {
@@ -33,6 +34,8 @@ export interface Runtime {
   bounceListener: BounceListener | null;
   /** scheduled snapshots beside the worker, when BACKUP_DIR is set */
   backups: BackupScheduler | null;
+  /** every tenant's sender domain checked daily beside the worker, unless DOMAIN_CHECK_EVERY=off */
+  domainChecks: DomainCheckScheduler | null;
 }
 
 // Kept on globalThis so the dev server's module reloads reuse one database connection.
@@ -85,7 +88,19 @@ async function boot(): Promise<Runtime> {
     : null;
   const importer = worker ? new ImportWorker({ db, logger }).start() : null;
   const backups = worker ? backupSchedulerFor(env, { db, logger }) : null;
-  return { env, db, logger, transport, sessionSecret, worker, importer, bounceListener, backups };
+  const domainChecks = worker ? domainCheckSchedulerFor(env, { db, logger }) : null;
+  return {
+    env,
+    db,
+    logger,
+    transport,
+    sessionSecret,
+    worker,
+    importer,
+    bounceListener,
+    backups,
+    domainChecks,
+  };
 }
 
 /**
@@ -112,6 +127,7 @@ export async function stopRuntime(
     runtime.worker?.stop(SEND_DRAIN_MS),
     runtime.importer?.stop(),
     runtime.backups?.stop(),
+    runtime.domainChecks?.stop(),
   ]);
   await requestsDone;
   await closeRateLimitStores();

@@ -1,7 +1,9 @@
 import type { CampaignRow } from "../db/schema";
+import { getEnv } from "../env";
 import { tenantLink } from "../subscribers/links";
 import { campaignAudience } from "../subscribers/segments";
 import type { SubscriptionContext } from "../subscribers/subscribers";
+import { senderDomainWarnings } from "../tenants/sender-warnings";
 import { type CampaignInput, validateCampaign } from "./compose";
 import { personalise, prepareCampaignMessage } from "./message";
 import { countRecipients } from "./recipients";
@@ -58,9 +60,11 @@ export async function reviewCampaign(
   /** the lists' ids, in order: what a confirmation must name to send to this audience */
   audience: string;
   recipients: number;
+  /** the mail would go out unsigned or unaligned (server/tenants/sender-warnings.ts) */
+  senderWarnings: string[];
 }> {
   const valid = await validateCampaign(ctx, input);
-  const [preview, recipients] = await Promise.all([
+  const [preview, recipients, senderWarnings] = await Promise.all([
     previewCampaign(ctx, input),
     countRecipients(
       ctx.db,
@@ -70,6 +74,10 @@ export async function reviewCampaign(
         segmentIds: valid.segments.map((segment) => segment.id),
       }),
     ),
+    // A MailerLite tenant's campaigns are sent (and signed) by MailerLite: Herald's key does not apply.
+    (ctx.tenant.mailProvider || getEnv().MAIL_PROVIDER) === "mailerlite"
+      ? []
+      : senderDomainWarnings(ctx.db, ctx.tenant.id, valid.fromEmail),
   ]);
   const ids = (items: { id: number }[]) =>
     items
@@ -89,6 +97,7 @@ export async function reviewCampaign(
       ? `${ids(valid.lists)}|${ids(valid.segments)}`
       : ids(valid.lists),
     recipients,
+    senderWarnings,
   };
 }
 

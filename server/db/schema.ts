@@ -523,6 +523,18 @@ export interface WebhookEventsTable {
   received_at: string;
 }
 
+/** A tenant's last sender domain check (0034; server/tenants/domain-checks.ts). */
+export interface DomainChecksTable {
+  tenant_id: string;
+  /** JSON: DomainHealth (server/tenants/domain-health.ts) */
+  result: string;
+  checked_at: string;
+  /** who asked: "staff" (the tenant page's button) or "daily" */
+  trigger: "staff" | "daily";
+  /** when the daily check is due next (claimed by moving it on) */
+  next_check_at: string;
+}
+
 export interface DkimKeysTable {
   id: Generated<number>;
   tenant_id: string;
@@ -576,6 +588,7 @@ export interface Database {
   dkim_keys: DkimKeysTable;
   webhook_secrets: WebhookSecretsTable;
   webhook_events: WebhookEventsTable;
+  domain_checks: DomainChecksTable;
 }
 
 export type CampaignRow = Selectable<CampaignsTable>;

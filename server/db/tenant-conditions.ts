@@ -37,6 +37,7 @@ export const TENANT_TABLES: ReadonlySet<string> = new Set([
   "campaign_events",
   "webhook_secrets",
   "webhook_events",
+  "domain_checks",
 ]);
 
 export class TenantGuardError extends Error {}

@@ -161,6 +161,7 @@ export function startWorkerProcess(options: {
       SEND_CONCURRENCY: "4",
       SESSION_SECRET: options.sessionSecret,
       LOG_LEVEL: "warn",
+      DOMAIN_CHECK_EVERY: "off",
     },
     stdio: "ignore",
   });

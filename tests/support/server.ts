@@ -39,6 +39,8 @@ export async function startServer(options: {
       PORT: String(port),
       DATABASE_URL: options.databaseUrl,
       LOG_LEVEL: "warn",
+      // No daily sender domain check (it would ask the system's DNS): tests that want it set it.
+      DOMAIN_CHECK_EVERY: "off",
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],

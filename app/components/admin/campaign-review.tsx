@@ -49,6 +49,22 @@ export function CampaignReview({
           {`The audience changed since you reviewed it: it is now ${who}. Check it, then send.`}
         </p>
       ) : null}
+      {review.senderWarnings.length > 0 ? (
+        <div
+          data-testid="sender-warnings"
+          className="mt-2 rounded-brand border-2 border-secondary p-3"
+        >
+          <p className="font-semibold">Sender domain</p>
+          <ul className="mt-1 list-disc space-y-1 pl-5">
+            {review.senderWarnings.map((warning) => (
+              <li key={warning}>{warning}</li>
+            ))}
+          </ul>
+          <p className="mt-1 text-sm">
+            See Sender domain health on the tenant's page in the tenant manager.
+          </p>
+        </div>
+      ) : null}
       <dl className="mt-3 grid gap-x-6 gap-y-2 sm:grid-cols-[10rem_1fr]">
         <dt className="font-semibold">Subject</dt>
         <dd>{review.subject}</dd>

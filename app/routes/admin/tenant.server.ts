@@ -28,6 +28,7 @@ import type { TenantActionResult } from "../../components/admin/tenant-manager";
 import type { DkimFormValues } from "../../components/dkim-settings";
 import type { Route } from "./+types/tenant";
 import { dkimAction } from "./tenant-dkim.server";
+import { domainHealthAction, domainHealthData } from "./tenant-domain-health.server";
 
 async function tenantOr404(db: Parameters<typeof getTenantView>[0], id: string) {
   try {
@@ -66,6 +67,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     deploymentProvider: scopeOf(context).env.MAIL_PROVIDER,
     timeZones: timeZoneChoices(),
     history: await tenantHistory(db, tenant.id),
+    domainHealth: await domainHealthData(db, tenant.id),
     webhook: {
       url: `${scopeOf(context).env.APP_URL}/api/webhooks/mailerlite/${encodeURIComponent(tenant.id)}`,
       secret: await webhookSecretStatus(db, tenant.id),
@@ -154,6 +156,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
   if (intent.startsWith("dkim:")) {
     return dkimAction({ db, logger }, { tenantId: tenant.id, user }, intent, form);
+  }
+
+  if (intent === "domain-health:check") {
+    return domainHealthAction({ db, logger, env }, { tenantId: tenant.id, user }, form);
   }
 
   if (intent === "webhook:save" || intent === "webhook:remove") {

@@ -1,6 +1,7 @@
 import { useActionData, useNavigation, useSearchParams } from "react-router";
 import { DKIM_MESSAGES, DKIM_OUTCOMES } from "../../../shared/schemas/dkim";
 import { TENANT_MESSAGES } from "../../../shared/schemas/tenant";
+import { DomainHealthSection } from "../../components/admin/domain-health";
 import {
   DangerZone,
   EditForm,
@@ -59,6 +60,11 @@ export default function TenantPage({ loaderData }: Route.ComponentProps) {
             {DKIM_MESSAGES[dkimDone]}
           </p>
         ) : null}
+        {searchParams.get("domainHealth") === "checked" && !result ? (
+          <p className="mb-6 rounded-brand border border-ok/40 bg-ok/10 px-4 py-3 font-medium text-ok">
+            Sender domain checked: the results are under Sender domain health.
+          </p>
+        ) : null}
         {searchParams.get("created") === "1" && !result ? (
           <p className="mb-6 rounded-brand border border-ok/40 bg-ok/10 px-4 py-3 font-medium text-ok">
             Tenant created. It starts from the default configuration: edit it below.
@@ -104,6 +110,11 @@ export default function TenantPage({ loaderData }: Route.ComponentProps) {
         values={dkimResult?.values ?? null}
         fields={dkimResult?.fields ?? {}}
         message={dkimResult?.message ?? null}
+      />
+      <DomainHealthSection
+        tenantId={tenant.id}
+        data={loaderData.domainHealth}
+        message={result?.intent === "domain-health" ? result.message : null}
       />
       <WebhookSettings
         tenantId={tenant.id}

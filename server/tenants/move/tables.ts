@@ -101,6 +101,8 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   { name: "dkim_keys", id: "serial" },
   { name: "webhook_secrets" },
   { name: "webhook_events" },
+  // The last sender domain check: seen from the source's relay; the next check redoes it here.
+  { name: "domain_checks" },
   // Written by triggers as subscribers and subscriptions arrive; the import replaces what they
   // wrote with the archive's rows (list 0 is "all lists", not a list id).
   { name: "audience_counts", id: "serial", refs: { list_id: "lists" } },
@@ -156,6 +158,7 @@ export const INSTALL_TABLES: Readonly<Record<TableName, string | null>> = {
   settings: "this install's settings",
   // The bytes travel as files/… in the archive, written through the destination's store.
   stored_files: "file bytes: carried as the archive's files/ entries",
+  domain_checks: null,
 };
 
 /** The tenant's sealed secrets (server/secret-box.ts): re-sealed for their new row, or left out. */
