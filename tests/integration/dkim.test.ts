@@ -81,8 +81,12 @@ describe.each(testDialects())("DKIM per tenant on %s", (dialect) => {
     fetch(`${server.url}${path}`, { headers: { cookie }, redirect: "manual" });
   const dkimForm = (fields: Record<string, string>, tenantId = "main") =>
     post(`/admin/tenants/${tenantId}`, { tenantId, ...fields });
-  const generate = (selector: string, domain = "keydiscovery.com", algorithm = "rsa") =>
-    dkimForm({ intent: "dkim:generate", selector, domain, algorithm });
+  const generate = (
+    selector: string,
+    domain = "keydiscovery.com",
+    algorithm = "rsa",
+    tenantId = "main",
+  ) => dkimForm({ intent: "dkim:generate", selector, domain, algorithm }, tenantId);
   const keyRows = () =>
     crossTenant(database.db).selectFrom("dkim_keys").selectAll().orderBy("id").execute();
   const changeCount = async () =>
@@ -440,12 +444,7 @@ describe.each(testDialects())("DKIM per tenant on %s", (dialect) => {
       (await verify(mail)).map((result) => `${result.selector}: ${result.status.result}`);
 
     // Beside the Ed25519 key, an RSA key waits for its record: the Ed25519 key signs alone.
-    const added = await acme({
-      intent: "dkim:generate",
-      selector: "rsakey",
-      domain: "acme.example.com",
-      algorithm: "rsa",
-    });
+    const added = await generate("rsakey", "acme.example.com", "rsa", "acme");
     expect(added.headers.get("location")).toBe("/admin/tenants/acme?dkim=second#dkim");
     const waiting = await (await get("/admin/tenants/acme?dkim=second")).text();
     expect(textOf(waiting)).toContain(
@@ -500,22 +499,12 @@ describe.each(testDialects())("DKIM per tenant on %s", (dialect) => {
 
     // Rotating the Ed25519 key: the new one waits, both old keys keep signing; after the switch
     // the RSA key and the new Ed25519 key sign.
-    const taken = await acme({
-      intent: "dkim:generate",
-      selector: "rsakey",
-      domain: "acme.example.com",
-      algorithm: "ed25519",
-    });
+    const taken = await generate("rsakey", "acme.example.com", "ed25519", "acme");
     expect(taken.status).toBe(400);
     expect(textOf(await taken.text())).toContain(
       "Use a new selector: the current key already uses this one",
     );
-    const rotated = await acme({
-      intent: "dkim:generate",
-      selector: "edkey2",
-      domain: "acme.example.com",
-      algorithm: "ed25519",
-    });
+    const rotated = await generate("edkey2", "acme.example.com", "ed25519", "acme");
     expect(rotated.headers.get("location")).toBe("/admin/tenants/acme?dkim=pending#dkim");
     const during = await welcomeOf("during@example.com", "acme");
     expect(await outcome(during)).toEqual(["rsakey: pass", "edkey: pass"]);
