@@ -45,6 +45,7 @@ export async function dkimCost(rounds: number): Promise<void> {
         "throughput cost",
         "sending CPU ms/msg",
         "CPU added ms/msg",
+        "CPU cost",
         "steady msg/s each round",
       ],
       rows.map((row) => [
@@ -55,9 +56,10 @@ export async function dkimCost(rounds: number): Promise<void> {
         row === rows[0] ? "—" : percent(row.throughputCost),
         String(row.steadyCpuMsPerMessage),
         row === rows[0] ? "—" : String(round(row.cpuAdded, 3)),
+        row === rows[0] ? "—" : percent(row.cpuAdded / none.steadyCpuMsPerMessage),
         row.rounds.map((each) => each.steadyMessagesPerSecond).join(", "),
       ]),
-      ["left", "right", "right", "right", "right", "right", "right", "left"],
+      ["left", "right", "right", "right", "right", "right", "right", "right", "left"],
     ),
   );
   const file = await writeResults("send-dkim.json", {
