@@ -5,7 +5,7 @@
  *
  * Run as a script it prepares such a database for another checkout, in a process of its own so
  * that the checkout's modules (and their module-level state) stay apart from this one's:
- * `tsx bench/send-lib.ts prepare <checkout> <database url> <subscribers> <rsa|off>`.
+ * `tsx bench/send-lib.ts prepare <checkout> <database url> <subscribers> <rsa|ed25519|both|off>`.
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -33,7 +33,18 @@ export const SEND_CONCURRENCY = 8;
 // rather than generated into the checkout's data/.
 process.env.HERALD_SECRET_KEY ??= "bench-send-key-bench-send-key-bench-send-key-0123";
 
-export type SendDkim = "rsa" | null;
+/**
+ * How main's mail is signed: RSA-2048, Ed25519, both (two signatures on every message, issue 36),
+ * or not at all (null).
+ */
+export type SendDkim = "rsa" | "ed25519" | "both" | null;
+
+/** BENCH_DKIM's value as a SendDkim: unset or "off" is null; anything else unknown is refused. */
+export function parseSendDkim(value: string | undefined): SendDkim {
+  if (value === undefined || value === "" || value === "off") return null;
+  if (value === "rsa" || value === "ed25519" || value === "both") return value;
+  throw new Error(`BENCH_DKIM must be rsa, ed25519, both or off (not ${value})`);
+}
 
 export interface PreparedSend {
   campaignId: string;
@@ -44,7 +55,7 @@ export interface PreparedSend {
 
 /**
  * Migrates `url`, seeds the default tenants and `subscribers` active subscribers on main's
- * newsletter list (multi-row inserts of 500), gives main an RSA-2048 DKIM key when asked, and
+ * newsletter list (multi-row inserts of 500), gives main its DKIM key(s) when asked, and
  * creates one campaign to send now — all with the server code of `root` (a checkout), loaded by
  * path, so an older commit prepares its database its own way.
  */
@@ -87,13 +98,17 @@ export async function prepareSendDatabase(
     await seedSubscribers(db, list.id, subscribers);
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     if (dkim) {
-      const { generateDkimKey } =
+      const { generateDkimKey, activatePendingDkimKey } =
         await load<typeof import("../server/tenants/dkim")>("tenants/dkim.ts");
-      await generateDkimKey(db, "bench", "main", {
-        selector: "bench",
-        domain: "keydiscovery.com",
-        algorithm: dkim,
-      });
+      for (const algorithm of dkim === "both" ? (["rsa", "ed25519"] as const) : [dkim]) {
+        await generateDkimKey(db, "bench", "main", {
+          selector: `bench-${algorithm}`,
+          domain: "keydiscovery.com",
+          algorithm,
+        });
+      }
+      // The second key waits for its DNS record until staff add it: here at once.
+      if (dkim === "both") await activatePendingDkimKey(db, "bench", "main", "ed25519");
     }
     const ctx = {
       db,
@@ -190,6 +205,8 @@ export interface Sink {
   lastAt: number | null;
   /** messages whose first header is a DKIM-Signature */
   signed: number;
+  /** DKIM-Signature fields at the top of the messages (two a message when signed both ways) */
+  signatures: number;
   /** called when the first message is in */
   onFirst?: () => void;
   stop(): Promise<void>;
@@ -204,6 +221,7 @@ export async function startCountingSink(): Promise<Sink> {
     firstAt: null,
     lastAt: null,
     signed: 0,
+    signatures: 0,
     stop: () => new Promise((resolve) => server.close(() => resolve())),
   };
   const server = new SMTPServer({
@@ -214,7 +232,12 @@ export async function startCountingSink(): Promise<Sink> {
     onData(stream, _session, callback) {
       let first = true;
       stream.on("data", (chunk: Buffer) => {
-        if (first && chunk.subarray(0, 15).toString("latin1") === "DKIM-Signature:") sink.signed++;
+        if (first && chunk.subarray(0, 15).toString("latin1") === "DKIM-Signature:") {
+          sink.signed++;
+          // Each signature is a few hundred bytes: all of them are in the first chunk.
+          const top = chunk.subarray(0, 8192).toString("latin1");
+          sink.signatures += top.match(/^DKIM-Signature:/gm)?.length ?? 0;
+        }
         first = false;
       });
       stream.on("end", () => {
@@ -251,6 +274,7 @@ export interface SenderRun {
   steadyCpuMsPerMessage: number;
   received: number;
   signed: number;
+  signatures: number;
   campaignStatus: string;
   sent: number;
   rss: RssReport;
@@ -349,6 +373,7 @@ export async function runSender(options: {
       steadyCpuMsPerMessage: (cpuMs - (cpuAtFirst ?? Number.NaN)) / (sink.received - 1),
       received: sink.received,
       signed: sink.signed,
+      signatures: sink.signatures,
       campaignStatus: status,
       sent: Number(sent),
       rss,
@@ -364,7 +389,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const [command, root, url, subscribers, dkim] = process.argv.slice(2);
   if (command !== "prepare" || !root || !url || !(Number(subscribers) > 0)) {
     console.error(
-      "usage: tsx bench/send-lib.ts prepare <checkout> <database url> <subscribers> <rsa|off>",
+      "usage: tsx bench/send-lib.ts prepare <checkout> <database url> <subscribers> <rsa|ed25519|both|off>",
     );
     process.exit(2);
   }
@@ -372,7 +397,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     path.resolve(root),
     url,
     Number(subscribers),
-    dkim === "rsa" ? "rsa" : null,
+    parseSendDkim(dkim),
   );
   console.log(JSON.stringify(prepared));
   process.exit(0);

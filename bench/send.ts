@@ -8,8 +8,10 @@
  * against a local SMTP sink with the rate limit off (SEND_RATE=0, SEND_CONCURRENCY=8). Prints
  * messages per second, time to first message and the sender's peak RSS; writes
  * bench/results/send.json. BENCH_DKIM=rsa gives the tenant a DKIM key first, so every message is
- * signed (RSA-2048, issue 12 part 5). `-- --compare <before> <after> [rounds]` runs two checkouts'
- * senders side by side instead (bench/compare-send.ts).
+ * signed (RSA-2048, issue 12 part 5); ed25519 signs with Ed25519, both with the two (issue 36).
+ * Then the DKIM cost: none, RSA only and both ways, in turns (bench/send-dkim-cost.ts; skipped with
+ * BENCH_DKIM_COST=off, or run alone with `-- --dkim-cost [rounds]`). `-- --compare <before>
+ * <after> [rounds]` runs two checkouts' senders side by side instead (bench/compare-send.ts).
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -18,7 +20,9 @@ import path from "node:path";
 import pg from "pg";
 import { compareSenders } from "./compare-send";
 import { ensureBuild, formatTable, machineInfo, repoRoot, round, writeResults } from "./lib";
+import { dkimCost } from "./send-dkim-cost";
 import {
+  parseSendDkim,
   prepareSendDatabase,
   runSender,
   SEND_CONCURRENCY,
@@ -27,11 +31,9 @@ import {
 } from "./send-lib";
 
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 100_000);
-/** "rsa": every message DKIM-signed; unset or "off": unsigned */
-const DKIM: SendDkim = process.env.BENCH_DKIM === "rsa" ? "rsa" : null;
-if (process.env.BENCH_DKIM && !["rsa", "off"].includes(process.env.BENCH_DKIM)) {
-  throw new Error("BENCH_DKIM must be rsa or off");
-}
+/** "rsa", "ed25519", "both": every message DKIM-signed; unset or "off": unsigned */
+const DKIM: SendDkim = parseSendDkim(process.env.BENCH_DKIM);
+const DKIM_COST_ROUNDS = Number(process.env.BENCH_DKIM_COST_ROUNDS ?? 3);
 const TARGET =
   "target: ≥ 1000 messages/s and sender RSS ≤ 300 MB at 100,000 recipients (SQLite); PostgreSQL within 1.5×";
 
@@ -202,6 +204,9 @@ if (process.argv[2] === "--compare") {
     process.exit(2);
   }
   await compareSenders(before, after, Number(rounds));
+} else if (process.argv[2] === "--dkim-cost") {
+  await dkimCost(Number(process.argv[3] ?? DKIM_COST_ROUNDS));
 } else {
   await main();
+  if (process.env.BENCH_DKIM_COST !== "off" && !process.exitCode) await dkimCost(DKIM_COST_ROUNDS);
 }

@@ -67,35 +67,67 @@ export function DkimSettings({
         </p>
       }
     >
-      {dkim.active ? (
-        <KeyRecord title="Current key (signs this tenant's mail)" record={dkim.active} />
-      ) : (
+      {dkim.active.length === 0 ? (
         <p className="mt-4 font-semibold">No DKIM key: this tenant's mail goes out unsigned.</p>
+      ) : (
+        dkim.active.map((record) => (
+          <KeyRecord
+            key={record.selector}
+            title={
+              dkim.active.length > 1
+                ? `Current ${DKIM_ALGORITHM_LABELS[record.algorithm]} key (signs this tenant's mail)`
+                : "Current key (signs this tenant's mail)"
+            }
+            record={record}
+          />
+        ))
       )}
-
-      {dkim.pending ? (
-        <div className="mt-6">
-          <KeyRecord title="New key (waiting for its DNS record)" record={dkim.pending} />
-          <p className="mt-2 text-sm">
-            Publish this record beside the current one and wait until it resolves; then switch. Keep
-            the old record published for a few days, so mail signed before the switch still
-            verifies.
-          </p>
-          <Form method="post" className="mt-3 flex flex-wrap gap-3">
-            <input type="hidden" name="tenantId" value={tenantId} />
-            <SubmitButton name="intent" value="dkim:activate">
-              Switch to the new key
-            </SubmitButton>
-            <button type="submit" name="intent" value="dkim:discard" className={outlineButtonClass}>
-              Discard the new key
-            </button>
-          </Form>
-        </div>
+      {dkim.active.length > 1 ? (
+        <p className="mt-2 text-sm">
+          Every message carries both signatures, the RSA one first: receivers that do not verify
+          Ed25519 yet check the RSA one (RFC 8463).
+        </p>
       ) : null}
+
+      {dkim.pending.map((record) => {
+        const replaces = dkim.active.some((each) => each.algorithm === record.algorithm);
+        return (
+          <div className="mt-6" key={record.selector}>
+            <KeyRecord
+              title={
+                replaces
+                  ? `New ${DKIM_ALGORITHM_LABELS[record.algorithm]} key (waiting for its DNS record)`
+                  : `Second key, ${DKIM_ALGORITHM_LABELS[record.algorithm]} (waiting for its DNS record)`
+              }
+              record={record}
+            />
+            <p className="mt-2 text-sm">
+              {replaces
+                ? "Publish this record beside the current one and wait until it resolves; then switch. Keep the old record published for a few days, so mail signed before the switch still verifies."
+                : "Publish this record and wait until it resolves; then add it, and every message carries both signatures."}
+            </p>
+            <Form method="post" className="mt-3 flex flex-wrap gap-3">
+              <input type="hidden" name="tenantId" value={tenantId} />
+              <input type="hidden" name="algorithm" value={record.algorithm} />
+              <SubmitButton name="intent" value="dkim:activate">
+                {replaces ? "Switch to the new key" : "Sign with both keys"}
+              </SubmitButton>
+              <button
+                type="submit"
+                name="intent"
+                value="dkim:discard"
+                className={outlineButtonClass}
+              >
+                Discard the new key
+              </button>
+            </Form>
+          </div>
+        );
+      })}
 
       <Form method="post" className="mt-6 space-y-4" noValidate>
         <h3 className="font-semibold">
-          {dkim.active ? "Rotate: generate a new key" : "Generate a key"}
+          {dkim.active.length > 0 ? "Rotate or add a key: generate a new key" : "Generate a key"}
         </h3>
         <input type="hidden" name="tenantId" value={tenantId} />
         <div className="grid gap-4 md:grid-cols-3">
@@ -134,24 +166,28 @@ export function DkimSettings({
           </FieldShell>
         </div>
         <SubmitButton name="intent" value="dkim:generate">
-          {dkim.active ? "Generate a new key" : "Generate key"}
+          {dkim.active.length > 0 ? "Generate a new key" : "Generate key"}
         </SubmitButton>
-        {dkim.active ? (
+        {dkim.active.length > 0 ? (
           <p className="text-sm">
-            The new key waits beside the current one until you switch to it.
+            The new key waits beside the current one until you switch to it. A key of the type
+            already signing replaces it; a key of the other type signs beside it, so every message
+            carries an RSA and an Ed25519 signature.
           </p>
         ) : null}
       </Form>
 
-      {dkim.active ? (
+      {dkim.active.length > 0 ? (
         <Form method="post" className="mt-6 flex flex-wrap items-center gap-4">
           <input type="hidden" name="tenantId" value={tenantId} />
           <label className="flex items-center gap-2">
             <input type="checkbox" name="confirm" className="h-4 w-4" />
-            Remove the key: this tenant's mail goes out unsigned
+            {dkim.active.length > 1
+              ? "Remove both keys: this tenant's mail goes out unsigned"
+              : "Remove the key: this tenant's mail goes out unsigned"}
           </label>
           <button type="submit" name="intent" value="dkim:remove" className={dangerSubmitClass}>
-            Remove DKIM key
+            {dkim.active.length > 1 ? "Remove DKIM keys" : "Remove DKIM key"}
           </button>
         </Form>
       ) : null}

@@ -56,18 +56,61 @@ function signAsync(algorithm: string | null, data: Buffer, key: KeyObject): Prom
   );
 }
 
-/** The DKIM-Signature header line (with its CRLF) for a whole message held as latin1 text. */
-export async function dkimSignatureFor(
-  message: string,
-  signer: DkimSigner,
-  signedHeaders: readonly string[],
-): Promise<string> {
-  const split = message.search(/\r?\n\r?\n/);
-  const head = split === -1 ? message : message.slice(0, split);
-  const body = split === -1 ? "" : message.slice(split).replace(/^\r?\n\r?\n/, "");
-  const bodyHash = createHash("sha256").update(relaxedBody(body), "latin1").digest("base64");
+/** Where the header ends and the body begins: after the first empty line (CRLF or bare LF). */
+function splitMessage(message: Buffer): { head: string; body: Buffer } {
+  let lineStart = 0;
+  while (lineStart < message.length) {
+    const lineEnd = message.indexOf(10, lineStart);
+    if (lineEnd === -1) break;
+    const next = lineEnd + 1;
+    const emptyLine =
+      message[next] === 10
+        ? next + 1
+        : message[next] === 13 && message[next + 1] === 10
+          ? next + 2
+          : -1;
+    if (emptyLine !== -1) {
+      return { head: message.toString("latin1", 0, lineEnd), body: message.subarray(emptyLine) };
+    }
+    lineStart = next;
+  }
+  return { head: message.toString("latin1"), body: message.subarray(message.length) };
+}
 
-  // Each listed field once, its last occurrence (§5.4.2); fields the message lacks are left out.
+/**
+ * The SHA-256 of the relaxed body. nodemailer's parts are base64 and quoted-printable lines ending
+ * in CRLF, already canonical but for the trailing empty lines: those are hashed as they are, without
+ * copying them into a string; anything else takes the full canonicalization.
+ */
+function bodyHash(body: Buffer): string {
+  const hash = createHash("sha256");
+  let end = body.length;
+  while (end >= 2 && body[end - 2] === 13 && body[end - 1] === 10) end -= 2;
+  const trimmed = body.subarray(0, end);
+  const canonical =
+    end > 0 &&
+    trimmed.indexOf(9) === -1 &&
+    trimmed.indexOf("  ") === -1 &&
+    trimmed.indexOf(" \r\n") === -1 &&
+    trimmed[end - 1] !== 32 &&
+    !hasBareLf(trimmed);
+  if (canonical) hash.update(trimmed).update(CRLF);
+  else if (end > 0 || body.length > 0) hash.update(relaxedBody(body.toString("latin1")), "latin1");
+  return hash.digest("base64");
+}
+
+/** Whether a LF (or a lone CR) stands without its CRLF partner: each CR must be followed by LF and the reverse. */
+function hasBareLf(text: Buffer): boolean {
+  let count = 0;
+  for (let at = text.indexOf(CRLF); at !== -1; at = text.indexOf(CRLF, at + 2)) count++;
+  let lf = 0;
+  for (let at = text.indexOf(10); at !== -1; at = text.indexOf(10, at + 1)) lf++;
+  let cr = 0;
+  for (let at = text.indexOf(13); at !== -1; at = text.indexOf(13, at + 1)) cr++;
+  return lf !== count || cr !== count;
+}
+/** The signed header fields, canonical: each listed field once, its last occurrence (§5.4.2). */
+function canonicalHeaders(head: string, signedHeaders: readonly string[]) {
   const fields = headerFields(head);
   const names: string[] = [];
   const canonical: string[] = [];
@@ -78,32 +121,65 @@ export async function dkimSignatureFor(
     names.push(lower);
     canonical.push(relaxedHeader(field.name, field.value));
   }
-  const tags =
-    `v=1; a=${signer.algorithm}-sha256; c=relaxed/relaxed; d=${signer.domainName}; ` +
-    `s=${signer.keySelector}; t=${Math.floor(Date.now() / 1000)}; bh=${bodyHash}; ` +
-    `h=${names.join(":")}; b=`;
-  canonical.push(relaxedHeader("DKIM-Signature", tags));
-  const signed = Buffer.from(canonical.join(CRLF), "latin1");
-  const signature =
-    signer.algorithm === "rsa"
-      ? await signAsync("sha256", signed, signer.privateKey)
-      : // RFC 8463 §3: Ed25519 signs the SHA-256 hash of the header data (PureEdDSA).
-        await signAsync(null, createHash("sha256").update(signed).digest(), signer.privateKey);
-  // Folded before each tag and every 72 characters of the signature; FWS is ignored there (§3.5).
-  const value = signature.toString("base64").match(/.{1,72}/g) ?? [];
-  return `DKIM-Signature: ${tags.split("; ").join(`;${CRLF} `)}${value.join(`${CRLF} `)}${CRLF}`;
+  return { names: names.join(":"), canonical: canonical.join(CRLF) };
 }
 
 /**
- * A stream that holds the message, then emits it in one piece, after its DKIM-Signature when a key
- * is given. One piece, signed or not: SMTP's dot-stuffing and the socket then see one chunk
+ * The DKIM-Signature header lines (each with its CRLF), one per signer in the order given: the
+ * first is the topmost. The body is canonicalized and hashed once and the header fields read once
+ * for all of them (every signer uses relaxed/relaxed and SHA-256); each signs on libuv's thread pool.
+ */
+export async function dkimSignaturesFor(
+  message: Buffer,
+  signers: readonly DkimSigner[],
+  signedHeaders: readonly string[],
+): Promise<string> {
+  if (signers.length === 0) return "";
+  const { head, body } = splitMessage(message);
+  const bh = bodyHash(body);
+  const { names, canonical } = canonicalHeaders(head, signedHeaders);
+  const time = Math.floor(Date.now() / 1000);
+  const headers = await Promise.all(
+    signers.map(async (signer) => {
+      const tags =
+        `v=1; a=${signer.algorithm}-sha256; c=relaxed/relaxed; d=${signer.domainName}; ` +
+        `s=${signer.keySelector}; t=${time}; bh=${bh}; h=${names}; b=`;
+      const signed = Buffer.from(
+        `${canonical}${CRLF}${relaxedHeader("DKIM-Signature", tags)}`,
+        "latin1",
+      );
+      const signature =
+        signer.algorithm === "rsa"
+          ? await signAsync("sha256", signed, signer.privateKey)
+          : // RFC 8463 §3: Ed25519 signs the SHA-256 hash of the header data (PureEdDSA).
+            await signAsync(null, createHash("sha256").update(signed).digest(), signer.privateKey);
+      // Folded before each tag and every 72 characters of the signature; FWS is ignored there (§3.5).
+      const value = signature.toString("base64").match(/.{1,72}/g) ?? [];
+      return `DKIM-Signature: ${tags.split("; ").join(`;${CRLF} `)}${value.join(`${CRLF} `)}${CRLF}`;
+    }),
+  );
+  return headers.join("");
+}
+
+/** One signer's DKIM-Signature for a message held as latin1 text (tests, and one-off callers). */
+export function dkimSignatureFor(
+  message: string,
+  signer: DkimSigner,
+  signedHeaders: readonly string[],
+): Promise<string> {
+  return dkimSignaturesFor(Buffer.from(message, "latin1"), [signer], signedHeaders);
+}
+
+/**
+ * A stream that holds the message, then emits it in one piece, after its DKIM-Signatures when keys
+ * are given. One piece, signed or not: SMTP's dot-stuffing and the socket then see one chunk
  * instead of a dozen, which halves the writes per message.
  */
 export class WholeMessageStream extends Transform {
   private readonly chunks: Buffer[] = [];
 
   constructor(
-    private readonly signer: DkimSigner | undefined,
+    private readonly signers: readonly DkimSigner[],
     private readonly signedHeaders: readonly string[],
   ) {
     super();
@@ -116,14 +192,14 @@ export class WholeMessageStream extends Transform {
 
   override _flush(done: TransformCallback) {
     const message = Buffer.concat(this.chunks);
-    if (!this.signer) {
+    if (this.signers.length === 0) {
       this.push(message);
       done();
       return;
     }
-    dkimSignatureFor(message.toString("latin1"), this.signer, this.signedHeaders).then(
-      (header) => {
-        this.push(Buffer.concat([Buffer.from(header, "latin1"), message]));
+    dkimSignaturesFor(message, this.signers, this.signedHeaders).then(
+      (headers) => {
+        this.push(Buffer.concat([Buffer.from(headers, "latin1"), message]));
         done();
       },
       (error: Error) => done(error),

@@ -6,8 +6,16 @@ import { MiB, memoryCache, stringBytes } from "../memory-cache";
 import { getSecretBox, type SealedAt } from "../secret-box";
 import type { DkimSigner } from "./dkim-sign";
 
-/** A tenant's signing key as the transport takes it (OutgoingMessage.dkim; server/mail/dkim-sign.ts). */
-export type DkimSigningKey = DkimSigner;
+/**
+ * A tenant's signing keys as the transport takes them (OutgoingMessage.dkim;
+ * server/mail/dkim-sign.ts): its active RSA key, then its active Ed25519 key, either alone or both
+ * (docs/decisions/049-dkim-both-ways.md). The message carries one DKIM-Signature per key, the RSA
+ * one on top.
+ */
+export type DkimSigningKey = readonly DkimSigner[];
+
+/** RSA before Ed25519: the order of the signatures in the message, topmost first. */
+const SIGNING_ORDER = { rsa: 0, ed25519: 1 } as const;
 
 /**
  * Where a private key is sealed (server/secret-box.ts): the tenant, selector and domain name the
@@ -32,21 +40,35 @@ const parsedKeys = memoryCache<string, KeyObject>({
 });
 
 /**
- * The key that signs a tenant's mail now; undefined without one (the
- * mail goes out unsigned). Read at send time, so a rotation or removal applies to the next message.
+ * The keys that sign a tenant's mail now (one per algorithm); undefined without any (the mail goes
+ * out unsigned). Read at send time, so a rotation or removal applies to the next message.
  */
 export async function dkimSigningKey(
   root: Db,
   tenantId: string | null,
 ): Promise<DkimSigningKey | undefined> {
   if (!tenantId) return undefined;
-  const row = await tenantDb(root, tenantId)
+  const rows = await tenantDb(root, tenantId)
     .selectFrom("dkim_keys")
     .select(["selector", "domain", "algorithm", "private_key"])
     .where("status", "=", "active")
-    .executeTakeFirst();
-  if (!row) return undefined;
-  // Opened and parsed once per key and place.
+    .execute();
+  if (rows.length === 0) return undefined;
+  return rows
+    .sort((a, b) => SIGNING_ORDER[a.algorithm] - SIGNING_ORDER[b.algorithm])
+    .map((row) => ({
+      algorithm: row.algorithm,
+      domainName: row.domain,
+      keySelector: row.selector,
+      privateKey: parsedKey(tenantId, row),
+    }));
+}
+
+/** The key as a KeyObject: opened and parsed once per key and place. */
+function parsedKey(
+  tenantId: string,
+  row: Pick<DkimKeysTable, "selector" | "domain" | "private_key">,
+): KeyObject {
   const cacheKey = `${tenantId}\n${row.selector}\n${row.domain}\n${row.private_key}`;
   let privateKey = parsedKeys.get(cacheKey);
   if (!privateKey) {
@@ -57,10 +79,5 @@ export async function dkimSigningKey(
     privateKey = createPrivateKey(pem);
     parsedKeys.set(cacheKey, privateKey);
   }
-  return {
-    algorithm: row.algorithm,
-    domainName: row.domain,
-    keySelector: row.selector,
-    privateKey,
-  };
+  return privateKey;
 }

@@ -14,7 +14,7 @@ export interface OutgoingMessage {
   messageId?: string;
   /** the SMTP envelope sender (MAIL FROM) when it is not the From address: campaign mail's VERP address */
   envelopeFrom?: string;
-  /** the tenant's DKIM key (server/mail/dkim.ts): SMTP signs with it; the outbox keeps mail unsigned */
+  /** the tenant's DKIM keys (server/mail/dkim.ts): SMTP signs with each; the outbox keeps mail unsigned */
   dkim?: DkimSigningKey;
 }
 
@@ -98,7 +98,7 @@ export function smtpTransport(url: string, maxConnections = 5): Transport {
   return {
     kind: "smtp",
     async deliver(message) {
-      // The tenant's key rides along to the signDkim plugin.
+      // The tenant's keys ride along to the wholeAndSigned plugin.
       const options: SendMailOptions & { [DKIM_KEY]?: DkimSigningKey } = {
         from: { name: message.from.name, address: message.from.email },
         to: message.to,
@@ -136,12 +136,12 @@ export function smtpTransport(url: string, maxConnections = 5): Transport {
 const DKIM_KEY = "heraldDkimKey" as const;
 
 /**
- * nodemailer's "stream" plugin step: the message goes out in one piece, signed when its tenant has a
- * key (server/mail/dkim-sign.ts).
+ * nodemailer's "stream" plugin step: the message goes out in one piece, signed when its tenant has
+ * keys (server/mail/dkim-sign.ts).
  */
 const wholeAndSigned: PluginFunction = (mail, done) => {
-  const key = (mail.data as Record<string, unknown>)[DKIM_KEY] as DkimSigningKey | undefined;
-  mail.message.transform(() => new WholeMessageStream(key, DKIM_SIGNED_HEADERS));
+  const keys = (mail.data as Record<string, unknown>)[DKIM_KEY] as DkimSigningKey | undefined;
+  mail.message.transform(() => new WholeMessageStream(keys ?? [], DKIM_SIGNED_HEADERS));
   done();
 };
 

@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import {
   DKIM_ALGORITHM_LABELS,
+  DKIM_ALGORITHMS,
   DKIM_MESSAGES,
   type DkimAlgorithm,
   dkimKeySchema,
@@ -17,7 +18,8 @@ import { getTenantView } from "./views";
 /**
  * DKIM keys per tenant (issue 12, part 5; docs/decisions/012-dkim.md). Staff generate a key, publish
  * its TXT record and every mail of the tenant is signed; a rotation keeps the current key signing
- * until staff switch to the new one. The private key is read in one place only, dkimSigningKey
+ * until staff switch to the new one. An RSA and an Ed25519 key may sign side by side (issue 36;
+ * docs/decisions/049-dkim-both-ways.md): at most one active and one pending key per algorithm. The private key is read in one place only, dkimSigningKey
  * (server/mail/dkim.ts) for the transport: nothing a page, the API or the audit history shows includes it.
  */
 
@@ -35,11 +37,18 @@ export interface DkimRecord {
 }
 
 export interface TenantDkim {
-  /** signs the tenant's mail */
-  active: DkimRecord | null;
-  /** a rotation's new key, waiting for staff to publish its record and switch */
-  pending: DkimRecord | null;
+  /** the keys that sign the tenant's mail: none, one, or an RSA and an Ed25519 key (in that order) */
+  active: DkimRecord[];
+  /**
+   * new keys waiting for staff to publish their records: a rotation's (replacing the active key of
+   * its algorithm) or a second algorithm's (signing beside the active key), at most one per algorithm
+   */
+  pending: DkimRecord[];
 }
+
+/** RSA before Ed25519, as the signatures stand in a message (server/mail/dkim.ts). */
+const byAlgorithm = (a: Pick<DkimRecord, "algorithm">, b: Pick<DkimRecord, "algorithm">) =>
+  DKIM_ALGORITHMS.indexOf(a.algorithm) - DKIM_ALGORITHMS.indexOf(b.algorithm);
 
 const PUBLIC_COLUMNS = [
   "status",
@@ -78,10 +87,11 @@ async function publicRows(root: Db, tenantId: string): Promise<PublicRow[]> {
 }
 
 export async function tenantDkim(db: Db, tenantId: string): Promise<TenantDkim> {
-  const rows = await publicRows(db, tenantId);
-  const active = rows.find((row) => row.status === "active");
-  const pending = rows.find((row) => row.status === "pending");
-  return { active: active ? recordOf(active) : null, pending: pending ? recordOf(pending) : null };
+  const rows = (await publicRows(db, tenantId)).sort(byAlgorithm);
+  return {
+    active: rows.filter((row) => row.status === "active").map(recordOf),
+    pending: rows.filter((row) => row.status === "pending").map(recordOf),
+  };
 }
 
 function newKeyPair(algorithm: DkimAlgorithm): { publicKey: string; privateKey: string } {
@@ -101,29 +111,35 @@ function newKeyPair(algorithm: DkimAlgorithm): { publicKey: string; privateKey: 
 }
 
 /**
- * Generates a key pair. Without a key the new one signs at once; with one it waits as the pending
- * key (its selector must differ, so both records can be published side by side) until staff switch.
+ * Generates a key pair. Without any key the new one signs at once. Beside a key it waits as its
+ * algorithm's pending key (its selector must differ from every other key's, so the records can be
+ * published side by side) until staff switch: a rotation when a key of its algorithm signs, a
+ * second signature when none does.
  */
 export async function generateDkimKey(
   root: Db,
   actor: string,
   tenantId: string,
   input: unknown,
-): Promise<{ status: "active" | "pending"; record: DkimRecord }> {
+): Promise<{ status: "active" | "pending"; second: boolean; record: DkimRecord }> {
   const db = tenantDb(root, tenantId);
   const valid = dkimKeySchema.parse(input);
   await getTenantView(db, tenantId);
   const keys = newKeyPair(valid.algorithm);
   return db.transaction().execute(async (trx) => {
     const rows = await publicRows(trx, tenantId);
-    const active = rows.find((row) => row.status === "active");
-    const pending = rows.find((row) => row.status === "pending");
-    if (active && active.selector === valid.selector && active.domain === valid.domain) {
-      throw new ApiError("INVALID_ARGUMENT", DKIM_MESSAGES.sameSelector, {
-        selector: [DKIM_MESSAGES.sameSelector],
-      });
+    const replaced = rows.find(
+      (row) => row.status === "pending" && row.algorithm === valid.algorithm,
+    );
+    const clash = rows.find(
+      (row) => row !== replaced && row.selector === valid.selector && row.domain === valid.domain,
+    );
+    if (clash) {
+      const message =
+        clash.status === "active" ? DKIM_MESSAGES.sameSelector : DKIM_MESSAGES.selectorTaken;
+      throw new ApiError("INVALID_ARGUMENT", message, { selector: [message] });
     }
-    const status = active ? "pending" : "active";
+    const status = rows.some((row) => row.status === "active") ? "pending" : "active";
     const row = {
       tenant_id: tenantId,
       status,
@@ -138,16 +154,20 @@ export async function generateDkimKey(
       created_by: actor,
       created_at: new Date().toISOString(),
     } as const;
-    await trx.deleteFrom("dkim_keys").where("status", "=", status).execute();
+    const before = rows.find((each) => each.status === status && each.algorithm === row.algorithm);
+    await trx
+      .deleteFrom("dkim_keys")
+      .where("status", "=", status)
+      .where("algorithm", "=", row.algorithm)
+      .execute();
     await trx.insertInto("dkim_keys").values(row).execute();
     await recordChange(trx, tenantId, "updated", actor, [
-      {
-        field: `dkim.${status}`,
-        before: keyLabel(status === "active" ? active : pending),
-        after: keyLabel(row),
-      },
+      { field: `dkim.${status}`, before: keyLabel(before), after: keyLabel(row) },
     ]);
-    return { status, record: recordOf(row) };
+    const second =
+      status === "pending" &&
+      !rows.some((each) => each.status === "active" && each.algorithm === row.algorithm);
+    return { status, second, record: recordOf(row) };
   });
 }
 
@@ -177,38 +197,68 @@ export async function resealDkimKeys(db: Db, which: Reseal): Promise<number> {
   });
 }
 
-/** The rotation's confirmation: the pending key replaces the active one. */
-export async function activatePendingDkimKey(root: Db, actor: string, tenantId: string) {
+/**
+ * The switch to a pending key (the one of `algorithm`, or the only one): it replaces the active key
+ * of its algorithm, or signs beside the other algorithm's. Says whether two keys sign now.
+ */
+export async function activatePendingDkimKey(
+  root: Db,
+  actor: string,
+  tenantId: string,
+  algorithm?: DkimAlgorithm,
+): Promise<{ both: boolean }> {
   const db = tenantDb(root, tenantId);
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
     const rows = await publicRows(trx, tenantId);
-    const active = rows.find((row) => row.status === "active");
-    const pending = rows.find((row) => row.status === "pending");
+    const waiting = rows.filter(
+      (row) => row.status === "pending" && (!algorithm || row.algorithm === algorithm),
+    );
+    const pending = waiting.length === 1 ? waiting[0] : undefined;
     if (!pending) throw new ApiError("ABORTED", DKIM_MESSAGES.noPending);
-    await trx.deleteFrom("dkim_keys").where("status", "=", "active").execute();
+    const active = rows.find(
+      (row) => row.status === "active" && row.algorithm === pending.algorithm,
+    );
+    await trx
+      .deleteFrom("dkim_keys")
+      .where("status", "=", "active")
+      .where("algorithm", "=", pending.algorithm)
+      .execute();
     await trx
       .updateTable("dkim_keys")
       .set({ status: "active" })
       .where("status", "=", "pending")
+      .where("algorithm", "=", pending.algorithm)
       .execute();
     await recordChange(trx, tenantId, "updated", actor, [
       { field: "dkim.active", before: keyLabel(active), after: keyLabel(pending) },
       { field: "dkim.pending", before: keyLabel(pending), after: null },
     ]);
+    return {
+      both: rows.some((row) => row.status === "active" && row.algorithm !== pending.algorithm),
+    };
   });
 }
 
-/** Removes the pending key (`which: "pending"`) or every key of the tenant (`"all"`). */
+/**
+ * Removes a pending key (`which: "pending"`: the one of `algorithm`, or every pending one) or every
+ * key of the tenant (`"all"`).
+ */
 export async function removeDkimKey(
   root: Db,
   actor: string,
   tenantId: string,
   which: "pending" | "all",
+  algorithm?: DkimAlgorithm,
 ) {
   const db = tenantDb(root, tenantId);
   await db.transaction().execute(async (trx) => {
     const rows = await publicRows(trx, tenantId);
-    const gone = which === "all" ? rows : rows.filter((row) => row.status === "pending");
+    const gone =
+      which === "all"
+        ? rows
+        : rows.filter(
+            (row) => row.status === "pending" && (!algorithm || row.algorithm === algorithm),
+          );
     if (gone.length === 0) {
       throw new ApiError(
         "ABORTED",
@@ -218,6 +268,9 @@ export async function removeDkimKey(
     await trx
       .deleteFrom("dkim_keys")
       .$if(which === "pending", (qb) => qb.where("status", "=", "pending"))
+      .$if(which === "pending" && algorithm !== undefined, (qb) =>
+        qb.where("algorithm", "=", algorithm ?? "rsa"),
+      )
       .execute();
     await recordChange(
       trx,

@@ -52,7 +52,10 @@ export async function domainHealthInput(
 ): Promise<DomainHealthInput> {
   const db = tenantDb(root, tenantId);
   const tenant = await getTenantView(db, tenantId);
-  const { active, pending } = await tenantDkim(db, tenantId);
+  const keys = await tenantDkim(db, tenantId);
+  // Until the check knows both keys (issue 36): the first active and pending key (RSA first).
+  const active = keys.active[0];
+  const pending = keys.pending[0];
   const published = (key: NonNullable<typeof active>) => ({
     selector: key.selector,
     domain: key.domain,

@@ -18,10 +18,12 @@ export async function senderDomainWarnings(
   fromAddress: string,
 ): Promise<string[]> {
   const from = normalDomain(domainOfAddress(fromAddress));
-  const [{ active }, stored] = await Promise.all([
-    tenantDkim(root, tenantId),
-    readDomainCheck(root, tenantId),
-  ]);
+  const [
+    {
+      active: [active],
+    },
+    stored,
+  ] = await Promise.all([tenantDkim(root, tenantId), readDomainCheck(root, tenantId)]);
   const warnings: string[] = [];
   if (!active) {
     return [

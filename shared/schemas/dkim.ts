@@ -16,18 +16,30 @@ export const DKIM_ALGORITHM_LABELS: Record<DkimAlgorithm, string> = {
 };
 
 /** What a DKIM action did: the tenant page's `?dkim=` after it, naming the message to show. */
-export const DKIM_OUTCOMES = ["generated", "pending", "activated", "discarded", "removed"] as const;
+export const DKIM_OUTCOMES = [
+  "generated",
+  "pending",
+  "second",
+  "activated",
+  "both",
+  "discarded",
+  "removed",
+] as const;
 export type DkimOutcome = (typeof DKIM_OUTCOMES)[number];
 
 export const DKIM_MESSAGES = {
   generated: "DKIM key generated. Publish the TXT record below; mail of this tenant is now signed.",
   pending:
     "New DKIM key generated. Publish its TXT record, then switch to it; until then the current key keeps signing.",
+  second:
+    "New DKIM key generated. Publish its TXT record, then add it; until then the current key signs alone.",
   activated: "The new DKIM key now signs this tenant's mail.",
+  both: "Both DKIM keys now sign this tenant's mail: every message carries an RSA and an Ed25519 signature.",
   discarded: "The new DKIM key was discarded; the current key keeps signing.",
   removed: "DKIM key removed. This tenant's mail goes out unsigned.",
   failed: "The DKIM key was not changed.",
   sameSelector: "Use a new selector: the current key already uses this one",
+  selectorTaken: "Use a new selector: another key of this tenant already uses this one",
   noPending: "There is no new key to switch to",
   noKey: "This tenant has no DKIM key",
   confirmRemove: "Tick the box to confirm: mail will go out unsigned",
@@ -54,11 +66,21 @@ export const dkimKeySchema = z.object({
 });
 export type DkimKeyInput = z.input<typeof dkimKeySchema>;
 
-/** `herald` and today's date (herald20250611); a rotation on the same day adds the time. */
-export function defaultDkimSelector(now = new Date(), taken?: string): string {
+/**
+ * `herald` and today's date (herald20250611); a rotation on the same day adds the time (to the
+ * minute, then the second) until the selector is one the tenant's keys do not use.
+ */
+export function defaultDkimSelector(
+  now = new Date(),
+  taken: string | readonly string[] = [],
+): string {
+  const used = new Set(typeof taken === "string" ? [taken] : taken);
   const stamp = now.toISOString().replace(/\D/g, "");
   const day = `herald${stamp.slice(0, 8)}`;
-  return day === taken ? `herald${stamp.slice(0, 12)}` : day;
+  if (!used.has(day)) return day;
+  const minute = `herald${stamp.slice(0, 12)}`;
+  if (!used.has(minute)) return minute;
+  return `herald${stamp.slice(0, 14)}`;
 }
 
 /** The domain of an email address (the tenant's sender): the default signing domain. */

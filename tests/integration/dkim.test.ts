@@ -81,8 +81,12 @@ describe.each(testDialects())("DKIM per tenant on %s", (dialect) => {
     fetch(`${server.url}${path}`, { headers: { cookie }, redirect: "manual" });
   const dkimForm = (fields: Record<string, string>, tenantId = "main") =>
     post(`/admin/tenants/${tenantId}`, { tenantId, ...fields });
-  const generate = (selector: string, domain = "keydiscovery.com", algorithm = "rsa") =>
-    dkimForm({ intent: "dkim:generate", selector, domain, algorithm });
+  const generate = (
+    selector: string,
+    domain = "keydiscovery.com",
+    algorithm = "rsa",
+    tenantId = "main",
+  ) => dkimForm({ intent: "dkim:generate", selector, domain, algorithm }, tenantId);
   const keyRows = () =>
     crossTenant(database.db).selectFrom("dkim_keys").selectAll().orderBy("id").execute();
   const changeCount = async () =>
@@ -428,5 +432,97 @@ describe.each(testDialects())("DKIM per tenant on %s", (dialect) => {
       "latin1",
     );
     expect((await dkimVerify(tampered, { resolver })).results[0]?.status.result).toBe("fail");
+  });
+
+  it("signs both ways (RFC 8463): an RSA and an Ed25519 signature, each verified, during a rotation too", async () => {
+    const acme = (fields: Record<string, string>) => dkimForm(fields, "acme");
+    const signatures = (mail: ReceivedMail) =>
+      [...mail.raw.toString("latin1").matchAll(/^DKIM-Signature:((?:.*\r\n[ \t].*)*.*)/gim)].map(
+        (match) => (match[1] ?? "").replace(/\s/g, ""),
+      );
+    const outcome = async (mail: ReceivedMail) =>
+      (await verify(mail)).map((result) => `${result.selector}: ${result.status.result}`);
+
+    // Beside the Ed25519 key, an RSA key waits for its record: the Ed25519 key signs alone.
+    const added = await generate("rsakey", "acme.example.com", "rsa", "acme");
+    expect(added.headers.get("location")).toBe("/admin/tenants/acme?dkim=second#dkim");
+    const waiting = await (await get("/admin/tenants/acme?dkim=second")).text();
+    expect(textOf(waiting)).toContain(
+      "New DKIM key generated. Publish its TXT record, then add it",
+    );
+    expect(textOf(waiting)).toContain("Second key, RSA-2048 (waiting for its DNS record)");
+    const records = recordsOn(waiting);
+    expect(records.map((record) => record.name)).toEqual([
+      "edkey._domainkey.acme.example.com",
+      "rsakey._domainkey.acme.example.com",
+    ]);
+    const alone = await welcomeOf("alone@example.com", "acme");
+    expect(signatures(alone)).toHaveLength(1);
+    expect(await outcome(alone)).toEqual(["edkey: pass"]);
+
+    // An algorithm that is no key type, or a pending key the tenant lacks: refused, nothing changes.
+    expect((await acme({ intent: "dkim:activate", algorithm: "dsa" })).status).toBe(400);
+    expect((await acme({ intent: "dkim:activate", algorithm: "ed25519" })).status).toBe(409);
+    expect((await acme({ intent: "dkim:discard", algorithm: "ed25519" })).status).toBe(409);
+    const rsaRecord = records[1];
+    if (rsaRecord) publish(rsaRecord);
+    const both = await acme({ intent: "dkim:activate", algorithm: "rsa" });
+    expect(both.headers.get("location")).toBe("/admin/tenants/acme?dkim=both#dkim");
+    const page = await (await get("/admin/tenants/acme?dkim=both")).text();
+    expect(textOf(page)).toContain("Both DKIM keys now sign this tenant's mail");
+    expect(textOf(page)).toContain("Current RSA-2048 key (signs this tenant's mail)");
+    expect(textOf(page)).toContain("Current Ed25519 key (signs this tenant's mail)");
+
+    // Every message carries both, the RSA one first, each with its own selector; both verify.
+    const dual = await welcomeOf("dual@example.com", "acme");
+    const [first, second] = signatures(dual);
+    expect(first).toContain("a=rsa-sha256");
+    expect(first).toContain("s=rsakey");
+    expect(second).toContain("a=ed25519-sha256");
+    expect(second).toContain("s=edkey");
+    expect(await outcome(dual)).toEqual(["rsakey: pass", "edkey: pass"]);
+    // A changed body fails both (mailauth: "neutral", body hash did not verify); a changed subject too.
+    const raw = dual.raw.toString("latin1");
+    const split = raw.indexOf("\r\n\r\n");
+    const lastLine = raw.lastIndexOf("\r\n", raw.length - 3);
+    expect(lastLine).toBeGreaterThan(split);
+    const tamperedBody = `${raw.slice(0, lastLine)}\r\nX${raw.slice(lastLine + 2)}`;
+    const body = await dkimVerify(Buffer.from(tamperedBody, "latin1"), { resolver });
+    expect(body.results.map((result) => result.status.result)).toEqual(["neutral", "neutral"]);
+    expect(body.results.map((result) => result.status.comment)).toEqual([
+      "body hash did not verify",
+      "body hash did not verify",
+    ]);
+    const tamperedSubject = raw.replace(/^Subject: .*$/m, "Subject: Changed");
+    const subject = await dkimVerify(Buffer.from(tamperedSubject, "latin1"), { resolver });
+    expect(subject.results.map((result) => result.status.result)).toEqual(["fail", "fail"]);
+
+    // Rotating the Ed25519 key: the new one waits, both old keys keep signing; after the switch
+    // the RSA key and the new Ed25519 key sign.
+    const taken = await generate("rsakey", "acme.example.com", "ed25519", "acme");
+    expect(taken.status).toBe(400);
+    expect(textOf(await taken.text())).toContain(
+      "Use a new selector: the current key already uses this one",
+    );
+    const rotated = await generate("edkey2", "acme.example.com", "ed25519", "acme");
+    expect(rotated.headers.get("location")).toBe("/admin/tenants/acme?dkim=pending#dkim");
+    const during = await welcomeOf("during@example.com", "acme");
+    expect(await outcome(during)).toEqual(["rsakey: pass", "edkey: pass"]);
+    const next = recordsOn(await (await get("/admin/tenants/acme")).text()).find(
+      (record) => record.name === "edkey2._domainkey.acme.example.com",
+    );
+    expect(next?.value).toMatch(/^v=DKIM1; k=ed25519; p=/);
+    if (next) publish(next);
+    const switched = await acme({ intent: "dkim:activate", algorithm: "ed25519" });
+    expect(switched.headers.get("location")).toBe("/admin/tenants/acme?dkim=both#dkim");
+    const keys = await keyRows();
+    expect(
+      keys.filter((row) => row.tenant_id === "acme").map((row) => [row.status, row.selector]),
+    ).toEqual([
+      ["active", "rsakey"],
+      ["active", "edkey2"],
+    ]);
+    const after = await welcomeOf("after-rotation@example.com", "acme");
+    expect(await outcome(after)).toEqual(["rsakey: pass", "edkey2: pass"]);
   });
 });

@@ -169,7 +169,7 @@ describe.each(testDialects())("secrets at rest on %s", (dialect) => {
     // The sealed webhook secret verifies MailerLite's signature; the DKIM key opens for signing.
     expect((await hook("keydiscovery", LEGACY_WEBHOOK)).status).toBe(200);
     expect((await hook("keydiscovery", "a wrong secret")).status).toBe(401);
-    expect((await dkimSigningKey(database.db, "keydiscovery"))?.keySelector).toBe("old");
+    expect((await dkimSigningKey(database.db, "keydiscovery"))?.[0]?.keySelector).toBe("old");
     // The TOTP secret opens, and a recovery code of before works once.
     expect(await verifySecondFactor(database.db, legacyUserId, codeOf(LEGACY_TOTP))).toBe(true);
     expect(await verifySecondFactor(database.db, legacyUserId, LEGACY_RECOVERY)).toBe(true);
@@ -212,7 +212,7 @@ describe.each(testDialects())("secrets at rest on %s", (dialect) => {
       domain: "example.com",
       algorithm: "rsa",
     });
-    expect((await dkimSigningKey(database.db, "main"))?.privateKey.type).toBe("private");
+    expect((await dkimSigningKey(database.db, "main"))?.[0]?.privateKey.type).toBe("private");
     // A subscriber, added and then erased by staff through the page.
     const id = await insertSubscriber(database.db, { email: ERASED });
     // Others after it, so its row is not the last on its page (where the next write would cover

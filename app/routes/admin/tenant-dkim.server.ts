@@ -8,12 +8,18 @@ import {
   generateDkimKey,
   removeDkimKey,
 } from "../../../server/tenants/dkim";
-import { DKIM_MESSAGES, type DkimOutcome } from "../../../shared/schemas/dkim";
+import {
+  DKIM_ALGORITHMS,
+  DKIM_MESSAGES,
+  type DkimAlgorithm,
+  type DkimOutcome,
+} from "../../../shared/schemas/dkim";
 import type { TenantActionResult } from "../../components/admin/tenant-manager";
 
 /**
  * The tenant page's DKIM intents (dkim:generate, dkim:activate, dkim:discard, dkim:remove): each
  * answers with a redirect to the page's DKIM section, or the form again with what went wrong.
+ * Switching and discarding name the pending key by its algorithm (a tenant may have one of each).
  */
 export async function dkimAction(
   { db, logger }: { db: Db; logger: Logger },
@@ -33,18 +39,22 @@ export async function dkimAction(
     data<TenantActionResult>({ intent: "dkim", message, fields, values }, { status });
   // The form names the tenant it was shown for: never act on another one.
   if (String(form.get("tenantId") ?? "") !== tenantId) return refuse(DKIM_MESSAGES.otherTenant);
+  const named = form.get("algorithm");
+  const algorithm = DKIM_ALGORITHMS.find((each): each is DkimAlgorithm => each === named);
+  if (intent !== "dkim:generate" && named !== null && !algorithm) {
+    return refuse(DKIM_MESSAGES.failed);
+  }
   try {
     let done: DkimOutcome;
     if (intent === "dkim:generate") {
-      done =
-        (await generateDkimKey(db, user.email, tenantId, values)).status === "active"
-          ? "generated"
-          : "pending";
+      const generated = await generateDkimKey(db, user.email, tenantId, values);
+      done = generated.status === "active" ? "generated" : generated.second ? "second" : "pending";
     } else if (intent === "dkim:activate") {
-      await activatePendingDkimKey(db, user.email, tenantId);
-      done = "activated";
+      done = (await activatePendingDkimKey(db, user.email, tenantId, algorithm)).both
+        ? "both"
+        : "activated";
     } else if (intent === "dkim:discard") {
-      await removeDkimKey(db, user.email, tenantId, "pending");
+      await removeDkimKey(db, user.email, tenantId, "pending", algorithm);
       done = "discarded";
     } else if (intent === "dkim:remove") {
       if (form.get("confirm") !== "on") return refuse(DKIM_MESSAGES.confirmRemove);

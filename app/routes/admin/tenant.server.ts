@@ -52,9 +52,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return {
     dkim,
     dkimDefaults: {
-      selector: defaultDkimSelector(new Date(), dkim.active?.selector),
+      selector: defaultDkimSelector(
+        new Date(),
+        [...dkim.active, ...dkim.pending].map((key) => key.selector),
+      ),
       domain: domainOfAddress(tenant.email.senderEmail),
-      algorithm: "rsa",
+      // Beside an RSA key alone, the next key is most likely the Ed25519 one (signing both ways).
+      algorithm:
+        dkim.active.length === 1 && dkim.active[0]?.algorithm === "rsa" ? "ed25519" : "rsa",
     } satisfies DkimFormValues,
     tenant: {
       id: tenant.id,
