@@ -39,6 +39,7 @@ import { publishNewsletter } from "../server/newsletters/newsletters";
 import { signUp } from "../server/subscribers/signup";
 import { getTenant } from "../server/tenants/store";
 import { CHROMIUM_ARGS, requireChromium } from "../tests/support/chromium";
+import { scaled } from "../tests/support/timing";
 import { ensureBuild, formatTable, machineInfo, startServer, writeResults } from "./lib";
 
 const TENANTS = ["main", "keydiscovery"] as const;
@@ -300,6 +301,8 @@ async function runAxe(
     // axe is injected as an inline script, which the pages' CSP rightly refuses.
     const context = await browser.newContext({ bypassCSP: true });
     const page = await context.newPage();
+    // Playwright's 30 s, longer on a busy machine (tests/support/timing.ts).
+    page.setDefaultTimeout(scaled(30_000));
     const check = async (tenant: string, path: string, url: string) => {
       await page.goto(url);
       await page.waitForLoadState("load");
