@@ -487,7 +487,7 @@ describe.each(testDialects())("subscription pages on %s", (dialect) => {
         const inline = [...html.matchAll(/<script[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
         expect(inline, step).toHaveLength(1);
         const bytes = gzipSync(inline.join("")).length;
-        // The target is ≤ 50 KB gzip of JavaScript, or none; the enhancements are about 1.5 KB.
+        // The target is ≤ 50 KB gzip of JavaScript, or none; the enhancements are about 2 KB.
         expect(bytes, step).toBeLessThan(3_000);
       }
       // Save is a plain submit button for the enhancements to disable; each box says how it is now.
