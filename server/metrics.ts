@@ -18,7 +18,8 @@ import { lazy } from "./lazy";
  * loaded, its default metrics (event-loop lag, GC) do not run, and each count* call is a no-op.
  */
 
-export type MailStream = "campaign" | "transactional";
+/** test: a campaign's test send (decision 038), its own stream so no mail count includes it */
+export type MailStream = "campaign" | "transactional" | "test";
 export type MailOutcome = "sent" | "failed" | "retried";
 export type FeedbackOutcomeKind = "bounced" | "complained";
 

@@ -53,7 +53,9 @@ export function BrandPreview({ branding }: { branding: Branding }) {
         </span>
       </div>
       <div className="space-y-3 px-4 py-5">
-        <p className="text-lg font-semibold">Join our newsletter</p>
+        {/* A sample of the brand's type, not a heading of the staff page: it stays out of the
+            page's outline (axe's p-as-heading asks a styled <p> to be one or the other). */}
+        <strong className="block text-lg font-semibold">Join our newsletter</strong>
         <p className="text-sm">
           Body text in the text colour, with{" "}
           <span style={{ color: readableOn(safe(branding.accentColor, primary), background) }}>

@@ -296,7 +296,7 @@ function RichTextEditor({
         className="sticky top-[var(--save-bar-height,0px)] z-10 flex flex-wrap items-center gap-1 rounded-t-brand border-b border-black/15 bg-surface p-1.5 shadow-[inset_0_0_0_100vmax_rgb(0_0_0/0.03)]"
       >
         <ToolButton
-          label="Heading 2"
+          label="H2 heading"
           pressed={state?.heading2}
           disabled={disabled}
           onClick={run((e) => e.chain().focus().toggleHeading({ level: 2 }).run())}
@@ -304,7 +304,7 @@ function RichTextEditor({
           H2
         </ToolButton>
         <ToolButton
-          label="Heading 3"
+          label="H3 heading"
           pressed={state?.heading3}
           disabled={disabled}
           onClick={run((e) => e.chain().focus().toggleHeading({ level: 3 }).run())}

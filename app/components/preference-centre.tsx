@@ -1,15 +1,7 @@
-import { type ReactNode, useEffect, useRef, useState } from "react";
-import { Form, useNavigation } from "react-router";
+import type { ReactNode } from "react";
 import type { SUBSCRIBER_STATUSES } from "../../shared/schemas/subscribers";
 import { Link } from "../lib/page-scripts";
-import {
-  dangerButton,
-  Notice,
-  Panel,
-  primaryButton,
-  secondaryButton,
-  useHydrated,
-} from "./subscription-page";
+import { dangerButton, Notice, Panel, primaryButton, secondaryButton } from "./subscription-page";
 
 export interface CentreList {
   key: string;
@@ -19,7 +11,8 @@ export interface CentreList {
 
 /**
  * What the preference centre shows. `step` comes from the URL, so every state works without
- * JavaScript and survives a reload:
+ * JavaScript and survives a reload (the page ships none of the app's: it is plain forms and the
+ * form enhancements' inline script, decision 044):
  * - edit: the checkboxes (the subscriber's lists, or the selection being edited);
  * - review: the 'Confirm Your Changes' panel for `selection`;
  * - sent: 'Verification Email Sent';
@@ -58,28 +51,13 @@ function hrefOf(path: string, extra: [string, string][] = []) {
   return query ? `${path}?${query}` : path;
 }
 
-const sameSet = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && a.every((key) => b.includes(key));
-
-/** The checkboxes, 'Save Changes' and 'Unsubscribe from All', then the review or sent panel. */
+/**
+ * The checkboxes, 'Save Changes' and 'Unsubscribe from All', then the review or sent panel. Save is
+ * a plain submit button; the form enhancements disable it as 'No Changes to Save' while the boxes
+ * are ticked as the subscriber's lists are now (`data-saved` on each box says how they are).
+ */
 export function PreferenceCentre({ centre, path, sendError }: PreferenceCentreProps) {
-  const hydrated = useHydrated();
-  const formRef = useRef<HTMLFormElement>(null);
-  const [dirty, setDirty] = useState(!sameSet(centre.selection, centre.current));
   const locked = centre.step === "review" || centre.step === "sent";
-
-  const checkedKeys = () =>
-    formRef.current
-      ? [...formRef.current.querySelectorAll<HTMLInputElement>("input[name=list]")]
-          .filter((input) => input.checked)
-          .map((input) => input.value)
-      : centre.selection;
-  const refresh = () => setDirty(!sameSet(checkedKeys(), centre.current));
-  // Boxes ticked before the page became interactive count too.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: read the form once, when it mounts
-  useEffect(refresh, []);
-
-  const saveDisabled = hydrated && !dirty;
 
   return (
     <Panel labelledBy="lists-heading">
@@ -114,7 +92,7 @@ export function PreferenceCentre({ centre, path, sendError }: PreferenceCentrePr
         </div>
       ) : null}
 
-      <Form method="get" action={path} ref={formRef} className="mt-5">
+      <form method="get" action={path} className="mt-5">
         <fieldset disabled={locked} className="min-w-0">
           <legend className="font-semibold">Choose the newsletters you want to receive</legend>
           <ul className="mt-3 space-y-3">
@@ -132,7 +110,7 @@ export function PreferenceCentre({ centre, path, sendError }: PreferenceCentrePr
                       name="list"
                       value={list.key}
                       defaultChecked={centre.selection.includes(list.key)}
-                      onChange={refresh}
+                      data-saved={centre.current.includes(list.key)}
                       // The list's name names the box; its description describes it.
                       aria-labelledby={`${id}-name`}
                       aria-describedby={list.description ? `${id}-description` : undefined}
@@ -160,10 +138,10 @@ export function PreferenceCentre({ centre, path, sendError }: PreferenceCentrePr
               type="submit"
               name="intent"
               value="review"
-              disabled={saveDisabled}
+              data-unchanged-label="No Changes to Save"
               className={primaryButton}
             >
-              {saveDisabled ? "No Changes to Save" : "Save Changes"}
+              Save Changes
             </button>
             <button
               type="submit"
@@ -176,7 +154,7 @@ export function PreferenceCentre({ centre, path, sendError }: PreferenceCentrePr
             </button>
           </div>
         )}
-      </Form>
+      </form>
 
       {centre.step === "review" ? (
         <ReviewPanel centre={centre} path={path} sendError={sendError} />
@@ -188,7 +166,7 @@ export function PreferenceCentre({ centre, path, sendError }: PreferenceCentrePr
 
 /**
  * A step of the centre that has just appeared (review, or sent): keyboard and screen-reader focus
- * moves to its heading.
+ * moves to its heading (`autofocus`, which needs no script).
  */
 function StepPanel({
   id,
@@ -201,10 +179,6 @@ function StepPanel({
   tone: "review" | "done";
   children: ReactNode;
 }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    heading.current?.focus();
-  }, []);
   const done = tone === "done";
   return (
     <section
@@ -213,9 +187,10 @@ function StepPanel({
       className={`mt-6 rounded-brand border-2 p-4 sm:p-6 ${done ? "border-ok bg-surface" : "border-brand-strong bg-brand/5"}`}
     >
       <h3
-        ref={heading}
         id={id}
         tabIndex={-1}
+        // biome-ignore lint/a11y/noAutofocus: the step the visitor just asked for takes focus, as it did with React
+        autoFocus
         className={`text-lg font-bold outline-none ${done ? "text-ok" : ""}`}
       >
         {title}
@@ -226,9 +201,6 @@ function StepPanel({
 }
 
 function ReviewPanel({ centre, path, sendError }: PreferenceCentreProps) {
-  const navigation = useNavigation();
-  const sending =
-    navigation.state === "submitting" && navigation.formData?.get("intent") === "send";
   const nameOf = (key: string) => centre.lists.find((list) => list.key === key)?.name ?? key;
   const joining = centre.selection.filter((key) => !centre.current.includes(key)).map(nameOf);
   const leaving = centre.current.filter((key) => !centre.selection.includes(key)).map(nameOf);
@@ -271,18 +243,18 @@ function ReviewPanel({ centre, path, sendError }: PreferenceCentreProps) {
           <Notice tone="error">{sendError}</Notice>
         </div>
       ) : null}
-      <Form method="post" className="mt-5 flex flex-col gap-3 sm:flex-row sm:items-center">
+      <form method="post" className="mt-5 flex flex-col gap-3 sm:flex-row sm:items-center">
         <input type="hidden" name="intent" value="send" />
         {centre.selection.map((key) => (
           <input key={key} type="hidden" name="list" value={key} />
         ))}
-        <button type="submit" className={primaryButton} aria-disabled={sending || undefined}>
-          {sending ? "Sending…" : "Send Verification Email"}
+        <button type="submit" className={primaryButton} data-busy-label="Sending…">
+          Send Verification Email
         </button>
         <Link to={editHref} className={secondaryButton}>
           Cancel
         </Link>
-      </Form>
+      </form>
     </StepPanel>
   );
 }

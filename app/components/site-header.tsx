@@ -98,11 +98,7 @@ function HeaderContent({
 
   return (
     <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3 sm:px-6">
-      <Link
-        to="/"
-        className="flex min-w-0 items-center gap-3 text-ink no-underline"
-        aria-label={`${companyName} home`}
-      >
+      <Link to="/" className="flex min-w-0 items-center gap-3 text-ink no-underline">
         {logoUrl ? (
           <img src={logoUrl} alt="" className="h-9 w-auto shrink-0" />
         ) : (

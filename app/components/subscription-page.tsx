@@ -1,17 +1,7 @@
-import { type ReactNode, useSyncExternalStore } from "react";
+import type { ReactNode } from "react";
 import { type MetaDescriptor, useRouteLoaderData } from "react-router";
 import { Link, withFormEnhancements } from "../lib/page-scripts";
 import type { RootData } from "../root";
-
-const subscribe = () => () => {};
-/** False while rendering on the server and hydrating, true once the page runs in the browser. */
-export function useHydrated(): boolean {
-  return useSyncExternalStore(
-    subscribe,
-    () => true,
-    () => false,
-  );
-}
 
 interface MetaArgs {
   matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>;

@@ -12,6 +12,10 @@
  *                                    while that radio button or checkbox is checked
  *   data-toggles-password="ID"       a button rendered `hidden`: shows and hides the password #ID
  *   data-email-from="ID"             a link: carries what the input #ID holds as its ?email=
+ *   data-unchanged-label="No Changes to Save"
+ *                                    a submit button: disabled, with this text, while every box
+ *                                    of its form marked data-saved="true|false" is ticked as that
+ *                                    says (nothing to save)
  *   data-without-script              an element meant only for the page without script: removed
  */
 (() => {
@@ -82,6 +86,24 @@
       const email = field.value.trim();
       link.href = email ? `${path}?${new URLSearchParams({ email })}` : path;
     });
+  }
+
+  for (const button of each("button[data-unchanged-label]")) {
+    if (!(button instanceof HTMLButtonElement) || !button.form) continue;
+    const form = button.form;
+    const boxes = Array.from(form.querySelectorAll("input[data-saved]")).filter(
+      (box) => box instanceof HTMLInputElement,
+    );
+    const label = button.textContent ?? "";
+    const update = () => {
+      const unchanged = boxes.every((box) => box.checked === (box.dataset.saved === "true"));
+      button.disabled = unchanged;
+      button.textContent = unchanged ? (button.dataset.unchangedLabel ?? label) : label;
+    };
+    form.addEventListener("change", update);
+    // The browser may put back boxes ticked before a reload or a return to the page.
+    window.addEventListener("pageshow", update);
+    update();
   }
 
   /** @type {Map<HTMLButtonElement, string>} */

@@ -1,7 +1,7 @@
 import { MAX_TEST_RECIPIENTS } from "../../shared/schemas/test-send";
 import { createRateLimit } from "../http/rate-limit";
 import { replyToHeader } from "../mail/headers";
-import { sendMail } from "../mail/send";
+import { sendMail, TEST_SEND_KIND } from "../mail/send";
 import type { SubscriptionContext } from "../subscribers/subscribers";
 import { type CampaignInput, validateCampaign } from "./compose";
 import { previewCampaign } from "./review";
@@ -9,7 +9,8 @@ import { previewCampaign } from "./review";
 /*
  * Test sends (issue 35): the real campaign email to up to five staff-chosen addresses. A test is
  * no delivery: it is logged in mail_log as "campaign-test" and carries no tracking pixel or
- * tracked link, so no report, delivery count or campaign statistic ever sees it.
+ * tracked link, so no report, delivery count or campaign statistic ever sees it; /metrics counts
+ * it in a stream of its own, `test` (decision 044).
  */
 
 /** Addresses a staff member may send tests to per window: five full tests. */
@@ -77,7 +78,7 @@ export async function sendCampaignTests(
           [TEST_SEND_HEADER]: "1",
         },
         tenantId: ctx.tenant.id,
-        kind: "campaign-test",
+        kind: TEST_SEND_KIND,
       },
       { retryLater: false },
     );

@@ -160,9 +160,13 @@ app.use(async (req, res, next) => {
         chunks.reduce((sum, chunk) => sum + chunk.length, 0),
       );
       // The parts go out as they are, in one write of the socket (end uncorks), not copied into one.
+      // A compressed answer ends later (zlib works off this tick), and the gzip stream waits for
+      // 'drain' once a write returns false: corked until then, a page over 16 KB gzip never ended.
+      // So the socket is uncorked on the next tick in any case (Node's cork idiom).
       res.cork();
       for (const chunk of chunks) res.write(chunk);
       res.end();
+      process.nextTick(() => res.uncork());
     };
 
     if (cacheable) {

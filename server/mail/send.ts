@@ -1,7 +1,7 @@
 import type { Db } from "../db";
 import { crossTenant, tenantDb } from "../db/tenant-guard";
 import { getEnv } from "../env";
-import { countMail } from "../metrics";
+import { countMail, type MailStream } from "../metrics";
 import type { Scope } from "../scope";
 import { dkimSigningKey } from "./dkim";
 import { DeliveryError, type OutgoingMessage } from "./transport";
@@ -67,6 +67,13 @@ interface LogRow {
   kind: string;
 }
 
+/** mail_log.kind of a campaign's test send (server/campaigns/test-sends.ts). */
+export const TEST_SEND_KIND = "campaign-test";
+
+/** The /metrics stream of a message sent here: test sends are their own, never transactional. */
+const streamOf = (row: LogRow): MailStream =>
+  row.kind === TEST_SEND_KIND ? "test" : "transactional";
+
 async function attempt(
   ctx: MailContext,
   row: LogRow,
@@ -90,7 +97,7 @@ async function attempt(
       .where("tenant_id", row.tenantId === null ? "is" : "=", row.tenantId)
       .where("id", "=", row.id)
       .execute();
-    if (row.kind !== "campaign") countMail("sent", row.tenantId, "transactional");
+    if (row.kind !== "campaign") countMail("sent", row.tenantId, streamOf(row));
     return { ok: true, messageId };
   } catch (error) {
     const transient = error instanceof DeliveryError ? error.transient : true;
@@ -112,7 +119,7 @@ async function attempt(
       .where("id", "=", row.id)
       .execute();
     if (row.kind !== "campaign") {
-      countMail(retry ? "retried" : "failed", row.tenantId, "transactional");
+      countMail(retry ? "retried" : "failed", row.tenantId, streamOf(row));
     }
     ctx.logger.warn({ mailId: row.id, attempts, transient, reason }, "mail not sent");
     return { ok: false, error: reason };

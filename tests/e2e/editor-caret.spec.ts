@@ -78,14 +78,14 @@ test("bold and italic switched on and off while typing apply from the caret on",
 test("headings change the line the caret is on, and typing goes on there", async ({ page }) => {
   await page.keyboard.type("Intro");
   await page.keyboard.press("Enter");
-  await clickTool(page, "Heading 2");
+  await clickTool(page, "H2 heading");
   await page.keyboard.type("Findings");
   await page.keyboard.press("Enter");
   await page.keyboard.type("Body text");
   await page.keyboard.press("Enter");
-  await clickTool(page, "Heading 3");
+  await clickTool(page, "H3 heading");
   await page.keyboard.type("Detail");
-  await clickTool(page, "Heading 3");
+  await clickTool(page, "H3 heading");
   await page.keyboard.type(" and more");
   await expect(postedContent(page)).toHaveValue(
     // The empty paragraph is the editor's trailing line, added while the heading was last.

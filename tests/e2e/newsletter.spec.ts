@@ -45,7 +45,7 @@ test("staff write a newsletter in the rich-text editor, publish it, and readers 
 
   await page.keyboard.press("End");
   await page.keyboard.press("Enter");
-  const heading2 = toolbar.getByRole("button", { name: "Heading 2" });
+  const heading2 = toolbar.getByRole("button", { name: "H2 heading" });
   await heading2.click();
   await expect(heading2).toHaveAttribute("aria-pressed", "true");
   await page.keyboard.type("What to watch");

@@ -55,6 +55,13 @@ test("Publish and send reaches the review, whose previews are 600 px (desktop) a
   await expect(page.getByRole("status").filter({ hasText: "Test email sent to" })).toHaveText(
     "Test email sent to ana@example.com, ben@example.com.",
   );
+  // Enter in the field sends the test too, not the form's first button ("Review and send").
+  await testField.fill("ana@example.com");
+  await testField.press("Enter");
+  await expect(page.getByRole("status").filter({ hasText: "Test email sent to" })).toHaveText(
+    "Test email sent to ana@example.com.",
+  );
+  await expect(page.getByRole("heading", { name: "Review" })).toHaveCount(0);
 
   await page.getByRole("button", { name: "Review and send" }).click();
   await expect(page.getByRole("heading", { name: "Review" })).toBeVisible();

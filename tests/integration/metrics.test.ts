@@ -6,13 +6,17 @@ import { createCampaign } from "../../server/campaigns/campaigns";
 import { migrateToLatest } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";
 import { outboxTransport } from "../../server/mail/transport";
+import { createNewsletter } from "../../server/newsletters/editing";
+import { publishNewsletter } from "../../server/newsletters/newsletters";
 import { deleteSetting, writeSetting } from "../../server/settings";
 import { queueImport } from "../../server/subscribers/imports";
 import type { SubscriptionContext } from "../../server/subscribers/subscribers";
 import { seedTenants } from "../../server/tenants/seed";
 import { getTenant } from "../../server/tenants/store";
+import { createStaffUser, signIn } from "../support/auth";
 import { seedAudience, waitForStatus } from "../support/campaigns";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
+import { postForm } from "../support/forms";
 import { arfMessage, dsnMessage } from "../support/reports";
 import { freePort, type RunningServer, startServer } from "../support/server";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink";
@@ -122,6 +126,16 @@ describe.each(testDialects())("/metrics on %s", (dialect) => {
     return response;
   };
   const scrape = async () => parseExposition(await (await scrapeText()).text()).samples;
+  /** Scrapes until `done` holds (or a while has passed): a count moves once the SMTP answer is in. */
+  const scrapeUntil = async (done: (samples: Sample[]) => boolean) => {
+    let samples = await scrape();
+    const deadline = Date.now() + scaled(10_000);
+    while (!done(samples) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      samples = await scrape();
+    }
+    return samples;
+  };
 
   it("answers 404 without METRICS_TOKEN, 401 without the token or with a wrong one, and the exposition with it", async () => {
     // Another instance on the same database, without a token: the route is not there.
@@ -404,12 +418,7 @@ describe.each(testDialects())("/metrics on %s", (dialect) => {
     const sentSince = (samples: Sample[]) =>
       sampleSum(samples, "herald_mail_sent_total", labels) -
       sampleSum(before, "herald_mail_sent_total", labels);
-    let after = await scrape();
-    const deadline = Date.now() + scaled(10_000);
-    while (sentSince(after) === 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      after = await scrape();
-    }
+    const after = await scrapeUntil((samples) => sentSince(samples) > 0);
     expect(sentSince(after)).toBe(1);
     expect(
       sampleSum(after, "herald_http_request_duration_seconds_count", {
@@ -418,5 +427,43 @@ describe.each(testDialects())("/metrics on %s", (dialect) => {
         status: "3xx",
       }),
     ).toBeGreaterThanOrEqual(1);
+  });
+
+  it("counts a campaign's test send in its own stream, never as transactional mail (decision 044)", async () => {
+    const editor = await createStaffUser(database.db, {
+      email: "metrics-editor@example.com",
+      products: { main: true },
+    });
+    const cookie = await signIn(server.url, editor.email);
+    const scope = { db: database.db, tenantId: "main", authorId: null };
+    const { id } = await createNewsletter(scope, {
+      title: "Metrics test send",
+      excerpt: "A test",
+      content: "<p>Test.</p>",
+      readTime: 1,
+    });
+    await publishNewsletter(scope, id);
+    const before = await scrape();
+    const response = await postForm(
+      server.url,
+      `/admin/newsletter/send/${id}`,
+      {
+        subject: "Metrics test send",
+        lists: ["newsletter"],
+        mode: "now",
+        intent: "test",
+        testRecipients: "metrics-test-send@example.com",
+      },
+      cookie,
+    );
+    expect(response.status).toBe(200);
+    await sink.waitFor((mail) => mail.to.includes("metrics-test-send@example.com"));
+    const since = (samples: Sample[], stream: string) =>
+      sampleSum(samples, "herald_mail_sent_total", { tenant: "main", stream }) -
+      sampleSum(before, "herald_mail_sent_total", { tenant: "main", stream });
+    const after = await scrapeUntil((samples) => since(samples, "test") > 0);
+    expect(since(after, "test")).toBe(1);
+    expect(since(after, "transactional")).toBe(0);
+    expect(since(after, "campaign")).toBe(0);
   });
 });

@@ -1,7 +1,13 @@
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createNewsletter } from "../../server/newsletters/editing";
+import { publishNewsletter } from "../../server/newsletters/newsletters";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
 import { metaContent, textOf, titleOf } from "../support/html";
 import { type RunningServer, requestWithHost, startServer } from "../support/server";
+import { scaled } from "../support/timing";
 
 describe.each(testDialects())("the public site on %s", (dialect) => {
   let database: TestDatabase;
@@ -21,6 +27,52 @@ describe.each(testDialects())("the public site on %s", (dialect) => {
     fetch(`${server.url}${path}`, { headers, redirect: "manual" });
   // fetch() may not override Host, so host-based resolution is exercised over plain HTTP.
   const getWithHost = (path: string, host: string) => requestWithHost(server.port, path, host);
+
+  it("ends a cached page sent gzip-compressed that fills the socket's buffer (it hung, issue 35)", async () => {
+    // The raw answer, compressed as a browser asks for it: its header and body bytes.
+    const gzipped = (path: string) =>
+      new Promise<{ status: number; cache: string; bytes: number; html: string }>(
+        (resolve, reject) => {
+          const request = http.get(
+            `${server.url}${path}`,
+            { headers: { "accept-encoding": "gzip" }, timeout: scaled(15_000) },
+            (response) => {
+              const chunks: Buffer[] = [];
+              response.on("data", (chunk: Buffer) => chunks.push(chunk));
+              response.on("end", () => {
+                const body = Buffer.concat(chunks);
+                resolve({
+                  status: response.statusCode ?? 0,
+                  cache: String(response.headers["x-page-cache"]),
+                  bytes: response.rawHeaders.join(": ").length + body.length,
+                  html: gunzipSync(body).toString(),
+                });
+              });
+              response.on("error", reject);
+            },
+          );
+          request.on("timeout", () => request.destroy(new Error(`${path}: no end`)));
+          request.on("error", reject);
+        },
+      );
+    // A newsletter page whose text does not compress: about 24 KB gzip.
+    const scope = { db: database.db, tenantId: "main", authorId: null };
+    const words = Array.from({ length: 12 }, () => `<p>${randomBytes(1500).toString("hex")}</p>`);
+    const { id, slug } = await createNewsletter(scope, {
+      title: "A long issue",
+      excerpt: "Long",
+      content: words.join(""),
+      readTime: 9,
+    });
+    await publishNewsletter(scope, id);
+    await gzipped(`/newsletter/${slug}`);
+    const hit = await gzipped(`/newsletter/${slug}`);
+    expect(hit.status).toBe(200);
+    expect(hit.cache).toBe("hit");
+    expect(hit.html).toContain("</html>");
+    // The case that hung: more than the socket's 16 KB buffer, written while it was corked.
+    expect(hit.bytes).toBeGreaterThan(16_384);
+  });
 
   it("inlines the whole stylesheet, the same on a page with scripts and on one without", async () => {
     const page = async (path: string) => {

@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import { pino } from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { crossTenant } from "../../server/db/tenant-guard";
@@ -462,6 +463,45 @@ describe.each(testDialects())("subscription pages on %s", (dialect) => {
       );
       expect(link.searchParams.get("email")).toBe("token@example.com");
       expect(await listsOf("token@example.com")).toEqual(["industry-news"]);
+    });
+
+    it("ships no script file: every step is a plain form, with one small inline script (issue 35)", async () => {
+      const id = await seed("light@example.com", ["newsletter"]);
+      const { preferencesUrl } = subscriberLinks(ctx, { id, email: "light@example.com" });
+      const path = new URL(preferencesUrl).pathname;
+      const steps = [
+        path,
+        `${path}?intent=review&list=newsletter&list=industry-news`,
+        `${path}?sent=1`,
+        `${path}?updated=1`,
+        "/subscription/preferences",
+        "/subscription/preferences?email=light%40example.com&token=x",
+      ];
+      for (const step of steps) {
+        const { status, html } = await page(step);
+        expect(status, step).toBe(200);
+        // No module script, no preload of one, no hydration data: nothing but the inline script.
+        expect(html, step).not.toMatch(
+          /<script[^>]*\ssrc=|rel="modulepreload"|__reactRouterContext/,
+        );
+        const inline = [...html.matchAll(/<script[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+        expect(inline, step).toHaveLength(1);
+        const bytes = gzipSync(inline.join("")).length;
+        // The target is ≤ 50 KB gzip of JavaScript, or none; the enhancements are about 2 KB.
+        expect(bytes, step).toBeLessThan(3_000);
+      }
+      // Save is a plain submit button for the enhancements to disable; each box says how it is now.
+      const { html } = await page(path);
+      expect(buttonTag(html, "Save Changes")).toContain(
+        'data-unchanged-label="No Changes to Save"',
+      );
+      const box = (key: string) =>
+        html.match(new RegExp(`<input[^>]*value="${key}"[^>]*>`))?.[0] ?? "";
+      expect(box("newsletter")).toContain('data-saved="true"');
+      expect(box("industry-news")).toContain('data-saved="false"');
+      // The review's heading takes focus without script.
+      const review = await page(`${path}?intent=review&list=industry-news`);
+      expect(review.html).toMatch(/<h3 id="review-heading" tabindex="-1" autofocus=""/);
     });
 
     it("refuses a tampered token and a token signed for another tenant", async () => {

@@ -1,3 +1,4 @@
+import { type KeyboardEvent, useRef } from "react";
 import { Form, useNavigation } from "react-router";
 import { CampaignMessageFields, CampaignOptions } from "../../components/admin/campaign-options";
 import { CampaignReview } from "../../components/admin/campaign-review";
@@ -24,6 +25,13 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
   const checked = (name: "trackOpens" | "trackClicks") =>
     actionData ? values[name] === true : true;
   const mode = value("mode", "now");
+  // Enter in the test addresses sends the test: the form's first button is "Review and send".
+  const testButton = useRef<HTMLButtonElement>(null);
+  const sendTestOnEnter = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key !== "Enter" || event.nativeEvent.isComposing || !testButton.current) return;
+    event.preventDefault();
+    event.currentTarget.form?.requestSubmit(testButton.current);
+  };
 
   return (
     <AdminPage title="Send as email" width="narrow" className="space-y-8">
@@ -90,8 +98,10 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
             autoComplete="off"
             spellCheck={false}
             defaultValue={value("testRecipients", loaderData.me)}
+            onKeyDown={sendTestOnEnter}
           />
           <button
+            ref={testButton}
             type="submit"
             name="intent"
             value="test"

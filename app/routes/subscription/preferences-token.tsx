@@ -10,7 +10,6 @@ import {
   Panel,
   SubscriptionPage,
   secondaryButton,
-  subscriptionHeaders,
   subscriptionMeta,
 } from "../../components/subscription-page";
 import { Link } from "../../lib/page-scripts";
@@ -32,7 +31,9 @@ export const meta: Route.MetaFunction = (args) =>
     "preferences",
   );
 
-export const headers = subscriptionHeaders;
+// Plain forms and the form enhancements, no app JavaScript (decision 044), like the other
+// subscription pages.
+export { handle, headers } from "../../components/subscription-page";
 
 export async function loader({ params, url, context }: Route.LoaderArgs) {
   const ctx = scopeOf(context);
@@ -96,7 +97,6 @@ export default function PreferencesByToken({
       footer="privacy-and-site"
     >
       <PreferenceCentre
-        key={JSON.stringify([centre.step, centre.selection, centre.current])}
         centre={centre}
         path={`/preferences/${params.token}`}
         sendError={actionData?.error ?? null}
