@@ -36,6 +36,8 @@ export const TENANT_TABLES: ReadonlySet<string> = new Set([
   "campaign_events",
   "webhook_secrets",
   "webhook_events",
+  "linkedin_connections",
+  "linkedin_posts",
 ]);
 
 export class TenantGuardError extends Error {}

@@ -151,6 +151,8 @@ export function startWorkerProcess(options: {
   databaseUrl: string;
   smtpUrl: string;
   sessionSecret: string;
+  /** more of the environment (LinkedIn's, say) */
+  env?: Record<string, string>;
 }): ChildProcess {
   return spawn(process.execPath, ["--import", "tsx", "cli/herald.ts", "worker"], {
     env: {
@@ -161,6 +163,7 @@ export function startWorkerProcess(options: {
       SEND_CONCURRENCY: "4",
       SESSION_SECRET: options.sessionSecret,
       LOG_LEVEL: "warn",
+      ...options.env,
     },
     stdio: "ignore",
   });
