@@ -166,7 +166,7 @@ export class CampaignWorker {
 
   /** Due LinkedIn posts (server/linkedin/publisher.ts), one round at a time, in the background. */
   private publishToLinkedIn(): void {
-    if (this.linkedIn) return;
+    if (this.linkedIn !== null) return;
     this.linkedIn = runLinkedInPosts({
       db: this.options.db,
       logger: this.options.logger,

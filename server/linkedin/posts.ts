@@ -256,3 +256,20 @@ export const postLater = (
 
 export const recordFailed = (root: Db, post: ClaimedPost, worker: string, error: string) =>
   updateClaimed(root, post, worker, { state: "failed", error, claimed_by: null, claimed_at: null });
+
+/** What staff may post: published newsletters, and drafts scheduled to publish (the post waits). */
+export async function postableNewsletters(ctx: TenantScope, limit = 50) {
+  const rows = await tenantDb(ctx.db, ctx.tenantId)
+    .selectFrom("newsletters")
+    .select(["id", "title", "status", "scheduled_at", "published_at"])
+    .where((eb) => eb.or([eb("status", "=", "published"), eb("scheduled_at", "is not", null)]))
+    .orderBy("updated_at", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    /** when a scheduled draft publishes: the default time of its post */
+    scheduledAt: row.status === "published" ? null : row.scheduled_at,
+  }));
+}
