@@ -128,6 +128,8 @@ const TABLE_WRITERS: Record<string, string> = {
   campaign_events: "server/campaigns/campaign-events.ts",
   webhook_secrets: "server/providers/mailerlite-webhook.ts",
   webhook_events: "server/providers/mailerlite-webhook.ts",
+  linkedin_connections: "server/linkedin/connections.ts",
+  linkedin_posts: "server/linkedin/posts.ts",
 };
 
 describe("table ownership", () => {
