@@ -44,7 +44,9 @@ function ConnectForm({ label }: { label: string }) {
         inputMode="numeric"
         className={`${plainFieldClass} max-w-xs`}
       />
-      <SubmitButton>{label}</SubmitButton>
+      <div>
+        <SubmitButton>{label}</SubmitButton>
+      </div>
     </Form>
   );
 }
@@ -163,7 +165,9 @@ export function LinkedInPostForm({
             defaultValue={firstScheduled ? utcToZonedLocal(firstScheduled, zone) : undefined}
             className={`${plainFieldClass} max-w-xs`}
           />
-          <SubmitButton>Post to LinkedIn</SubmitButton>
+          <div>
+            <SubmitButton>Post to LinkedIn</SubmitButton>
+          </div>
         </Form>
       )}
     </AdminSection>
@@ -200,10 +204,10 @@ export function LinkedInPosts({ posts }: { posts: readonly PostRow[] }) {
           {
             header: "Status",
             cell: (post) => (
-              <>
+              <div className="min-w-0">
                 <strong>{STATE_LABELS[post.state]}</strong>
                 {post.error ? <span className="block text-danger">{post.error}</span> : null}
-              </>
+              </div>
             ),
           },
           {
@@ -212,7 +216,7 @@ export function LinkedInPosts({ posts }: { posts: readonly PostRow[] }) {
           },
           {
             header: "LinkedIn",
-            className: "break-all",
+            className: "sm:whitespace-nowrap",
             cell: (post) =>
               post.postUrn ? (
                 <a href={`https://www.linkedin.com/feed/update/${post.postUrn}/`}>View post</a>
