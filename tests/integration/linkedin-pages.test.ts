@@ -45,6 +45,9 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
 
   const page = async (cookie = editor) =>
     textOf(await (await fetch(`${server.url}/admin/linkedin`, { headers: { cookie } })).text());
+  /** "Post to LinkedIn", now, as the editor. */
+  const postNow = (newsletterId: string) =>
+    postForm(server.url, "/admin/linkedin", { intent: "post", newsletterId, when: "now" }, editor);
   const connection = () =>
     crossTenant(database.db).selectFrom("linkedin_connections").selectAll().executeTakeFirst();
 
@@ -136,12 +139,7 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
 
   it("posts a published newsletter now, with its image, once", async () => {
     const newsletterId = await publishedNewsletter(database.db, "main", "Posted now");
-    const posted = await postForm(
-      server.url,
-      "/admin/linkedin",
-      { intent: "post", newsletterId, when: "now" },
-      editor,
-    );
+    const posted = await postNow(newsletterId);
     expect(posted.headers.get("location")).toBe("/admin/linkedin?done=queued");
     const row = await waitForPost(database.db, newsletterId, (post) => post.state === "posted");
     expect(fake.posts.filter((post) => post.commentary.startsWith("Posted now"))).toHaveLength(1);
@@ -155,12 +153,7 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
     }
     expect(await page()).toMatch(/Posted now\s*Posted/);
     // Asked again: refused, nothing posted twice.
-    const again = await postForm(
-      server.url,
-      "/admin/linkedin",
-      { intent: "post", newsletterId, when: "now" },
-      editor,
-    );
+    const again = await postNow(newsletterId);
     expect(again.status).toBe(400);
     expect(textOf(await again.text())).toContain("This newsletter is already on LinkedIn.");
   });
@@ -180,12 +173,7 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
       },
       headers: { "retry-after": "2" },
     });
-    await postForm(
-      server.url,
-      "/admin/linkedin",
-      { intent: "post", newsletterId, when: "now" },
-      editor,
-    );
+    await postNow(newsletterId);
     const waiting = await waitForPost(database.db, newsletterId, (post) => post.error !== null);
     expect(waiting.state).toBe("scheduled");
     expect(waiting.error).toMatch(
@@ -208,12 +196,7 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
         message: "Content is a duplicate of urn:li:share:1",
       },
     });
-    await postForm(
-      server.url,
-      "/admin/linkedin",
-      { intent: "post", newsletterId, when: "now" },
-      editor,
-    );
+    await postNow(newsletterId);
     const failed = await waitForPost(database.db, newsletterId, (post) => post.state === "failed");
     expect(failed.error).toBe(
       'LinkedIn refused the post as a duplicate of one already on the page. LinkedIn said: DUPLICATE_POST, "Content is a duplicate of urn:li:share:1"',
@@ -222,12 +205,7 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
       "LinkedIn refused the post as a duplicate of one already on the page.",
     );
     // The retry: staff post it again.
-    await postForm(
-      server.url,
-      "/admin/linkedin",
-      { intent: "post", newsletterId, when: "now" },
-      editor,
-    );
+    await postNow(newsletterId);
     await waitForPost(database.db, newsletterId, (post) => post.state === "posted");
     expect(fake.posts.filter((post) => post.commentary.startsWith("Duplicated"))).toHaveLength(1);
   });
@@ -239,12 +217,7 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
       .set({ access_expires_at: new Date(Date.now() + 3_600_000).toISOString() })
       .execute();
     const newsletterId = await publishedNewsletter(database.db, "main", "After refresh");
-    await postForm(
-      server.url,
-      "/admin/linkedin",
-      { intent: "post", newsletterId, when: "now" },
-      editor,
-    );
+    await postNow(newsletterId);
     await waitForPost(database.db, newsletterId, (post) => post.state === "posted");
     expect(fake.tokenGrants).toContain("refresh_token");
     const after = await connection();
@@ -256,12 +229,7 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
   it("shows an expired or revoked token plainly, with the reconnect prompt", async () => {
     fake.revokeAll();
     const newsletterId = await publishedNewsletter(database.db, "main", "Token revoked");
-    await postForm(
-      server.url,
-      "/admin/linkedin",
-      { intent: "post", newsletterId, when: "now" },
-      editor,
-    );
+    await postNow(newsletterId);
     const failed = await waitForPost(database.db, newsletterId, (post) => post.state === "failed");
     expect(failed.error).toMatch(
       /^LinkedIn no longer accepts Herald's access: the token expired or was revoked\. Reconnect LinkedIn, then post again\. LinkedIn said: INVALID_ACCESS_TOKEN/,
@@ -274,12 +242,7 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
     // Reconnecting clears the prompt, and the post goes when asked again.
     await fetch(await authorize(editor), { headers: { cookie: editor }, redirect: "manual" });
     expect((await connection())?.problem).toBeNull();
-    await postForm(
-      server.url,
-      "/admin/linkedin",
-      { intent: "post", newsletterId, when: "now" },
-      editor,
-    );
+    await postNow(newsletterId);
     await waitForPost(database.db, newsletterId, (post) => post.state === "posted");
     expect(fake.posts.filter((post) => post.commentary.startsWith("Token revoked"))).toHaveLength(
       1,

@@ -142,6 +142,9 @@ export async function startFakeLinkedIn(): Promise<FakeLinkedIn> {
     res.end(body === undefined ? "" : JSON.stringify(body));
   };
 
+  const denied = (res: ServerResponse, message: string) =>
+    send(res, 403, restError(403, 100, "ACCESS_DENIED", message));
+
   const issue = (grant: FakeToken) => {
     const access = token();
     fake.accessTokens.set(access, { ...grant, expiresAt: Date.now() + fake.accessTtl * 1000 });
@@ -333,15 +336,9 @@ export async function startFakeLinkedIn(): Promise<FakeLinkedIn> {
         );
       }
       if (!mayPostAs(owner))
-        return send(
+        return denied(
           res,
-          403,
-          restError(
-            403,
-            100,
-            "ACCESS_DENIED",
-            `Not enough permissions to access: images.initializeUpload for owner ${owner}`,
-          ),
+          `Not enough permissions to access: images.initializeUpload for owner ${owner}`,
         );
       const urn = `urn:li:image:D4E10AQ${randomBytes(8).toString("hex")}`;
       fake.images.set(urn, {
@@ -384,15 +381,9 @@ export async function startFakeLinkedIn(): Promise<FakeLinkedIn> {
         );
       const author = String(body.author);
       if (!mayPostAs(author))
-        return send(
+        return denied(
           res,
-          403,
-          restError(
-            403,
-            100,
-            "ACCESS_DENIED",
-            `Not enough permissions to access: partnerApiPostsExternal.CREATE.20251001 for ${author}`,
-          ),
+          `Not enough permissions to access: partnerApiPostsExternal.CREATE.20251001 for ${author}`,
         );
       const image = media?.id ? fake.images.get(media.id) : undefined;
       if (image?.status !== "AVAILABLE" || image.owner !== author) {
@@ -447,8 +438,7 @@ export async function startFakeLinkedIn(): Promise<FakeLinkedIn> {
         );
       }
       const author = url.searchParams.get("author") ?? "";
-      if (!mayPostAs(author))
-        return send(res, 403, restError(403, 100, "ACCESS_DENIED", "Not enough permissions"));
+      if (!mayPostAs(author)) return denied(res, "Not enough permissions");
       const count = Math.min(100, Number(url.searchParams.get("count") ?? 10));
       const mine = fake.posts.filter((post) => post.author === author).reverse();
       return send(res, 200, {
