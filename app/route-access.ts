@@ -116,6 +116,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   "/admin/lists/:id": "tenant-staff",
   "/admin/lists/:id/welcome/:step": "tenant-staff",
   "/admin/embed": "tenant-staff",
+  "/admin/linkedin": "tenant-staff",
+  "/admin/linkedin/callback": { GET: "tenant-staff" },
   "/admin/campaigns": "tenant-staff",
   "/admin/campaigns/:id": "tenant-staff",
   "/admin/campaigns/:id/edit": "tenant-staff",

@@ -70,6 +70,8 @@ export default [
     route("lists/:id", "routes/admin/list.tsx"),
     route("lists/:id/welcome/:step", "routes/admin/welcome-step.tsx"),
     route("embed", "routes/admin/embed.tsx"),
+    route("linkedin", "routes/admin/linkedin.tsx"),
+    route("linkedin/callback", "routes/admin/linkedin-callback.tsx"),
     route("segments", "routes/admin/segments.tsx"),
     route("segments/:id", "routes/admin/segment.tsx"),
     route("subscribers/export.csv", "routes/admin/subscribers-export.ts"),

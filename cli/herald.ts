@@ -178,7 +178,7 @@ async function secretsCommand(args: string[]): Promise<number> {
   return withDb(async (db) => {
     const sealed = await resealStoredSecrets(db, "rotate");
     console.log(
-      `Sealed under key ${getSecretBox().keyId}: ${sealed.totpSecrets} two-factor secrets, ${sealed.webhookSecrets} webhook secrets, ${sealed.dkimKeys} DKIM keys.`,
+      `Sealed under key ${getSecretBox().keyId}: ${sealed.totpSecrets} two-factor secrets, ${sealed.webhookSecrets} webhook secrets, ${sealed.dkimKeys} DKIM keys. LinkedIn connections: ${sealed.linkedInTokens}.`,
     );
     const old = await accountsWithOldRecoveryCodes(db);
     if (old > 0) {

@@ -130,6 +130,8 @@ const TABLE_WRITERS: Record<string, string> = {
   webhook_secrets: "server/providers/mailerlite-webhook.ts",
   webhook_events: "server/providers/mailerlite-webhook.ts",
   domain_checks: "server/tenants/domain-checks.ts",
+  linkedin_connections: "server/linkedin/connections.ts",
+  linkedin_posts: "server/linkedin/posts.ts",
 };
 
 describe("table ownership", () => {

@@ -109,6 +109,29 @@ const envSchema = z.object({
   MAIL_PROVIDER: z.enum(["builtin", "mailerlite"]).default("builtin"),
   MAILERLITE_API_KEY: z.string().optional(),
   MAILERLITE_BASE_URL: z.url().optional(),
+  /** LinkedIn publishing (README, "Social and LinkedIn"): the app's OAuth client; unset: off. */
+  LINKEDIN_CLIENT_ID: z.preprocess(unsetWhenEmpty, z.string().optional()),
+  LINKEDIN_CLIENT_SECRET: z.preprocess(unsetWhenEmpty, z.string().optional()),
+  /** Where staff are sent to authorise Herald (…/oauth/v2/authorization) and tokens are asked for. */
+  LINKEDIN_AUTH_BASE: z.preprocess(
+    unsetWhenEmpty,
+    z.url({ protocol: /^https?$/ }).default("https://www.linkedin.com"),
+  ),
+  /** LinkedIn's REST API (…/rest/posts, /rest/images, /v2/userinfo); a test points it at a fake. */
+  LINKEDIN_API_BASE: z.preprocess(
+    unsetWhenEmpty,
+    z.url({ protocol: /^https?$/ }).default("https://api.linkedin.com"),
+  ),
+  /** The LinkedIn-Version header (YYYYMM) of every REST call. */
+  LINKEDIN_VERSION: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .string()
+      .regex(/^\d{6}$/, "must be a LinkedIn API version such as 202510")
+      .default("202510"),
+  ),
+  /** A post claimed this long ago by a worker that went silent is taken up again (crash recovery). */
+  LINKEDIN_STALE_MS: z.coerce.number().int().min(100).default(120_000),
   ADMIN_EMAIL: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
   SEND_RATE: z.coerce.number().min(0).default(50),

@@ -2,6 +2,7 @@ import { accountsWithOldRecoveryCodes } from "./auth/two-factor";
 import { resealTotpSecrets } from "./auth/users";
 import type { Db } from "./db";
 import { crossTenant } from "./db/tenant-guard";
+import { resealLinkedInTokens } from "./linkedin/connections";
 import { resealWebhookSecrets } from "./providers/mailerlite-webhook";
 import { type Reseal, sealedKeyId } from "./secret-box";
 import { resealDkimKeys } from "./tenants/dkim";
@@ -11,6 +12,7 @@ export interface Resealed {
   totpSecrets: number;
   webhookSecrets: number;
   dkimKeys: number;
+  linkedInTokens: number;
 }
 
 /**
@@ -25,6 +27,7 @@ export async function resealStoredSecrets(db: Db, which: Reseal): Promise<Reseal
     totpSecrets: await resealTotpSecrets(db, which),
     webhookSecrets: await resealWebhookSecrets(db, which),
     dkimKeys: await resealDkimKeys(db, which),
+    linkedInTokens: await resealLinkedInTokens(db, which),
   };
 }
 
@@ -62,6 +65,12 @@ export async function keyIdsInUse(db: Db): Promise<string[]> {
     .select("secret")
     .execute()) {
     add(row.secret);
+  }
+  for (const row of await crossTenant(db)
+    .selectFrom("linkedin_connections")
+    .select("tokens")
+    .execute()) {
+    add(row.tokens);
   }
   return [...ids].sort();
 }

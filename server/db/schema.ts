@@ -551,6 +551,53 @@ export interface DkimKeysTable {
   created_at: string;
 }
 
+/** The LinkedIn member or organization page a tenant posts as (0034, server/linkedin/connections.ts). */
+export interface LinkedInConnectionsTable {
+  tenant_id: string;
+  author_kind: "member" | "organization";
+  /** urn:li:person:… or urn:li:organization:… */
+  author_urn: string;
+  author_name: string;
+  /** the scopes LinkedIn granted, space-separated */
+  scope: string;
+  /** sealed JSON {access, refresh}: the OAuth tokens (server/secret-box.ts) */
+  tokens: string;
+  access_expires_at: string;
+  /** null: LinkedIn gave no refresh token (the member reconnects before access_expires_at) */
+  refresh_expires_at: string | null;
+  refreshed_at: string | null;
+  connected_by: string;
+  connected_at: string;
+  /** what LinkedIn said when it last refused the tokens: shown with the "Reconnect" prompt */
+  problem: string | null;
+}
+
+export type LinkedInPostState = "scheduled" | "uploading" | "posted" | "failed";
+
+/** A newsletter's LinkedIn post and where it is (0034, server/linkedin/posts.ts). */
+export interface LinkedInPostsTable {
+  id: Generated<number>;
+  tenant_id: string;
+  newsletter_id: string;
+  state: LinkedInPostState;
+  /** when it goes (or is tried again) */
+  due_at: string;
+  attempts: Generated<number>;
+  /** LinkedIn's image, recorded as soon as initializeUpload answers */
+  image_urn: string | null;
+  /** set before the Posts API is called: after a crash the post may exist, so LinkedIn is asked first */
+  post_started_at: string | null;
+  post_urn: string | null;
+  posted_at: string | null;
+  /** LinkedIn's refusal in plain words */
+  error: string | null;
+  claimed_by: string | null;
+  claimed_at: string | null;
+  requested_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   tenants: TenantsTable;
   contact_messages: ContactMessagesTable;
@@ -589,6 +636,8 @@ export interface Database {
   webhook_secrets: WebhookSecretsTable;
   webhook_events: WebhookEventsTable;
   domain_checks: DomainChecksTable;
+  linkedin_connections: LinkedInConnectionsTable;
+  linkedin_posts: LinkedInPostsTable;
 }
 
 export type CampaignRow = Selectable<CampaignsTable>;

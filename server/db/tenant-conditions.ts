@@ -38,6 +38,8 @@ export const TENANT_TABLES: ReadonlySet<string> = new Set([
   "webhook_secrets",
   "webhook_events",
   "domain_checks",
+  "linkedin_connections",
+  "linkedin_posts",
 ]);
 
 export class TenantGuardError extends Error {}

@@ -151,6 +151,8 @@ export function startWorkerProcess(options: {
   databaseUrl: string;
   smtpUrl: string;
   sessionSecret: string;
+  /** more of the environment (LinkedIn's, say) */
+  env?: Record<string, string>;
 }): ChildProcess {
   return spawn(process.execPath, ["--import", "tsx", "cli/herald.ts", "worker"], {
     env: {
@@ -162,6 +164,7 @@ export function startWorkerProcess(options: {
       SESSION_SECRET: options.sessionSecret,
       LOG_LEVEL: "warn",
       DOMAIN_CHECK_EVERY: "off",
+      ...options.env,
     },
     stdio: "ignore",
   });

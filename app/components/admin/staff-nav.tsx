@@ -25,6 +25,7 @@ const STAFF_SECTIONS: readonly { label: string; links: readonly StaffLinkDef[] }
         matches: ["/admin/dashboard", "/admin/newsletter"],
       },
       { to: "/admin/campaigns", label: "Campaigns" },
+      { to: "/admin/linkedin", label: "LinkedIn" },
       { to: "/admin/newsletter/import", label: "Newsletter imports" },
     ],
   },

@@ -3,6 +3,7 @@ import { domainField, tenantIdField } from "../../../shared/schemas/tenant";
 import type { Db } from "../../db";
 import { crossTenant } from "../../db/tenant-guard";
 import { fileStoreFor, isValidFileKey } from "../../files/store";
+import { linkedInTokensAt } from "../../linkedin/connections";
 import { dkimPrivateKeyAt } from "../../mail/dkim";
 import { syncSearchIndex } from "../../newsletters/search";
 import { webhookSecretAt } from "../../providers/mailerlite-webhook";
@@ -55,6 +56,7 @@ export const IMPORT_ACTOR = "herald tenant import";
 
 /** Where a secret of `table` on `row` is sealed, for the tenant `tenantId`. */
 function sealedAt(table: string, row: Row, tenantId: string): SealedAt {
+  if (table === "linkedin_connections") return linkedInTokensAt(tenantId);
   return table === "dkim_keys"
     ? dkimPrivateKeyAt({
         tenant_id: tenantId,

@@ -103,6 +103,9 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   { name: "webhook_events" },
   // The last sender domain check: seen from the source's relay; the next check redoes it here.
   { name: "domain_checks" },
+  // LinkedIn (0037): the connection's tokens are re-sealed for the new row; posts follow their newsletter.
+  { name: "linkedin_connections" },
+  { name: "linkedin_posts", id: "serial", refs: { newsletter_id: "newsletters" } },
   // Written by triggers as subscribers and subscriptions arrive; the import replaces what they
   // wrote with the archive's rows (list 0 is "all lists", not a list id).
   { name: "audience_counts", id: "serial", refs: { list_id: "lists" } },
@@ -151,6 +154,8 @@ export const INSTALL_TABLES: Readonly<Record<TableName, string | null>> = {
   dkim_keys: null,
   webhook_secrets: null,
   webhook_events: null,
+  linkedin_connections: null,
+  linkedin_posts: null,
   users: "staff accounts and their password hashes; bylines travel as authors.json",
   sessions: "sign-ins to this install",
   staff_tokens: "password-reset and invitation links of this install",
@@ -165,6 +170,7 @@ export const INSTALL_TABLES: Readonly<Record<TableName, string | null>> = {
 export const SECRET_COLUMNS: Readonly<Partial<Record<TableName, string>>> = {
   dkim_keys: "private_key",
   webhook_secrets: "secret",
+  linkedin_connections: "tokens",
 };
 
 /** Columns named like ids that point to no row of this install: kept as they are. */

@@ -1,0 +1,125 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import type { Scope } from "../scope";
+import { LinkedInApi, LinkedInError } from "./api";
+import { type AuthorKind, saveConnection, scopeFor } from "./connections";
+import { LINKEDIN_MESSAGES } from "./messages";
+
+/*
+ * The OAuth 2.0 authorization code flow (docs/decisions/046-linkedin.md). The `state` sent to
+ * LinkedIn is signed with the session secret and names the tenant, a digest of the staff
+ * member's session, what they chose to post as and when it lapses (10 minutes): the callback
+ * accepts only the state this browser's session started, for this tenant, once the code is
+ * exchanged (LinkedIn's codes work once). No state is stored.
+ */
+
+const STATE_MS = 10 * 60_000;
+const ORGANIZATION_ID = /^\d{1,19}$/;
+
+export const CALLBACK_PATH = "/admin/linkedin/callback";
+
+const statePayload = z.object({
+  t: z.string(),
+  s: z.string(),
+  k: z.enum(["member", "organization"]),
+  o: z.string().regex(ORGANIZATION_ID).nullable(),
+  e: z.number(),
+  n: z.string(),
+});
+
+const sessionDigest = (sessionToken: string) =>
+  createHash("sha256").update(`linkedin-oauth\n${sessionToken}`).digest("base64url").slice(0, 22);
+
+const mac = (secret: string, payload: string) =>
+  createHmac("sha256", secret).update(`linkedin-oauth-state\n${payload}`).digest("base64url");
+
+type OAuthScope = Pick<Scope, "db" | "tenantId" | "env" | "origin" | "sessionSecret">;
+
+export class LinkedInConnectError extends Error {}
+
+/** The LinkedIn address to send the browser to, for a member or an organization page. */
+export function startConnection(
+  scope: OAuthScope,
+  sessionToken: string,
+  choice: { kind: AuthorKind; organizationId: string | null },
+  now = Date.now(),
+): string {
+  const api = new LinkedInApi(scope.env);
+  if (!api.configured) throw new LinkedInConnectError(LINKEDIN_MESSAGES.notConfigured);
+  if (choice.kind === "organization" && !ORGANIZATION_ID.test(choice.organizationId ?? "")) {
+    throw new LinkedInConnectError(LINKEDIN_MESSAGES.organizationId);
+  }
+  const payload = Buffer.from(
+    JSON.stringify({
+      t: scope.tenantId,
+      s: sessionDigest(sessionToken),
+      k: choice.kind,
+      o: choice.kind === "organization" ? choice.organizationId : null,
+      e: now + STATE_MS,
+      n: randomBytes(9).toString("base64url"),
+    }),
+  ).toString("base64url");
+  return api.authorizationUrl({
+    redirectUri: `${scope.origin}${CALLBACK_PATH}`,
+    state: `${payload}.${mac(scope.sessionSecret, payload)}`,
+    scope: scopeFor(choice.kind),
+  });
+}
+
+function readState(scope: OAuthScope, sessionToken: string, state: string, now: number) {
+  const [payload = "", signature = ""] = state.split(".");
+  const expected = Buffer.from(mac(scope.sessionSecret, payload));
+  const given = Buffer.from(signature);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  let parsed: z.infer<typeof statePayload>;
+  try {
+    parsed = statePayload.parse(JSON.parse(Buffer.from(payload, "base64url").toString("utf8")));
+  } catch {
+    return null;
+  }
+  const ok =
+    parsed.t === scope.tenantId && parsed.s === sessionDigest(sessionToken) && parsed.e > now;
+  return ok ? parsed : null;
+}
+
+/**
+ * LinkedIn's redirect back: the state checked, the code exchanged, the member read and the
+ * connection saved with its tokens sealed. Throws LinkedInConnectError with what to tell staff.
+ */
+export async function completeConnection(
+  scope: OAuthScope,
+  sessionToken: string,
+  query: URLSearchParams,
+  actor: string,
+  now = Date.now(),
+): Promise<{ authorName: string }> {
+  const state = readState(scope, sessionToken, query.get("state") ?? "", now);
+  if (!state) throw new LinkedInConnectError(LINKEDIN_MESSAGES.badState);
+  if (query.get("error")) {
+    throw new LinkedInConnectError(
+      `${LINKEDIN_MESSAGES.declined} (${query.get("error_description") ?? query.get("error")})`,
+    );
+  }
+  const code = query.get("code");
+  if (!code) throw new LinkedInConnectError(LINKEDIN_MESSAGES.badState);
+  const api = new LinkedInApi(scope.env);
+  try {
+    const answer = await api.exchangeCode(code, `${scope.origin}${CALLBACK_PATH}`);
+    const member = await api.userInfo(answer.access_token);
+    const organization = state.k === "organization" ? `urn:li:organization:${state.o}` : null;
+    const authorName = organization ? `Organization ${state.o} (via ${member.name})` : member.name;
+    await saveConnection(scope.db, scope.tenantId, {
+      kind: state.k,
+      authorUrn: organization ?? member.urn,
+      authorName,
+      answer,
+      actor,
+    });
+    return { authorName };
+  } catch (error) {
+    if (error instanceof LinkedInError || error instanceof z.ZodError) {
+      throw new LinkedInConnectError(`${LINKEDIN_MESSAGES.exchangeFailed} ${error.message}`);
+    }
+    throw error;
+  }
+}
