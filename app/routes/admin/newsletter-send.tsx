@@ -1,4 +1,5 @@
 import { Form, useNavigation } from "react-router";
+import { AbTestFields, abTestValuesOf } from "../../components/admin/ab-test-fields";
 import { CampaignMessageFields, CampaignOptions } from "../../components/admin/campaign-options";
 import { CampaignReview } from "../../components/admin/campaign-review";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
@@ -49,6 +50,7 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
           }}
           errors={fields}
         />
+        <AbTestFields values={abTestValuesOf(values)} errors={fields} />
         <CampaignOptions
           lists={lists}
           chosenLists={chosenLists}
