@@ -44,9 +44,6 @@ export function subjectFor(
   return abTestOf(campaign)?.subjects[variant] ?? campaign.subject;
 }
 
-/** A letter per subject: A, B, C… */
-export const variantLetter = (variant: number) => String.fromCharCode(65 + variant);
-
 /**
  * How many of `audience` recipients each subject's arm gets: the share, rounded, at least one per
  * subject while there are recipients, split evenly (the first arms take what does not divide).

@@ -60,6 +60,19 @@ export const abTestSettingsSchema = z.object({
 
 export type AbTestSettings = z.infer<typeof abTestSettingsSchema>;
 
+/** A letter per A/B subject: A, B, C… */
+export const variantLetter = (variant: number) => String.fromCharCode(65 + variant);
+
+/** Which A/B subject a recipient got: "B (test share)", "C (winner, to the rest)"; "" without a test. */
+export function abSubjectLabel(row: {
+  abVariant: number | null;
+  abPhase: "test" | "remainder" | null;
+}): string {
+  if (row.abVariant === null) return "";
+  const letter = variantLetter(row.abVariant);
+  return row.abPhase === "remainder" ? `${letter} (winner, to the rest)` : `${letter} (test share)`;
+}
+
 /** The form's other subject lines: B to E (A is the campaign's subject). */
 export const AB_EXTRA_SUBJECTS = ["abSubject1", "abSubject2", "abSubject3", "abSubject4"] as const;
 

@@ -1,4 +1,9 @@
-import { AB_EXTRA_SUBJECTS, AB_TEST_LIMITS, AB_WINNER_BY } from "../../../shared/schemas/campaign";
+import {
+  AB_EXTRA_SUBJECTS,
+  AB_TEST_LIMITS,
+  AB_WINNER_BY,
+  variantLetter,
+} from "../../../shared/schemas/campaign";
 import { FieldErrors, FieldShell, plainFieldClass, TextField } from "../ui/form";
 
 /** The A/B part's values as the form shows them (the saved test, or what was sent). */
@@ -75,7 +80,7 @@ export function AbTestFields({
           <TextField
             key={name}
             id={name}
-            label={`Subject ${String.fromCharCode(66 + index)}`}
+            label={`Subject ${variantLetter(index + 1)}`}
             optional={index > 0}
             errors={errors[name]}
             maxLength={300}
