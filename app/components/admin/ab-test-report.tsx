@@ -49,13 +49,11 @@ export function AbTestSection({ test, status }: { test: AbTestReport; status: st
   return (
     <AdminSection id="ab-heading" title="A/B test: subject lines">
       <p className="mt-2 text-sm">
-        {test.sharePercent}% of the audience got a test, split evenly between {test.arms.length}{" "}
-        subjects; the winner has the most {AB_WINNER_BY[test.winnerBy].toLowerCase()} after{" "}
-        {waitText(test.waitMinutes)}.
+        {`${test.sharePercent}% of the audience got a test, split evenly between ${test.arms.length} subjects; the winner has the most ${AB_WINNER_BY[test.winnerBy].toLowerCase()} after ${waitText(test.waitMinutes)}.`}
         {test.winner === null && test.decideAt ? (
           <>
-            {" "}
-            It is chosen at <StaffTime iso={test.decideAt} />, unless you pick it now.
+            {" It is chosen at "}
+            <StaffTime iso={test.decideAt} />, unless you pick it now.
           </>
         ) : null}
       </p>
