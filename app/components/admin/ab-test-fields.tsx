@@ -1,3 +1,4 @@
+import { plural } from "../../../shared/format";
 import {
   AB_EXTRA_SUBJECTS,
   AB_TEST_LIMITS,
@@ -39,9 +40,7 @@ export function abTestValuesOf(sent: Record<string, unknown>, saved = NO_AB_TEST
 }
 
 const waitLabel = (hours: number) =>
-  hours < 24
-    ? `${hours} hour${hours === 1 ? "" : "s"}`
-    : `${hours / 24} day${hours === 24 ? "" : "s"}`;
+  hours < 24 ? plural(hours, "hour") : plural(hours / 24, "day");
 
 /**
  * "A/B test subject lines" (issue 35, target 5): the subject above is A; B (and up to E) go with

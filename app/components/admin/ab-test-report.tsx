@@ -1,7 +1,7 @@
 /** A campaign's A/B test in its report (issue 35, target 5): every arm, the winner and why, the rest. */
 import { Form } from "react-router";
 import type { AbTestReport } from "../../../server/campaigns/reports";
-import { formatCount } from "../../../shared/format";
+import { formatCount, plural } from "../../../shared/format";
 import { AB_WINNER_BY, variantLetter } from "../../../shared/schemas/campaign";
 import { StaffTime } from "../../lib/time-zone";
 import { AdminSection } from "../admin-header";
@@ -12,7 +12,7 @@ import { percent } from "./campaign-report";
 type Arm = AbTestReport["arms"][number];
 
 const waitText = (minutes: number) =>
-  minutes % 1440 === 0 ? `${minutes / 1440} day(s)` : `${Math.round(minutes / 60)} hour(s)`;
+  minutes % 1440 === 0 ? plural(minutes / 1440, "day") : plural(Math.round(minutes / 60), "hour");
 
 function columns(winner: number | null): Column<Arm>[] {
   return [
