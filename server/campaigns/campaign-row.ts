@@ -61,3 +61,15 @@ export function messageSource(campaign: CampaignRow): CampaignMessageSource {
     replyTo: campaign.reply_to ?? null,
   };
 }
+
+/**
+ * How old a campaign's status may be when a sender hands a message to SMTP: senders re-read it at
+ * most this often, not once per message (server/campaigns/worker.ts).
+ */
+export const CAMPAIGN_STATE_MS = 200;
+
+/**
+ * Pause and Cancel answer once every sender has seen them, so that after the answer only messages
+ * already handed to SMTP go out (issue 14: they took effect only after the batch in hand).
+ */
+export const senderHeard = () => new Promise((resolve) => setTimeout(resolve, CAMPAIGN_STATE_MS));

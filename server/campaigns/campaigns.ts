@@ -5,11 +5,17 @@ import { tenantDb } from "../db/tenant-guard";
 import { setNewsletterSendState } from "../newsletters/newsletters";
 import type { MailingList } from "../subscribers/lists";
 import type { SubscriptionContext } from "../subscribers/subscribers";
-import { audienceOf, getCampaignRow } from "./campaign-row";
+import { abTestOf, queueTestShare } from "./ab-test";
+import { audienceOf, getCampaignRow, senderHeard } from "./campaign-row";
 import { type CampaignInput, campaignColumns, futureSendTime, validateCampaign } from "./compose";
 import { cancelPendingDeliveries, queueDeliveries } from "./deliveries";
 import { CampaignError } from "./errors";
-import { checkStepDelay, listSequenceSteps, type SequenceStepInput } from "./sequences";
+import {
+  checkStepDelay,
+  listSequenceSteps,
+  requireRunningStep,
+  type SequenceStepInput,
+} from "./sequences";
 
 /*
  * The one writer of `campaigns` (issue 13, point 3): a campaign is created, edited, started,
@@ -126,12 +132,18 @@ export async function startCampaign(root: Db, tenantId: string, id: string): Pro
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) return false;
     const campaign = await getCampaignRow(trx, tenantId, id);
-    const total = await queueDeliveries(
-      trx,
-      { tenantId, id, audience: await audienceOf(trx, campaign) },
-      now,
-    );
-    await trx.updateTable("campaigns").set({ total }).where("id", "=", id).execute();
+    const queue = { tenantId, id, audience: await audienceOf(trx, campaign) };
+    // An A/B test sends its test share now; the rest waits for the winner (ab-decision.ts).
+    const test = abTestOf(campaign);
+    const total = test
+      ? await queueTestShare(trx, { ...queue, test }, now)
+      : await queueDeliveries(trx, queue, now);
+    const decideAt = test && new Date(Date.parse(now) + test.waitMinutes * 60_000).toISOString();
+    await trx
+      .updateTable("campaigns")
+      .set({ total, ab_decide_at: decideAt || null })
+      .where("id", "=", id)
+      .execute();
     // A send to those who did not open leaves the newsletter naming its first campaign.
     if (campaign.newsletter_id && !campaign.unopened_of) {
       await setNewsletterSendState(trx, tenantId, campaign.newsletter_id, {
@@ -185,16 +197,30 @@ export async function finishCampaign(
 }
 
 /**
- * How old a campaign's status may be when a sender hands a message to SMTP: senders re-read it at
- * most this often, not once per message (server/campaigns/worker.ts).
+ * An A/B test's winner, chosen once (ab-decision.ts): the update holds only while no winner is
+ * set and the campaign still sends (or is paused), so of two workers deciding at once one writes;
+ * then `queueRest` queues the remainder in the same transaction and the total is counted again.
  */
-export const CAMPAIGN_STATE_MS = 200;
-
-/**
- * Pause and Cancel answer once every sender has seen them, so that after the answer only messages
- * already handed to SMTP go out (issue 14: they took effect only after the batch in hand).
- */
-const senderHeard = () => new Promise((resolve) => setTimeout(resolve, CAMPAIGN_STATE_MS));
+export async function recordAbWinner(
+  trx: Db,
+  campaign: { tenantId: string; id: string },
+  winner: { variant: number; decision: string; statuses: CampaignStatus[] },
+  queueRest: () => Promise<number>,
+): Promise<boolean> {
+  const db = tenantDb(trx, campaign.tenantId);
+  const now = new Date().toISOString();
+  const chosen = await db
+    .updateTable("campaigns")
+    .set({ ab_winner: winner.variant, ab_decided_at: now, ab_decision: winner.decision })
+    .where("id", "=", campaign.id)
+    .where("ab_winner", "is", null)
+    .where("status", "in", winner.statuses)
+    .executeTakeFirst();
+  if (Number(chosen.numUpdatedRows) !== 1) return false;
+  const total = await queueRest();
+  await db.updateTable("campaigns").set({ total }).where("id", "=", campaign.id).execute();
+  return true;
+}
 
 /** Staff actions on the admin page. */
 export async function changeCampaignState(
@@ -326,14 +352,6 @@ export async function createSequenceStep(
   return getCampaignRow(db, ctx.tenant.id, id);
 }
 
-async function requireStep(db: Db, tenantId: string, id: string): Promise<CampaignRow> {
-  const row = await getCampaignRow(db, tenantId, id);
-  if (row.sequence_list_id === null || !["sending", "paused"].includes(row.status)) {
-    throw new CampaignError("Step not found", 404);
-  }
-  return row;
-}
-
 /** A step's new subject, content or delay: messages not yet queued use them. */
 export async function updateSequenceStep(
   ctx: SubscriptionContext,
@@ -342,7 +360,7 @@ export async function updateSequenceStep(
   input: SequenceStepInput,
 ): Promise<void> {
   const db = tenantDb(ctx.db, ctx.tenant.id);
-  await requireStep(db, ctx.tenant.id, id);
+  await requireRunningStep(db, ctx.tenant.id, id);
   checkStepDelay(input.delayDays);
   const valid = await validateCampaign(ctx, { ...input, groups: [list.key] });
   await db
@@ -363,7 +381,7 @@ export async function changeSequenceStep(
   action: "pause" | "resume" | "stop",
 ): Promise<void> {
   const db = tenantDb(ctx.db, ctx.tenant.id);
-  const step = await requireStep(db, ctx.tenant.id, id);
+  const step = await requireRunningStep(db, ctx.tenant.id, id);
   const now = new Date().toISOString();
   const to: CampaignStatus =
     action === "pause" ? "paused" : action === "resume" ? "sending" : "cancelled";

@@ -10,6 +10,7 @@ import { listSegments, type Segment } from "../subscribers/segments";
 import type { SubscriptionContext } from "../subscribers/subscribers";
 import { FIXED_SENDER } from "../tenants/config";
 import { foreignSenderProblem } from "../tenants/sender-domains";
+import { type AbTest, checkAbTest } from "./ab-test";
 import { cleanCampaignContent } from "./clean-content";
 import { CAMPAIGN_MESSAGES, CampaignError } from "./errors";
 import { extractLinks } from "./tracking-links";
@@ -39,6 +40,8 @@ export interface CampaignInput {
   mode?: SendMode;
   /** ISO time, for mode "schedule" */
   scheduledAt?: string | null;
+  /** A/B subject lines (ab-test.ts): the first is `subject` */
+  abTest?: AbTest | null;
 }
 
 export interface ValidCampaign {
@@ -51,6 +54,7 @@ export interface ValidCampaign {
   segments: Segment[];
   trackOpens: boolean;
   trackClicks: boolean;
+  abTest: AbTest | null;
 }
 
 /** Validation and defaults of SPEC §5/§7: sender from the tenant, then the fixed default. */
@@ -91,7 +95,16 @@ export async function validateCampaign(
   if (lists.length === 0 && (segments.length === 0 || requested.length > 0)) {
     throw new CampaignError(CAMPAIGN_MESSAGES.noGroups);
   }
+  const abTest = checkAbTest(input.abTest);
+  if (abTest) {
+    if (abTest.subjects[0] !== subject)
+      throw new CampaignError("The first A/B subject line is the campaign's subject");
+    const tracked = abTest.winnerBy === "opens" ? input.trackOpens : input.trackClicks;
+    if (tracked === false)
+      throw new CampaignError(`Track ${abTest.winnerBy} to pick the winner by ${abTest.winnerBy}`);
+  }
   return {
+    abTest,
     subject,
     content,
     fromName,
@@ -117,6 +130,7 @@ export function campaignColumns(ctx: SubscriptionContext, valid: ValidCampaign) 
     segment_ids: JSON.stringify(valid.segments.map((segment) => segment.id)),
     track_opens: valid.trackOpens ? 1 : 0,
     track_clicks: valid.trackClicks ? 1 : 0,
+    ab_test: valid.abTest ? JSON.stringify(valid.abTest) : null,
     // Links as the mail carries them (relative ones made absolute), so each can be tracked.
     links: JSON.stringify(extractLinks(mailContentFor(ctx.tenant, valid.content, ctx.origin))),
   };

@@ -24,31 +24,51 @@ const QUEUED_COLUMNS = [
   "next_attempt_at",
 ] as const;
 
-/** Queues one pending delivery per recipient of the audience; answers the total. */
+/**
+ * Queues one pending delivery per recipient of the audience not yet queued; answers the total. An
+ * A/B test's arm (ab-test.ts) records its subject and phase on each row, and the test share's arms
+ * take a random `sample` of those not yet queued.
+ */
 export async function queueDeliveries(
   root: Db,
   campaign: { tenantId: string; id: string; audience: Audience },
   now: string,
+  arm?: { variant: number; phase: "test" | "remainder"; sample?: number },
 ): Promise<number> {
   const { tenantId, id, audience } = campaign;
   const db = tenantDb(root, tenantId);
   if (audience.listIds.length > 0 || audience.segments.length > 0) {
+    let recipients = recipientsOf(db, tenantId, audience).select((eb) => [
+      "subscribers.tenant_id",
+      eb.val(id).as("campaign_id"),
+      "subscribers.id",
+      "subscribers.email",
+      eb.val("pending").as("status"),
+      eb.val(0).as("attempts"),
+      eb.val(now).as("next_attempt_at"),
+      eb.val(arm?.variant ?? null).as("ab_variant"),
+      eb.val(arm?.phase ?? null).as("ab_phase"),
+    ]);
+    if (arm?.sample !== undefined) {
+      recipients = recipients
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom("deliveries")
+                .select(sql`1`.as("one"))
+                .where("deliveries.campaign_id", "=", id)
+                .whereRef("deliveries.subscriber_id", "=", "subscribers.id"),
+            ),
+          ),
+        )
+        .orderBy(sql`random()`)
+        .limit(arm.sample);
+    } else recipients = recipients.orderBy("subscribers.id");
     await db
       .insertInto("deliveries")
-      .columns(QUEUED_COLUMNS)
-      .expression(
-        recipientsOf(db, tenantId, audience)
-          .select((eb) => [
-            "subscribers.tenant_id",
-            eb.val(id).as("campaign_id"),
-            "subscribers.id",
-            "subscribers.email",
-            eb.val("pending").as("status"),
-            eb.val(0).as("attempts"),
-            eb.val(now).as("next_attempt_at"),
-          ])
-          .orderBy("subscribers.id"),
-      )
+      .columns([...QUEUED_COLUMNS, "ab_variant", "ab_phase"])
+      .expression(recipients)
       .onConflict((oc) => oc.columns(["campaign_id", "subscriber_id"]).doNothing())
       .execute();
   }

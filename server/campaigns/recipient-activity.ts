@@ -1,4 +1,5 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
+import { abSubjectLabel } from "../../shared/schemas/campaign";
 import type { ActivityFilter, ActivityQuery } from "../../shared/schemas/campaign-activity";
 import { csvDocument } from "../csv-document";
 import type { Db } from "../db";
@@ -80,6 +81,9 @@ export interface RecipientActivity {
   /** the links clicked, most clicked first */
   links: string[];
   unsubscribedAt: string | null;
+  /** an A/B test's subject this recipient got (0 = A), and in which phase; null: no test */
+  abVariant: number | null;
+  abPhase: "test" | "remainder" | null;
 }
 
 function matching(db: Db, campaignId: string, query: Pick<ActivityQuery, "filter" | "q">) {
@@ -92,6 +96,8 @@ function matching(db: Db, campaignId: string, query: Pick<ActivityQuery, "filter
       "deliveries.sent_at",
       "deliveries.bounced_at",
       "deliveries.complained_at",
+      "deliveries.ab_variant",
+      "deliveries.ab_phase",
     ])
     .where("deliveries.campaign_id", "=", campaignId);
   if (query.filter !== "all") rows = rows.where((eb) => activityCondition(eb, query.filter));
@@ -160,6 +166,8 @@ function withEvents(
       clicks: clicks.reduce((sum, event) => sum + event.count, 0),
       links: clicks.map((event) => event.url ?? ""),
       unsubscribedAt: earliest(of("unsubscribe")),
+      abVariant: row.ab_variant,
+      abPhase: row.ab_phase,
     };
   });
 }
@@ -284,6 +292,7 @@ export const ACTIVITY_CSV_COLUMNS = [
   "bounced_at",
   "complained_at",
   "unsubscribed_at",
+  "ab_subject",
 ] as const;
 
 /** The recipients a filter keeps as CSV (server/csv-document.ts); links are separated by spaces. */
@@ -308,6 +317,7 @@ export async function recipientActivityCsv(
       row.bouncedAt ?? "",
       row.complainedAt ?? "",
       row.unsubscribedAt ?? "",
+      abSubjectLabel(row),
     ]),
   );
 }

@@ -1,7 +1,16 @@
 import { sql } from "kysely";
+import { variantLetter } from "../../shared/schemas/campaign";
 import type { Db } from "../db";
 import type { CampaignRow } from "../db/schema";
 import { tenantDb } from "../db/tenant-guard";
+import {
+  type AbDecision,
+  type ArmFigures,
+  abDecisionOf,
+  abTestOf,
+  armFigures,
+  rateOf,
+} from "./ab-test";
 
 /* A campaign's progress while it sends, and its report: opens, clicks, feedback, top links. */
 
@@ -154,4 +163,75 @@ export async function campaignReport(root: Db, campaign: CampaignRow): Promise<C
       clicks: Number(row.clicks),
     })),
   };
+}
+
+/** An A/B test's report (issue 35, target 5): every arm, which won and why, the remainder. */
+export interface AbTestReport {
+  sharePercent: number;
+  winnerBy: "opens" | "clicks";
+  waitMinutes: number;
+  /** when the sender chooses, if nobody picks before */
+  decideAt: string | null;
+  decidedAt: string | null;
+  decidedBy: "schedule" | "staff" | null;
+  winner: number | null;
+  /** why the winner won, in words; null until it is chosen */
+  reason: string | null;
+  arms: (ArmFigures & { subject: string })[];
+  /** the winner's subject to the rest; null until the winner is chosen */
+  remainder: (ArmFigures & { subject: string }) | null;
+}
+
+export async function abTestReport(root: Db, campaign: CampaignRow): Promise<AbTestReport | null> {
+  const test = abTestOf(campaign);
+  if (!test) return null;
+  const figures = await armFigures(root, campaign.tenant_id, campaign.id);
+  const arms = test.subjects.map((subject, variant) => ({
+    variant,
+    phase: "test" as const,
+    sent: 0,
+    opened: 0,
+    clicked: 0,
+    ...figures.find((arm) => arm.phase === "test" && arm.variant === variant),
+    subject,
+  }));
+  const rest = figures.find((arm) => arm.phase === "remainder");
+  const winner = campaign.ab_winner;
+  const decision = abDecisionOf(campaign);
+  return {
+    ...test,
+    decideAt: campaign.ab_decide_at,
+    decidedAt: campaign.ab_decided_at,
+    decidedBy: decision?.by ?? null,
+    winner,
+    reason: winner !== null && decision ? winReason(test.subjects, winner, decision) : null,
+    arms,
+    remainder:
+      winner === null
+        ? null
+        : {
+            ...(rest ?? { variant: winner, phase: "remainder", sent: 0, opened: 0, clicked: 0 }),
+            subject: test.subjects[winner] ?? "",
+          },
+  };
+}
+
+/** "B had the most clicks: 9 of 30 (30%), against A: 0 of 30 (0%)…" — the figures it was chosen on. */
+function winReason(subjects: readonly string[], winner: number, decision: AbDecision): string {
+  const measure = decision.winnerBy === "clicks" ? "clicked" : "opened";
+  const rate = (variant: number) => {
+    const arm = decision.arms.find((each) => each.variant === variant);
+    return rateOf(arm?.[measure] ?? 0, arm?.sent ?? 0);
+  };
+  const figures = (variant: number) => {
+    const arm = decision.arms.find((each) => each.variant === variant);
+    return `${arm?.[measure] ?? 0} of ${arm?.sent ?? 0} ${measure} (${Math.round(rate(variant) * 1000) / 10}%)`;
+  };
+  const others = subjects
+    .map((_, variant) => variant)
+    .filter((variant) => variant !== winner)
+    .map((variant) => `${variantLetter(variant)}: ${figures(variant)}`);
+  const tie = subjects.some((_, variant) => variant !== winner && rate(variant) === rate(winner));
+  const by = decision.by === "staff" ? "Picked by staff" : "Chosen when the wait was over";
+  return `${by}, by ${decision.winnerBy}: ${variantLetter(winner)} ${figures(winner)}, against ${others.join("; ")}.${tie ? " A tie goes to the first subject." : ""}`;
 }

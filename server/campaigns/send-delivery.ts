@@ -12,6 +12,7 @@ import { MiB, memoryCache } from "../memory-cache";
 import { countFeedback, countMail } from "../metrics";
 import type { SubscriptionContext } from "../subscribers/subscribers";
 import { getTenant } from "../tenants/store";
+import { subjectFor } from "./ab-test";
 import { recordFeedbackIn, withBounceAddress } from "./bounces";
 import { messageSource } from "./campaign-row";
 import { markDeliveryFailed, markDeliverySent, STALE_CLAIM_MS } from "./deliveries";
@@ -70,13 +71,16 @@ export class DeliverySender {
     this.retryDelays = options.env.SEND_RETRY_DELAYS ?? DELIVERY_BACKOFF_MS;
   }
 
-  /** A finished campaign's message is not kept. */
+  /** A finished campaign's message is not kept (nor its A/B subjects' messages). */
   forget(campaignId: string): void {
-    this.prepared.delete(campaignId);
+    for (const variant of [null, 0, 1, 2, 3, 4])
+      this.prepared.delete(preparedKey(campaignId, variant));
   }
 
-  private preparedFor(campaignId: string) {
-    let entry = this.prepared.get(campaignId);
+  /** The campaign's message, or with an A/B test's subject (`variant`) in place of its own. */
+  private preparedFor(campaignId: string, variant: number | null) {
+    const key = preparedKey(campaignId, variant);
+    let entry = this.prepared.get(key);
     if (!entry) {
       entry = (async () => {
         const { db, logger, transport, env, sessionSecret } = this.options;
@@ -98,10 +102,11 @@ export class DeliverySender {
         };
         // The tenant's DKIM key, read once per campaign like the rendered message.
         const dkim = await dkimSigningKey(db, tenant.id);
-        return { ...(await prepareCampaignMessage(ctx, messageSource(campaign))), ctx, dkim };
+        const source = { ...messageSource(campaign), subject: subjectFor(campaign, variant) };
+        return { ...(await prepareCampaignMessage(ctx, source)), ctx, dkim };
       })();
-      entry.catch(() => this.prepared.delete(campaignId));
-      this.prepared.set(campaignId, entry);
+      entry.catch(() => this.prepared.delete(key));
+      this.prepared.set(key, entry);
     }
     return entry;
   }
@@ -111,7 +116,7 @@ export class DeliverySender {
     const attempts = Number(row.attempts) + 1;
     // Preparing reads the database: if that fails, nothing was sent and the row goes back to
     // pending at the start of the next round, without counting as a try.
-    const prepared = await this.preparedFor(row.campaign_id);
+    const prepared = await this.preparedFor(row.campaign_id, row.ab_variant);
     const message = {
       ...withBounceAddress(
         personalise(prepared.ctx, prepared, {
@@ -205,6 +210,9 @@ export class DeliverySender {
     );
   }
 }
+
+const preparedKey = (campaignId: string, variant: number | null) =>
+  variant === null ? campaignId : `${campaignId}#${variant}`;
 
 function isPermanent(error: unknown): boolean {
   const code = (error as { responseCode?: number }).responseCode;

@@ -1,6 +1,7 @@
 import type { Db } from "../db";
-import type { CampaignStatus } from "../db/schema";
+import type { CampaignRow, CampaignStatus } from "../db/schema";
 import { tenantDb } from "../db/tenant-guard";
+import { getCampaignRow } from "./campaign-row";
 import { CampaignError } from "./errors";
 
 /*
@@ -55,4 +56,17 @@ export function checkStepDelay(delayDays: number): void {
   if (!Number.isInteger(delayDays) || delayDays < 0 || delayDays > 365) {
     throw new CampaignError("The delay must be a whole number of days from 0 to 365");
   }
+}
+
+/** A welcome sequence's step that runs or is paused, else 404. */
+export async function requireRunningStep(
+  db: Db,
+  tenantId: string,
+  id: string,
+): Promise<CampaignRow> {
+  const row = await getCampaignRow(db, tenantId, id);
+  if (row.sequence_list_id === null || !["sending", "paused"].includes(row.status)) {
+    throw new CampaignError("Step not found", 404);
+  }
+  return row;
 }

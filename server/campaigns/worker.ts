@@ -6,8 +6,9 @@ import { crossTenant } from "../db/tenant-guard";
 import { runLinkedInPosts } from "../linkedin/publisher";
 import { MiB, memoryCache, stringBytes } from "../memory-cache";
 import { runSchedule } from "../newsletters/scheduler";
-import { campaignStatusOf } from "./campaign-row";
-import { CAMPAIGN_STATE_MS, finishCampaign, startCampaign } from "./campaigns";
+import { decideDueAbTests } from "./ab-decision";
+import { CAMPAIGN_STATE_MS, campaignStatusOf } from "./campaign-row";
+import { finishCampaign, startCampaign } from "./campaigns";
 import {
   cancelClaims,
   claimDeliveries,
@@ -141,7 +142,7 @@ export class CampaignWorker {
     }
   }
 
-  /** One round: publish due newsletters, start due campaigns, free stale claims, send one batch, close finished campaigns. */
+  /** One round: publish due newsletters, start due campaigns, decide due A/B tests, free stale claims, send one batch, close finished campaigns. */
   async tick(): Promise<boolean> {
     const { db } = this.options;
     // Scheduled newsletters first: a "publish and send" makes the campaign this round then starts.
@@ -157,6 +158,8 @@ export class CampaignWorker {
       .execute();
     for (const campaign of due) await startCampaign(db, campaign.tenant_id, campaign.id);
     await enrolSequenceSteps(db, new Date());
+    // A/B tests whose wait is over: the winner chosen once, the remainder queued with it.
+    await decideDueAbTests(db, new Date());
     await this.releaseStaleClaims();
     const batch = await this.claim();
     if (batch.length > 0) await this.send(batch);
@@ -292,6 +295,8 @@ export class CampaignWorker {
       .where("status", "=", "sending")
       // A welcome sequence's step runs until staff stop it.
       .where("sequence_list_id", "is", null)
+      // An A/B test's remainder is queued when its winner is chosen: not finished before.
+      .where((eb) => eb.or([eb("ab_test", "is", null), eb("ab_winner", "is not", null)]))
       .where((eb) =>
         eb.not(
           eb.exists(

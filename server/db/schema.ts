@@ -343,6 +343,15 @@ export interface CampaignsTable {
   sequence_delay_days: Generated<number | null>;
   /** "Send to those who did not open" (0032): the campaign whose unopened recipients get this one */
   unopened_of: Generated<string | null>;
+  /** A/B subject lines (0038): JSON AbTest (server/campaigns/ab-test.ts); null: one subject */
+  ab_test: Generated<string | null>;
+  /** when the test's winner is chosen (set when the campaign starts) */
+  ab_decide_at: Generated<string | null>;
+  /** the winning subject's index, set once */
+  ab_winner: Generated<number | null>;
+  ab_decided_at: Generated<string | null>;
+  /** JSON: the figures the winner was chosen on, and by whom */
+  ab_decision: Generated<string | null>;
 }
 
 /** A saved filter of a tenant's audience (server/subscribers/segments.ts reads its rule). */
@@ -451,6 +460,10 @@ export interface DeliveriesTable {
   complained_at: string | null;
   /** what the bounce or complaint said */
   feedback: string | null;
+  /** an A/B test's subject this delivery carries (0038); null: the campaign's one subject */
+  ab_variant: Generated<number | null>;
+  /** "test": the test share; "remainder": sent the winner after the decision */
+  ab_phase: Generated<"test" | "remainder" | null>;
 }
 
 export type CampaignEventKind = "open" | "click" | "unsubscribe" | "bounce" | "complaint";

@@ -1,3 +1,5 @@
+import type { AbTestSettings } from "../../shared/schemas/campaign";
+
 /**
  * The mail provider (DESIGN.md §5): who keeps a tenant's subscribers, lists and campaigns. The
  * built-in provider is our tables and sending engine; the MailerLite provider is MailerLite's REST
@@ -40,6 +42,8 @@ export interface ProviderCampaignInput {
   replyTo?: string | null;
   /** the newsletter sent, when it is one (its page shows the campaign) */
   newsletterId?: string | null;
+  /** Herald's sender only: A/B subject lines (MailerLite's tenants are refused, decision 051) */
+  abTest?: AbTestSettings | null;
 }
 
 export interface ProviderCampaign {

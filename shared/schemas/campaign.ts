@@ -23,6 +23,64 @@ const checkbox = storableText()
   .optional()
   .transform((value) => value === "on" || value === "true" || value === "1");
 
+/** A/B subject lines (issue 35, target 5): the bounds staff choose within. */
+export const AB_TEST_LIMITS = {
+  subjects: { min: 2, max: 5 },
+  sharePercent: { min: 10, max: 50 },
+  /** 1 hour to 7 days */
+  waitHours: [1, 2, 4, 8, 12, 24, 48, 72, 120, 168],
+} as const;
+
+export const AB_WINNER_BY = { opens: "Opens", clicks: "Clicks" } as const;
+
+/** A campaign's A/B test as stored (campaigns.ab_test) and as the API and the server check it. */
+export const abTestSettingsSchema = z.object({
+  subjects: z
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1, "A subject line is empty")
+        .max(300, "Subject must be at most 300 characters"),
+    )
+    .min(AB_TEST_LIMITS.subjects.min, "An A/B test needs at least two subject lines")
+    .max(AB_TEST_LIMITS.subjects.max, "An A/B test has at most five subject lines"),
+  sharePercent: z
+    .number()
+    .int()
+    .min(AB_TEST_LIMITS.sharePercent.min, "The test share is 10 % to 50 % of the audience")
+    .max(AB_TEST_LIMITS.sharePercent.max, "The test share is 10 % to 50 % of the audience"),
+  winnerBy: z.enum(["opens", "clicks"]),
+  waitMinutes: z
+    .number()
+    .int()
+    .min(60, "Wait between 1 hour and 7 days")
+    .max(7 * 24 * 60, "Wait between 1 hour and 7 days"),
+});
+
+export type AbTestSettings = z.infer<typeof abTestSettingsSchema>;
+
+/** A letter per A/B subject: A, B, C… */
+export const variantLetter = (variant: number) => String.fromCharCode(65 + variant);
+
+/** Which A/B subject a recipient got: "B (test share)", "C (winner, to the rest)"; "" without a test. */
+export function abSubjectLabel(row: {
+  abVariant: number | null;
+  abPhase: "test" | "remainder" | null;
+}): string {
+  if (row.abVariant === null) return "";
+  const letter = variantLetter(row.abVariant);
+  return row.abPhase === "remainder" ? `${letter} (winner, to the rest)` : `${letter} (test share)`;
+}
+
+/** The form's other subject lines: B to E (A is the campaign's subject). */
+export const AB_EXTRA_SUBJECTS = ["abSubject1", "abSubject2", "abSubject3", "abSubject4"] as const;
+
+const extraSubject = storableText()
+  .trim()
+  .max(300, "Subject must be at most 300 characters")
+  .optional();
+
 /** What a campaign says and to whom: the fields the send form and the edit form share. */
 const campaignFields = z.object({
   subject: storableText({ error: CAMPAIGN_TEXT.required })
@@ -50,12 +108,76 @@ const campaignFields = z.object({
   trackClicks: checkbox,
   /** a datetime-local value, read in the tenant's time zone */
   scheduledAt: storableText().trim().max(40).optional(),
+  /** "A/B test subject lines": the subject above is A, these B–E */
+  abTest: checkbox,
+  abSubject1: extraSubject,
+  abSubject2: extraSubject,
+  abSubject3: extraSubject,
+  abSubject4: extraSubject,
+  abShare: z.coerce
+    .number({ error: "The test share is 10 % to 50 % of the audience" })
+    .int("The test share is 10 % to 50 % of the audience")
+    .min(AB_TEST_LIMITS.sharePercent.min, "The test share is 10 % to 50 % of the audience")
+    .max(AB_TEST_LIMITS.sharePercent.max, "The test share is 10 % to 50 % of the audience")
+    .default(20),
+  abWinnerBy: z.enum(["opens", "clicks"], { error: "Choose opens or clicks" }).default("opens"),
+  abWaitHours: z.coerce
+    .number({ error: "Wait between 1 hour and 7 days" })
+    .int("Wait between 1 hour and 7 days")
+    .min(1, "Wait between 1 hour and 7 days")
+    .max(168, "Wait between 1 hour and 7 days")
+    .default(4),
 });
 
+type AbFields = Pick<
+  z.infer<typeof campaignFields>,
+  "abTest" | "abWinnerBy" | "trackOpens" | "trackClicks" | (typeof AB_EXTRA_SUBJECTS)[number]
+>;
+
+/** The A/B part's own rules: a second subject at least, and the winner's measure tracked. */
+function checkAbFields(value: AbFields, issues: z.RefinementCtx) {
+  if (!value.abTest) return;
+  if (!AB_EXTRA_SUBJECTS.some((name) => value[name])) {
+    issues.addIssue({
+      code: "custom",
+      path: ["abSubject1"],
+      message: "Add at least one more subject line to test",
+    });
+  }
+  if (value.abWinnerBy === "opens" && !value.trackOpens) {
+    issues.addIssue({
+      code: "custom",
+      path: ["abWinnerBy"],
+      message: "Track opens to pick the winner by opens",
+    });
+  }
+  if (value.abWinnerBy === "clicks" && !value.trackClicks) {
+    issues.addIssue({
+      code: "custom",
+      path: ["abWinnerBy"],
+      message: "Track clicks to pick the winner by clicks",
+    });
+  }
+}
+
+/** The form's A/B part as the campaign's test: null when it is off. */
+export function abTestFromForm(
+  form: AbFields & { subject: string; abShare: number; abWaitHours: number },
+): AbTestSettings | null {
+  if (!form.abTest) return null;
+  return {
+    subjects: [form.subject, ...AB_EXTRA_SUBJECTS.flatMap((name) => form[name] || [])],
+    sharePercent: form.abShare,
+    winnerBy: form.abWinnerBy,
+    waitMinutes: form.abWaitHours * 60,
+  };
+}
+
 function needsSendTime(
-  value: { mode: string; scheduledAt?: string; lists: string[]; segments: number[] },
+  value: AbFields & { mode: string; scheduledAt?: string; lists: string[]; segments: number[] },
   issues: z.RefinementCtx,
 ) {
+  checkAbFields(value, issues);
   if (value.lists.length === 0 && value.segments.length === 0) {
     issues.addIssue({ code: "custom", path: ["lists"], message: CAMPAIGN_TEXT.noGroups });
   }
@@ -99,6 +221,7 @@ export function campaignFormValues(formData: FormData): Record<string, unknown> 
     segments: formData.getAll("segments").map(String),
     trackOpens: formData.get("trackOpens") === "on",
     trackClicks: formData.get("trackClicks") === "on",
+    abTest: formData.get("abTest") === "on",
   };
 }
 

@@ -269,6 +269,32 @@ describe("a tenant on MailerLite", () => {
       expect(list).toContain("Sent through MailerLite");
     });
 
+    it("refuses an A/B subject test plainly: MailerLite runs its own (decision 051)", async () => {
+      const before = fake.campaigns.size;
+      const response = await sendAsEmail(
+        server.url,
+        `/admin/newsletter/send/${newsletterId}`,
+        {
+          subject: "Sent through MailerLite",
+          lists: "industry-news",
+          trackOpens: "on",
+          trackClicks: "on",
+          mode: "now",
+          abTest: "on",
+          abSubject1: "Another subject",
+          abShare: "20",
+          abWinnerBy: "opens",
+          abWaitHours: "4",
+        },
+        cookie,
+      );
+      expect(response.status).toBe(400);
+      expect(textOf(await response.text())).toContain(
+        "A/B subject lines are not available while this site sends through MailerLite",
+      );
+      expect(fake.campaigns.size).toBe(before);
+    });
+
     it("shows staff which provider the tenant uses", async () => {
       const page = textOf(
         await (

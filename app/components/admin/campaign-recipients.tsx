@@ -2,6 +2,7 @@
 import { Form } from "react-router";
 import type { RecipientActivity } from "../../../server/campaigns/recipient-activity";
 import { formatCount, plural } from "../../../shared/format";
+import { abSubjectLabel } from "../../../shared/schemas/campaign";
 import {
   ACTIVITY_FILTER_LABELS,
   ACTIVITY_FILTERS,
@@ -77,6 +78,13 @@ const COLUMNS: Column<RecipientActivity>[] = [
   },
 ];
 
+/** Which A/B subject each got, after "Delivery", when the campaign tested subjects (issue 35). */
+const WITH_AB_SUBJECT: Column<RecipientActivity>[] = [
+  ...COLUMNS.slice(0, 2),
+  { header: "Subject", className: "sm:whitespace-nowrap", cell: abSubjectLabel },
+  ...COLUMNS.slice(2),
+];
+
 /** A link to this page with the query changed (the page's own filter, search and key). */
 function hrefWith(query: ActivityQuery, change: Partial<ActivityQuery>) {
   const next = { ...query, after: undefined, before: undefined, ...change };
@@ -148,7 +156,7 @@ export function CampaignRecipients({
               ? `${ACTIVITY_FILTER_LABELS[query.filter]}, addresses containing “${query.q}”`
               : `${ACTIVITY_FILTER_LABELS[query.filter]}: ${plural(counts[query.filter], "recipient")}`
           }
-          columns={COLUMNS}
+          columns={view.rows.some((row) => row.abVariant !== null) ? WITH_AB_SUBJECT : COLUMNS}
           rows={view.rows}
           rowKey={(row) => row.deliveryId}
         />

@@ -12,7 +12,12 @@ import {
 } from "../../../shared/schemas/campaign";
 import { utcToZonedLocal } from "../../../shared/time-zone";
 import type { Route } from "./+types/campaign-edit";
-import { campaignChoices, campaignSettings, loadCampaign } from "./campaign-form.server";
+import {
+  campaignChoices,
+  campaignSettings,
+  loadCampaign,
+  savedAbTestValues,
+} from "./campaign-form.server";
 
 /** /admin/campaigns/:id/edit — a draft or scheduled campaign, until it starts (issue 16, point 7). */
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -31,6 +36,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     },
     lists,
     segments,
+    abTest: savedAbTestValues(campaign),
     values: {
       subject: campaign.subject,
       senderName: campaign.from_name,

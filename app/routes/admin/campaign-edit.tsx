@@ -1,4 +1,5 @@
 import { Form, useNavigation } from "react-router";
+import { AbTestFields, abTestValuesOf } from "../../components/admin/ab-test-fields";
 import { CampaignMessageFields, CampaignOptions } from "../../components/admin/campaign-options";
 import { AdminPage, BackLink } from "../../components/admin-header";
 import { FormAlert, SubmitButton } from "../../components/ui/form";
@@ -36,6 +37,7 @@ export default function CampaignEdit({ loaderData, actionData }: Route.Component
               }}
               errors={fields}
             />
+            <AbTestFields values={abTestValuesOf(sent, loaderData.abTest)} errors={fields} />
             {campaign.fromNewsletter ? (
               <label className="flex items-center gap-3">
                 <input

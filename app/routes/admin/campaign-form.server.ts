@@ -1,14 +1,20 @@
 // What the campaign pages' loaders and actions share (campaign.server.ts, campaign-edit.server.ts,
 // newsletter-send.server.ts).
 import { data, type RouterContextProvider } from "react-router";
+import { abTestOf } from "../../../server/campaigns/ab-test";
 import { audienceSizes } from "../../../server/campaigns/audience-sizes";
 import { getCampaignRow } from "../../../server/campaigns/campaign-row";
 import { CampaignError } from "../../../server/campaigns/errors";
 import { scopeOf } from "../../../server/http/context";
 import { listTenantLists, sendableLists } from "../../../server/subscribers/lists";
 import { listSegments } from "../../../server/subscribers/segments";
-import type { CampaignForm } from "../../../shared/schemas/campaign";
+import {
+  type AB_EXTRA_SUBJECTS,
+  abTestFromForm,
+  type CampaignForm,
+} from "../../../shared/schemas/campaign";
 import { zonedLocalToUtc } from "../../../shared/time-zone";
+import { type AbTestValues, NO_AB_TEST } from "../../components/admin/ab-test-fields";
 
 /** The campaign of a staff page's `:id`, or the page's answer when there is none (404) for this tenant. */
 export async function loadCampaign(context: Readonly<RouterContextProvider>, id: string) {
@@ -53,6 +59,11 @@ type CampaignFields = Pick<
   | "trackOpens"
   | "trackClicks"
   | "scheduledAt"
+  | "abTest"
+  | "abShare"
+  | "abWinnerBy"
+  | "abWaitHours"
+  | (typeof AB_EXTRA_SUBJECTS)[number]
 >;
 
 /**
@@ -74,5 +85,19 @@ export function campaignSettings<Mode extends string>(
     trackClicks: form.trackClicks,
     mode: form.mode,
     scheduledAt: form.scheduledAt ? zonedLocalToUtc(form.scheduledAt, timeZone) : null,
+    abTest: abTestFromForm(form),
+  };
+}
+
+/** A saved campaign's A/B test as the edit form shows it. */
+export function savedAbTestValues(campaign: Parameters<typeof abTestOf>[0]): AbTestValues {
+  const test = abTestOf(campaign);
+  if (!test) return NO_AB_TEST;
+  return {
+    abTest: true,
+    others: test.subjects.slice(1),
+    abShare: String(test.sharePercent),
+    abWinnerBy: test.winnerBy,
+    abWaitHours: String(Math.round(test.waitMinutes / 60)),
   };
 }

@@ -1,6 +1,7 @@
 // The loader and action of campaign.tsx.
 import { data, redirect } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
+import { decideAbTest } from "../../../server/campaigns/ab-decision";
 import { audienceOf } from "../../../server/campaigns/campaign-row";
 import { changeCampaignState } from "../../../server/campaigns/campaigns";
 import { CampaignError } from "../../../server/campaigns/errors";
@@ -9,7 +10,7 @@ import {
   recipientActivityPage,
 } from "../../../server/campaigns/recipient-activity";
 import { countRecipients } from "../../../server/campaigns/recipients";
-import { campaignProgress, campaignReport } from "../../../server/campaigns/reports";
+import { abTestReport, campaignProgress, campaignReport } from "../../../server/campaigns/reports";
 import { resendToUnopened, unopenedResendOf } from "../../../server/campaigns/resend-unopened";
 import { reviewSavedCampaign } from "../../../server/campaigns/review";
 import { scopeOf, userContext } from "../../../server/http/context";
@@ -29,7 +30,7 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
   const listIds = JSON.parse(campaign.list_ids) as number[];
   const segmentIds = JSON.parse(campaign.segment_ids) as number[];
   const query = readActivityQuery(url.searchParams);
-  const [progress, report, lists, segments, recipients, counts, page, resend, original] =
+  const [progress, report, lists, segments, recipients, counts, page, resend, original, abTest] =
     await Promise.all([
       campaignProgress(db, campaign),
       campaignReport(db, campaign),
@@ -40,6 +41,7 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
       recipientActivityPage(db, campaign.id, query),
       unopenedResendOf({ db }, campaign.id),
       campaign.unopened_of ? unopenedResendOrigin(context, campaign.unopened_of) : null,
+      abTestReport(db, campaign),
     ]);
   return {
     tenantName: scopeOf(context).tenant.branding.companyName,
@@ -72,6 +74,8 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
     /** "Send to those who did not open": the campaign made so, or the one this was made from */
     resend,
     original,
+    /** the A/B test's arms, winner and remainder; null without a test */
+    abTest,
   };
 }
 
@@ -81,7 +85,7 @@ async function unopenedResendOrigin(context: Route.LoaderArgs["context"], id: st
 }
 
 const actionSchema = z.object({
-  action: z.enum(["pause", "resume", "cancel", "send", "resend-unopened"]),
+  action: z.enum(["pause", "resume", "cancel", "send", "resend-unopened", "pick-winner"]),
   confirmed: z.literal("yes").optional(),
   /** what the review showed: "Send to N recipients" sends only while both still hold */
   confirmedRecipients: z.coerce.number().int().min(0).optional(),
@@ -106,6 +110,18 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (action === "resend-unopened") {
       const draft = await resendToUnopened(scope, params.id, context.get(userContext)?.id ?? null);
       throw redirect(`/admin/campaigns/${draft.id}`, 303);
+    }
+    if (action === "pick-winner") {
+      // "Pick winner now" (A/B subject lines): chosen once, whoever asks first (ab-decision.ts).
+      const decided = await decideAbTest(scope.db, scope.tenant.id, params.id, "staff");
+      if (!decided) {
+        return data(
+          { error: "The winner was already chosen, or the campaign no longer sends." },
+          { status: 409 },
+        );
+      }
+      scope.worker?.poke();
+      return { error: null };
     }
     if (action === "send") {
       const campaign = await loadCampaign(context, params.id);

@@ -1,5 +1,6 @@
 import { Form, useNavigation } from "react-router";
 import { formatCount, plural } from "../../../shared/format";
+import { AbTestSection } from "../../components/admin/ab-test-report";
 import { ActivityChart } from "../../components/admin/activity-chart";
 import { ConfirmCancel, NotNow } from "../../components/admin/campaign-confirm";
 import { CampaignRecipients, ResendUnopened } from "../../components/admin/campaign-recipients";
@@ -152,6 +153,10 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
           ))}
         </dl>
       </AdminSection>
+
+      {loaderData.abTest ? (
+        <AbTestSection test={loaderData.abTest} status={campaign.status} />
+      ) : null}
 
       <AdminSection id="recipients-heading" title="Recipients">
         <ResendUnopened

@@ -1,5 +1,6 @@
 import { type KeyboardEvent, useRef } from "react";
 import { Form, useNavigation } from "react-router";
+import { AbTestFields, abTestValuesOf } from "../../components/admin/ab-test-fields";
 import { CampaignMessageFields, CampaignOptions } from "../../components/admin/campaign-options";
 import { CampaignReview } from "../../components/admin/campaign-review";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
@@ -57,6 +58,7 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
           }}
           errors={fields}
         />
+        <AbTestFields values={abTestValuesOf(values)} errors={fields} />
         <CampaignOptions
           lists={lists}
           chosenLists={chosenLists}
