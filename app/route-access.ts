@@ -101,6 +101,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   "/admin/newsletter/import/:id": "tenant-staff",
   "/admin/newsletter/send/:id": "tenant-staff",
   "/admin/newsletter/preview/:id": "tenant-staff",
+  "/admin/newsletter/assist/:id": "tenant-staff",
   "/admin/subscribers/new": "tenant-staff",
   "/admin/subscribers/imports": "tenant-staff",
   "/admin/subscribers/imports/:id": "tenant-staff",

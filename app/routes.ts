@@ -89,6 +89,7 @@ export default [
     route("newsletter/import/:id", "routes/admin/newsletter-import.tsx"),
     route("newsletter/send/:id", "routes/admin/newsletter-send.tsx"),
     route("newsletter/preview/:id", "routes/admin/newsletter-preview.tsx"),
+    route("newsletter/assist/:id", "routes/admin/newsletter-assist.ts"),
     route("campaigns", "routes/admin/campaigns.tsx"),
     route("campaigns/:id", "routes/admin/campaign.tsx"),
     route("campaigns/:id/edit", "routes/admin/campaign-edit.tsx"),

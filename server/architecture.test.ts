@@ -128,6 +128,8 @@ const TABLE_WRITERS: Record<string, string> = {
   campaign_events: "server/campaigns/campaign-events.ts",
   webhook_secrets: "server/providers/mailerlite-webhook.ts",
   webhook_events: "server/providers/mailerlite-webhook.ts",
+  newsletter_view_sources: "server/newsletters/view-sources.ts",
+  tenant_voice_notes: "server/llm/voice.ts",
 };
 
 describe("table ownership", () => {

@@ -564,6 +564,29 @@ export interface Database {
   dkim_keys: DkimKeysTable;
   webhook_secrets: WebhookSecretsTable;
   webhook_events: WebhookEventsTable;
+  newsletter_view_sources: NewsletterViewSourcesTable;
+  tenant_voice_notes: TenantVoiceNotesTable;
+}
+
+/** A newsletter's views of one day from one source (decision 047): no reader is named. */
+export interface NewsletterViewSourcesTable {
+  id: Generated<number>;
+  tenant_id: string;
+  newsletter_id: string;
+  /** YYYY-MM-DD, UTC */
+  day: string;
+  source: "email" | "linkedin" | "other" | "direct" | "internal";
+  /** the referring site's host for "other"; '' otherwise */
+  host: Generated<string>;
+  views: Generated<number>;
+}
+
+/** The tenant's voice notes for LLM drafts (decision 047). */
+export interface TenantVoiceNotesTable {
+  tenant_id: string;
+  notes: string;
+  updated_by: string;
+  updated_at: string;
 }
 
 export type CampaignRow = Selectable<CampaignsTable>;

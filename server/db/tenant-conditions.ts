@@ -36,6 +36,8 @@ export const TENANT_TABLES: ReadonlySet<string> = new Set([
   "campaign_events",
   "webhook_secrets",
   "webhook_events",
+  "newsletter_view_sources",
+  "tenant_voice_notes",
 ]);
 
 export class TenantGuardError extends Error {}

@@ -44,6 +44,7 @@ export type TenantActionResult =
     }
   | { intent: "delete"; message: string }
   | { intent: "webhook"; message: string }
+  | { intent: "voice"; message: string }
   | {
       intent: "dkim";
       message: string;

@@ -13,6 +13,7 @@ import { campaignProgress, campaignReport } from "../../../server/campaigns/repo
 import { resendToUnopened, unopenedResendOf } from "../../../server/campaigns/resend-unopened";
 import { reviewSavedCampaign } from "../../../server/campaigns/review";
 import { scopeOf, userContext } from "../../../server/http/context";
+import { viewSourcesOf } from "../../../server/newsletters/view-sources";
 import { listTenantLists } from "../../../server/subscribers/lists";
 import { listSegments } from "../../../server/subscribers/segments";
 import { readActivityQuery } from "../../../shared/schemas/campaign-activity";
@@ -29,7 +30,7 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
   const listIds = JSON.parse(campaign.list_ids) as number[];
   const segmentIds = JSON.parse(campaign.segment_ids) as number[];
   const query = readActivityQuery(url.searchParams);
-  const [progress, report, lists, segments, recipients, counts, page, resend, original] =
+  const [progress, report, lists, segments, recipients, counts, page, resend, original, sources] =
     await Promise.all([
       campaignProgress(db, campaign),
       campaignReport(db, campaign),
@@ -40,6 +41,7 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
       recipientActivityPage(db, campaign.id, query),
       unopenedResendOf({ db }, campaign.id),
       campaign.unopened_of ? unopenedResendOrigin(context, campaign.unopened_of) : null,
+      campaign.newsletter_id ? viewSourcesOf(scopeOf(context), campaign.newsletter_id) : null,
     ]);
   return {
     tenantName: scopeOf(context).tenant.branding.companyName,
@@ -68,6 +70,8 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
     saved: url.searchParams.get("saved") === "1",
     progress,
     report,
+    /** the newsletter's views by source (decision 047), beside the opens and clicks */
+    sources,
     activity: { query, counts, ...page },
     /** "Send to those who did not open": the campaign made so, or the one this was made from */
     resend,

@@ -5,6 +5,7 @@ import { ConfirmCancel, NotNow } from "../../components/admin/campaign-confirm";
 import { CampaignRecipients, ResendUnopened } from "../../components/admin/campaign-recipients";
 import { FEEDBACK_COLUMNS, LINK_COLUMNS, percent } from "../../components/admin/campaign-report";
 import { CampaignReview } from "../../components/admin/campaign-review";
+import { ViewSourcesSection } from "../../components/admin/view-sources";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
 import {
   CampaignProgressBar,
@@ -152,6 +153,8 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
           ))}
         </dl>
       </AdminSection>
+
+      {loaderData.sources ? <ViewSourcesSection sources={loaderData.sources} /> : null}
 
       <AdminSection id="recipients-heading" title="Recipients">
         <ResendUnopened

@@ -100,6 +100,8 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   { name: "dkim_keys", id: "serial" },
   { name: "webhook_secrets" },
   { name: "webhook_events" },
+  { name: "newsletter_view_sources", id: "serial", refs: { newsletter_id: "newsletters" } },
+  { name: "tenant_voice_notes" },
   // Written by triggers as subscribers and subscriptions arrive; the import replaces what they
   // wrote with the archive's rows (list 0 is "all lists", not a list id).
   { name: "audience_counts", id: "serial", refs: { list_id: "lists" } },
@@ -147,6 +149,8 @@ export const INSTALL_TABLES: Readonly<Record<TableName, string | null>> = {
   dkim_keys: null,
   webhook_secrets: null,
   webhook_events: null,
+  newsletter_view_sources: null,
+  tenant_voice_notes: null,
   users: "staff accounts and their password hashes; bylines travel as authors.json",
   sessions: "sign-ins to this install",
   staff_tokens: "password-reset and invitation links of this install",
