@@ -1,3 +1,4 @@
+import { plural } from "../../shared/format";
 import { z } from "../../shared/zod";
 import type { Env } from "../env";
 
@@ -142,7 +143,7 @@ function fetchFailure(error: unknown, config: LlmConfig): LlmError {
   const name = (error as { name?: string } | null)?.name;
   if (name === "TimeoutError" || name === "AbortError") {
     return new LlmError(
-      `The language model did not answer within ${Math.round(config.timeoutMs / 1000)} seconds. Try again, or ask the administrator about LLM_TIMEOUT_MS.`,
+      `The language model did not answer within ${plural(Math.round(config.timeoutMs / 1000), "second")}. Try again, or ask the administrator about LLM_TIMEOUT_MS.`,
       504,
     );
   }
