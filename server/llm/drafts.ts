@@ -30,7 +30,7 @@ export function takeDraftAllowance(tenantId: string, actor: string): Promise<boo
   return drafts.take(`${tenantId}:${actor}`);
 }
 
-export type DraftScope = TenantScope & Pick<Scope, "tenant" | "env">;
+export type DraftScope = TenantScope & Pick<Scope, "tenant" | "env" | "origin">;
 
 interface Example {
   title: string;
@@ -97,7 +97,7 @@ async function ask(
   newsletterId: string,
   task: string,
   temperature: number,
-): Promise<string> {
+): Promise<{ answer: string; slug: string }> {
   const config = llmConfigOf(ctx.env);
   if (!config) throw new LlmError(LLM_OFF_MESSAGE, 422);
   const newsletter = await getNewsletter(ctx, newsletterId);
@@ -116,7 +116,7 @@ async function ask(
     },
     task,
   });
-  return chatCompletion(config, messages, { temperature });
+  return { answer: await chatCompletion(config, messages, { temperature }), slug: newsletter.slug };
 }
 
 /** A few subject lines to pick from (at most MAX_SUGGESTIONS, each at most 150 characters). */
@@ -124,7 +124,7 @@ export async function suggestSubjectLines(
   ctx: DraftScope,
   newsletterId: string,
 ): Promise<string[]> {
-  const answer = await ask(
+  const { answer } = await ask(
     ctx,
     newsletterId,
     `Suggest ${MAX_SUGGESTIONS} email subject lines for this newsletter, each under 80 characters. Answer with the subject lines only, one per line, without numbers or quotes.`,
@@ -146,13 +146,18 @@ export async function suggestSubjectLines(
   return unique;
 }
 
-/** The text of a LinkedIn post about the newsletter (the page adds the link). */
+/** A LinkedIn post about the newsletter, ending with its link (utm_source=linkedin). */
 export async function draftLinkedInPost(ctx: DraftScope, newsletterId: string): Promise<string> {
-  const answer = await ask(
+  const { answer, slug } = await ask(
     ctx,
     newsletterId,
     "Draft a LinkedIn post, in the leader's first person, that makes the reader want to read this newsletter: a strong first line, two or three short paragraphs, at most 1,200 characters. Do not include a link (it is added below the post). Answer with the post only.",
     0.7,
   );
-  return trimmed(answer, LINKEDIN_POST_MAX - 200);
+  // The link as the social pack writes it: LinkedIn's views count under LinkedIn (decision 047).
+  const link = new URL(`/newsletter/${slug}`, ctx.origin);
+  link.searchParams.set("utm_source", "linkedin");
+  link.searchParams.set("utm_medium", "social");
+  link.searchParams.set("utm_campaign", slug);
+  return `${trimmed(answer, LINKEDIN_POST_MAX - 400)}\n\nRead it here: ${link}`;
 }

@@ -129,9 +129,10 @@ describe.each(testDialects())("drafts in the leader's voice, on %s", (dialect) =
       .executeTakeFirstOrThrow();
     const response = await assist("linkedin");
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({
-      draft: "Pricing is a promise. What would you charge?",
-    });
+    const { draft } = await response.json();
+    expect(draft).toMatch(
+      /^Pricing is a promise\. What would you charge\?\n\nRead it here: http:\/\/\S+\/newsletter\/the-draft-at-hand\?utm_source=linkedin&utm_medium=social&utm_campaign=the-draft-at-hand$/,
+    );
     expect(fake.requests.at(-1)?.body.messages?.[1]?.content).toMatch(/LinkedIn post/);
     const after = await crossTenant(db)
       .selectFrom("newsletters")
