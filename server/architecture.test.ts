@@ -106,6 +106,7 @@ const TABLE_WRITERS: Record<string, string> = {
   tags: "server/newsletters/tags.ts",
   newsletter_tags: "server/newsletters/tags.ts",
   newsletter_search: "server/newsletters/search.ts",
+  newsletter_social: "server/social/pack.ts",
   comments: "server/newsletters/comments.ts",
   contact_messages: "server/contact/messages.ts",
   images: "server/files/images.ts",

@@ -31,7 +31,8 @@ import * as m0030 from "./migrations/0030_archive_imports";
 import * as m0031 from "./migrations/0031_tenant_not_null";
 import * as m0032 from "./migrations/0032_resend_unopened";
 import * as m0033 from "./migrations/0033_one_sender_name";
-import * as m0034 from "./migrations/0034_sources_and_voice";
+import * as m0034 from "./migrations/0034_social_pack";
+import * as m0035 from "./migrations/0035_sources_and_voice";
 import { crossTenant } from "./tenant-guard";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
@@ -67,7 +68,8 @@ const migrations: Record<string, Migration> = {
   "0031_tenant_not_null": m0031,
   "0032_resend_unopened": m0032,
   "0033_one_sender_name": m0033,
-  "0034_sources_and_voice": m0034,
+  "0034_social_pack": m0034,
+  "0035_sources_and_voice": m0035,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

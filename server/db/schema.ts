@@ -159,6 +159,17 @@ export interface NewsletterTagsTable {
   position: number;
 }
 
+/** A newsletter's social pack texts (issue 36; server/social/pack.ts). */
+export interface NewsletterSocialTable {
+  tenant_id: string;
+  newsletter_id: string;
+  linkedin_text: string;
+  short_text: string;
+  /** 1 once staff saved their own words; 0 while the texts follow the newsletter */
+  edited: Generated<number>;
+  updated_at: string;
+}
+
 export interface CommentsTable {
   id: Generated<number>;
   newsletter_id: string;
@@ -541,6 +552,7 @@ export interface Database {
   tags: TagsTable;
   newsletter_tags: NewsletterTagsTable;
   newsletter_search: NewsletterSearchTable;
+  newsletter_social: NewsletterSocialTable;
   comments: CommentsTable;
   lists: ListsTable;
   subscribers: SubscribersTable;

@@ -18,6 +18,7 @@ export const TENANT_TABLES: ReadonlySet<string> = new Set([
   "tags",
   "newsletter_tags",
   "newsletter_search",
+  "newsletter_social",
   "mail_log",
   "campaigns",
   "tenant_changes",

@@ -141,6 +141,12 @@ export function PublishingPanel({
           >
             Preview
           </Link>
+          <Link
+            to={`/admin/newsletter/social/${newsletter.id}`}
+            className="block rounded-brand border-2 border-black/30 px-4 py-2 text-center font-semibold text-ink no-underline hover:bg-black/5"
+          >
+            Social pack
+          </Link>
           {published ? (
             <div className="flex flex-col gap-2">
               <Link

@@ -54,6 +54,7 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   { name: "newsletters", id: "text", refs: { author_id: "users", campaign_id: "campaigns" } },
   { name: "newsletter_slugs", refs: { newsletter_id: "newsletters" } },
   { name: "newsletter_tags", refs: { newsletter_id: "newsletters" } },
+  { name: "newsletter_social", refs: { newsletter_id: "newsletters" } },
   { name: "comments", id: "serial", refs: { newsletter_id: "newsletters" } },
   { name: "contact_messages", id: "serial" },
   {
@@ -127,6 +128,7 @@ export const INSTALL_TABLES: Readonly<Record<TableName, string | null>> = {
   tags: null,
   newsletter_tags: null,
   newsletter_search: null,
+  newsletter_social: null,
   comments: null,
   lists: null,
   subscribers: null,
