@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useFetcher } from "react-router";
+import { type FetcherWithComponents, useFetcher } from "react-router";
 import { outlineButtonClass } from "../ui/form";
 
 /** What POST /admin/newsletter/assist/:id answers (app/routes/admin/newsletter-assist.ts). */
@@ -26,6 +26,33 @@ function useHydrated(): boolean {
   return hydrated;
 }
 
+/** The button that asks POST /admin/newsletter/assist/:id for a draft, through `fetcher`. */
+function AssistButton({
+  fetcher,
+  newsletterId,
+  intent,
+  label,
+}: {
+  fetcher: FetcherWithComponents<AssistAnswer>;
+  newsletterId: string;
+  intent: "subject" | "linkedin";
+  label: string;
+}) {
+  return (
+    <fetcher.Form method="post" action={`/admin/newsletter/assist/${newsletterId}`}>
+      <button
+        type="submit"
+        name="intent"
+        value={intent}
+        className={outlineButtonClass}
+        disabled={fetcher.state !== "idle"}
+      >
+        {label}
+      </button>
+    </fetcher.Form>
+  );
+}
+
 /**
  * "Suggest a subject line" (issue 36, target 4; decision 047): asks the language model for a few
  * subject lines in the leader's voice; picking one puts it into the subject field, where it can be
@@ -46,17 +73,12 @@ export function SubjectSuggestions({
   const answer = busy ? undefined : fetcher.data;
   return (
     <div className="space-y-3" data-testid="subject-suggestions">
-      <fetcher.Form method="post" action={`/admin/newsletter/assist/${newsletterId}`}>
-        <button
-          type="submit"
-          name="intent"
-          value="subject"
-          className={outlineButtonClass}
-          disabled={busy}
-        >
-          {busy ? "Asking for subject lines…" : "Suggest a subject line"}
-        </button>
-      </fetcher.Form>
+      <AssistButton
+        fetcher={fetcher}
+        newsletterId={newsletterId}
+        intent="subject"
+        label={busy ? "Asking for subject lines…" : "Suggest a subject line"}
+      />
       <div aria-live="polite">
         {answer?.error ? (
           <p role="alert" className="font-medium text-danger">
@@ -110,17 +132,12 @@ export function LinkedInDraftButton({
   const error = busy ? undefined : fetcher.data?.error;
   return (
     <div className="space-y-2">
-      <fetcher.Form method="post" action={`/admin/newsletter/assist/${newsletterId}`}>
-        <button
-          type="submit"
-          name="intent"
-          value="linkedin"
-          className={outlineButtonClass}
-          disabled={busy}
-        >
-          {busy ? "Drafting the post…" : "Draft the LinkedIn post"}
-        </button>
-      </fetcher.Form>
+      <AssistButton
+        fetcher={fetcher}
+        newsletterId={newsletterId}
+        intent="linkedin"
+        label={busy ? "Drafting the post…" : "Draft the LinkedIn post"}
+      />
       <div aria-live="polite">
         {error ? (
           <p role="alert" className="font-medium text-danger">
