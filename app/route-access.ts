@@ -104,6 +104,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   "/admin/newsletter/social/:id": "tenant-staff",
   "/admin/newsletter/social/:id/pack.zip": "tenant-staff",
   "/admin/newsletter/social/:id/:image": "tenant-staff",
+  "/admin/newsletter/assist/:id": "tenant-staff",
   "/admin/subscribers/new": "tenant-staff",
   "/admin/subscribers/imports": "tenant-staff",
   "/admin/subscribers/imports/:id": "tenant-staff",

@@ -94,6 +94,7 @@ export default [
     route("newsletter/social/:id", "routes/admin/newsletter-social.tsx"),
     route("newsletter/social/:id/pack.zip", "routes/admin/newsletter-social-zip.ts"),
     route("newsletter/social/:id/:image", "routes/admin/newsletter-social-image.ts"),
+    route("newsletter/assist/:id", "routes/admin/newsletter-assist.ts"),
     route("campaigns", "routes/admin/campaigns.tsx"),
     route("campaigns/:id", "routes/admin/campaign.tsx"),
     route("campaigns/:id/edit", "routes/admin/campaign-edit.tsx"),

@@ -132,6 +132,8 @@ const TABLE_WRITERS: Record<string, string> = {
   domain_checks: "server/tenants/domain-checks.ts",
   linkedin_connections: "server/linkedin/connections.ts",
   linkedin_posts: "server/linkedin/posts.ts",
+  newsletter_view_sources: "server/newsletters/view-sources.ts",
+  tenant_voice_notes: "server/llm/voice.ts",
 };
 
 describe("table ownership", () => {

@@ -292,6 +292,19 @@ const envSchema = z.object({
     unsetWhenEmpty,
     z.enum(["true", "false"]).default("false"),
   ),
+  /**
+   * An OpenAI-compatible chat-completions endpoint for drafts in the leader's voice (decision 047):
+   * the base URL (…/v1, Ollama's http://127.0.0.1:11434/v1), the model, and a key when it wants
+   * one. Off unless LLM_BASE_URL and LLM_MODEL are both set.
+   */
+  LLM_BASE_URL: z.preprocess(unsetWhenEmpty, z.url().optional()),
+  LLM_MODEL: z.preprocess(unsetWhenEmpty, z.string().max(200).optional()),
+  LLM_API_KEY: z.preprocess(unsetWhenEmpty, z.string().max(500).optional()),
+  /** How long a draft may take, in milliseconds (default 30 s). */
+  LLM_TIMEOUT_MS: z.preprocess(
+    unsetWhenEmpty,
+    z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  ),
   /** Set by the test and bench harnesses: the anonymous page cache can be turned off to measure raw rendering. */
   PAGE_CACHE: z.enum(["on", "off"]).default("on"),
   /** MiB of rendered pages the page cache keeps at most (server/http/page-cache.ts); unset: 48. */

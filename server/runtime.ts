@@ -11,6 +11,7 @@ import { getLogger, type Logger } from "./logger";
 import { retryFailedMail } from "./mail/send";
 import { outboxTransport, smtpTransport, type Transport } from "./mail/transport";
 import { startMetrics } from "./metrics";
+import { flushViewSources } from "./newsletters/view-sources";
 import { getSecretBox } from "./secret-box";
 import { loadSessionSecret } from "./secrets";
 import { resealStoredSecrets } from "./secrets-at-rest";
@@ -130,6 +131,8 @@ export async function stopRuntime(
     runtime.domainChecks?.stop(),
   ]);
   await requestsDone;
+  // The views counted since the last batch (decision 047).
+  await flushViewSources();
   await closeRateLimitStores();
   closeFileStore();
 }

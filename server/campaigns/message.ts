@@ -12,6 +12,7 @@ import { findImagesByUrl, imageSources } from "../files/stored-images";
 import { type PageParts, splitPage } from "../http/page-cache";
 import { listIdHeader, messageIdFor, replyToHeader } from "../mail/headers";
 import type { OutgoingMessage } from "../mail/transport";
+import { withEmailSource } from "../newsletters/view-sources";
 import { listUnsubscribeHeaders, subscriberLinks, tenantLink } from "../subscribers/links";
 import { listTenantLists } from "../subscribers/lists";
 import type { SubscriptionContext } from "../subscribers/subscribers";
@@ -124,8 +125,9 @@ export async function prepareCampaignMessage(
       : null,
     preheader: newsletter?.excerpt || plainPreviewOf(source.content),
     contentHtml,
+    // Tagged as mail, so the page counts the view under Email (decision 047).
     viewInBrowserUrl: source.newsletterId
-      ? tenantLink(ctx, `/newsletter/${newsletter?.slug ?? source.newsletterId}`)
+      ? withEmailSource(tenantLink(ctx, `/newsletter/${newsletter?.slug ?? source.newsletterId}`))
       : null,
     why: whyYouGetThis(
       lists.map((list) => list.name),

@@ -36,6 +36,7 @@ import * as m0035 from "./migrations/0035_domain_checks";
 import * as m0036 from "./migrations/0036_dkim_both_ways";
 import * as m0037 from "./migrations/0037_linkedin";
 import * as m0038 from "./migrations/0038_ab_subjects";
+import * as m0039 from "./migrations/0039_sources_and_voice";
 import { crossTenant } from "./tenant-guard";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
@@ -76,6 +77,7 @@ const migrations: Record<string, Migration> = {
   "0036_dkim_both_ways": m0036,
   "0037_linkedin": m0037,
   "0038_ab_subjects": m0038,
+  "0039_sources_and_voice": m0039,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

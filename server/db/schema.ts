@@ -536,7 +536,7 @@ export interface WebhookEventsTable {
   received_at: string;
 }
 
-/** A tenant's last sender domain check (0034; server/tenants/domain-checks.ts). */
+/** A tenant's last sender domain check (0035; server/tenants/domain-checks.ts). */
 export interface DomainChecksTable {
   tenant_id: string;
   /** JSON: DomainHealth (server/tenants/domain-health.ts) */
@@ -564,7 +564,7 @@ export interface DkimKeysTable {
   created_at: string;
 }
 
-/** The LinkedIn member or organization page a tenant posts as (0034, server/linkedin/connections.ts). */
+/** The LinkedIn member or organization page a tenant posts as (0037, server/linkedin/connections.ts). */
 export interface LinkedInConnectionsTable {
   tenant_id: string;
   author_kind: "member" | "organization";
@@ -587,7 +587,7 @@ export interface LinkedInConnectionsTable {
 
 export type LinkedInPostState = "scheduled" | "uploading" | "posted" | "failed";
 
-/** A newsletter's LinkedIn post and where it is (0034, server/linkedin/posts.ts). */
+/** A newsletter's LinkedIn post and where it is (0037, server/linkedin/posts.ts). */
 export interface LinkedInPostsTable {
   id: Generated<number>;
   tenant_id: string;
@@ -651,6 +651,29 @@ export interface Database {
   domain_checks: DomainChecksTable;
   linkedin_connections: LinkedInConnectionsTable;
   linkedin_posts: LinkedInPostsTable;
+  newsletter_view_sources: NewsletterViewSourcesTable;
+  tenant_voice_notes: TenantVoiceNotesTable;
+}
+
+/** A newsletter's views of one day from one source (decision 047): no reader is named. */
+export interface NewsletterViewSourcesTable {
+  id: Generated<number>;
+  tenant_id: string;
+  newsletter_id: string;
+  /** YYYY-MM-DD, UTC */
+  day: string;
+  source: "email" | "linkedin" | "other" | "direct" | "internal";
+  /** the referring site's host for "other"; '' otherwise */
+  host: Generated<string>;
+  views: Generated<number>;
+}
+
+/** The tenant's voice notes for LLM drafts (decision 047). */
+export interface TenantVoiceNotesTable {
+  tenant_id: string;
+  notes: string;
+  updated_by: string;
+  updated_at: string;
 }
 
 export type CampaignRow = Selectable<CampaignsTable>;

@@ -40,6 +40,8 @@ export const TENANT_TABLES: ReadonlySet<string> = new Set([
   "domain_checks",
   "linkedin_connections",
   "linkedin_posts",
+  "newsletter_view_sources",
+  "tenant_voice_notes",
 ]);
 
 export class TenantGuardError extends Error {}

@@ -11,11 +11,14 @@ import { getEnv, trustProxySetting } from "../env";
 import { MiB, memoryCache, stringBytes } from "../memory-cache";
 import { countPageCache, observeRequest } from "../metrics";
 import {
+  classifyView,
   countNewsletterView,
   newsletterSlugFromPath,
+  noteViewSource,
   VIEW_MARKERS,
   VIEW_SENTINEL,
   viewCountValues,
+  viewOriginOf,
 } from "../newsletters/page-views";
 import { getRuntime, stopRuntime } from "../runtime";
 import { onListsChanged } from "../subscribers/lists";
@@ -139,6 +142,15 @@ app.use(async (req, res, next) => {
     if (newsletterSlug) {
       const counted = await countNewsletterView(scope.db, scope.tenantId, newsletterSlug);
       if (counted) {
+        // Where this reader came from (decision 047): the query's utm_source and the Referer only.
+        const query = new URLSearchParams(
+          req.url.includes("?") ? req.url.slice(req.url.indexOf("?")) : "",
+        );
+        const origin = viewOriginOf(query, {
+          referer: req.headers.referer ?? null,
+          host: req.headers.host ?? null,
+        });
+        noteViewSource(scope.db, scope.tenantId, counted.id, classifyView(origin));
         views = counted.views;
         version = `${version}|${counted.version}`;
         scope.countedView = { views: VIEW_SENTINEL };
@@ -266,7 +278,8 @@ function pageCacheKey(req: Request): string | null {
   if (readCookie(req, SESSION_COOKIE)) return null;
   let page = "";
   for (const [key, value] of Object.entries(req.query)) {
-    if (key === "subdomain") continue;
+    // Campaign tags say where the reader came from (counted above), not what the page shows.
+    if (key === "subdomain" || key.startsWith("utm_")) continue;
     if (key !== "page" || typeof value !== "string" || !/^[1-9]\d{0,5}$/.test(value)) return null;
     page = `?page=${value}`;
   }

@@ -310,23 +310,23 @@ export async function countNewsletterView(
   root: Db,
   tenantId: string,
   slug: string,
-): Promise<{ views: number; version: string } | null> {
+): Promise<{ id: string; views: number; version: string } | null> {
   const [row] = await countViewBySlug(tenantDb(root, tenantId), { slug });
   if (!row) return null;
-  return { views: Number(row.views), version: pageVersion(row) };
+  return { id: row.id, views: Number(row.views), version: pageVersion(row) };
 }
 
 // Every view of a newsletter page runs it, cached page or not.
 const countViewBySlug = preparedQuery<
   "slug",
-  Pick<NewsletterRow, "views" | "updated_at" | "render_version">
+  Pick<NewsletterRow, "id" | "views" | "updated_at" | "render_version">
 >((db, value) =>
   db
     .updateTable("newsletters")
     .set({ views: sql<number>`views + 1` })
     .where("slug", "=", value("slug"))
     .where("status", "=", "published")
-    .returning(["views", "updated_at", "render_version"]),
+    .returning(["id", "views", "updated_at", "render_version"]),
 );
 
 /** The number of visible comments went up or down by one; false when no such newsletter. */

@@ -21,6 +21,7 @@ export function newsletterSlugFromPath(path: string): string | null {
 }
 
 export { countNewsletterView } from "./newsletters";
+export { classifyView, noteViewSource, viewOriginOf } from "./view-sources";
 
 /** Where a page rendered with VIEW_SENTINEL shows the count: visible text and page data. */
 export const VIEW_MARKERS = [plural(VIEW_SENTINEL, "view"), String(VIEW_SENTINEL)] as const;

@@ -226,8 +226,10 @@ describe.each(testDialects())("sending a newsletter from the admin pages on %s",
       .selectAll()
       .where("id", "=", newsletterId)
       .executeTakeFirstOrThrow();
-    // "View in browser" leads to the readable address.
-    expect(mail?.html).toContain(`/newsletter/${newsletter.slug}"`);
+    // "View in browser" leads to the readable address, tagged as mail (decision 047).
+    expect(mail?.html).toContain(
+      `/newsletter/${newsletter.slug}?utm_source=email&amp;utm_medium=email"`,
+    );
     expect(newsletter).toMatchObject({ campaign_id: campaignId, send_status: "sent" });
     expect(newsletter.sent_at).toBeTruthy();
 

@@ -45,6 +45,7 @@ export type TenantActionResult =
   | { intent: "delete"; message: string }
   | { intent: "webhook"; message: string }
   | { intent: "domain-health"; message: string }
+  | { intent: "voice"; message: string }
   | {
       intent: "dkim";
       message: string;

@@ -14,6 +14,7 @@ import { abTestReport, campaignProgress, campaignReport } from "../../../server/
 import { resendToUnopened, unopenedResendOf } from "../../../server/campaigns/resend-unopened";
 import { reviewSavedCampaign } from "../../../server/campaigns/review";
 import { scopeOf, userContext } from "../../../server/http/context";
+import { viewSourcesOf } from "../../../server/newsletters/view-sources";
 import { listTenantLists } from "../../../server/subscribers/lists";
 import { listSegments } from "../../../server/subscribers/segments";
 import { readActivityQuery } from "../../../shared/schemas/campaign-activity";
@@ -30,19 +31,31 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
   const listIds = JSON.parse(campaign.list_ids) as number[];
   const segmentIds = JSON.parse(campaign.segment_ids) as number[];
   const query = readActivityQuery(url.searchParams);
-  const [progress, report, lists, segments, recipients, counts, page, resend, original, abTest] =
-    await Promise.all([
-      campaignProgress(db, campaign),
-      campaignReport(db, campaign),
-      listTenantLists(db, scopeOf(context).tenant),
-      listSegments(db, campaign.tenant_id),
-      waiting ? countRecipients(db, campaign.tenant_id, await audienceOf(db, campaign)) : null,
-      activityCounts(db, campaign.id),
-      recipientActivityPage(db, campaign.id, query),
-      unopenedResendOf({ db }, campaign.id),
-      campaign.unopened_of ? unopenedResendOrigin(context, campaign.unopened_of) : null,
-      abTestReport(db, campaign),
-    ]);
+  const [
+    progress,
+    report,
+    lists,
+    segments,
+    recipients,
+    counts,
+    page,
+    resend,
+    original,
+    abTest,
+    sources,
+  ] = await Promise.all([
+    campaignProgress(db, campaign),
+    campaignReport(db, campaign),
+    listTenantLists(db, scopeOf(context).tenant),
+    listSegments(db, campaign.tenant_id),
+    waiting ? countRecipients(db, campaign.tenant_id, await audienceOf(db, campaign)) : null,
+    activityCounts(db, campaign.id),
+    recipientActivityPage(db, campaign.id, query),
+    unopenedResendOf({ db }, campaign.id),
+    campaign.unopened_of ? unopenedResendOrigin(context, campaign.unopened_of) : null,
+    abTestReport(db, campaign),
+    campaign.newsletter_id ? viewSourcesOf(scopeOf(context), campaign.newsletter_id) : null,
+  ]);
   return {
     tenantName: scopeOf(context).tenant.branding.companyName,
     campaign: {
@@ -70,6 +83,8 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
     saved: url.searchParams.get("saved") === "1",
     progress,
     report,
+    /** the newsletter's views by source (decision 047), beside the opens and clicks */
+    sources,
     activity: { query, counts, ...page },
     /** "Send to those who did not open": the campaign made so, or the one this was made from */
     resend,

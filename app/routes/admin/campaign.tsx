@@ -6,6 +6,7 @@ import { ConfirmCancel, NotNow } from "../../components/admin/campaign-confirm";
 import { CampaignRecipients, ResendUnopened } from "../../components/admin/campaign-recipients";
 import { FEEDBACK_COLUMNS, LINK_COLUMNS, percent } from "../../components/admin/campaign-report";
 import { CampaignReview } from "../../components/admin/campaign-review";
+import { ViewSourcesSection } from "../../components/admin/view-sources";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
 import {
   CampaignProgressBar,
@@ -157,6 +158,7 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
       {loaderData.abTest ? (
         <AbTestSection test={loaderData.abTest} status={campaign.status} />
       ) : null}
+      {loaderData.sources ? <ViewSourcesSection sources={loaderData.sources} /> : null}
 
       <AdminSection id="recipients-heading" title="Recipients">
         <ResendUnopened

@@ -1,4 +1,5 @@
 // The loader and action of newsletter-send.tsx.
+
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import { API_STATUS } from "../../../server/api/errors";
@@ -8,6 +9,7 @@ import { previewCampaign, reviewCampaign } from "../../../server/campaigns/revie
 import { sendAsCampaign } from "../../../server/campaigns/send-as-campaign";
 import { sendCampaignTests, TestSendLimitError } from "../../../server/campaigns/test-sends";
 import { scopeOf, userContext } from "../../../server/http/context";
+import { llmConfigOf } from "../../../server/llm/client";
 import { MailNotSentError } from "../../../server/mail/send";
 import { getNewsletter } from "../../../server/newsletters/listing";
 import { ProviderError } from "../../../server/providers/types";
@@ -51,6 +53,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     },
     me: user.email,
     maxTestRecipients: MAX_TEST_RECIPIENTS,
+    /** "Suggest a subject line" is offered only with a language model set (decision 047) */
+    llmOn: llmConfigOf(scopeOf(context).env) !== null,
   };
 }
 

@@ -3,6 +3,7 @@ import { Form, useNavigation } from "react-router";
 import { AbTestFields, abTestValuesOf } from "../../components/admin/ab-test-fields";
 import { CampaignMessageFields, CampaignOptions } from "../../components/admin/campaign-options";
 import { CampaignReview } from "../../components/admin/campaign-review";
+import { SubjectSuggestions } from "../../components/admin/draft-assist";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
 import { FormAlert, FormNotice, SubmitButton, TextField } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
@@ -47,6 +48,10 @@ export default function NewsletterSend({ loaderData, actionData }: Route.Compone
       <FormNotice
         message={actionData?.kind === "tested" && `Test email sent to ${actionData.to.join(", ")}.`}
       />
+
+      {loaderData.llmOn ? (
+        <SubjectSuggestions newsletterId={newsletter.id} fieldId="subject" />
+      ) : null}
 
       <Form method="post" id="campaign-form" className="space-y-6" noValidate>
         <CampaignMessageFields

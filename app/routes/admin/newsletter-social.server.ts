@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
+import { llmConfigOf } from "../../../server/llm/client";
 import { NewsletterNotFoundError } from "../../../server/newsletters/errors";
 import { getNewsletter } from "../../../server/newsletters/listing";
 import { packImageViews } from "../../../server/social/bundle";
@@ -32,6 +33,8 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
     texts: await socialPackOf(scope, newsletter),
     images: await packImageViews(scope, newsletter),
     notice: done === "saved" || done === "reset" ? SOCIAL_MESSAGES[done] : null,
+    /** "Draft the LinkedIn post" is offered only with a language model set (decision 047) */
+    llmOn: llmConfigOf(scope.env) !== null,
   };
 }
 

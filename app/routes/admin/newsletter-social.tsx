@@ -1,5 +1,6 @@
 import { Form, useNavigation } from "react-router";
 import { LINKEDIN_MAX, SHORT_MAX } from "../../../shared/schemas/social";
+import { LinkedInDraftButton } from "../../components/admin/draft-assist";
 import { PackImages, PostField } from "../../components/admin/social-pack";
 import { AdminPage, AdminSection, BackLink } from "../../components/admin-header";
 import { IntentButton } from "../../components/ui/confirm";
@@ -69,6 +70,11 @@ export default function SocialPack({ loaderData, actionData }: Route.ComponentPr
             ? "Your own words, kept as you saved them."
             : "Made from the newsletter: its headings, tags and link. They follow the newsletter until you save your own words."}
         </p>
+        {loaderData.llmOn ? (
+          <div className="mt-3">
+            <LinkedInDraftButton newsletterId={id} fieldId="social-linkedin" />
+          </div>
+        ) : null}
         <FormAlert errors={actionData?.errors} className="mt-3" />
         <Form method="post" className="mt-3 space-y-4" noValidate id="social-posts">
           <input type="hidden" name="intent" value="save" />

@@ -3,6 +3,8 @@ import { ApiError, toApiError } from "../../../server/api/errors";
 import { requireTenantManager } from "../../../server/auth/guards";
 import { namedTenantDbOf, scopeOf } from "../../../server/http/context";
 import { publicOrigin } from "../../../server/http/origin";
+import { llmConfigOf } from "../../../server/llm/client";
+import { saveVoiceNotes, VOICE_NOTES_MAX, voiceNotesOf } from "../../../server/llm/voice";
 import { providerNameFor } from "../../../server/providers";
 import {
   removeWebhookSecret,
@@ -76,6 +78,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     webhook: {
       url: `${scopeOf(context).env.APP_URL}/api/webhooks/mailerlite/${encodeURIComponent(tenant.id)}`,
       secret: await webhookSecretStatus(db, tenant.id),
+    },
+    voice: {
+      notes: await voiceNotesOf(db, tenant.id),
+      maxLength: VOICE_NOTES_MAX,
+      llmOn: llmConfigOf(scopeOf(context).env) !== null,
     },
   };
 }
@@ -185,6 +192,19 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     }
     logger.info({ tenantId: tenant.id, actor: user.id, intent }, "tenant webhook secret changed");
     return redirect(`/admin/tenants/${encodeURIComponent(tenant.id)}#webhook`);
+  }
+
+  if (intent === "voice:save") {
+    const refuse = (message: string) =>
+      data<TenantActionResult>({ intent: "voice", message }, { status: 400 });
+    if (String(form.get("tenantId") ?? "") !== tenant.id) return refuse(DKIM_MESSAGES.otherTenant);
+    const notes = String(form.get("voiceNotes") ?? "");
+    if (notes.length > VOICE_NOTES_MAX) {
+      return refuse(`Keep the voice notes to ${VOICE_NOTES_MAX.toLocaleString("en")} characters.`);
+    }
+    await saveVoiceNotes(db, tenant.id, notes, user.email);
+    logger.info({ tenantId: tenant.id, actor: user.id }, "tenant voice notes saved");
+    return redirect(`/admin/tenants/${encodeURIComponent(tenant.id)}#voice`);
   }
 
   if (intent === "delete") {

@@ -9,6 +9,7 @@ import {
   type TenantActionResult,
   ViewMode,
 } from "../../components/admin/tenant-manager";
+import { VoiceNotesSettings } from "../../components/admin/voice-notes";
 import { WebhookSettings } from "../../components/admin/webhook-settings";
 import { AdminPage } from "../../components/admin-header";
 import { DkimSettings } from "../../components/dkim-settings";
@@ -121,6 +122,11 @@ export default function TenantPage({ loaderData }: Route.ComponentProps) {
         url={loaderData.webhook.url}
         secret={loaderData.webhook.secret}
         message={result?.intent === "webhook" ? result.message : null}
+      />
+      <VoiceNotesSettings
+        tenantId={tenant.id}
+        {...loaderData.voice}
+        message={result?.intent === "voice" ? result.message : null}
       />
       <History history={history} />
       {tenant.id !== "main" ? (

@@ -13,6 +13,11 @@ import { getPublishedNewsletterBySlug } from "../../../server/newsletters/listin
 import { COMMENTS_SHOWN, readNewsletter } from "../../../server/newsletters/reading";
 import { shareCardUrl } from "../../../server/newsletters/share-card";
 import { currentSlugFor } from "../../../server/newsletters/slugs";
+import {
+  classifyView,
+  noteViewSource,
+  viewOriginOf,
+} from "../../../server/newsletters/view-sources";
 import { signupFormData } from "../../../server/subscribers/signup-form-data";
 import { NEWSLETTER_NOT_FOUND as NOT_FOUND } from "../../../shared/newsletters";
 import { commentFormSchema } from "../../../shared/schemas/comment";
@@ -36,9 +41,19 @@ function notFound() {
 const commentActionRan = createContext<boolean>(false);
 
 /** An old address (an earlier slug, or the id URLs had before slugs) moves for good. */
-async function notFoundOrMoved(scope: Parameters<typeof currentSlugFor>[0], param: string) {
+async function notFoundOrMoved(
+  scope: Parameters<typeof currentSlugFor>[0],
+  param: string,
+  search = "",
+) {
   const current = await currentSlugFor(scope, param);
-  return current && current !== param ? redirect(`/newsletter/${current}`, 301) : notFound();
+  // The query goes along: its utm_source still says where the reader came from.
+  const kept = new URLSearchParams(search);
+  for (const key of [...kept.keys()]) if (!key.startsWith("utm_")) kept.delete(key);
+  const query = kept.size > 0 ? `?${kept}` : "";
+  return current && current !== param
+    ? redirect(`/newsletter/${current}${query}`, 301)
+    : notFound();
 }
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
@@ -48,11 +63,17 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const canModerate = canManageTenant(context.get(userContext), scope.tenantId);
   // SPEC §4: each load of the page is one view. HEAD requests and renders after an action are not.
   // The host may have counted this view already, to serve the page from its cache (page-views.ts).
-  const reading = await readNewsletter(scope, slug.data, {
-    countView: request.method === "GET" && !context.get(commentActionRan) && !scope.countedView,
-    includeHidden: canModerate,
-  });
-  if (!reading) throw await notFoundOrMoved(scope, slug.data);
+  const countView =
+    request.method === "GET" && !context.get(commentActionRan) && !scope.countedView;
+  const reading = await readNewsletter(scope, slug.data, { countView, includeHidden: canModerate });
+  if (!reading) throw await notFoundOrMoved(scope, slug.data, new URL(request.url).search);
+  if (countView) {
+    const origin = viewOriginOf(new URL(request.url).searchParams, {
+      referer: request.headers.get("referer"),
+      host: request.headers.get("host"),
+    });
+    noteViewSource(scope.db, scope.tenantId, reading.newsletter.id, classifyView(origin));
+  }
   const newsletter = scope.countedView
     ? {
         ...reading.newsletter,

@@ -106,6 +106,8 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   // LinkedIn (0037): the connection's tokens are re-sealed for the new row; posts follow their newsletter.
   { name: "linkedin_connections" },
   { name: "linkedin_posts", id: "serial", refs: { newsletter_id: "newsletters" } },
+  { name: "newsletter_view_sources", id: "serial", refs: { newsletter_id: "newsletters" } },
+  { name: "tenant_voice_notes" },
   // Written by triggers as subscribers and subscriptions arrive; the import replaces what they
   // wrote with the archive's rows (list 0 is "all lists", not a list id).
   { name: "audience_counts", id: "serial", refs: { list_id: "lists" } },
@@ -156,6 +158,8 @@ export const INSTALL_TABLES: Readonly<Record<TableName, string | null>> = {
   webhook_events: null,
   linkedin_connections: null,
   linkedin_posts: null,
+  newsletter_view_sources: null,
+  tenant_voice_notes: null,
   users: "staff accounts and their password hashes; bylines travel as authors.json",
   sessions: "sign-ins to this install",
   staff_tokens: "password-reset and invitation links of this install",
