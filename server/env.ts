@@ -1,11 +1,9 @@
 import { z } from "zod";
+import { outsideServicesEnv, unsetWhenEmpty } from "./env-outside";
 
 /** A DNS name (letters, digits, hyphens; dot-separated labels) such as bounces.example.com. */
 const DOMAIN_NAME =
   /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
-
-/** An empty variable (`BOUNCE_SMTP_PORT=`) counts as unset. */
-const unsetWhenEmpty = (value: unknown) => (value === "" ? undefined : value);
 
 const DURATION = /^(\d+)(ms|s|m|h)$/;
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
@@ -109,29 +107,7 @@ const envSchema = z.object({
   MAIL_PROVIDER: z.enum(["builtin", "mailerlite"]).default("builtin"),
   MAILERLITE_API_KEY: z.string().optional(),
   MAILERLITE_BASE_URL: z.url().optional(),
-  /** LinkedIn publishing (README, "Social and LinkedIn"): the app's OAuth client; unset: off. */
-  LINKEDIN_CLIENT_ID: z.preprocess(unsetWhenEmpty, z.string().optional()),
-  LINKEDIN_CLIENT_SECRET: z.preprocess(unsetWhenEmpty, z.string().optional()),
-  /** Where staff are sent to authorise Herald (…/oauth/v2/authorization) and tokens are asked for. */
-  LINKEDIN_AUTH_BASE: z.preprocess(
-    unsetWhenEmpty,
-    z.url({ protocol: /^https?$/ }).default("https://www.linkedin.com"),
-  ),
-  /** LinkedIn's REST API (…/rest/posts, /rest/images, /v2/userinfo); a test points it at a fake. */
-  LINKEDIN_API_BASE: z.preprocess(
-    unsetWhenEmpty,
-    z.url({ protocol: /^https?$/ }).default("https://api.linkedin.com"),
-  ),
-  /** The LinkedIn-Version header (YYYYMM) of every REST call. */
-  LINKEDIN_VERSION: z.preprocess(
-    unsetWhenEmpty,
-    z
-      .string()
-      .regex(/^\d{6}$/, "must be a LinkedIn API version such as 202510")
-      .default("202510"),
-  ),
-  /** A post claimed this long ago by a worker that went silent is taken up again (crash recovery). */
-  LINKEDIN_STALE_MS: z.coerce.number().int().min(100).default(120_000),
+  ...outsideServicesEnv,
   ADMIN_EMAIL: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
   SEND_RATE: z.coerce.number().min(0).default(50),
@@ -291,19 +267,6 @@ const envSchema = z.object({
   IMPORT_ALLOW_PRIVATE_HOSTS: z.preprocess(
     unsetWhenEmpty,
     z.enum(["true", "false"]).default("false"),
-  ),
-  /**
-   * An OpenAI-compatible chat-completions endpoint for drafts in the leader's voice (decision 047):
-   * the base URL (…/v1, Ollama's http://127.0.0.1:11434/v1), the model, and a key when it wants
-   * one. Off unless LLM_BASE_URL and LLM_MODEL are both set.
-   */
-  LLM_BASE_URL: z.preprocess(unsetWhenEmpty, z.url().optional()),
-  LLM_MODEL: z.preprocess(unsetWhenEmpty, z.string().max(200).optional()),
-  LLM_API_KEY: z.preprocess(unsetWhenEmpty, z.string().max(500).optional()),
-  /** How long a draft may take, in milliseconds (default 30 s). */
-  LLM_TIMEOUT_MS: z.preprocess(
-    unsetWhenEmpty,
-    z.coerce.number().int().min(1000).max(600_000).default(30_000),
   ),
   /** Set by the test and bench harnesses: the anonymous page cache can be turned off to measure raw rendering. */
   PAGE_CACHE: z.enum(["on", "off"]).default("on"),

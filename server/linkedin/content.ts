@@ -1,12 +1,14 @@
 import { loadSharp } from "../files/images";
 import { getNewsletter } from "../newsletters/listing";
 import { newsletterShareCard } from "../newsletters/share-card";
+import { drawPackImage, packImages } from "../social/bundle";
+import { socialPackOf } from "../social/pack";
 import type { Scope } from "../scope";
 
 /*
- * What a newsletter's LinkedIn post says and shows: its title, excerpt and link, and its share
- * card (server/newsletters/share-card.ts) as a PNG. One small file on purpose: the social pack
- * (editable LinkedIn text, a 1200×627 image) takes its place after merge.
+ * What a newsletter's LinkedIn post says and shows: the social pack's LinkedIn text (as staff last
+ * saved it, or as made from the newsletter) and its 1200×627 link image. A title too long to set
+ * on that image falls back to the newsletter's share card (server/newsletters/share-card.ts).
  */
 
 export interface LinkedInPostContent {
@@ -21,19 +23,26 @@ export async function linkedInPostContent(
 ): Promise<LinkedInPostContent | null> {
   const newsletter = await getNewsletter(ctx, newsletterId);
   if (newsletter?.status !== "published") return null;
-  const articleUrl = `${ctx.origin}/newsletter/${encodeURIComponent(newsletter.slug)}`;
-  const card = await newsletterShareCard(ctx, newsletter, ctx.tenant.branding);
-  const png =
-    card.contentType === "image/png"
-      ? card.bytes
-      : await (await loadSharp())(card.bytes).png().toBuffer();
-  const commentary = [newsletter.title, newsletter.excerpt.trim(), articleUrl]
-    .filter(Boolean)
-    .join("\n\n")
-    .slice(0, 3000);
+  const articleUrl = `${ctx.origin}/newsletter/${encodeURIComponent(newsletter.slug)}?utm_source=linkedin&utm_medium=social&utm_campaign=${encodeURIComponent(newsletter.slug)}`;
+  const { linkedIn } = await socialPackOf(ctx, newsletter);
+  const linkImage = packImages(ctx, newsletter).find((image) => image.kind === "link");
+  const drawn = linkImage ? await drawPackImage(ctx, newsletter, linkImage) : null;
   return {
-    commentary,
+    commentary: linkedIn,
     articleUrl,
-    image: { png, altText: newsletter.coverAlt || newsletter.title },
+    image: {
+      png: drawn ?? (await shareCardPng(ctx, newsletter)),
+      altText: newsletter.coverAlt || newsletter.title,
+    },
   };
+}
+
+async function shareCardPng(
+  ctx: Pick<Scope, "db" | "tenantId" | "tenant" | "origin">,
+  newsletter: NonNullable<Awaited<ReturnType<typeof getNewsletter>>>,
+): Promise<Buffer> {
+  const card = await newsletterShareCard(ctx, newsletter, ctx.tenant.branding);
+  return card.contentType === "image/png"
+    ? card.bytes
+    : (await loadSharp())(card.bytes).png().toBuffer();
 }

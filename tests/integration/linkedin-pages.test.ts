@@ -142,11 +142,12 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
     const posted = await postNow(newsletterId);
     expect(posted.headers.get("location")).toBe("/admin/linkedin?done=queued");
     const row = await waitForPost(database.db, newsletterId, (post) => post.state === "posted");
-    expect(fake.posts.filter((post) => post.commentary.startsWith("Posted now"))).toHaveLength(1);
+    expect(fake.posts.filter((post) => post.commentary.includes("Posted now"))).toHaveLength(1);
     const post = fake.posts.at(-1);
     expect(row.post_urn).toBe(post?.id);
     expect(fake.images.get(post?.imageUrn ?? "")?.contentType).toBe("image/png");
-    expect(post?.commentary).toContain("/newsletter/posted-now");
+    // The social pack's LinkedIn text: the link tagged so its readers count as LinkedIn's.
+    expect(post?.commentary).toContain("/newsletter/posted-now?utm_source=linkedin");
     for (const call of fake.requests.filter((r) => r.path.startsWith("/rest/"))) {
       expect(call.headers["linkedin-version"]).toBe("202510");
       expect(call.headers["x-restli-protocol-version"]).toBe("2.0.0");
@@ -181,7 +182,7 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
     );
     expect(await page()).toContain("LinkedIn's rate limit was reached.");
     await waitForPost(database.db, newsletterId, (post) => post.state === "posted");
-    expect(fake.posts.filter((post) => post.commentary.startsWith("Rate limited"))).toHaveLength(1);
+    expect(fake.posts.filter((post) => post.commentary.includes("Rate limited"))).toHaveLength(1);
   });
 
   it("shows a duplicate plainly, and posts when asked again", async () => {
@@ -207,7 +208,7 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
     // The retry: staff post it again.
     await postNow(newsletterId);
     await waitForPost(database.db, newsletterId, (post) => post.state === "posted");
-    expect(fake.posts.filter((post) => post.commentary.startsWith("Duplicated"))).toHaveLength(1);
+    expect(fake.posts.filter((post) => post.commentary.includes("Duplicated"))).toHaveLength(1);
   });
 
   it("refreshes an access token about to lapse", async () => {
@@ -244,7 +245,7 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
     expect((await connection())?.problem).toBeNull();
     await postNow(newsletterId);
     await waitForPost(database.db, newsletterId, (post) => post.state === "posted");
-    expect(fake.posts.filter((post) => post.commentary.startsWith("Token revoked"))).toHaveLength(
+    expect(fake.posts.filter((post) => post.commentary.includes("Token revoked"))).toHaveLength(
       1,
     );
   });

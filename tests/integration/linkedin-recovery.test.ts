@@ -67,11 +67,12 @@ describe.each(testDialects())("LinkedIn posts across a worker crash on %s", (dia
     expect(fake.requests.some((r) => r.method === "GET" && r.path.startsWith("/rest/posts?"))).toBe(
       true,
     );
-    // The image went with it: uploaded bytes, a PNG, 1200 wide (the share card).
+    // The image went with it: uploaded bytes, the social pack's 1200×627 link image as a PNG.
     const image = fake.images.get(created.imageUrn);
     expect(image?.status).toBe("AVAILABLE");
     expect(image?.contentType).toBe("image/png");
     expect(image?.bytes?.readUInt32BE(16)).toBe(1200);
+    expect(image?.bytes?.readUInt32BE(20)).toBe(627);
     expect(created.commentary).toContain("Crash window");
     // LinkedIn's little text: reserved characters escaped.
     expect(created.commentary).toContain("\\(brackets\\) and \\#tags");
