@@ -6,6 +6,7 @@ import { publishNewsletter } from "../../server/newsletters/newsletters";
 import { createTenant, saveTenantSettings } from "../../server/tenants/admin";
 import { activatePendingDkimKey, generateDkimKey } from "../../server/tenants/dkim";
 import { dnsLookup } from "../../server/tenants/dns";
+import { readDomainCheck } from "../../server/tenants/domain-checks";
 import {
   checkDomainHealth,
   type DkimKeyRecord,
@@ -541,6 +542,24 @@ describe.each(testDialects())("sender domain health on the tenant page on %s", (
       "the DKIM record at r1._domainkey.duo.test was missing, and the DKIM record at e1._domainkey.duo-mail.test was missing, so receivers cannot verify either signature.",
     );
     expect(warnings).not.toContain("One of this campaign's DKIM signatures");
+  });
+
+  it("reads a check stored before two keys (one dkim object, or null) as a list", async () => {
+    const stored = await readDomainCheck(database.db, "main");
+    const health = { ...stored?.health, dkim: { selector: "s2", domain: "herald.test" } };
+    const store = (result: unknown) =>
+      crossTenant(database.db)
+        .updateTable("domain_checks")
+        .set({ result: JSON.stringify(result) })
+        .where("tenant_id", "=", "main")
+        .execute();
+    await store(health);
+    expect((await readDomainCheck(database.db, "main"))?.health.dkim).toEqual([
+      { selector: "s2", domain: "herald.test" },
+    ]);
+    await store({ ...health, dkim: null });
+    expect((await readDomainCheck(database.db, "main"))?.health.dkim).toEqual([]);
+    await store(stored?.health);
   });
 
   it("shows the complaint and bounce rates of 30 days against the limits", async () => {
