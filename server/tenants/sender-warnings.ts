@@ -55,7 +55,7 @@ export async function senderDomainWarnings(
         .filter((other) => other !== key)
         .map((other) => DKIM_KEY_NAMES[other.algorithm]);
       warnings.push(
-        `One of this campaign's DKIM signatures cannot be verified: at the last check (${when}) ${said}. Receivers that read only its ${DKIM_KEY_NAMES[key.algorithm]} signature treat it as unsigned; its ${others.join(" and ")} signature still verifies.`,
+        `One of this campaign's DKIM signatures cannot be verified: at the last check (${when}) ${said}. Receivers that read only its ${DKIM_KEY_NAMES[key.algorithm]} signature treat it as unsigned; only its ${others.join(" and ")} signature can pass.`,
       );
     }
   }

@@ -527,7 +527,7 @@ describe.each(testDialects())("sender domain health on the tenant page on %s", (
     expect((await records()).map(([, status]) => status)).toEqual(["missing", "ok"]);
     let warnings = await review("duo", "news@duo.test");
     expect(warnings).toContain(
-      "the DKIM record at r1._domainkey.duo.test was missing. Receivers that read only its RSA signature treat it as unsigned; its Ed25519 signature still verifies.",
+      "the DKIM record at r1._domainkey.duo.test was missing. Receivers that read only its RSA signature treat it as unsigned; only its Ed25519 signature can pass.",
     );
     expect(warnings).not.toContain("effectively unsigned");
 
