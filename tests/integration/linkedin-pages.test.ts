@@ -246,9 +246,7 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
     expect((await connection())?.problem).toBeNull();
     await postNow(newsletterId);
     await waitForPost(database.db, newsletterId, (post) => post.state === "posted");
-    expect(fake.posts.filter((post) => post.commentary.includes("Token revoked"))).toHaveLength(
-      1,
-    );
+    expect(fake.posts.filter((post) => post.commentary.includes("Token revoked"))).toHaveLength(1);
   });
 
   it("prompts to reconnect when no refresh token will outlast the week", async () => {
