@@ -139,6 +139,13 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
 
   it("posts a published newsletter now, with its image, once", async () => {
     const newsletterId = await publishedNewsletter(database.db, "main", "Posted now");
+    // The social pack's "Post it on LinkedIn" arrives with the newsletter chosen.
+    const arrived = await (
+      await fetch(`${server.url}/admin/linkedin?newsletter=${newsletterId}`, {
+        headers: { cookie: editor },
+      })
+    ).text();
+    expect(arrived).toMatch(new RegExp(`<option value="${newsletterId}" selected=""`));
     const posted = await postNow(newsletterId);
     expect(posted.headers.get("location")).toBe("/admin/linkedin?done=queued");
     const row = await waitForPost(database.db, newsletterId, (post) => post.state === "posted");

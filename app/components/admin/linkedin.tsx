@@ -121,8 +121,11 @@ export function LinkedInConnection({
 
 export function LinkedInPostForm({
   newsletters,
+  chosen,
 }: {
   newsletters: readonly { id: string; title: string; scheduledAt: string | null }[];
+  /** the newsletter picked on arrival (the social pack's "Post it on LinkedIn") */
+  chosen?: string | null;
 }) {
   const zone = useTimeZone();
   const firstScheduled = newsletters.find((newsletter) => newsletter.scheduledAt)?.scheduledAt;
@@ -136,7 +139,12 @@ export function LinkedInPostForm({
           <label htmlFor="linkedin-newsletter" className="block font-semibold">
             Newsletter
           </label>
-          <select id="linkedin-newsletter" name="newsletterId" className={plainFieldClass}>
+          <select
+            id="linkedin-newsletter"
+            name="newsletterId"
+            defaultValue={chosen ?? undefined}
+            className={plainFieldClass}
+          >
             {newsletters.map((newsletter) => (
               <option key={newsletter.id} value={newsletter.id}>
                 {newsletter.title}

@@ -37,6 +37,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     posts: await listPosts(scope),
     newsletters: await postableNewsletters(scope),
     notice: NOTICES[url.searchParams.get("done") ?? ""] ?? null,
+    chosen: url.searchParams.get("newsletter"),
   };
 }
 

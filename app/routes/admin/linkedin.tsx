@@ -26,7 +26,9 @@ export default function LinkedIn({ loaderData, actionData }: Route.ComponentProp
         connection={loaderData.connection}
         confirmDisconnect={actionData?.confirm === "disconnect"}
       />
-      {loaderData.connection ? <LinkedInPostForm newsletters={loaderData.newsletters} /> : null}
+      {loaderData.connection ? (
+        <LinkedInPostForm newsletters={loaderData.newsletters} chosen={loaderData.chosen} />
+      ) : null}
       <LinkedInPosts posts={loaderData.posts} />
     </AdminPage>
   );

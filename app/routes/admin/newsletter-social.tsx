@@ -60,6 +60,9 @@ export default function SocialPack({ loaderData, actionData }: Route.ComponentPr
         <p className="pt-2">
           <a href={`/admin/newsletter/social/${id}/pack.zip`} download className={outlineLinkClass}>
             Download the pack (.zip)
+          </a>{" "}
+          <a href={`/admin/linkedin?newsletter=${id}`} className={outlineLinkClass}>
+            Post it on LinkedIn
           </a>
         </p>
       </div>
