@@ -1,5 +1,5 @@
 import { StaffTime } from "../../lib/time-zone";
-import { SettingsPanel, SubmitButton, TextInput } from "../ui/form";
+import { SettingsPanel, SubmitButton, TextField } from "../ui/form";
 import { TenantForm } from "./tenant-form";
 
 /**
@@ -50,12 +50,10 @@ export function WebhookSettings({
     >
       <TenantForm tenantId={tenantId} className="mt-4 flex flex-wrap items-end gap-3">
         <div className="min-w-64 flex-1">
-          <label htmlFor="webhook-secret" className="block text-sm font-semibold">
-            {secret ? "Replace the signing secret" : "Signing secret"}
-          </label>
-          <TextInput
+          <TextField
             id="webhook-secret"
             name="secret"
+            label={secret ? "Replace the signing secret" : "Signing secret"}
             type="password"
             autoComplete="off"
             required
