@@ -24,12 +24,15 @@ const input = {
   bounceDomain: "bounces.herald.test",
   sendingHost: "smtp.herald.test",
   bounceMxHost: "mx.herald.test",
-  dkim: {
-    selector: "s1",
-    domain: "herald.test",
-    recordName: "s1._domainkey.herald.test",
-    recordValue: "v=DKIM1; k=rsa; p=abc",
-  },
+  dkim: [
+    {
+      algorithm: "rsa" as const,
+      selector: "s1",
+      domain: "herald.test",
+      recordName: "s1._domainkey.herald.test",
+      recordValue: "v=DKIM1; k=rsa; p=abc",
+    },
+  ],
 };
 const lookup = dnsLookup([dns.servers]);
 await checkDomainHealth(lookup, input);

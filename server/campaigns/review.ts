@@ -4,6 +4,7 @@ import { tenantLink } from "../subscribers/links";
 import { campaignAudience } from "../subscribers/segments";
 import type { SubscriptionContext } from "../subscribers/subscribers";
 import { senderDomainWarnings } from "../tenants/sender-warnings";
+import { type AbTest, abTestOf, armSizes } from "./ab-test";
 import { type CampaignInput, validateCampaign } from "./compose";
 import { personalise, prepareCampaignMessage } from "./message";
 import { countRecipients } from "./recipients";
@@ -62,6 +63,8 @@ export async function reviewCampaign(
   recipients: number;
   /** the mail would go out unsigned or unaligned (server/tenants/sender-warnings.ts) */
   senderWarnings: string[];
+  /** an A/B test's split of these recipients: each subject's test arm, then the rest */
+  abSplit: AbSplit | null;
 }> {
   const valid = await validateCampaign(ctx, input);
   const [preview, recipients, senderWarnings] = await Promise.all([
@@ -98,6 +101,25 @@ export async function reviewCampaign(
       : ids(valid.lists),
     recipients,
     senderWarnings,
+    abSplit: valid.abTest ? abSplitOf(valid.abTest, recipients) : null,
+  };
+}
+
+export interface AbSplit {
+  arms: { subject: string; recipients: number }[];
+  rest: number;
+  winnerBy: AbTest["winnerBy"];
+  waitMinutes: number;
+}
+
+function abSplitOf(test: AbTest, recipients: number): AbSplit {
+  const sizes = armSizes(recipients, test);
+  const tested = sizes.reduce((sum, size) => sum + size, 0);
+  return {
+    arms: test.subjects.map((subject, index) => ({ subject, recipients: sizes[index] ?? 0 })),
+    rest: recipients - tested,
+    winnerBy: test.winnerBy,
+    waitMinutes: test.waitMinutes,
   };
 }
 
@@ -118,6 +140,7 @@ export async function reviewSavedCampaign(ctx: SubscriptionContext, campaign: Ca
     segments: JSON.parse(campaign.segment_ids) as number[],
     trackOpens: campaign.track_opens === 1,
     trackClicks: campaign.track_clicks === 1,
+    abTest: abTestOf(campaign),
   });
   return unopenedReview(ctx, campaign, review);
 }

@@ -1,9 +1,9 @@
 import { loadSharp } from "../files/images";
 import { getNewsletter } from "../newsletters/listing";
 import { newsletterShareCard } from "../newsletters/share-card";
+import type { Scope } from "../scope";
 import { drawPackImage, packImages } from "../social/bundle";
 import { socialPackOf } from "../social/pack";
-import type { Scope } from "../scope";
 
 /*
  * What a newsletter's LinkedIn post says and shows: the social pack's LinkedIn text (as staff last

@@ -1,3 +1,4 @@
+import { mailContentFor } from "../emails/templates";
 import type { Env } from "../env";
 import { getEnv } from "../env";
 import type { TenantConfig } from "../tenants/config";
@@ -39,6 +40,8 @@ export function mailerLiteGroupIds(tenant: TenantConfig): Record<string, string>
 export function mailerLiteFor(
   tenant: TenantConfig,
   env: ProviderEnv = getEnv(),
+  /** where the tenant's pages are: campaigns' content then gets the email pass (absolute links) */
+  origin?: string,
 ): MailerLiteProvider {
   if (!env.MAILERLITE_API_KEY) {
     throw new ProviderError(
@@ -54,5 +57,6 @@ export function mailerLiteFor(
       name: tenant.email.senderName || FIXED_SENDER.name,
       email: tenant.email.senderEmail || FIXED_SENDER.email,
     },
+    emailContent: origin ? (html) => mailContentFor(tenant, html, origin) : undefined,
   });
 }

@@ -15,5 +15,5 @@ export function providerFor(
   if (providerNameFor(ctx.tenant, env) === "builtin") {
     return new BuiltinProvider(ctx, options.createdBy ?? null);
   }
-  return mailerLiteFor(ctx.tenant, env);
+  return mailerLiteFor(ctx.tenant, env, ctx.origin);
 }

@@ -17,6 +17,11 @@ export interface MailerLiteOptions extends MailerLiteConnection {
   groupIds: Record<string, string>;
   /** the fixed sender when the campaign names none (SPEC §7) */
   defaultSender: { name: string; email: string };
+  /**
+   * The email pass Herald's own sender gives content (blocks as tables with inline styles,
+   * web-only sections dropped, absolute URLs): MailerLite sends what it is given as it is.
+   */
+  emailContent?: (html: string) => string;
 }
 
 interface MlSubscriber {
@@ -191,7 +196,7 @@ export class MailerLiteProvider extends MailerLiteApi implements MailProvider {
           subject,
           from_name: input.senderName?.trim() || this.options.defaultSender.name,
           from,
-          content,
+          content: this.options.emailContent?.(content) ?? content,
         },
       ],
       groups,

@@ -61,7 +61,9 @@ export async function dmarcCheck(
     (policyAt && policyAt.domain !== fromDomain ? tags.get("sp") : undefined) ??
     tags.get("p") ??
     null;
-  const dkimAligned = input.dkim ? aligned(input.dkim.domain, fromDomain, adkim, orgDomain) : false;
+  // Any signing key whose d= aligns will do: DMARC passes on one aligned, verified signature.
+  const dkimDomains = [...new Set(input.dkim.map((key) => normalDomain(key.domain)))];
+  const dkimAligned = dkimDomains.some((domain) => aligned(domain, fromDomain, adkim, orgDomain));
   const spfAligned = aligned(input.bounceDomain, fromDomain, aspf, orgDomain);
   const summary: DmarcSummary = {
     policy,
@@ -93,8 +95,13 @@ export async function dmarcCheck(
     };
   }
   const alignment = [
-    input.dkim
-      ? `DKIM d=${input.dkim.domain} ${dkimAligned ? "aligned" : "not aligned"}`
+    dkimDomains.length
+      ? `DKIM ${dkimDomains
+          .map(
+            (domain) =>
+              `d=${domain} ${aligned(domain, fromDomain, adkim, orgDomain) ? "aligned" : "not aligned"}`,
+          )
+          .join(", ")}`
       : "no DKIM signature",
     `return path ${input.bounceDomain} ${spfAligned ? "aligned" : "not aligned"}`,
   ].join("; ");
@@ -123,14 +130,14 @@ export async function dmarcCheck(
   }
   if (!dkimAligned && !spfAligned) {
     const relaxedHelps =
-      adkim === "s" && input.dkim && aligned(input.dkim.domain, fromDomain, "r", orgDomain);
+      adkim === "s" && dkimDomains.some((domain) => aligned(domain, fromDomain, "r", orgDomain));
     return answer(
       "wrong",
       `p=${policy}, but nothing is aligned with the From domain ${fromDomain} (${alignment}): DMARC fails.`,
       relaxedHelps ? withTag(policyAt.record, "adkim", "r") : null,
       relaxedHelps
         ? undefined
-        : `Generate the DKIM key for ${fromDomain} (DKIM signing on this page), or send from an address at ${input.dkim?.domain ?? "a domain with a DKIM key"}.`,
+        : `Generate the DKIM key for ${fromDomain} (DKIM signing on this page), or send from an address at ${dkimDomains.join(" or ") || "a domain with a DKIM key"}.`,
     );
   }
   return answer("ok", `p=${policy} (adkim=${adkim}, aspf=${aspf}); ${alignment}.`, null);

@@ -7,7 +7,7 @@ import { createRateLimit } from "../http/rate-limit";
 import type { Logger } from "../logger";
 import { PeriodicTask } from "../periodic";
 import { FIXED_SENDER } from "./config";
-import { tenantDkim } from "./dkim";
+import { type DkimRecord, tenantDkim } from "./dkim";
 import { type DnsLookup, dnsLookup } from "./dns";
 import { checkDomainHealth, type DomainHealth, type DomainHealthInput } from "./domain-health";
 import { getTenantView } from "./views";
@@ -45,7 +45,7 @@ function hostOf(url: string | undefined): string | null {
   }
 }
 
-/** What a tenant's check looks at: its sender, its active DKIM key, this install's relay and bounce domain. */
+/** What a tenant's check looks at: its sender, its DKIM keys (signing and pending), this install's relay and bounce domain. */
 export async function domainHealthInput(
   root: Db,
   env: DomainCheckEnv,
@@ -54,14 +54,12 @@ export async function domainHealthInput(
   const db = tenantDb(root, tenantId);
   const tenant = await getTenantView(db, tenantId);
   const keys = await tenantDkim(db, tenantId);
-  // Until the check knows both keys (issue 36): the first active and pending key (RSA first).
-  const active = keys.active[0];
-  const pending = keys.pending[0];
-  const published = (key: NonNullable<typeof active>) => ({
-    selector: key.selector,
-    domain: key.domain,
-    recordName: key.recordName,
-    recordValue: key.recordValue,
+  const published = ({ algorithm, selector, domain, recordName, recordValue }: DkimRecord) => ({
+    algorithm,
+    selector,
+    domain,
+    recordName,
+    recordValue,
   });
   const bounceHost = env.BOUNCE_SMTP_HOST;
   return {
@@ -71,8 +69,8 @@ export async function domainHealthInput(
     // The MX names a host that reaches the listener: BOUNCE_SMTP_HOST when it is a name, else the
     // host Herald answers on.
     bounceMxHost: isIP(bounceHost) ? (hostOf(env.APP_URL) ?? env.BOUNCE_DOMAIN) : bounceHost,
-    dkim: active ? published(active) : null,
-    pendingDkim: pending ? published(pending) : null,
+    dkim: keys.active.map(published),
+    pendingDkim: keys.pending.map(published),
   };
 }
 
@@ -115,7 +113,17 @@ export async function checkDomainNow(
   return runDomainCheck(root, env, tenantId, "staff");
 }
 
-const storedSchema = z.object({ checkedAt: z.string(), records: z.array(z.unknown()) }).loose();
+const storedSchema = z
+  .object({
+    checkedAt: z.string(),
+    records: z.array(z.unknown()),
+    // Checks stored before a tenant could sign with two keys named one key, or null.
+    dkim: z.preprocess(
+      (value) => (value == null ? [] : Array.isArray(value) ? value : [value]),
+      z.array(z.unknown()),
+    ),
+  })
+  .loose();
 
 /** The tenant's last check, or null when it was never checked. */
 export async function readDomainCheck(

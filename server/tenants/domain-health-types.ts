@@ -1,3 +1,5 @@
+import type { DkimAlgorithm } from "../../shared/schemas/dkim";
+
 /** The sender domain check's answer (server/tenants/domain-health.ts), as stored and shown. */
 
 export type RecordStatus = "ok" | "missing" | "wrong" | "unchecked";
@@ -35,10 +37,10 @@ export interface DomainHealthInput {
   sendingHost: string | null;
   /** the host the bounce domain's MX should name */
   bounceMxHost: string;
-  /** the active DKIM key: its record as published */
-  dkim: DkimKeyRecord | null;
-  /** a rotation's new key, waiting for its record before staff switch to it */
-  pendingDkim?: DkimKeyRecord | null;
+  /** the DKIM keys that sign the tenant's mail (none, one, or an RSA and an Ed25519 key): their records as published */
+  dkim: DkimKeyRecord[];
+  /** new keys waiting for their records before staff switch to them (a rotation) or add them (a second algorithm) */
+  pendingDkim?: DkimKeyRecord[];
 }
 
 export interface DmarcSummary {
@@ -59,13 +61,15 @@ export interface DomainHealth {
   bounceDomain: string;
   sendingHost: string | null;
   sendingIps: string[];
-  dkim: { selector: string; domain: string } | null;
+  /** the signing keys checked (stored checks from before issue 36 held one key or null: see readDomainCheck) */
+  dkim: Pick<DkimKeyRecord, "selector" | "domain" | "algorithm">[];
   dmarc: DmarcSummary;
   records: RecordCheck[];
 }
 
 /** A DKIM key's record as published (the public half only). */
 export interface DkimKeyRecord {
+  algorithm: DkimAlgorithm;
   selector: string;
   domain: string;
   recordName: string;

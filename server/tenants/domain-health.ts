@@ -1,7 +1,7 @@
-import { dmarcCheck, tagsOf } from "./dmarc";
+import { dmarcCheck } from "./dmarc";
 import { type DnsLookup, DnsUnavailableError, normalDomain } from "./dns";
+import { dkimChecks } from "./domain-dkim";
 import type {
-  DkimKeyRecord,
   DmarcSummary,
   DomainHealth,
   DomainHealthInput,
@@ -12,8 +12,8 @@ import { checkSpf, spfRecords, spfWithAddresses } from "./spf";
 /**
  * A tenant's sender domain checked against DNS (issue 36, target 5;
  * docs/decisions/048-sender-domain-health.md): SPF of the From domain and of the bounce (VERP)
- * domain against the host Herald sends through, the DKIM record at the active selector against the
- * key Herald signs with, DMARC (policy, alignment of DKIM d= and the return path with the From
+ * domain against the host Herald sends through, the DKIM record of every key Herald signs with and
+ * of every new key waiting to (domain-dkim.ts), DMARC (policy, alignment of DKIM d= and the return path with the From
  * domain) and the MX records. Each record: ok, missing or wrong, what was found, and the exact record
  * to add. What reads the tenant and stores the answer: server/tenants/domain-checks.ts.
  */
@@ -94,69 +94,6 @@ function spfCheck(
           }
         : {}),
     };
-  };
-}
-
-async function dkimCheck(dns: DnsLookup, input: DomainHealthInput): Promise<RecordCheck> {
-  const key = input.dkim;
-  const base = {
-    key: "dkim" as const,
-    label: "DKIM (the key Herald signs with)",
-    type: "TXT" as const,
-  };
-  if (!key) {
-    return {
-      ...base,
-      name: `(selector)._domainkey.${normalDomain(input.fromAddress.split("@").pop() ?? "")}`,
-      status: "missing",
-      found: [],
-      detail: "This tenant has no DKIM key: its mail goes out unsigned.",
-      fix: null,
-      fixNote: "Generate a key under DKIM signing on this page, then publish the record it shows.",
-    };
-  }
-  return keyRecordCheck(dns, key, base, "the active key");
-}
-
-/** The TXT record at a key's selector: is it the key (its p= and k=)? */
-async function keyRecordCheck(
-  dns: DnsLookup,
-  key: DkimKeyRecord,
-  base: Pick<RecordCheck, "key" | "label" | "type">,
-  which: string,
-): Promise<RecordCheck> {
-  const found = (await dns.txt(key.recordName)).filter((value) => tagsOf(value).has("p"));
-  const fix = { name: key.recordName, type: "TXT" as const, value: key.recordValue };
-  const wanted = tagsOf(key.recordValue);
-  const same = (value: string) => {
-    const tags = tagsOf(value);
-    return (
-      (tags.get("p") ?? "").replace(/\s+/g, "") === wanted.get("p") &&
-      (tags.get("k") ?? "rsa").toLowerCase() === wanted.get("k")
-    );
-  };
-  const common = { ...base, name: key.recordName, found };
-  if (found.length === 0) {
-    return {
-      ...common,
-      status: "missing",
-      detail: `No DKIM record at selector ${key.selector}: receivers cannot verify ${which}'s signatures.`,
-      fix,
-    };
-  }
-  if (!found.some(same)) {
-    return {
-      ...common,
-      status: "wrong",
-      detail: `The record at selector ${key.selector} is not ${which}: its signatures fail.`,
-      fix,
-    };
-  }
-  return {
-    ...common,
-    status: "ok",
-    detail: `Matches ${which} (selector ${key.selector}, d=${key.domain}).`,
-    fix: null,
   };
 }
 
@@ -256,37 +193,7 @@ export async function checkDomainHealth(
             input.sendingHost,
           ),
         );
-  const dkim = guarded(
-    {
-      key: "dkim",
-      label: "DKIM (the key Herald signs with)",
-      name: input.dkim?.recordName ?? "",
-      type: "TXT",
-    },
-    (lookup) => dkimCheck(lookup, input),
-  );
-  const pending = input.pendingDkim;
-  const dkimPending = pending
-    ? guarded(
-        {
-          key: "dkim-pending",
-          label: "DKIM of the new key (publish before you switch)",
-          name: pending.recordName,
-          type: "TXT",
-        },
-        (lookup) =>
-          keyRecordCheck(
-            lookup,
-            pending,
-            {
-              key: "dkim-pending",
-              label: "DKIM of the new key (publish before you switch)",
-              type: "TXT",
-            },
-            "the new key",
-          ),
-      )
-    : null;
+  const dkim = dkimChecks(input, fromDomain).map(({ asked, run }) => guarded(asked, run));
   let summary: DmarcSummary = {
     policy: null,
     policyDomain: null,
@@ -321,16 +228,16 @@ export async function checkDomainHealth(
     { key: "bounce-mx", label: "MX of the bounce (VERP) domain", name: bounceDomain, type: "MX" },
     mxCheck("bounce-mx", bounceDomain, input),
   );
-  const records = (
-    await Promise.all([spf, bounceSpf, dkim, dkimPending, dmarc, mx, bounceMx])
-  ).filter((check): check is RecordCheck => check !== null);
+  const records = (await Promise.all([spf, bounceSpf, ...dkim, dmarc, mx, bounceMx])).filter(
+    (check): check is RecordCheck => check !== null,
+  );
   return {
     checkedAt: now.toISOString(),
     fromDomain,
     bounceDomain,
     sendingHost: input.sendingHost,
     sendingIps,
-    dkim: input.dkim ? { selector: input.dkim.selector, domain: input.dkim.domain } : null,
+    dkim: input.dkim.map(({ selector, domain, algorithm }) => ({ selector, domain, algorithm })),
     dmarc: summary,
     records,
   };

@@ -132,6 +132,19 @@ describe.each(testDialects())("A/B subject lines from the admin pages on %s", (d
     expect(await countRows(database.db, "campaigns")).toBe(0);
   });
 
+  it("says in the review how the audience will be split", async () => {
+    const review = await postForm(server.url, path(), { ...compose(), intent: "review" }, cookie);
+    expect(review.status).toBe(200);
+    const text = textOf(await review.text());
+    // 40 % of 10: two arms of two, the other six get the winner.
+    expect(text).toContain("A: “Issue 8: the protocol” to 2 recipients at random");
+    expect(text).toContain("B: “Issue 8: what changed” to 2 recipients at random");
+    expect(text).toContain(
+      "The other 6 recipients get the subject with the most opens after 1 day",
+    );
+    expect(await countRows(database.db, "campaigns")).toBe(0);
+  });
+
   it("sends the test share, reports both arms, picks the winner once and sends it to the rest", async () => {
     const sent = await sendAsEmail(server.url, path(), compose(), cookie);
     expect(sent.status).toBe(303);

@@ -4,8 +4,14 @@ import { crossTenant } from "../../server/db/tenant-guard";
 import { createNewsletter } from "../../server/newsletters/editing";
 import { publishNewsletter } from "../../server/newsletters/newsletters";
 import { createTenant, saveTenantSettings } from "../../server/tenants/admin";
+import { activatePendingDkimKey, generateDkimKey } from "../../server/tenants/dkim";
 import { dnsLookup } from "../../server/tenants/dns";
-import { checkDomainHealth, type DomainHealthInput } from "../../server/tenants/domain-health";
+import { readDomainCheck } from "../../server/tenants/domain-checks";
+import {
+  checkDomainHealth,
+  type DkimKeyRecord,
+  type DomainHealthInput,
+} from "../../server/tenants/domain-health";
 import { seedTenants } from "../../server/tenants/seed";
 import { getTenantView, settingsOf } from "../../server/tenants/views";
 import { createStaffUser, signIn } from "../support/auth";
@@ -49,17 +55,28 @@ function healthyZone(): Zone {
   };
 }
 
+const RSA_KEY: DkimKeyRecord = {
+  algorithm: "rsa",
+  selector: "s1",
+  domain: "herald.test",
+  recordName: "s1._domainkey.herald.test",
+  recordValue: `v=DKIM1; k=rsa; p=${DKIM_P}`,
+};
+
+const ED25519_KEY: DkimKeyRecord = {
+  algorithm: "ed25519",
+  selector: "s3",
+  domain: "herald.test",
+  recordName: "s3._domainkey.herald.test",
+  recordValue: "v=DKIM1; k=ed25519; p=11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=",
+};
+
 const INPUT: DomainHealthInput = {
   fromAddress: "news@herald.test",
   bounceDomain: "bounces.herald.test",
   sendingHost: "smtp.herald.test",
   bounceMxHost: "mx.herald.test",
-  dkim: {
-    selector: "s1",
-    domain: "herald.test",
-    recordName: "s1._domainkey.herald.test",
-    recordValue: `v=DKIM1; k=rsa; p=${DKIM_P}`,
-  },
+  dkim: [RSA_KEY],
 };
 
 describe("the sender domain check against a local DNS server", () => {
@@ -111,11 +128,7 @@ describe("the sender domain check against a local DNS server", () => {
     });
     expect(record("dkim")).toMatchObject({
       status: "missing",
-      fix: INPUT.dkim && {
-        name: INPUT.dkim.recordName,
-        type: "TXT",
-        value: INPUT.dkim.recordValue,
-      },
+      fix: { name: RSA_KEY.recordName, type: "TXT", value: RSA_KEY.recordValue },
     });
     expect(record("dmarc")).toMatchObject({
       status: "missing",
@@ -138,7 +151,7 @@ describe("the sender domain check against a local DNS server", () => {
     dns.zone["_dmarc.herald.test"] = { TXT: ["v=DMARC1; p=reject; adkim=s; aspf=s"] };
     const { record } = await check({
       ...INPUT,
-      dkim: INPUT.dkim && { ...INPUT.dkim, domain: "mail.herald.test" },
+      dkim: [{ ...RSA_KEY, domain: "mail.herald.test" }],
     });
     expect(record("spf")).toMatchObject({
       status: "wrong",
@@ -147,7 +160,7 @@ describe("the sender domain check against a local DNS server", () => {
     expect(record("spf")?.detail).toContain("SPF says fail for 192.0.2.10");
     expect(record("dkim")).toMatchObject({
       status: "wrong",
-      fix: { value: INPUT.dkim?.recordValue },
+      fix: { value: RSA_KEY.recordValue },
     });
     // Strict alignment: d=mail.herald.test and bounces.herald.test are not herald.test; relaxed
     // DKIM alignment would do, so the fix is the same record with adkim=r.
@@ -185,21 +198,73 @@ describe("the sender domain check against a local DNS server", () => {
 
   it("checks a rotation's new key before staff switch to it", async () => {
     dns.zone = healthyZone();
-    const pendingDkim = {
-      selector: "s3",
-      domain: "herald.test",
-      recordName: "s3._domainkey.herald.test",
-      recordValue: "v=DKIM1; k=ed25519; p=11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=",
-    };
+    const pendingDkim = [
+      { ...ED25519_KEY, algorithm: "rsa" as const, recordValue: `v=DKIM1; k=rsa; p=${DKIM_P}new` },
+    ];
     let { record } = await check({ ...INPUT, pendingDkim });
     expect(record("dkim")?.status).toBe("ok");
     expect(record("dkim-pending")).toMatchObject({
       status: "missing",
-      fix: { name: "s3._domainkey.herald.test", type: "TXT", value: pendingDkim.recordValue },
+      label: "DKIM of the new key (publish before you switch)",
+      fix: { name: "s3._domainkey.herald.test", type: "TXT", value: pendingDkim[0]?.recordValue },
     });
-    dns.zone["s3._domainkey.herald.test"] = { TXT: [pendingDkim.recordValue] };
+    dns.zone["s3._domainkey.herald.test"] = { TXT: [pendingDkim[0]?.recordValue ?? ""] };
     ({ record } = await check({ ...INPUT, pendingDkim }));
     expect(record("dkim-pending")).toMatchObject({ status: "ok", fix: null });
+  });
+
+  it("checks both keys of a tenant that signs with RSA and Ed25519", async () => {
+    dns.zone = healthyZone();
+    dns.zone[ED25519_KEY.recordName] = { TXT: [ED25519_KEY.recordValue] };
+    const both = { ...INPUT, dkim: [RSA_KEY, ED25519_KEY] };
+    let { health } = await check(both);
+    const dkimRecords = () => health.records.filter((r) => r.key === "dkim");
+    expect(dkimRecords().map((r) => [r.label, r.name, r.status])).toEqual([
+      ["DKIM (RSA key, selector s1)", "s1._domainkey.herald.test", "ok"],
+      ["DKIM (Ed25519 key, selector s3)", "s3._domainkey.herald.test", "ok"],
+    ]);
+    expect(health.dkim).toEqual([
+      { selector: "s1", domain: "herald.test", algorithm: "rsa" },
+      { selector: "s3", domain: "herald.test", algorithm: "ed25519" },
+    ]);
+    expect(dns.asked).toContain("TXT s3._domainkey.herald.test");
+
+    // One of the two records taken down: that key's record is missing, the other still ok.
+    delete dns.zone[ED25519_KEY.recordName];
+    ({ health } = await check(both));
+    expect(dkimRecords().map((r) => r.status)).toEqual(["ok", "missing"]);
+    expect(dkimRecords()[1]).toMatchObject({
+      detail:
+        "No DKIM record at selector s3: receivers cannot verify the Ed25519 key's signatures.",
+      fix: { name: ED25519_KEY.recordName, type: "TXT", value: ED25519_KEY.recordValue },
+    });
+    expect(health.records.find((r) => r.key === "dmarc")?.status).toBe("ok");
+  });
+
+  it("aligns DMARC with any signing key, and names a second algorithm's new key", async () => {
+    dns.zone = healthyZone();
+    dns.zone["_dmarc.herald.test"] = { TXT: ["v=DMARC1; p=reject; adkim=s; aspf=s"] };
+    // The RSA key signs for another domain; the Ed25519 key for the From domain itself.
+    const elsewhere = { ...RSA_KEY, domain: "other.test", recordName: "s1._domainkey.other.test" };
+    const { health, record } = await check({ ...INPUT, dkim: [elsewhere, ED25519_KEY] });
+    expect(health.dmarc.dkimAligned).toBe(true);
+    expect(record("dmarc")).toMatchObject({ status: "ok", fix: null });
+    expect(record("dmarc")?.detail).toContain(
+      "DKIM d=other.test not aligned, d=herald.test aligned",
+    );
+    // Neither aligned: DMARC fails, and the note names the key's domain.
+    const neither = await check({ ...INPUT, dkim: [elsewhere] });
+    expect(neither.record("dmarc")).toMatchObject({ status: "wrong", fix: null });
+    expect(neither.record("dmarc")?.fixNote).toContain("send from an address at other.test");
+
+    // Signing with RSA, an Ed25519 key waiting to be added beside it.
+    const adding = await check({ ...INPUT, pendingDkim: [ED25519_KEY] });
+    expect(
+      adding.health.records.filter((r) => r.key.startsWith("dkim")).map((r) => r.label),
+    ).toEqual([
+      "DKIM (RSA key, selector s1)",
+      "DKIM of the new Ed25519 key (publish before you add it)",
+    ]);
   });
 
   it("calls a record unchecked when the DNS server fails, never missing", async () => {
@@ -239,6 +304,34 @@ describe.each(testDialects())("sender domain health on the tenant page on %s", (
       .orderBy("tenant_id")
       .execute();
 
+  const review = async (tenantId: string, senderEmail: string) => {
+    const scope = { db: database.db, tenantId, authorId: null };
+    const { id } = await createNewsletter(scope, {
+      title: `Review ${senderEmail}`,
+      excerpt: "Checked before it goes.",
+      content: "<p>Hello.</p>",
+      readTime: 1,
+    });
+    await publishNewsletter(scope, id);
+    const answer = await postForm(
+      server.url,
+      `/admin/newsletter/send/${id}`,
+      {
+        intent: "review",
+        subject: "A subject",
+        senderName: "Herald",
+        senderEmail,
+        lists: ["newsletter"],
+        mode: "now",
+      },
+      `${chief}; herald_subdomain=${tenantId}`,
+    );
+    expect(answer.status).toBe(200);
+    const html = await answer.text();
+    const warnings = /data-testid="sender-warnings"[\s\S]*?<\/div>/.exec(html)?.[0];
+    return warnings ? textOf(warnings) : "";
+  };
+
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
     await migrateToLatest(database.db);
@@ -250,6 +343,7 @@ describe.each(testDialects())("sender domain health on the tenant page on %s", (
       email: { ...main.email, senderEmail: "news@herald.test" },
     });
     await createTenant(database.db, "test", { id: "acme", name: "Acme", domain: "acme.test" });
+    await createTenant(database.db, "test", { id: "duo", name: "Duo", domain: "duo.test" });
     sink = await startSmtpSink();
     dns = await startFakeDns({});
     // The relay is the sink on 127.0.0.1: that is the address SPF must authorise.
@@ -347,33 +441,6 @@ describe.each(testDialects())("sender domain health on the tenant page on %s", (
   });
 
   it("warns on the review screen when a campaign would go out unsigned or unaligned", async () => {
-    const review = async (tenantId: string, senderEmail: string) => {
-      const scope = { db: database.db, tenantId, authorId: null };
-      const { id } = await createNewsletter(scope, {
-        title: `Review ${senderEmail}`,
-        excerpt: "Checked before it goes.",
-        content: "<p>Hello.</p>",
-        readTime: 1,
-      });
-      await publishNewsletter(scope, id);
-      const answer = await postForm(
-        server.url,
-        `/admin/newsletter/send/${id}`,
-        {
-          intent: "review",
-          subject: "A subject",
-          senderName: "Herald",
-          senderEmail,
-          lists: ["newsletter"],
-          mode: "now",
-        },
-        `${chief}; herald_subdomain=${tenantId}`,
-      );
-      expect(answer.status).toBe(200);
-      const html = await answer.text();
-      const warnings = /data-testid="sender-warnings"[\s\S]*?<\/div>/.exec(html)?.[0];
-      return warnings ? textOf(warnings) : "";
-    };
     // Signed with a key for herald.test, its record published: nothing to warn of.
     expect(await review("main", "news@herald.test")).toBe("");
     // From a domain the key does not cover: unaligned.
@@ -390,6 +457,109 @@ describe.each(testDialects())("sender domain health on the tenant page on %s", (
     expect(await review("main", "news@herald.test")).toContain(
       "the DKIM record at s2._domainkey.herald.test was missing",
     );
+  });
+
+  it("checks both keys of a tenant that signs with RSA and Ed25519, and warns of each", async () => {
+    // duo signs with an RSA key for duo.test and an Ed25519 key for duo-mail.test.
+    const duo = settingsOf(await getTenantView(database.db, "duo"));
+    await saveTenantSettings(database.db, "test", "duo", {
+      ...duo,
+      email: { ...duo.email, senderEmail: "news@duo.test" },
+    });
+    const rsa = await generateDkimKey(database.db, "test", "duo", {
+      selector: "r1",
+      domain: "duo.test",
+      algorithm: "rsa",
+    });
+    const ed25519 = await generateDkimKey(database.db, "test", "duo", {
+      selector: "e1",
+      domain: "duo-mail.test",
+      algorithm: "ed25519",
+    });
+    Object.assign(dns.zone, {
+      "duo.test": {
+        TXT: ["v=spf1 ip4:127.0.0.1 -all"],
+        MX: [{ priority: 10, exchange: "mx.herald.test" }],
+      },
+      "_dmarc.duo.test": { TXT: ["v=DMARC1; p=reject"] },
+      [rsa.record.recordName]: { TXT: [rsa.record.recordValue] },
+    });
+    const records = async () =>
+      [
+        ...(await page("duo")).matchAll(
+          /data-record="(dkim[\w-]*)" data-status="(\w+)" data-name="([^"]+)"[\s\S]*?<h3[^>]*>([^<]+)</g,
+        ),
+      ].map(([, key, status, name, label]) => [key, status, name, textOf(label ?? "")]);
+    // The Ed25519 key waits to be added: its record is checked as the new key's.
+    expect((await checkNow("duo")).status).toBe(302);
+    expect(await records()).toEqual([
+      ["dkim", "ok", "r1._domainkey.duo.test", "DKIM (RSA key, selector r1)"],
+      [
+        "dkim-pending",
+        "missing",
+        "e1._domainkey.duo-mail.test",
+        "DKIM of the new Ed25519 key (publish before you add it)",
+      ],
+    ]);
+    // Added while its record is still missing: the review knows from the last check.
+    await activatePendingDkimKey(database.db, "test", "duo", "ed25519");
+    expect(await review("duo", "news@duo.test")).toContain(
+      "One of this campaign's DKIM signatures cannot be verified: at the last check",
+    );
+
+    // Both records published: both ok, nothing to warn of, from either key's domain.
+    dns.zone[ed25519.record.recordName] = { TXT: [ed25519.record.recordValue] };
+    expect((await checkNow("duo")).status).toBe(302);
+    expect(await records()).toEqual([
+      ["dkim", "ok", "r1._domainkey.duo.test", "DKIM (RSA key, selector r1)"],
+      ["dkim", "ok", "e1._domainkey.duo-mail.test", "DKIM (Ed25519 key, selector e1)"],
+    ]);
+    expect(await review("duo", "news@duo.test")).toBe("");
+    // Aligned with the Ed25519 key's d= only: aligned all the same.
+    expect(await review("duo", "news@duo-mail.test")).toBe("");
+    expect(await review("duo", "newsletter@keydiscovery.com")).toContain(
+      "its From domain keydiscovery.com is not aligned with any DKIM signature's d= (duo.test, duo-mail.test)",
+    );
+
+    // The RSA record taken down: one signature fails, the other still verifies.
+    delete dns.zone[rsa.record.recordName];
+    expect((await checkNow("duo")).status).toBe(302);
+    expect((await records()).map(([, status]) => status)).toEqual(["missing", "ok"]);
+    let warnings = await review("duo", "news@duo.test");
+    expect(warnings).toContain(
+      "the DKIM record at r1._domainkey.duo.test was missing. Receivers that read only its RSA signature treat it as unsigned; only its Ed25519 signature can pass.",
+    );
+    expect(warnings).not.toContain("effectively unsigned");
+
+    // Both taken down: effectively unsigned, both records named.
+    delete dns.zone[ed25519.record.recordName];
+    expect((await checkNow("duo")).status).toBe(302);
+    warnings = await review("duo", "news@duo.test");
+    expect(warnings).toContain(
+      "This campaign would go out effectively unsigned: at the last check",
+    );
+    expect(warnings).toContain(
+      "the DKIM record at r1._domainkey.duo.test was missing, and the DKIM record at e1._domainkey.duo-mail.test was missing, so receivers cannot verify either signature.",
+    );
+    expect(warnings).not.toContain("One of this campaign's DKIM signatures");
+  });
+
+  it("reads a check stored before two keys (one dkim object, or null) as a list", async () => {
+    const stored = await readDomainCheck(database.db, "main");
+    const health = { ...stored?.health, dkim: { selector: "s2", domain: "herald.test" } };
+    const store = (result: unknown) =>
+      crossTenant(database.db)
+        .updateTable("domain_checks")
+        .set({ result: JSON.stringify(result) })
+        .where("tenant_id", "=", "main")
+        .execute();
+    await store(health);
+    expect((await readDomainCheck(database.db, "main"))?.health.dkim).toEqual([
+      { selector: "s2", domain: "herald.test" },
+    ]);
+    await store({ ...health, dkim: null });
+    expect((await readDomainCheck(database.db, "main"))?.health.dkim).toEqual([]);
+    await store(stored?.health);
   });
 
   it("shows the complaint and bounce rates of 30 days against the limits", async () => {

@@ -217,7 +217,11 @@ describe("a tenant on MailerLite", () => {
         await createNewsletter(scope, {
           title: "Sent through MailerLite",
           excerpt: "A campaign MailerLite sends",
-          content: '<p>Read <a href="https://example.com/a">this</a>.</p>',
+          content:
+            '<p>Read <a href="https://example.com/a">this</a>.</p>' +
+            '<div data-block="web-only"><p>Only on the website</p></div>' +
+            '<div data-block="email-only"><p>Only in the email</p></div>' +
+            '<div data-block="button"><a href="/newsletter">All issues</a></div>',
           readTime: 2,
         })
       ).id;
@@ -250,6 +254,14 @@ describe("a tenant on MailerLite", () => {
       );
       expect(campaign?.groups).toEqual(["9003"]);
       expect(campaign?.status).toBe("sent");
+      // The email pass as Herald's own sender gives it: sections chosen, the button a table with
+      // inline styles, links absolute (MailerLite sends the HTML it is given).
+      const content = campaign?.emails[0]?.content ?? "";
+      expect(content).toContain("Only in the email");
+      expect(content).not.toContain("Only on the website");
+      expect(content).not.toContain("data-block");
+      expect(content).toMatch(/<table[^>]*>[\s\S]*All issues/);
+      expect(content).toMatch(/href="https?:\/\/[^"]+\/newsletter"/);
       const newsletter = await crossTenant(database.db)
         .selectFrom("newsletters")
         .select(["mailerlite_campaign_id", "send_status", "sent_at"])

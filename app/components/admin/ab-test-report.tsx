@@ -11,7 +11,8 @@ import { percent } from "./campaign-report";
 
 type Arm = AbTestReport["arms"][number];
 
-const waitText = (minutes: number) =>
+/** An A/B test's wait in words: "4 hours", "2 days". */
+export const waitText = (minutes: number) =>
   minutes % 1440 === 0 ? plural(minutes / 1440, "day") : plural(Math.round(minutes / 60), "hour");
 
 function columns(winner: number | null): Column<Arm>[] {

@@ -2,6 +2,7 @@ import type { reviewCampaign } from "../../../server/campaigns/review";
 import { plural } from "../../../shared/format";
 import { AdminSection } from "../admin-header";
 import { SubmitButton } from "../ui/form";
+import { waitText } from "./ab-test-report";
 
 /** What reviewCampaign found, and whether the audience changed since the review the staff saw. */
 export type CampaignReviewView = Awaited<ReturnType<typeof reviewCampaign>> & {
@@ -82,6 +83,23 @@ export function CampaignReview({
             complained addresses are never included.
           </span>
         </dd>
+        {review.abSplit ? (
+          <>
+            <dt className="font-semibold">A/B test</dt>
+            <dd data-testid="ab-split">
+              <ul className="list-disc space-y-1 pl-5">
+                {review.abSplit.arms.map((arm, index) => (
+                  <li key={arm.subject}>
+                    {`${String.fromCharCode(65 + index)}: “${arm.subject}” to ${plural(arm.recipients, "recipient")} at random`}
+                  </li>
+                ))}
+              </ul>
+              <span className="block text-sm opacity-80">
+                {`The other ${plural(review.abSplit.rest, "recipient")} get the subject with the most ${review.abSplit.winnerBy} after ${waitText(review.abSplit.waitMinutes)} (or when you pick the winner).`}
+              </span>
+            </dd>
+          </>
+        ) : null}
       </dl>
       <div className="mt-5 space-y-6">
         {PREVIEW_WIDTHS.map(({ name, width }) => (

@@ -52,7 +52,7 @@ export function DomainHealthSection({
       intro={
         <p className="mt-2">
           Whether DNS says receivers may trust this tenant's mail: SPF for the host Herald sends
-          through, the DKIM record of the key Herald signs with, DMARC and its alignment with the
+          through, the DKIM record of each key Herald signs with, DMARC and its alignment with the
           From domain, and the MX records. Checked daily and whenever you ask.
         </p>
       }
@@ -88,7 +88,8 @@ export function DomainHealthSection({
       {check ? (
         <ul className="mt-4 space-y-4" data-testid="domain-records">
           {check.health.records.map((record) => (
-            <RecordItem key={record.key} record={record} />
+            // Two DKIM keys: two records of one kind, at two names.
+            <RecordItem key={`${record.key} ${record.name}`} record={record} />
           ))}
         </ul>
       ) : null}
@@ -103,6 +104,7 @@ function RecordItem({ record }: { record: RecordCheck }) {
       className="rounded-brand border border-black/10 p-4"
       data-record={record.key}
       data-status={record.status}
+      data-name={record.name}
     >
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
         <h3 className="font-semibold">{record.label}</h3>
