@@ -1,4 +1,3 @@
-import { Form } from "react-router";
 import type { DkimRecord, TenantDkim } from "../../server/tenants/dkim";
 import {
   DKIM_ALGORITHM_LABELS,
@@ -6,6 +5,7 @@ import {
   type DkimAlgorithm,
 } from "../../shared/schemas/dkim";
 import { StaffTime } from "../lib/time-zone";
+import { TenantForm } from "./admin/tenant-form";
 import {
   dangerSubmitClass,
   FieldShell,
@@ -106,8 +106,7 @@ export function DkimSettings({
                 ? "Publish this record beside the current one and wait until it resolves; then switch. Keep the old record published for a few days, so mail signed before the switch still verifies."
                 : "Publish this record and wait until it resolves; then add it, and every message carries both signatures."}
             </p>
-            <Form method="post" className="mt-3 flex flex-wrap gap-3">
-              <input type="hidden" name="tenantId" value={tenantId} />
+            <TenantForm tenantId={tenantId} className="mt-3 flex flex-wrap gap-3">
               <input type="hidden" name="algorithm" value={record.algorithm} />
               <SubmitButton name="intent" value="dkim:activate">
                 {replaces ? "Switch to the new key" : "Sign with both keys"}
@@ -120,16 +119,15 @@ export function DkimSettings({
               >
                 Discard the new key
               </button>
-            </Form>
+            </TenantForm>
           </div>
         );
       })}
 
-      <Form method="post" className="mt-6 space-y-4" noValidate>
+      <TenantForm tenantId={tenantId} className="mt-6 space-y-4" noValidate>
         <h3 className="font-semibold">
           {dkim.active.length > 0 ? "Rotate or add a key: generate a new key" : "Generate a key"}
         </h3>
-        <input type="hidden" name="tenantId" value={tenantId} />
         <div className="grid gap-4 md:grid-cols-3">
           {DKIM_TEXT_FIELDS.map(({ name, ...field }) => (
             <TextField
@@ -175,11 +173,10 @@ export function DkimSettings({
             carries an RSA and an Ed25519 signature.
           </p>
         ) : null}
-      </Form>
+      </TenantForm>
 
       {dkim.active.length > 0 ? (
-        <Form method="post" className="mt-6 flex flex-wrap items-center gap-4">
-          <input type="hidden" name="tenantId" value={tenantId} />
+        <TenantForm tenantId={tenantId} className="mt-6 flex flex-wrap items-center gap-4">
           <label className="flex items-center gap-2">
             <input type="checkbox" name="confirm" className="h-4 w-4" />
             {dkim.active.length > 1
@@ -189,7 +186,7 @@ export function DkimSettings({
           <button type="submit" name="intent" value="dkim:remove" className={dangerSubmitClass}>
             {dkim.active.length > 1 ? "Remove DKIM keys" : "Remove DKIM key"}
           </button>
-        </Form>
+        </TenantForm>
       ) : null}
     </SettingsPanel>
   );

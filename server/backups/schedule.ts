@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { Db } from "../db";
 import type { Env } from "../env";
 import type { Logger } from "../logger";
+import { PeriodicTask } from "../periodic";
 import { claimSettingTurn, readSetting, writeSetting } from "../settings";
 import { MANIFEST_FILE } from "./manifest";
 import { writeSnapshot } from "./snapshot";
@@ -82,46 +83,29 @@ export interface BackupSchedulerOptions {
 }
 
 export class BackupScheduler {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
   private readonly abort = new AbortController();
-  private stopped = false;
+  private readonly periodic: PeriodicTask;
 
-  constructor(private readonly options: BackupSchedulerOptions & { env: { BACKUP_DIR: string } }) {}
+  constructor(private readonly options: BackupSchedulerOptions & { env: { BACKUP_DIR: string } }) {
+    const every = () => this.options.env.BACKUP_EVERY;
+    // One at a time: a snapshot longer than a turn makes this process skip the turns it covers.
+    this.periodic = new PeriodicTask({
+      run: () => this.takeTurn(new Date(Math.floor(Date.now() / every()) * every())),
+      nextDelay: () => (Math.floor(Date.now() / every()) + 1) * every() - Date.now(),
+      onError: (error) => this.options.logger.error({ err: error }, "scheduled backup failed"),
+    });
+  }
 
   /** Looks at once (a turn nobody took yet is taken now), then at every turn's start. */
   start(): this {
-    this.schedule(0);
+    this.periodic.start();
     return this;
   }
 
   /** No new snapshot; one being written is abandoned (its partial directory removed). */
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
     this.abort.abort();
-    await this.running;
-  }
-
-  private schedule(delay: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      const every = this.options.env.BACKUP_EVERY;
-      const turn = new Date(Math.floor(Date.now() / every) * every);
-      // One at a time: a snapshot longer than a turn makes this process skip the turns it covers.
-      if (!this.running) {
-        this.running = this.takeTurn(turn)
-          .then(() => {})
-          .catch((error: unknown) =>
-            this.options.logger.error({ err: error }, "scheduled backup failed"),
-          )
-          .finally(() => {
-            this.running = null;
-          });
-      }
-      this.schedule((Math.floor(Date.now() / every) + 1) * every - Date.now());
-    }, delay);
-    this.timer.unref();
+    await this.periodic.stop();
   }
 
   /** Claims `turn`; if this process got it, writes a snapshot and keeps the newest BACKUP_KEEP. */

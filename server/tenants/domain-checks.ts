@@ -5,6 +5,7 @@ import { crossTenant, tenantDb } from "../db/tenant-guard";
 import type { Env } from "../env";
 import { createRateLimit } from "../http/rate-limit";
 import type { Logger } from "../logger";
+import { PeriodicTask } from "../periodic";
 import { FIXED_SENDER } from "./config";
 import { type DkimRecord, tenantDkim } from "./dkim";
 import { type DnsLookup, dnsLookup } from "./dns";
@@ -179,40 +180,27 @@ const POLL_MS = 15 * 60_000;
 
 /** The daily check of every tenant, beside the sending worker (DOMAIN_CHECK_EVERY; off: none). */
 export class DomainCheckScheduler {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = false;
+  private readonly periodic: PeriodicTask;
 
   constructor(
     private readonly options: { db: Db; logger: Logger; env: DomainCheckEnv; every: number },
-  ) {}
+  ) {
+    this.periodic = new PeriodicTask({
+      run: () => this.runDue(),
+      nextDelay: () => Math.min(POLL_MS, this.options.every),
+      onError: (error) =>
+        this.options.logger.warn({ err: error }, "daily sender domain checks failed"),
+    });
+  }
 
   /** Looks at once (a restart runs what fell due while it was down), then every 15 minutes. */
   start(): this {
-    this.schedule(0);
+    this.periodic.start();
     return this;
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(delay: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running ??= this.runDue()
-        .then(() => {})
-        .catch((error: unknown) =>
-          this.options.logger.warn({ err: error }, "daily sender domain checks failed"),
-        )
-        .finally(() => {
-          this.running = null;
-        });
-      this.schedule(Math.min(POLL_MS, this.options.every));
-    }, delay);
-    this.timer.unref();
+    await this.periodic.stop();
   }
 
   /** Runs every check that is due; answers the tenants checked. */
@@ -221,7 +209,7 @@ export class DomainCheckScheduler {
     const tenants = await crossTenant(db).selectFrom("tenants").select("id").execute();
     const checked: string[] = [];
     for (const { id } of tenants) {
-      if (this.stopped) break;
+      if (this.periodic.isStopped) break;
       if (!(await claimDailyCheck(db, id, every, now))) continue;
       try {
         const health = await runDomainCheck(db, env, id, "daily");

@@ -1,5 +1,5 @@
-import { useEffect, useState } from "react";
-import { type FetcherWithComponents, useFetcher } from "react-router";
+import { type ReactNode, useEffect, useState } from "react";
+import { useFetcher } from "react-router";
 import { outlineButtonClass } from "../ui/form";
 
 /** What POST /admin/newsletter/assist/:id answers (app/routes/admin/newsletter-assist.ts). */
@@ -19,94 +19,100 @@ export function fillField(id: string, text: string): void {
   field.focus();
 }
 
-/** Shown once the page's scripts run: the buttons answer in the page, never as a new page. */
-function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
+/** Where a draft goes: the newsletter it is drafted from and the id of the field it fills. */
+interface AssistProps {
+  newsletterId: string;
+  fieldId: string;
 }
 
-/** The button that asks POST /admin/newsletter/assist/:id for a draft, through `fetcher`. */
-function AssistButton({
-  fetcher,
-  newsletterId,
-  intent,
-  label,
-}: {
-  fetcher: FetcherWithComponents<AssistAnswer>;
-  newsletterId: string;
-  intent: "subject" | "linkedin";
-  label: string;
-}) {
-  return (
-    <fetcher.Form method="post" action={`/admin/newsletter/assist/${newsletterId}`}>
-      <button
-        type="submit"
-        name="intent"
-        value={intent}
-        className={outlineButtonClass}
-        disabled={fetcher.state !== "idle"}
-      >
-        {label}
-      </button>
-    </fetcher.Form>
-  );
+/** The two drafts asked for, and their button's words before and while it is asked. */
+const ASSIST_BUTTONS = {
+  subject: { idle: "Suggest a subject line", busy: "Asking for subject lines…" },
+  linkedin: { idle: "Draft the LinkedIn post", busy: "Drafting the post…" },
+} as const;
+
+/** One request for a draft of `intent`: its fetcher, whether it is under way, its answer. */
+function useAssist(intent: keyof typeof ASSIST_BUTTONS, newsletterId: string) {
+  const fetcher = useFetcher<AssistAnswer>();
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const busy = fetcher.state !== "idle";
+  return { intent, newsletterId, fetcher, hydrated, busy, answer: busy ? undefined : fetcher.data };
 }
 
 /**
- * "Suggest a subject line" (issue 36, target 4; decision 047): asks the language model for a few
- * subject lines in the leader's voice; picking one puts it into the subject field, where it can be
- * edited. Nothing is saved or sent by this.
+ * The button that asks POST /admin/newsletter/assist/:id for a draft, then the place its answer is
+ * said: the error, or what `children` make of the answer. Nothing until the page's scripts run:
+ * the button answers in the page, never as a new page.
  */
-export function SubjectSuggestions({
-  newsletterId,
-  fieldId,
+function Assist({
+  request: { intent, newsletterId, fetcher, hydrated, busy, answer },
+  className,
+  testId,
+  children,
 }: {
-  newsletterId: string;
-  /** the id of the subject input the chosen line goes into */
-  fieldId: string;
+  request: ReturnType<typeof useAssist>;
+  className: string;
+  testId?: string;
+  children: ReactNode;
 }) {
-  const fetcher = useFetcher<AssistAnswer>();
-  const hydrated = useHydrated();
   if (!hydrated) return null;
-  const busy = fetcher.state !== "idle";
-  const answer = busy ? undefined : fetcher.data;
   return (
-    <div className="space-y-3" data-testid="subject-suggestions">
-      <AssistButton
-        fetcher={fetcher}
-        newsletterId={newsletterId}
-        intent="subject"
-        label={busy ? "Asking for subject lines…" : "Suggest a subject line"}
-      />
+    <div className={className} data-testid={testId}>
+      <fetcher.Form method="post" action={`/admin/newsletter/assist/${newsletterId}`}>
+        <button
+          type="submit"
+          name="intent"
+          value={intent}
+          className={outlineButtonClass}
+          disabled={busy}
+        >
+          {ASSIST_BUTTONS[intent][busy ? "busy" : "idle"]}
+        </button>
+      </fetcher.Form>
       <div aria-live="polite">
         {answer?.error ? (
           <p role="alert" className="font-medium text-danger">
             {answer.error}
           </p>
         ) : null}
-        {answer?.suggestions?.length ? (
-          <fieldset className="rounded-brand border border-black/15 p-3">
-            <legend className="px-1 text-sm font-semibold">
-              Suggestions: pick one to put it in the subject, then edit it as you like
-            </legend>
-            <ul className="space-y-2">
-              {answer.suggestions.map((line) => (
-                <li key={line}>
-                  <button
-                    type="button"
-                    className="w-full rounded-brand border border-black/15 px-3 py-2 text-left hover:bg-brand/10"
-                    onClick={() => fillField(fieldId, line)}
-                  >
-                    {line}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </fieldset>
-        ) : null}
+        {children}
       </div>
     </div>
+  );
+}
+
+/**
+ * "Suggest a subject line" (issue 36, target 4; decision 047): asks the language model for a few
+ * subject lines in the leader's voice; picking one puts it into the subject field (`fieldId`),
+ * where it can be edited. Nothing is saved or sent by this.
+ */
+export function SubjectSuggestions({ newsletterId, fieldId }: AssistProps) {
+  const request = useAssist("subject", newsletterId);
+  const suggestions = request.answer?.suggestions;
+  return (
+    <Assist request={request} className="space-y-3" testId="subject-suggestions">
+      {suggestions?.length ? (
+        <fieldset className="rounded-brand border border-black/15 p-3">
+          <legend className="px-1 text-sm font-semibold">
+            Suggestions: pick one to put it in the subject, then edit it as you like
+          </legend>
+          <ul className="space-y-2">
+            {suggestions.map((line) => (
+              <li key={line}>
+                <button
+                  type="button"
+                  className="w-full rounded-brand border border-black/15 px-3 py-2 text-left hover:bg-brand/10"
+                  onClick={() => fillField(fieldId, line)}
+                >
+                  {line}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
+      ) : null}
+    </Assist>
   );
 }
 
@@ -114,39 +120,17 @@ export function SubjectSuggestions({
  * "Draft the LinkedIn post": asks for a post in the leader's voice and puts it into the page's
  * LinkedIn text field (`fieldId`) to be edited; it never saves or publishes.
  */
-export function LinkedInDraftButton({
-  newsletterId,
-  fieldId,
-}: {
-  newsletterId: string;
-  fieldId: string;
-}) {
-  const fetcher = useFetcher<AssistAnswer>();
-  const hydrated = useHydrated();
-  const draft = fetcher.state === "idle" ? fetcher.data?.draft : undefined;
+export function LinkedInDraftButton({ newsletterId, fieldId }: AssistProps) {
+  const request = useAssist("linkedin", newsletterId);
+  const draft = request.answer?.draft;
   useEffect(() => {
     if (draft) fillField(fieldId, draft);
   }, [draft, fieldId]);
-  if (!hydrated) return null;
-  const busy = fetcher.state !== "idle";
-  const error = busy ? undefined : fetcher.data?.error;
   return (
-    <div className="space-y-2">
-      <AssistButton
-        fetcher={fetcher}
-        newsletterId={newsletterId}
-        intent="linkedin"
-        label={busy ? "Drafting the post…" : "Draft the LinkedIn post"}
-      />
-      <div aria-live="polite">
-        {error ? (
-          <p role="alert" className="font-medium text-danger">
-            {error}
-          </p>
-        ) : draft ? (
-          <p className="text-sm">Draft put in the post's text: edit it before you publish.</p>
-        ) : null}
-      </div>
-    </div>
+    <Assist request={request} className="space-y-2">
+      {draft ? (
+        <p className="text-sm">Draft put in the post's text: edit it before you publish.</p>
+      ) : null}
+    </Assist>
   );
 }

@@ -1,4 +1,10 @@
 import { Form } from "react-router";
+import {
+  AUTHOR_KIND_LABELS,
+  AUTHOR_KINDS,
+  POST_TIME_LABELS,
+  POST_TIMES,
+} from "../../../shared/schemas/linkedin";
 import { utcToZonedLocal } from "../../../shared/time-zone";
 import { StaffTime, useTimeZone } from "../../lib/time-zone";
 import { AdminSection } from "../admin-header";
@@ -30,10 +36,7 @@ function ConnectForm({ label }: { label: string }) {
         legend="Post as"
         name="kind"
         chosen="member"
-        options={[
-          { value: "member", label: "My LinkedIn profile" },
-          { value: "organization", label: "An organization page I administer" },
-        ]}
+        options={AUTHOR_KINDS.map((value) => ({ value, label: AUTHOR_KIND_LABELS[value] }))}
       />
       <label htmlFor="linkedin-organization" className="block font-semibold">
         Organization page id <span className="font-normal">(for an organization page)</span>
@@ -87,9 +90,7 @@ export function LinkedInConnection({
           {connection.reconnect ? (
             <div role="alert" className="mt-3 rounded-brand border-2 border-danger p-3">
               <p className="font-semibold">
-                {connection.problem
-                  ? "LinkedIn no longer accepts this connection. Reconnect LinkedIn to keep posting."
-                  : "This connection lapses soon. Reconnect LinkedIn to keep posting."}
+                {`${connection.problem ? "LinkedIn no longer accepts this connection." : "This connection lapses soon."} Reconnect LinkedIn to keep posting.`}
               </p>
               {connection.problem ? <p className="mt-1">{connection.problem}</p> : null}
               <ConnectForm label="Reconnect LinkedIn" />
@@ -158,10 +159,7 @@ export function LinkedInPostForm({
             name="when"
             chosen="now"
             hint="A post for a newsletter scheduled to publish waits for its publication, beside the email."
-            options={[
-              { value: "now", label: "Now" },
-              { value: "at", label: "At the time below" },
-            ]}
+            options={POST_TIMES.map((value) => ({ value, label: POST_TIME_LABELS[value] }))}
           />
           <label htmlFor="linkedin-at" className="block font-semibold">
             Time <span className="font-normal">({zone})</span>

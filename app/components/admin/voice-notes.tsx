@@ -1,5 +1,5 @@
-import { Form } from "react-router";
 import { SettingsPanel, SubmitButton, TextArea } from "../ui/form";
+import { TenantForm } from "./tenant-form";
 
 /**
  * The tenant's voice notes (issue 36, target 4; decision 047): how its leader writes, given to the
@@ -37,8 +37,7 @@ export function VoiceNotesSettings({
         </p>
       }
     >
-      <Form method="post" className="mt-4 space-y-3">
-        <input type="hidden" name="tenantId" value={tenantId} />
+      <TenantForm tenantId={tenantId} className="mt-4 space-y-3">
         <label htmlFor="voice-notes" className="block text-sm font-semibold">
           Voice notes
         </label>
@@ -53,7 +52,7 @@ export function VoiceNotesSettings({
         <SubmitButton name="intent" value="voice:save">
           Save voice notes
         </SubmitButton>
-      </Form>
+      </TenantForm>
     </SettingsPanel>
   );
 }

@@ -1,6 +1,6 @@
-import { Form } from "react-router";
 import { StaffTime } from "../../lib/time-zone";
-import { SettingsPanel, SubmitButton, TextInput } from "../ui/form";
+import { SettingsPanel, SubmitButton, TextField } from "../ui/form";
+import { TenantForm } from "./tenant-form";
 
 /**
  * The tenant's MailerLite webhook (tenant manager): the URL to give MailerLite and the signing
@@ -48,15 +48,12 @@ export function WebhookSettings({
         </>
       }
     >
-      <Form method="post" className="mt-4 flex flex-wrap items-end gap-3">
-        <input type="hidden" name="tenantId" value={tenantId} />
+      <TenantForm tenantId={tenantId} className="mt-4 flex flex-wrap items-end gap-3">
         <div className="min-w-64 flex-1">
-          <label htmlFor="webhook-secret" className="block text-sm font-semibold">
-            {secret ? "Replace the signing secret" : "Signing secret"}
-          </label>
-          <TextInput
+          <TextField
             id="webhook-secret"
             name="secret"
+            label={secret ? "Replace the signing secret" : "Signing secret"}
             type="password"
             autoComplete="off"
             required
@@ -66,10 +63,9 @@ export function WebhookSettings({
         <SubmitButton name="intent" value="webhook:save">
           Save secret
         </SubmitButton>
-      </Form>
+      </TenantForm>
       {secret ? (
-        <Form method="post" className="mt-3">
-          <input type="hidden" name="tenantId" value={tenantId} />
+        <TenantForm tenantId={tenantId} className="mt-3">
           <button
             type="submit"
             name="intent"
@@ -78,7 +74,7 @@ export function WebhookSettings({
           >
             Remove the secret
           </button>
-        </Form>
+        </TenantForm>
       ) : null}
     </SettingsPanel>
   );
