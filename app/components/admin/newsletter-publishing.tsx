@@ -10,6 +10,10 @@ import { Link } from "../../lib/page-scripts";
  * without JavaScript on a page of its own (`?confirmDelete=1`).
  */
 
+/** A quiet link of the editor's side panel (Preview, Social pack). */
+const sidePanelLinkClass =
+  "block rounded-brand border-2 border-black/30 px-4 py-2 text-center font-semibold text-ink no-underline hover:bg-black/5";
+
 export function ConfirmDelete({ title, actionUrl }: { title: string; actionUrl: string }) {
   return (
     <section
@@ -137,14 +141,11 @@ export function PublishingPanel({
             to={`/admin/newsletter/preview/${newsletter.id}`}
             target="_blank"
             rel="noopener"
-            className="block rounded-brand border-2 border-black/30 px-4 py-2 text-center font-semibold text-ink no-underline hover:bg-black/5"
+            className={sidePanelLinkClass}
           >
             Preview
           </Link>
-          <Link
-            to={`/admin/newsletter/social/${newsletter.id}`}
-            className="block rounded-brand border-2 border-black/30 px-4 py-2 text-center font-semibold text-ink no-underline hover:bg-black/5"
-          >
+          <Link to={`/admin/newsletter/social/${newsletter.id}`} className={sidePanelLinkClass}>
             Social pack
           </Link>
           {published ? (
