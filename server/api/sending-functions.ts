@@ -71,11 +71,12 @@ export const sendEmail = defineFunction({
     if (foreign) throw new ApiError("INVALID_ARGUMENT", foreign, { from: [foreign] });
     // The campaign frame, without tracking; the footer gets SPEC §2's fixed links for the address.
     const { origin } = ctx.subscription;
+    const mailContent = mailContentFor(tenant, content, origin);
     const rendered = await renderCampaignEmail(tenant, {
       origin,
       headline: subject,
-      preheader: plainPreviewOf(content),
-      contentHtml: mailContentFor(tenant, content, origin),
+      preheader: plainPreviewOf(mailContent),
+      contentHtml: mailContent,
       viewInBrowserUrl: null,
       why: `You receive this because ${tenant.branding.companyName} sent it to your address from ${siteNameOf(origin)}.`,
       trackOpens: false,

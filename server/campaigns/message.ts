@@ -123,7 +123,8 @@ export async function prepareCampaignMessage(
     cover: coverUrl
       ? emailCover(coverUrl, newsletter?.cover_alt ?? "", images.get(coverUrl))
       : null,
-    preheader: newsletter?.excerpt || plainPreviewOf(source.content),
+    // From the mail's own content: a web-only section never reaches the inbox's preview line.
+    preheader: newsletter?.excerpt || plainPreviewOf(mailContent),
     contentHtml,
     // Tagged as mail, so the page counts the view under Email (decision 047).
     viewInBrowserUrl: source.newsletterId

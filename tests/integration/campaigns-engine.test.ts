@@ -17,7 +17,9 @@ describe.each(testDialects())("the sending engine on %s", (dialect) => {
       engine.ctx,
       {
         subject: "Issue 1",
-        content: '<p>Read <a href="https://example.com/article">the article</a>.</p>',
+        content:
+          '<div data-block="web-only"><p>Comment on the site.</p></div>' +
+          '<p>Read <a href="https://example.com/article">the article</a>.</p>',
         groups: lists,
       },
       null,
@@ -37,6 +39,10 @@ describe.each(testDialects())("the sending engine on %s", (dialect) => {
     expect(sample?.html).toMatch(/href="http:\/\/localhost:3000\/t\/c\/\d+\.0\.[\w-]+"/);
     expect(sample?.html).toMatch(/src="http:\/\/localhost:3000\/t\/o\/\d+\.0\.[\w-]+\.gif"/);
     expect(sample?.text).toContain("/t/c/");
+    // A web-only section is in neither part, nor in the preview line inboxes show.
+    expect(sample?.html).not.toContain("Comment on the site.");
+    expect(sample?.text).not.toContain("Comment on the site.");
+    expect(sample?.html).toContain("Read the article.");
     expect(sample?.messageId).toMatch(new RegExp(`^<d\\d+\\.${campaign.id}@keydiscovery\\.com>$`));
     expect(sample?.headers.get("list-id")).toMatch(/^"[^"]+" <[a-z0-9-]+\.main\.localhost>$/);
     const ids = new Set(
