@@ -13,7 +13,6 @@ import { socialPackOf } from "../social/pack";
 
 export interface LinkedInPostContent {
   commentary: string;
-  articleUrl: string;
   image: { png: Buffer; altText: string };
 }
 
@@ -23,13 +22,11 @@ export async function linkedInPostContent(
 ): Promise<LinkedInPostContent | null> {
   const newsletter = await getNewsletter(ctx, newsletterId);
   if (newsletter?.status !== "published") return null;
-  const articleUrl = `${ctx.origin}/newsletter/${encodeURIComponent(newsletter.slug)}?utm_source=linkedin&utm_medium=social&utm_campaign=${encodeURIComponent(newsletter.slug)}`;
   const { linkedIn } = await socialPackOf(ctx, newsletter);
   const linkImage = packImages(ctx, newsletter).find((image) => image.kind === "link");
   const drawn = linkImage ? await drawPackImage(ctx, newsletter, linkImage) : null;
   return {
     commentary: linkedIn,
-    articleUrl,
     image: {
       png: drawn ?? (await shareCardPng(ctx, newsletter)),
       altText: newsletter.coverAlt || newsletter.title,
