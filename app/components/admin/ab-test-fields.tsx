@@ -61,9 +61,11 @@ export function AbTestFields({
       <summary className="cursor-pointer font-semibold">A/B test subject lines (optional)</summary>
       <fieldset className="mt-4 space-y-5">
         <legend className="sr-only">A/B test subject lines</legend>
-        <Checkbox name="abTest" defaultChecked={values.abTest}>
-          Test subject lines on part of the audience first
-        </Checkbox>
+        <Checkbox
+          name="abTest"
+          label="Test subject lines on part of the audience first"
+          defaultChecked={values.abTest}
+        />
         <p className="text-sm opacity-80">
           The subject above is subject A. The test share gets the subjects in equal parts, picked at
           random; after the wait, the subject with the better rate of opens or clicks goes to

@@ -130,12 +130,8 @@ export function CampaignOptions({
       <fieldset>
         <legend className="font-semibold">Tracking</legend>
         <div className="mt-2 space-y-2">
-          <Checkbox name="trackOpens" defaultChecked={trackOpens}>
-            Track opens
-          </Checkbox>
-          <Checkbox name="trackClicks" defaultChecked={trackClicks}>
-            Track clicks
-          </Checkbox>
+          <Checkbox name="trackOpens" label="Track opens" defaultChecked={trackOpens} />
+          <Checkbox name="trackClicks" label="Track clicks" defaultChecked={trackClicks} />
         </div>
       </fieldset>
       <fieldset aria-describedby="scheduledAt-error">

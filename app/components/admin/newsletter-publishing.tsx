@@ -268,9 +268,10 @@ function SchedulePicker({
         form="newsletter-form"
         defaultChecked={schedule.send}
         className="flex items-start gap-2 text-sm"
-      >
-        <span>Also send it by email to the “{schedule.list}” list when it is published</span>
-      </Checkbox>
+        label={
+          <span>Also send it by email to the “{schedule.list}” list when it is published</span>
+        }
+      />
       <IntentSubmit
         intent="schedule"
         busyIntent={busyIntent}

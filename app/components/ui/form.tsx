@@ -321,17 +321,14 @@ export function TextAreaField({
 
 /** One yes-or-no box with its label beside it, drawn like the boxes of a ChoiceGroup. */
 export function Checkbox({
-  children,
+  label,
   className = "flex items-center gap-3",
   ...props
-}: { children: ReactNode; className?: string } & Omit<
-  ComponentProps<"input">,
-  "type" | "className" | "children"
->) {
+}: { label: ReactNode; className?: string } & Omit<ComponentProps<"input">, "type" | "className">) {
   return (
     <label className={className}>
       <input type="checkbox" {...props} className="size-4 shrink-0 accent-brand-strong" />
-      {children}
+      {label}
     </label>
   );
 }

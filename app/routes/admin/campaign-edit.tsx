@@ -39,9 +39,11 @@ export default function CampaignEdit({ loaderData, actionData }: Route.Component
             />
             <AbTestFields values={abTestValuesOf(sent, loaderData.abTest)} errors={fields} />
             {campaign.fromNewsletter ? (
-              <Checkbox name="refreshContent" defaultChecked={sent.refreshContent === "on"}>
-                Use the newsletter’s current content (it may have been edited since)
-              </Checkbox>
+              <Checkbox
+                name="refreshContent"
+                label="Use the newsletter’s current content (it may have been edited since)"
+                defaultChecked={sent.refreshContent === "on"}
+              />
             ) : null}
             <CampaignOptions
               lists={lists}
