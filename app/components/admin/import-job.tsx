@@ -243,7 +243,7 @@ export function UploadFileField({
         onChange={upload.onChange}
         className={fileInputClass}
       />
-      {/* Said at once (role alert): the browser refused to send the file, no page came back. */}
+      {/* An alert: the file was kept back, so no page comes back to say why. */}
       {upload.tooLarge ? (
         <p role="alert" className="mt-1 font-medium text-danger">
           {tooLarge}
