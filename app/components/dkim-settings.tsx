@@ -7,6 +7,7 @@ import {
 import { StaffTime } from "../lib/time-zone";
 import { TenantForm } from "./admin/tenant-form";
 import {
+  Checkbox,
   dangerSubmitClass,
   FieldShell,
   outlineButtonClass,
@@ -177,12 +178,14 @@ export function DkimSettings({
 
       {dkim.active.length > 0 ? (
         <TenantForm tenantId={tenantId} className="mt-6 flex flex-wrap items-center gap-4">
-          <label className="flex items-center gap-2">
-            <input type="checkbox" name="confirm" className="h-4 w-4" />
-            {dkim.active.length > 1
-              ? "Remove both keys: this tenant's mail goes out unsigned"
-              : "Remove the key: this tenant's mail goes out unsigned"}
-          </label>
+          <Checkbox
+            name="confirm"
+            label={
+              dkim.active.length > 1
+                ? "Remove both keys: this tenant's mail goes out unsigned"
+                : "Remove the key: this tenant's mail goes out unsigned"
+            }
+          />
           <button type="submit" name="intent" value="dkim:remove" className={dangerSubmitClass}>
             {dkim.active.length > 1 ? "Remove DKIM keys" : "Remove DKIM key"}
           </button>

@@ -151,8 +151,7 @@ describe("kept parts for two visitors", () => {
           metrics: { views, comments: 2 },
           slug: "launch",
         }}
-        editHref={editHref}
-        viewHref="/newsletter/launch"
+        links={{ editHref, viewHref: "/newsletter/launch" }}
         sendHref="/admin/campaigns/new?newsletter=n1"
       />
     );

@@ -14,10 +14,30 @@ export function newsletterCardData(newsletter: NewsletterCardData): NewsletterCa
   return { id, title, excerpt, date, status, metrics, slug };
 }
 
-interface NewsletterCardProps {
-  newsletter: NewsletterCardData;
+/** Where a card's Edit and View go (View: only once the newsletter is published). */
+export interface NewsletterLinks {
   editHref: string;
   viewHref: string | null;
+}
+
+/**
+ * The card's links, on this site or, through `href`, on the tenant's own site (the CMS page
+ * lists every granted tenant's newsletters).
+ */
+export function newsletterLinks(
+  newsletter: Pick<NewsletterCardData, "id" | "slug" | "status">,
+  href: (path: string) => string = (path) => path,
+): NewsletterLinks {
+  return {
+    editHref: href(`/admin/newsletter/edit/${newsletter.id}`),
+    viewHref: newsletter.status === "published" ? href(`/newsletter/${newsletter.slug}`) : null,
+  };
+}
+
+interface NewsletterCardProps {
+  newsletter: NewsletterCardData;
+  /** this site's pages of the newsletter unless told otherwise */
+  links?: NewsletterLinks;
   /** 'Send as email', for a published newsletter */
   sendHref?: string | null;
 }
@@ -32,8 +52,7 @@ const CARD_PROPS = {
  */
 export function NewsletterCard({
   newsletter,
-  editHref,
-  viewHref,
+  links = newsletterLinks(newsletter),
   sendHref = null,
 }: NewsletterCardProps) {
   return (
@@ -42,12 +61,17 @@ export function NewsletterCard({
       props={CARD_PROPS}
       part={CardContent}
       // Only what the card shows: a summary with more fields would make each its own entry.
-      data={{ newsletter: newsletterCardData(newsletter), editHref, viewHref, sendHref }}
+      data={{ newsletter: newsletterCardData(newsletter), ...links, sendHref }}
     />
   );
 }
 
-function CardContent({ newsletter, editHref, viewHref, sendHref }: Required<NewsletterCardProps>) {
+function CardContent({
+  newsletter,
+  editHref,
+  viewHref,
+  sendHref,
+}: { newsletter: NewsletterCardData; sendHref: string | null } & NewsletterLinks) {
   const published = newsletter.status === "published";
   return (
     <>

@@ -7,6 +7,12 @@ export const SUBSCRIBER_STATUSES = [
   "complained",
 ] as const;
 
+/** The statuses as staff choose them (the subscriber filter, a segment's rule): "Active", … */
+export const SUBSCRIBER_STATUS_OPTIONS = SUBSCRIBER_STATUSES.map((status) => ({
+  value: status,
+  label: status[0].toUpperCase() + status.slice(1),
+}));
+
 /**
  * The largest CSV accepted: 10 MB (about 200,000 rows), inside the import route's body limit
  * (server/http/security.ts).

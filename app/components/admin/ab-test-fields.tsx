@@ -5,7 +5,7 @@ import {
   AB_WINNER_BY,
   variantLetter,
 } from "../../../shared/schemas/campaign";
-import { FieldErrors, FieldShell, plainFieldClass, TextField } from "../ui/form";
+import { Checkbox, FieldErrors, FieldShell, plainFieldClass, TextField } from "../ui/form";
 
 /** The A/B part's values as the form shows them (the saved test, or what was sent). */
 export interface AbTestValues {
@@ -61,15 +61,11 @@ export function AbTestFields({
       <summary className="cursor-pointer font-semibold">A/B test subject lines (optional)</summary>
       <fieldset className="mt-4 space-y-5">
         <legend className="sr-only">A/B test subject lines</legend>
-        <label className="flex items-center gap-3">
-          <input
-            type="checkbox"
-            name="abTest"
-            defaultChecked={values.abTest}
-            className="size-4 accent-brand-strong"
-          />
-          Test subject lines on part of the audience first
-        </label>
+        <Checkbox
+          name="abTest"
+          label="Test subject lines on part of the audience first"
+          defaultChecked={values.abTest}
+        />
         <p className="text-sm opacity-80">
           The subject above is subject A. The test share gets the subjects in equal parts, picked at
           random; after the wait, the subject with the better rate of opens or clicks goes to

@@ -1,6 +1,6 @@
 import { plural } from "../../../shared/format";
 import { useTimeZone } from "../../lib/time-zone";
-import { ChoiceGroup, FieldErrors, TextField } from "../ui/form";
+import { Checkbox, ChoiceGroup, FieldErrors, TextField } from "../ui/form";
 
 const SENDER_ADDRESS_FIELDS = [
   { id: "senderEmail", label: "Sender email" },
@@ -129,24 +129,10 @@ export function CampaignOptions({
       ) : null}
       <fieldset>
         <legend className="font-semibold">Tracking</legend>
-        <label className="mt-2 flex items-center gap-3">
-          <input
-            type="checkbox"
-            name="trackOpens"
-            defaultChecked={trackOpens}
-            className="size-4 accent-brand-strong"
-          />
-          Track opens
-        </label>
-        <label className="mt-2 flex items-center gap-3">
-          <input
-            type="checkbox"
-            name="trackClicks"
-            defaultChecked={trackClicks}
-            className="size-4 accent-brand-strong"
-          />
-          Track clicks
-        </label>
+        <div className="mt-2 space-y-2">
+          <Checkbox name="trackOpens" label="Track opens" defaultChecked={trackOpens} />
+          <Checkbox name="trackClicks" label="Track clicks" defaultChecked={trackClicks} />
+        </div>
       </fieldset>
       <fieldset aria-describedby="scheduledAt-error">
         <legend className="font-semibold">When</legend>

@@ -9,6 +9,7 @@ import { formatCount, formatDateTime, plural } from "../../../shared/format";
 import { Link } from "../../lib/page-scripts";
 import { AdminPage, BackLink } from "../admin-header";
 import { type Column, DataTable } from "../ui/data-table";
+import { FieldShell } from "../ui/form";
 
 export type ImportJobStatus = "queued" | "running" | "done" | "failed";
 
@@ -231,10 +232,7 @@ export function UploadFileField({
   tooLarge: string;
 }) {
   return (
-    <div>
-      <label htmlFor={id} className="block font-semibold">
-        {label}
-      </label>
+    <FieldShell id={id} label={label}>
       <input
         id={id}
         name="file"
@@ -245,12 +243,13 @@ export function UploadFileField({
         onChange={upload.onChange}
         className={fileInputClass}
       />
+      {/* An alert: the file was kept back, so no page comes back to say why. */}
       {upload.tooLarge ? (
         <p role="alert" className="mt-1 font-medium text-danger">
           {tooLarge}
         </p>
       ) : null}
-    </div>
+    </FieldShell>
   );
 }
 

@@ -2,6 +2,7 @@ import type { MouseEvent } from "react";
 import { Form } from "react-router";
 import { formatDate } from "../../../shared/format";
 import { Link } from "../../lib/page-scripts";
+import { Checkbox } from "../ui/form";
 
 /**
  * The newsletter editor's side panel and its delete confirmation (app/routes/admin/newsletter-form.tsx):
@@ -262,16 +263,15 @@ function SchedulePicker({
           {error}
         </p>
       ) : null}
-      <label className="flex items-start gap-2 text-sm">
-        <input
-          type="checkbox"
-          name="sendEmail"
-          form="newsletter-form"
-          defaultChecked={schedule.send}
-          className="mt-0.5 h-4 w-4"
-        />
-        <span>Also send it by email to the “{schedule.list}” list when it is published</span>
-      </label>
+      <Checkbox
+        name="sendEmail"
+        form="newsletter-form"
+        defaultChecked={schedule.send}
+        className="flex items-start gap-2 text-sm"
+        label={
+          <span>Also send it by email to the “{schedule.list}” list when it is published</span>
+        }
+      />
       <IntentSubmit
         intent="schedule"
         busyIntent={busyIntent}

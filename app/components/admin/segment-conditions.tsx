@@ -1,4 +1,5 @@
 /** The conditions of the segment form (app/routes/admin/segment.tsx): checkboxes, activity, custom fields. */
+import type { ComponentProps } from "react";
 import type { SubscriberField } from "../../../server/subscribers/fields";
 import {
   ACTIVITIES,
@@ -8,43 +9,17 @@ import {
   MAX_FIELD_CONDITIONS,
   type SegmentRule,
 } from "../../../shared/schemas/segment";
-import { FieldErrors, TextField } from "../ui/form";
+import { ChoiceGroup, FieldErrors, TextField } from "../ui/form";
 
 type Errors = Record<string, string[] | undefined>;
 
 const selectClass = "block w-full rounded-brand border border-black/30 bg-surface px-3 py-2";
 
-/** A group of checkboxes, the chosen ones ticked. */
-export function Checkboxes({
-  legend,
-  name,
-  options,
-  chosen,
-}: {
-  legend: string;
-  name: string;
-  options: { value: string; label: string }[];
-  chosen: readonly string[];
-}) {
-  return (
-    <fieldset>
-      <legend className="font-semibold">{legend}</legend>
-      <div className="mt-2 grid gap-2 sm:grid-cols-2">
-        {options.map((option) => (
-          <label key={option.value} className="flex items-center gap-3">
-            <input
-              type="checkbox"
-              name={name}
-              value={option.value}
-              defaultChecked={chosen.includes(option.value)}
-              className="size-4 accent-brand-strong"
-            />
-            {option.label}
-          </label>
-        ))}
-      </div>
-    </fieldset>
-  );
+/** A group of checkboxes, the chosen ones ticked, in two columns on wider screens. */
+export function Checkboxes(
+  props: Pick<ComponentProps<typeof ChoiceGroup>, "legend" | "name" | "options" | "chosen">,
+) {
+  return <ChoiceGroup {...props} className="mt-2 grid gap-2 sm:grid-cols-2" />;
 }
 
 /** Opened or clicked (or not) in the last N days. */

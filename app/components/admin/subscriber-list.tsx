@@ -2,7 +2,7 @@
 import { Form } from "react-router";
 import type { SubscriberView } from "../../../server/subscribers/subscribers";
 import { formatDate, plural } from "../../../shared/format";
-import { SUBSCRIBER_STATUSES } from "../../../shared/schemas/subscribers";
+import { SUBSCRIBER_STATUS_OPTIONS } from "../../../shared/schemas/subscribers";
 import { Link } from "../../lib/page-scripts";
 import type { Column } from "../ui/data-table";
 import { compactOutlineClass, FilterSearch, FilterSelect, plainFieldClass } from "../ui/form";
@@ -263,13 +263,7 @@ export function SubscriberSearch({
         label="Status"
         defaultValue={searchParams.get("status") ?? "all"}
         className={plainFieldClass}
-        options={[
-          { value: "all", label: "All" },
-          ...SUBSCRIBER_STATUSES.map((status) => ({
-            value: status,
-            label: status[0].toUpperCase() + status.slice(1),
-          })),
-        ]}
+        options={[{ value: "all", label: "All" }, ...SUBSCRIBER_STATUS_OPTIONS]}
       />
       <FilterSelect
         name="list"

@@ -15,6 +15,7 @@ import {
 import { brandContrast, CONTRAST_WARNING } from "../../../shared/theme";
 import { BrandPreview } from "../../components/brand-preview";
 import {
+  Checkbox,
   dangerSubmitClass,
   FieldShell,
   SettingsPanel,
@@ -469,15 +470,12 @@ export function EditForm({
           <fieldset className="space-y-2">
             <legend className="font-semibold">Features</legend>
             {(Object.keys(FEATURE_LABELS) as (keyof typeof FEATURE_LABELS)[]).map((key) => (
-              <label key={key} className="flex items-center gap-2">
-                <input
-                  type="checkbox"
-                  name={`features.${key}`}
-                  defaultChecked={values.features[key]}
-                  className="h-4 w-4"
-                />
-                {FEATURE_LABELS[key]}
-              </label>
+              <Checkbox
+                key={key}
+                name={`features.${key}`}
+                label={FEATURE_LABELS[key]}
+                defaultChecked={values.features[key]}
+              />
             ))}
           </fieldset>
           <div className="space-y-4">
@@ -608,10 +606,12 @@ function ContrastReport({
               <li key={line}>{line}</li>
             ))}
           </ul>
-          <label className="mt-2 flex items-center gap-2 font-medium">
-            <input type="checkbox" name="contrast" value="accepted" className="size-4" />
-            Save these colours anyway
-          </label>
+          <Checkbox
+            name="contrast"
+            value="accepted"
+            label="Save these colours anyway"
+            className="mt-2 flex items-center gap-3 font-medium"
+          />
         </div>
       ) : null}
     </section>
@@ -765,10 +765,7 @@ export function DangerZone({ tenantId, message }: { tenantId: string; message: s
       }
     >
       <Form method="post" className="mt-4 flex flex-wrap items-center gap-4">
-        <label className="flex items-center gap-2">
-          <input type="checkbox" name="force" className="h-4 w-4" />
-          Also delete its newsletters, subscribers and messages
-        </label>
+        <Checkbox name="force" label="Also delete its newsletters, subscribers and messages" />
         <label className="flex flex-wrap items-center gap-2">
           Type <code>{tenantId}</code> to confirm:
           <input

@@ -319,6 +319,20 @@ export function TextAreaField({
   );
 }
 
+/** One yes-or-no box with its label beside it, drawn like the boxes of a ChoiceGroup. */
+export function Checkbox({
+  label,
+  className = "flex items-center gap-3",
+  ...props
+}: { label: ReactNode; className?: string } & Omit<ComponentProps<"input">, "type" | "className">) {
+  return (
+    <label className={className}>
+      <input type="checkbox" {...props} className="size-4 shrink-0 accent-brand-strong" />
+      {label}
+    </label>
+  );
+}
+
 /**
  * A fieldset of checkboxes or radio buttons that share one name: its legend, a hint under it, one
  * labelled box an option (an option's own hint goes under its label), and, when the action checks

@@ -2,7 +2,7 @@ import { Form, useNavigation } from "react-router";
 import { AbTestFields, abTestValuesOf } from "../../components/admin/ab-test-fields";
 import { CampaignMessageFields, CampaignOptions } from "../../components/admin/campaign-options";
 import { AdminPage, BackLink } from "../../components/admin-header";
-import { FormAlert, SubmitButton } from "../../components/ui/form";
+import { Checkbox, FormAlert, SubmitButton } from "../../components/ui/form";
 import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/campaign-edit";
 
@@ -39,15 +39,11 @@ export default function CampaignEdit({ loaderData, actionData }: Route.Component
             />
             <AbTestFields values={abTestValuesOf(sent, loaderData.abTest)} errors={fields} />
             {campaign.fromNewsletter ? (
-              <label className="flex items-center gap-3">
-                <input
-                  type="checkbox"
-                  name="refreshContent"
-                  defaultChecked={sent.refreshContent === "on"}
-                  className="size-4 accent-brand-strong"
-                />
-                Use the newsletter’s current content (it may have been edited since)
-              </label>
+              <Checkbox
+                name="refreshContent"
+                label="Use the newsletter’s current content (it may have been edited since)"
+                defaultChecked={sent.refreshContent === "on"}
+              />
             ) : null}
             <CampaignOptions
               lists={lists}

@@ -7,7 +7,11 @@ import { listNewsletters } from "../../../server/newsletters/listing";
 import { tenantAdminHref } from "../../../server/tenants/staff-tenants";
 import { listTenants } from "../../../server/tenants/store";
 import { AdminPage } from "../../components/admin-header";
-import { NewsletterCard, newsletterCardData } from "../../components/newsletter-card";
+import {
+  NewsletterCard,
+  newsletterCardData,
+  newsletterLinks,
+} from "../../components/newsletter-card";
 import { noindexMeta } from "../../lib/meta";
 import type { Route } from "./+types/cms";
 
@@ -47,11 +51,10 @@ export async function loader({ context }: Route.LoaderArgs) {
           dashboardHref: href("/admin/dashboard"),
           total,
           newHref: href("/admin/newsletter/new"),
-          newsletters: newsletters.map((newsletter) => ({
-            ...newsletterCardData(newsletter),
-            editHref: href(`/admin/newsletter/edit/${newsletter.id}`),
-            viewHref:
-              newsletter.status === "published" ? href(`/newsletter/${newsletter.slug}`) : null,
+          // Each card's props: the links open the tenant's own site.
+          cards: newsletters.map((newsletter) => ({
+            newsletter: newsletterCardData(newsletter),
+            links: newsletterLinks(newsletter, href),
           })),
         };
       }),
@@ -77,25 +80,20 @@ export default function Cms({ loaderData }: Route.ComponentProps) {
               </a>
             </div>
           </div>
-          {section.newsletters.length === 0 ? (
+          {section.cards.length === 0 ? (
             <p className="mt-4 rounded-brand border border-dashed border-black/30 p-6 text-center">
               No newsletters found. Create your first one!
             </p>
           ) : (
             <div className="mt-5 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
-              {section.newsletters.map((newsletter) => (
-                <NewsletterCard
-                  key={newsletter.id}
-                  newsletter={newsletter}
-                  editHref={newsletter.editHref}
-                  viewHref={newsletter.viewHref}
-                />
+              {section.cards.map((card) => (
+                <NewsletterCard key={card.newsletter.id} {...card} />
               ))}
             </div>
           )}
-          {section.total > section.newsletters.length ? (
+          {section.total > section.cards.length ? (
             <p className="mt-4">
-              Showing the latest {section.newsletters.length} of {section.total}.{" "}
+              Showing the latest {section.cards.length} of {section.total}.{" "}
               <a href={section.dashboardHref} className="font-semibold">
                 See them all on the dashboard
               </a>

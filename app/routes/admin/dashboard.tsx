@@ -124,10 +124,6 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
               <NewsletterCard
                 key={newsletter.id}
                 newsletter={newsletter}
-                editHref={`/admin/newsletter/edit/${newsletter.id}`}
-                viewHref={
-                  newsletter.status === "published" ? `/newsletter/${newsletter.slug}` : null
-                }
                 sendHref={`/admin/newsletter/send/${newsletter.id}`}
               />
             ))}

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Form, useFetcher, useNavigation } from "react-router";
 import { formatCount, plural } from "../../../shared/format";
-import { SUBSCRIBER_STATUSES } from "../../../shared/schemas/subscribers";
+import { SUBSCRIBER_STATUS_OPTIONS } from "../../../shared/schemas/subscribers";
 import {
   ActivityCondition,
   Checkboxes,
@@ -87,10 +87,7 @@ export default function Segment({ loaderData, actionData }: Route.ComponentProps
         <Checkboxes
           legend="With any of these statuses"
           name="statuses"
-          options={SUBSCRIBER_STATUSES.map((status) => ({
-            value: status,
-            label: status[0].toUpperCase() + status.slice(1),
-          }))}
+          options={SUBSCRIBER_STATUS_OPTIONS}
           chosen={rule.statuses}
         />
         <fieldset className="grid gap-4 sm:grid-cols-2">
