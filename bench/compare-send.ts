@@ -50,6 +50,8 @@ export interface SideSummary {
   steadyMessagesPerSecond: number;
   senderCpuMsPerMessage: number;
   steadyCpuMsPerMessage: number;
+  steadyMainThreadCpuMsPerMessage: number;
+  steadySinkCpuMsPerMessage: number;
   peakRssMb: number;
   /** DKIM-Signature fields a message (median of rounds) */
   signaturesPerMessage: number;
@@ -135,6 +137,14 @@ export async function senderRounds(
       ),
       senderCpuMsPerMessage: round(median(side.runs.map((run) => run.senderCpuMsPerMessage)), 3),
       steadyCpuMsPerMessage: round(median(side.runs.map((run) => run.steadyCpuMsPerMessage)), 3),
+      steadyMainThreadCpuMsPerMessage: round(
+        median(side.runs.map((run) => run.steadyMainThreadCpuMsPerMessage)),
+        3,
+      ),
+      steadySinkCpuMsPerMessage: round(
+        median(side.runs.map((run) => run.steadySinkCpuMsPerMessage)),
+        3,
+      ),
       peakRssMb: round(median(side.runs.map((run) => run.rss.peakMb ?? Number.NaN)), 1),
       signaturesPerMessage: round(median(side.runs.map((run) => run.signatures / run.received)), 2),
       rounds: side.runs.map((run) => ({

@@ -278,9 +278,10 @@ export function readProcStatusKb(pid: number, field: "VmRSS" | "VmHWM"): number 
  * costs: steadier than req/s on a shared machine, whose share of the CPU varies from minute to
  * minute.
  */
-export function readProcCpuMs(pid: number): number | null {
+export function readProcCpuMs(pid: number, thread?: number): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const file = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`;
+    const stat = readFileSync(file, "utf8");
     // The command name (field 2) may hold spaces: fields are counted after its closing paren.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)

@@ -46,6 +46,8 @@ export async function dkimCost(rounds: number): Promise<void> {
         "sending CPU ms/msg",
         "CPU added ms/msg",
         "CPU cost",
+        "sender's thread ms/msg",
+        "sink CPU ms/msg",
         "steady msg/s each round",
       ],
       rows.map((row) => [
@@ -57,9 +59,23 @@ export async function dkimCost(rounds: number): Promise<void> {
         String(row.steadyCpuMsPerMessage),
         row === rows[0] ? "—" : String(round(row.cpuAdded, 3)),
         row === rows[0] ? "—" : percent(row.cpuAdded / none.steadyCpuMsPerMessage),
+        String(row.steadyMainThreadCpuMsPerMessage),
+        String(row.steadySinkCpuMsPerMessage),
         row.rounds.map((each) => each.steadyMessagesPerSecond).join(", "),
       ]),
-      ["left", "right", "right", "right", "right", "right", "right", "right", "left"],
+      [
+        "left",
+        "right",
+        "right",
+        "right",
+        "right",
+        "right",
+        "right",
+        "right",
+        "right",
+        "right",
+        "left",
+      ],
     ),
   );
   const file = await writeResults("send-dkim.json", {

@@ -272,6 +272,13 @@ export interface SenderRun {
   senderCpuMsPerMessage: number;
   /** the same from the first message on: the sending alone, without loading and migrating */
   steadyCpuMsPerMessage: number;
+  /**
+   * Of that, the sender's JavaScript thread alone (its main thread's /proc entry): what bounds its
+   * pace, where the rest (signing threads, the garbage collector's helpers) can use another core.
+   */
+  steadyMainThreadCpuMsPerMessage: number;
+  /** the counting SMTP sink's CPU time a message (this process): what it takes of the machine too */
+  steadySinkCpuMsPerMessage: number;
   received: number;
   signed: number;
   signatures: number;
@@ -325,8 +332,12 @@ export async function runSender(options: {
     };
     process.once("SIGINT", interrupted).once("SIGTERM", interrupted);
     let cpuAtFirst: number | null = null;
+    let mainThreadCpuAtFirst: number | null = null;
+    let sinkCpuAtFirst: NodeJS.CpuUsage | undefined;
     sink.onFirst = () => {
       cpuAtFirst = readProcCpuMs(pid);
+      mainThreadCpuAtFirst = readProcCpuMs(pid, pid);
+      sinkCpuAtFirst = process.cpuUsage();
     };
     const sampler = new RssSampler(pid).start();
     let status = "";
@@ -348,6 +359,8 @@ export async function runSender(options: {
     }
     const rss = sampler.stop();
     const cpuMs = readProcCpuMs(pid) ?? Number.NaN;
+    const mainThreadCpuMs = readProcCpuMs(pid, pid) ?? Number.NaN;
+    const sinkCpu = process.cpuUsage(sinkCpuAtFirst);
     process.off("SIGINT", interrupted).off("SIGTERM", interrupted);
     child.kill("SIGTERM");
     await new Promise((resolve) =>
@@ -371,6 +384,11 @@ export async function runSender(options: {
       steadyMessagesPerSecond: (sink.received - 1) / ((lastAt - firstAt) / 1000),
       senderCpuMsPerMessage: cpuMs / sink.received,
       steadyCpuMsPerMessage: (cpuMs - (cpuAtFirst ?? Number.NaN)) / (sink.received - 1),
+      steadyMainThreadCpuMsPerMessage:
+        (mainThreadCpuMs - (mainThreadCpuAtFirst ?? Number.NaN)) / (sink.received - 1),
+      steadySinkCpuMsPerMessage: sinkCpuAtFirst
+        ? (sinkCpu.user + sinkCpu.system) / 1000 / (sink.received - 1)
+        : Number.NaN,
       received: sink.received,
       signed: sink.signed,
       signatures: sink.signatures,
