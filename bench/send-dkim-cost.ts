@@ -63,19 +63,7 @@ export async function dkimCost(rounds: number): Promise<void> {
         String(row.steadySinkCpuMsPerMessage),
         row.rounds.map((each) => each.steadyMessagesPerSecond).join(", "),
       ]),
-      [
-        "left",
-        "right",
-        "right",
-        "right",
-        "right",
-        "right",
-        "right",
-        "right",
-        "right",
-        "right",
-        "left",
-      ],
+      ["left", ...Array<"right">(9).fill("right"), "left"],
     ),
   );
   const file = await writeResults("send-dkim.json", {
