@@ -1,7 +1,16 @@
 import type { Db } from "../db";
 import type { CampaignStatus } from "../db/schema";
 import { crossTenant, tenantDb } from "../db/tenant-guard";
-import { type AbDecision, abTestOf, armFigures, chooseWinner } from "./ab-test";
+import {
+  type AbDecision,
+  abTestOf,
+  armFigures,
+  chooseWinner,
+  STAFF_PICK_STATUSES,
+  staffPickOf,
+  TEST_SHARE_STILL_SENDING,
+  testShareProgress,
+} from "./ab-test";
 import { audienceOf, getCampaignRow } from "./campaign-row";
 import { recordAbWinner } from "./campaigns";
 import { queueDeliveries } from "./deliveries";
@@ -15,14 +24,18 @@ import { CampaignError } from "./errors";
  * crash finds the decision to take, or taken, in the database.
  */
 
-/** Decides `id`'s test now; false when it was already decided (or the campaign no longer sends). */
+/**
+ * Decides `id`'s test now; false when it was already decided (or the campaign no longer sends).
+ * Staff are refused (409) while any of the test share is still to be sent; the schedule is not:
+ * once the wait is over it decides on what was sent (decision 051).
+ */
 export async function decideAbTest(
   root: Db,
   tenantId: string,
   id: string,
   by: AbDecision["by"],
 ): Promise<boolean> {
-  const statuses: CampaignStatus[] = by === "staff" ? ["sending", "paused"] : ["sending"];
+  const statuses: readonly CampaignStatus[] = by === "staff" ? STAFF_PICK_STATUSES : ["sending"];
   return tenantDb(root, tenantId)
     .transaction()
     .execute(async (trx) => {
@@ -30,6 +43,11 @@ export async function decideAbTest(
       const test = abTestOf(campaign);
       if (!test) throw new CampaignError("This campaign has no A/B test", 409);
       if (campaign.ab_winner !== null || !statuses.includes(campaign.status)) return false;
+      // Staff wait for the test share to go out: before, its opens are not in and a pick is blind.
+      const share = by === "staff" ? await testShareProgress(trx, tenantId, id) : null;
+      if (share && staffPickOf(campaign, share) === "after-test-share") {
+        throw new CampaignError(TEST_SHARE_STILL_SENDING, 409);
+      }
       const arms = (await armFigures(trx, tenantId, id)).filter((arm) => arm.phase === "test");
       const variant = chooseWinner(test, arms);
       const decision: AbDecision = {

@@ -1,6 +1,6 @@
 import { type AbTestSettings, abTestSettingsSchema } from "../../shared/schemas/campaign";
 import type { Db } from "../db";
-import type { CampaignRow } from "../db/schema";
+import type { CampaignRow, CampaignStatus } from "../db/schema";
 import { tenantDb } from "../db/tenant-guard";
 import { queueDeliveries } from "./deliveries";
 import { CampaignError } from "./errors";
@@ -136,6 +136,53 @@ export async function armFigures(root: Db, tenantId: string, campaignId: string)
       }),
     )
     .sort((a, b) => a.phase.localeCompare(b.phase) * -1 || a.variant - b.variant);
+}
+
+/** The test share's deliveries: how many there are, and how many still wait to be sent. */
+export interface TestShareProgress {
+  total: number;
+  /** queued (a retry included) or in a sender's hands; sent, failed or cancelled ones have gone */
+  waiting: number;
+}
+
+export async function testShareProgress(
+  root: Db,
+  tenantId: string,
+  campaignId: string,
+): Promise<TestShareProgress> {
+  const row = await tenantDb(root, tenantId)
+    .selectFrom("deliveries")
+    .select([
+      (eb) => eb.fn.countAll<number>().as("total"),
+      (eb) =>
+        eb.fn
+          .sum<number>(eb.case().when("status", "in", ["pending", "sending"]).then(1).else(0).end())
+          .as("waiting"),
+    ])
+    .where("campaign_id", "=", campaignId)
+    .where("ab_phase", "=", "test")
+    .executeTakeFirst();
+  return { total: Number(row?.total ?? 0), waiting: Number(row?.waiting ?? 0) };
+}
+
+/** The campaign states in which staff may pick the winner ("Pick winner now"). */
+export const STAFF_PICK_STATUSES: readonly CampaignStatus[] = ["sending", "paused"];
+
+/** Why staff may not pick yet: a winner chosen before the test share went out is chosen on nothing. */
+export const TEST_SHARE_STILL_SENDING =
+  "The test share is still being sent: pick a winner once it has gone out.";
+
+/**
+ * When staff may pick the winner ("Pick winner now"; decision 051's addendum): "now" with no
+ * winner yet, the campaign sending or paused and its test share gone out; "after-test-share"
+ * while some of the test share still waits to be sent; null once decided or no longer sending.
+ */
+export function staffPickOf(
+  campaign: Pick<CampaignRow, "status" | "ab_winner">,
+  share: TestShareProgress,
+): "now" | "after-test-share" | null {
+  if (campaign.ab_winner !== null || !STAFF_PICK_STATUSES.includes(campaign.status)) return null;
+  return share.waiting > 0 ? "after-test-share" : "now";
 }
 
 /** A rate of `sent`, 0 when nothing was sent. */

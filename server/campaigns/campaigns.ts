@@ -204,7 +204,7 @@ export async function finishCampaign(
 export async function recordAbWinner(
   trx: Db,
   campaign: { tenantId: string; id: string },
-  winner: { variant: number; decision: string; statuses: CampaignStatus[] },
+  winner: { variant: number; decision: string; statuses: readonly CampaignStatus[] },
   queueRest: () => Promise<number>,
 ): Promise<boolean> {
   const db = tenantDb(trx, campaign.tenantId);

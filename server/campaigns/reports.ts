@@ -10,6 +10,9 @@ import {
   abTestOf,
   armFigures,
   rateOf,
+  staffPickOf,
+  type TestShareProgress,
+  testShareProgress,
 } from "./ab-test";
 
 /* A campaign's progress while it sends, and its report: opens, clicks, feedback, top links. */
@@ -180,12 +183,19 @@ export interface AbTestReport {
   arms: (ArmFigures & { subject: string })[];
   /** the winner's subject to the rest; null until the winner is chosen */
   remainder: (ArmFigures & { subject: string }) | null;
+  /** the test share's deliveries, and how many still wait to be sent */
+  testShare: TestShareProgress;
+  /** "Pick winner now": offered, offered once the test share has gone out, or not (staffPickOf) */
+  pick: ReturnType<typeof staffPickOf>;
 }
 
 export async function abTestReport(root: Db, campaign: CampaignRow): Promise<AbTestReport | null> {
   const test = abTestOf(campaign);
   if (!test) return null;
-  const figures = await armFigures(root, campaign.tenant_id, campaign.id);
+  const [figures, testShare] = await Promise.all([
+    armFigures(root, campaign.tenant_id, campaign.id),
+    testShareProgress(root, campaign.tenant_id, campaign.id),
+  ]);
   const arms = test.subjects.map((subject, variant) => ({
     variant,
     phase: "test" as const,
@@ -213,6 +223,8 @@ export async function abTestReport(root: Db, campaign: CampaignRow): Promise<AbT
             ...(rest ?? { variant: winner, phase: "remainder", sent: 0, opened: 0, clicked: 0 }),
             subject: test.subjects[winner] ?? "",
           },
+    testShare,
+    pick: staffPickOf(campaign, testShare),
   };
 }
 

@@ -49,6 +49,18 @@ describe.each(testDialects())("A/B subject lines from the admin pages on %s", (d
   const page = async (url: string) =>
     textOf(await (await fetch(`${server.url}${url}`, { headers: { cookie } })).text());
 
+  const deliveryRows = () =>
+    crossTenant(database.db).selectFrom("deliveries").selectAll().orderBy("id").execute();
+  const campaignRows = () => crossTenant(database.db).selectFrom("campaigns").selectAll().execute();
+
+  async function waitUntil(what: string, done: () => Promise<boolean>) {
+    const deadline = Date.now() + scaled(20_000);
+    while (!(await done())) {
+      if (Date.now() > deadline) throw new Error(`${what}: not within the wait`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   async function waitForMail(count: number) {
     const deadline = Date.now() + scaled(20_000);
     while (sink.messages.length < count) {
@@ -146,12 +158,46 @@ describe.each(testDialects())("A/B subject lines from the admin pages on %s", (d
   });
 
   it("sends the test share, reports both arms, picks the winner once and sends it to the rest", async () => {
+    // The SMTP server takes the first message, then holds the rest: the test share is still out.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let taken = 0;
+    sink.delay = () => (taken++ < 1 ? undefined : held);
     const sent = await sendAsEmail(server.url, path(), compose(), cookie);
     expect(sent.status).toBe(303);
     const campaignUrl = sent.headers.get("location") ?? "";
     expect(campaignUrl).toMatch(/^\/admin\/campaigns\/[\w-]+$/);
-    // 40 % of 10: two arms of two.
+    await waitUntil("one sent, the next held", async () => {
+      const rows = await deliveryRows();
+      return sink.held > 0 && rows.filter((row) => row.status === "sent").length === 1;
+    });
+
+    // While the test share is being sent, no pick: the page says so, and a post is refused.
+    let report = await page(campaignUrl);
+    expect(report).toContain(
+      "The test share is still being sent: 1 of 4 messages gone. You can pick a winner once it has gone out.",
+    );
+    expect(report).not.toContain("Pick winner now");
+    const campaignBefore = await campaignRows();
+    const deliveriesBefore = await deliveryRows();
+    const early = await postForm(server.url, campaignUrl, { action: "pick-winner" }, cookie);
+    expect(early.status).toBe(409);
+    expect(textOf(await early.text())).toContain(
+      "The test share is still being sent: pick a winner once it has gone out.",
+    );
+    expect(await campaignRows()).toEqual(campaignBefore);
+    expect(await deliveryRows()).toEqual(deliveriesBefore);
+    expect(campaignBefore[0]?.ab_winner).toBeNull();
+
+    // The test share goes out: 40 % of 10, two arms of two.
+    sink.delay = () => undefined;
+    release();
     await waitForMail(4);
+    await waitUntil("the test share sent", async () =>
+      (await deliveryRows()).every((row) => row.status === "sent"),
+    );
     const subjects = sink.messages.map((mail) => mail.subject).sort();
     expect(subjects).toEqual([
       "Issue 8: the protocol",
@@ -159,10 +205,11 @@ describe.each(testDialects())("A/B subject lines from the admin pages on %s", (d
       "Issue 8: what changed",
       "Issue 8: what changed",
     ]);
-    let report = await page(campaignUrl);
+    report = await page(campaignUrl);
     expect(report).toContain("A/B test: subject lines");
     expect(report).toContain("40% of the audience got a test, split evenly between 2 subjects");
     expect(report).toContain("Pick winner now");
+    expect(report).not.toContain("The test share is still being sent");
     expect(report).toContain("B (test share)");
 
     // B's two readers open it; A's do not.

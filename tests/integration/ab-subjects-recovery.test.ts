@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { decideAbTest } from "../../server/campaigns/ab-decision";
-import { abDecisionOf } from "../../server/campaigns/ab-test";
+import { abDecisionOf, TEST_SHARE_STILL_SENDING } from "../../server/campaigns/ab-test";
 import { getCampaignRow } from "../../server/campaigns/campaign-row";
 import { createCampaign } from "../../server/campaigns/campaigns";
 import { recordClick } from "../../server/campaigns/tracking";
@@ -149,7 +149,7 @@ describe.each(testDialects())("A/B subject lines on %s", (dialect) => {
     scaled(240_000),
   );
 
-  it("decides once when staff pick the winner twice at once; a tie goes to the first subject", async () => {
+  it("refuses staff's pick until the test share has gone out, then decides once when staff pick twice at once; a tie goes to the first subject", async () => {
     const { db } = engine.database;
     const { lists } = await seedAudience(db, 20, "tie");
     const campaign = await createCampaign(
@@ -171,7 +171,31 @@ describe.each(testDialects())("A/B subject lines on %s", (dialect) => {
     const audience = Number(campaign.total);
     expect(audience).toBeGreaterThanOrEqual(20);
     const share = Math.round(audience / 2);
-    expect(await deliveriesOf(db, campaign.id)).toHaveLength(share);
+    const queued = await deliveriesOf(db, campaign.id);
+    expect(queued).toHaveLength(share);
+
+    // Nothing sent yet: staff may not pick (the winner would be chosen on no opens at all), and
+    // nothing changes.
+    const before = await getCampaignRow(db, "main", campaign.id);
+    await expect(decideAbTest(db, "main", campaign.id, "staff")).rejects.toMatchObject({
+      status: 409,
+      message: TEST_SHARE_STILL_SENDING,
+    });
+    expect(await getCampaignRow(db, "main", campaign.id)).toEqual(before);
+    expect(await deliveriesOf(db, campaign.id)).toEqual(queued);
+
+    // The test share goes out, one of A's refused for good: a failed delivery has gone too.
+    const refused = queued.find((row) => row.ab_variant === 0)?.email;
+    engine.sink.answer = (to) => (to === refused ? 550 : undefined);
+    engine.worker({ SEND_RATE: 0, SEND_CONCURRENCY: 4 });
+    await waitUntil("the test share gone out", async () =>
+      (await deliveriesOf(db, campaign.id)).every(
+        (row) => row.status !== "pending" && row.status !== "sending",
+      ),
+    );
+    expect((await deliveriesOf(db, campaign.id)).filter((row) => row.status === "failed")).toEqual([
+      expect.objectContaining({ email: refused }),
+    ]);
     const answers = await Promise.all([
       decideAbTest(db, "main", campaign.id, "staff"),
       decideAbTest(db, "main", campaign.id, "staff"),
@@ -180,12 +204,16 @@ describe.each(testDialects())("A/B subject lines on %s", (dialect) => {
     const row = await getCampaignRow(db, "main", campaign.id);
     expect(row.ab_winner).toBe(0);
     expect(abDecisionOf(row)?.by).toBe("staff");
-    const rows = await deliveriesOf(db, campaign.id);
-    expect(rows).toHaveLength(audience);
-    engine.worker({ SEND_RATE: 0, SEND_CONCURRENCY: 4 });
+    expect(await deliveriesOf(db, campaign.id)).toHaveLength(audience);
     await waitForStatus(db, campaign.id, ["sent"]);
+    const rows = await deliveriesOf(db, campaign.id);
     const mail = engine.sink.messages.filter((each) => each.messageId.includes(`.${campaign.id}@`));
-    expect(mail.flatMap((each) => each.to).sort()).toEqual(rows.map((row) => row.email).sort());
+    expect(mail.flatMap((each) => each.to).sort()).toEqual(
+      rows
+        .filter((row) => row.status === "sent")
+        .map((row) => row.email)
+        .sort(),
+    );
     expect(mail.filter((each) => each.subject === "Tie B")).toHaveLength(Math.floor(share / 2));
     // Decided already: a third press changes nothing.
     expect(await decideAbTest(db, "main", campaign.id, "staff")).toBe(false);

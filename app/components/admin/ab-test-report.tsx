@@ -46,7 +46,7 @@ function columns(winner: number | null): Column<Arm>[] {
 }
 
 export function AbTestSection({ test, status }: { test: AbTestReport; status: string }) {
-  const canPick = test.winner === null && (status === "sending" || status === "paused");
+  const gone = test.testShare.total - test.testShare.waiting;
   return (
     <AdminSection id="ab-heading" title="A/B test: subject lines">
       <p className="mt-2 text-sm">
@@ -85,7 +85,12 @@ export function AbTestSection({ test, status }: { test: AbTestReport; status: st
           rowKey={(arm) => arm.variant}
         />
       ) : null}
-      {canPick ? (
+      {test.pick === "after-test-share" ? (
+        <p className="mt-3" data-testid="ab-test-share-sending">
+          {`The test share is still being sent: ${formatCount(gone)} of ${plural(test.testShare.total, "message")} gone${status === "paused" ? " (the campaign is paused)" : ""}. You can pick a winner once it has gone out.`}
+        </p>
+      ) : null}
+      {test.pick === "now" ? (
         <Form method="post" className="mt-3">
           <input type="hidden" name="action" value="pick-winner" />
           <button type="submit" className={outlineButtonClass}>
