@@ -290,7 +290,23 @@ describe.each(testDialects())("the social pack on %s", (dialect) => {
       { intent: "save", linkedIn: "x".repeat(LINKEDIN_MAX + 1), short: "fine" },
       site.editor,
     );
-    expect(await html(tooLong)).toContain(SOCIAL_MESSAGES.linkedInLong);
+    const tooLongPage = await html(tooLong);
+    expect(tooLongPage).toContain(SOCIAL_MESSAGES.linkedInLong);
+    // Only the field at fault is marked; the fine short post is not.
+    const invalidFields = [...tooLongPage.matchAll(/<textarea[^>]*aria-invalid="true"[^>]*>/g)];
+    expect(invalidFields.map((match) => /name="(\w+)"/.exec(match[0])?.[1])).toEqual(["linkedIn"]);
+    // Blanks alone are an empty post, said in words (not zod's "expected string").
+    const blank = await html(
+      await postForm(
+        site.server.url,
+        path,
+        { intent: "save", linkedIn: "  ", short: " " },
+        site.editor,
+      ),
+    );
+    expect(blank).toContain(SOCIAL_MESSAGES.linkedInEmpty);
+    expect(blank).toContain(SOCIAL_MESSAGES.shortEmpty);
+    expect(blank).not.toContain("expected string");
     body = await html(await page(path, site.editor));
     expect(textarea(body, "linkedIn")).toBe("Our own post\nwith two lines");
 
