@@ -18,6 +18,8 @@ export const LINKEDIN_MESSAGES = {
   queued: "The LinkedIn post is on its way.",
   cancelled: "The LinkedIn post is cancelled.",
   badTime: "Choose a time for the post.",
+  pastTime: "Choose a time from now on for the post, or post it now.",
+  notWaiting: "That post is no longer waiting: it was posted, is being posted, or was withdrawn.",
 } as const;
 
 /** LinkedIn's refusal of a post, as the post's status line says it. */

@@ -15,6 +15,9 @@ import { LINKEDIN_MESSAGES } from "./messages";
 
 export class LinkedInPostError extends Error {}
 
+/** How long ago a post's time may be (the form filled at 10:00 for 10:00, sent at 10:01). */
+const PAST_SLACK_MS = 5 * 60_000;
+
 export interface LinkedInPostView {
   id: number;
   newsletterId: string;
@@ -31,6 +34,10 @@ export async function requestPost(
   ctx: TenantScope,
   request: { newsletterId: string; dueAt: Date; actor: string },
 ): Promise<void> {
+  // A time gone by would post at once, not when staff meant: a few minutes' slack for the form.
+  if (request.dueAt.getTime() < Date.now() - PAST_SLACK_MS) {
+    throw new LinkedInPostError(LINKEDIN_MESSAGES.pastTime);
+  }
   const newsletter = await getNewsletter(ctx, request.newsletterId);
   // A draft scheduled to publish may be posted beside it: the post waits for the publication.
   if (!newsletter || (newsletter.status !== "published" && !newsletter.scheduledAt)) {

@@ -7,6 +7,7 @@ import {
   type SocialImageKind,
   TextTooLongError,
 } from "./images";
+import { tenantLogo } from "./logo";
 import type { SocialPackTexts, SocialScope } from "./pack";
 import { outlineOf } from "./texts";
 
@@ -80,7 +81,8 @@ export async function drawPackImage(
   newsletter: Newsletter,
   image: PackImage,
 ): Promise<Buffer | null> {
-  const { primaryColor, secondaryColor, companyName } = ctx.tenant.branding;
+  const { primaryColor, secondaryColor, backgroundColor, companyName } = ctx.tenant.branding;
+  const logo = await tenantLogo(ctx);
   const key = JSON.stringify([
     ctx.tenantId,
     newsletter.id,
@@ -89,7 +91,9 @@ export async function drawPackImage(
     image.content,
     primaryColor,
     secondaryColor,
+    backgroundColor,
     companyName,
+    logo?.hash ?? null,
   ]);
   const hit = kept.get(key);
   if (hit) return hit.png;
@@ -98,7 +102,9 @@ export async function drawPackImage(
     png = await renderSocialImage(image.kind, image.content, {
       primaryColor,
       secondaryColor,
+      backgroundColor,
       companyName,
+      logo,
     });
   } catch (error) {
     if (!(error instanceof TextTooLongError)) throw error;

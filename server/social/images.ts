@@ -5,8 +5,8 @@ import { type Box, fitText, textPath } from "./layout";
 
 /*
  * The social pack's images (issue 36): the link share (1200×627, LinkedIn's link preview), the
- * feed square (1080×1080) and a quote card per pull quote (1080×1080), in the tenant's colours
- * and name, the text set in the project's own font (fonts.ts) and fitted by layout.ts. Everything
+ * feed square (1080×1080) and a quote card per pull quote (1080×1080), in the tenant's colours,
+ * logo (else its initial) and name, the text set in the project's own font (fonts.ts) and fitted by layout.ts. Everything
  * drawn lies inside a frame of FRAME_MARGIN px on each side: the margin is background only.
  */
 
@@ -20,10 +20,23 @@ export const SOCIAL_IMAGE_SIZES: Record<SocialImageKind, { width: number; height
 
 export const FRAME_MARGIN = 56;
 
+/** The tenant's logo decoded and scaled to fit LOGO_BOX (server/social/logo.ts). */
+export interface SocialLogo {
+  png: Buffer;
+  width: number;
+  height: number;
+  /** names the pixels, for the kept images' key */
+  hash: string;
+}
+
 export interface SocialBranding {
   primaryColor: string;
   secondaryColor: string;
+  /** the site's background: the logo sits on it, as in the site's header */
+  backgroundColor: string;
   companyName: string;
+  /** without one, the header carries a badge with the name's initial */
+  logo?: SocialLogo | null;
 }
 
 export interface SocialImageContent {
@@ -44,28 +57,71 @@ interface Canvas {
   width: number;
   height: number;
   background: string;
+  /** the logo's plate */
+  plate: string;
   ink: string;
   accent: string;
   faces: Record<"regular" | "bold", Face>;
 }
 
 const HEADER = 56;
+/** The logo's plate pads it by LOGO_PADDING on each side, inside the header row. */
+const LOGO_PADDING = 8;
+/** The most a logo may take of the header row: its height, and a wordmark's width. */
+export const LOGO_BOX = { width: 360, height: HEADER - 2 * LOGO_PADDING };
 
-/** The badge with the tenant's initial and its name, in a row `HEADER` px high at `top`. */
-function header(canvas: Canvas, branding: SocialBranding, top: number): string {
+/** Where the header's logo goes, to be laid over the drawn SVG. */
+interface LogoPlacement {
+  logo: SocialLogo;
+  left: number;
+  top: number;
+}
+
+/**
+ * The header row, `HEADER` px high at `top`: the tenant's logo on a plate of the site's background
+ * (a logo is made for it: on the brand colour a dark logo could vanish), or without a logo a badge
+ * with the name's initial; then the name.
+ */
+function header(
+  canvas: Canvas,
+  branding: SocialBranding,
+  top: number,
+): { svg: string; logo: LogoPlacement | null } {
   const { faces, ink } = canvas;
   const name = branding.companyName.trim() || "Newsletter";
+  const logo = branding.logo ?? null;
+  const markWidth = logo ? logo.width + 2 * LOGO_PADDING : HEADER;
+  const mark = logo
+    ? `<rect x="${FRAME_MARGIN}" y="${top}" width="${markWidth}" height="${HEADER}" rx="12" fill="${canvas.plate}"/>`
+    : initialBadge(canvas, name, top);
+  const nameBox = { width: canvas.width - 2 * FRAME_MARGIN - markWidth - 20, height: 44 };
+  const set = fitText(name, nameBox, { face: faces.bold, max: 30, min: 14, leading: 1.1 });
+  const nameTop = set ? top + (HEADER - set.height) / 2 : top;
+  return {
+    svg: [
+      mark,
+      set ? textPath(faces.bold, set, FRAME_MARGIN + markWidth + 20, nameTop, ink) : "",
+    ].join(""),
+    logo: logo
+      ? {
+          logo,
+          left: FRAME_MARGIN + LOGO_PADDING,
+          top: top + Math.round((HEADER - logo.height) / 2),
+        }
+      : null,
+  };
+}
+
+/** A square of the ink's tint with the name's first letter. */
+function initialBadge(canvas: Canvas, name: string, top: number): string {
+  const { faces, ink } = canvas;
   const initial = Array.from(name)[0]?.toUpperCase() ?? "N";
   const initialSize = 30;
   const initialX = FRAME_MARGIN + (HEADER - measure(faces.bold, initial, initialSize)) / 2;
   const baseline = top + HEADER / 2 + initialSize * 0.36;
-  const nameBox = { width: canvas.width - 2 * FRAME_MARGIN - HEADER - 20, height: 44 };
-  const set = fitText(name, nameBox, { face: faces.bold, max: 30, min: 14, leading: 1.1 });
-  const nameTop = set ? top + (HEADER - set.height) / 2 : top;
   return [
     `<rect x="${FRAME_MARGIN}" y="${top}" width="${HEADER}" height="${HEADER}" rx="12" fill="${ink}" fill-opacity="0.14"/>`,
     `<path d="${outline(faces.bold, initial, initialX, baseline, initialSize)}" fill="${ink}"/>`,
-    set ? textPath(faces.bold, set, FRAME_MARGIN + HEADER + 20, nameTop, ink) : "",
   ].join("");
 }
 
@@ -98,7 +154,8 @@ function titleCard(
   kind: "link" | "square",
 ) {
   const { faces } = canvas;
-  const parts = [header(canvas, branding, FRAME_MARGIN), accentBar(canvas, FRAME_MARGIN + 80)];
+  const head = header(canvas, branding, FRAME_MARGIN);
+  const parts = [head.svg, accentBar(canvas, FRAME_MARGIN + 80)];
   const foot = footer(canvas, content.site);
   const top = FRAME_MARGIN + 120;
   const bottom = canvas.height - FRAME_MARGIN - foot.height - 32;
@@ -131,7 +188,7 @@ function titleCard(
     );
   }
   parts.push(foot.svg);
-  return parts;
+  return { parts, logo: head.logo };
 }
 
 /** A quote card: a large quotation mark, the quote as large as fits, its source, the header. */
@@ -167,14 +224,16 @@ function quoteCard(canvas: Canvas, content: SocialImageContent, branding: Social
   const markBaseline = markTop + mark * 0.72;
   // The quote and its source in the middle of their room.
   const quoteTop = top + Math.floor((bottom - top - set.height) / 2);
-  return [
+  const head = header(canvas, branding, headerTop);
+  const parts = [
     `<path d="${outline(faces.bold, "“", FRAME_MARGIN - 6, markBaseline, mark)}" fill="${canvas.accent}"/>`,
     textPath(faces.bold, set, FRAME_MARGIN, quoteTop, canvas.ink),
     source
       ? textPath(faces.regular, source, FRAME_MARGIN, quoteTop + set.height + 28, canvas.ink, 0.85)
       : "",
-    header(canvas, branding, headerTop),
+    head.svg,
   ];
+  return { parts, logo: head.logo };
 }
 
 /**
@@ -192,15 +251,19 @@ export async function renderSocialImage(
     width,
     height,
     background,
+    plate: escapeXml(branding.backgroundColor || "#ffffff"),
     ink: escapeXml(textOn(background)),
     accent: escapeXml(branding.secondaryColor),
     faces: await loadFaces(),
   };
-  const parts =
+  const { parts, logo } =
     kind === "quote"
       ? quoteCard(canvas, content, branding)
       : titleCard(canvas, content, branding, kind);
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><rect width="100%" height="100%" fill="${escapeXml(background)}"/>${parts.join("")}</svg>`;
   const sharp = await loadSharp();
-  return sharp(Buffer.from(svg)).png({ compressionLevel: 9 }).toBuffer();
+  // The logo is laid over the drawn SVG by sharp (not an SVG <image>: librsvg would decode it
+  // again at every image, and an SVG logo inside an SVG could reach for other files).
+  const overlay = logo ? [{ input: logo.logo.png, left: logo.left, top: logo.top }] : [];
+  return sharp(Buffer.from(svg)).composite(overlay).png({ compressionLevel: 9 }).toBuffer();
 }

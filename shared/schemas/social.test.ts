@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import { LINKEDIN_MAX, SHORT_MAX, SOCIAL_MESSAGES, socialTextsSchema } from "./social";
 
@@ -27,5 +28,17 @@ describe("the social pack's form", () => {
     expect(errors({ linkedIn: "x".repeat(LINKEDIN_MAX), short: "🎉".repeat(SHORT_MAX) })).toEqual(
       [],
     );
+  });
+
+  it("says the same through Conform, which reads a blank field as no value", () => {
+    const form = new FormData();
+    form.set("linkedIn", "   ");
+    form.set("short", " \r\n ");
+    const submission = parseWithZod(form, { schema: socialTextsSchema });
+    expect(submission.status).toBe("error");
+    expect(submission.status === "error" ? submission.error : null).toEqual({
+      linkedIn: [SOCIAL_MESSAGES.linkedInEmpty],
+      short: [SOCIAL_MESSAGES.shortEmpty],
+    });
   });
 });

@@ -25,9 +25,11 @@ const postText = (empty: string, max: number, tooLong: string) =>
   z
     .string({ error: empty })
     .transform((text) => text.replace(/\r\n?/g, "\n").trim())
+    // Conform reads an empty string as no value, in the piped schema too: blanks alone, trimmed
+    // to "", must be refused with the same words as an empty field.
     .pipe(
       z
-        .string()
+        .string({ error: empty })
         .min(1, empty)
         .refine((text) => charCount(text) <= max, tooLong),
     );

@@ -294,6 +294,26 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
       editor,
     );
     expect(org.status).toBe(400);
+    // A time gone by (it would post at once), a post that is not waiting, a forged form: each
+    // refused in words, not zod's.
+    const published = await publishedNewsletter(database.db, "main", "Bad input");
+    const refusals: [Record<string, string>, string][] = [
+      [
+        { intent: "post", newsletterId: published, when: "at", at: "2001-01-01T10:00" },
+        "Choose a time from now on for the post, or post it now.",
+      ],
+      [
+        { intent: "cancel", postId: "999999" },
+        "That post is no longer waiting: it was posted, is being posted, or was withdrawn.",
+      ],
+      [{ intent: "cancel", postId: "<b>1</b>" }, "Choose a post to withdraw."],
+      [{ intent: "take-over" }, "Unknown action."],
+    ];
+    for (const [fields, message] of refusals) {
+      const refused = await postForm(server.url, "/admin/linkedin", fields, editor);
+      expect(refused.status).toBe(400);
+      expect(textOf(await refused.text())).toContain(message);
+    }
     expect(await count()).toBe(before);
   });
 });

@@ -168,6 +168,71 @@ describe.each(testDialects())("the social pack on %s", (dialect) => {
     }
   });
 
+  it("draws the tenant's logo in the header, and its initial when the logo is broken", async () => {
+    const setLogo = async (logoUrl: string) => {
+      const response = await fetch(`${site.server.url}/api/tenants/main/branding`, {
+        method: "PATCH",
+        headers: {
+          cookie: site.superAdmin,
+          origin: site.server.url,
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({ logoUrl }),
+      });
+      expect(response.status).toBe(200);
+    };
+    /** The red pixels of the link image's header row (FRAME_MARGIN to FRAME_MARGIN + 56). */
+    const redInHeader = async () => {
+      const body = await html(await page(`/admin/newsletter/social/${id}`, site.editor));
+      const url = /<img src="([^"]*\/link\.png[^"]*)"/.exec(body)?.[1] ?? "";
+      const response = await page(url, site.editor);
+      expect(response.status).toBe(200);
+      const { data, info } = await sharp(new Uint8Array(await response.arrayBuffer()))
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      let red = 0;
+      for (let y = FRAME_MARGIN; y < FRAME_MARGIN + 56; y++) {
+        for (let x = 0; x < info.width; x++) {
+          const at = (y * info.width + x) * info.channels;
+          const [r = 0, g = 0, b = 0] = [data[at], data[at + 1], data[at + 2]];
+          if (r > 230 && g < 30 && b < 30) red++;
+        }
+      }
+      return red;
+    };
+    const form = new FormData();
+    const logo = await sharp({
+      create: { width: 300, height: 100, channels: 3, background: "#ff0000" },
+    })
+      .png()
+      .toBuffer();
+    form.set("file", new Blob([new Uint8Array(logo)], { type: "image/png" }), "logo.png");
+    const uploaded = await fetch(`${site.server.url}/admin/uploads`, {
+      method: "POST",
+      body: form,
+      headers: { cookie: site.superAdmin, origin: site.server.url },
+    });
+    expect(uploaded.status).toBe(200);
+    const { url } = (await uploaded.json()) as { url: string };
+    try {
+      expect(await redInHeader()).toBe(0);
+      await setLogo(url);
+      // 300×100 scaled into the 40 px high row: 120×40 (an opaque upload is kept as JPEG, whose
+      // edges blur a little).
+      const logoPixels = await redInHeader();
+      expect(logoPixels).toBeGreaterThan(0.95 * 120 * 40);
+      expect(logoPixels).toBeLessThanOrEqual(120 * 40);
+      // An upload that is not in the store: the initial again, and the pack still answers.
+      await setLogo(`/uploads/main/${"0".repeat(32)}.png`);
+      expect(await redInHeader()).toBe(0);
+      expect(site.server.output()).toContain('"code":"social/logo-unusable"');
+      const zip = await page(`/admin/newsletter/social/${id}/pack.zip`, site.editor);
+      expect(zip.status).toBe(200);
+    } finally {
+      await setLogo("");
+    }
+  });
+
   it("downloads the pack as one zip: both posts as text, every image as PNG", async () => {
     const body = await html(await page(`/admin/newsletter/social/${id}`, site.editor));
     const response = await page(`/admin/newsletter/social/${id}/pack.zip`, site.editor);
@@ -225,7 +290,23 @@ describe.each(testDialects())("the social pack on %s", (dialect) => {
       { intent: "save", linkedIn: "x".repeat(LINKEDIN_MAX + 1), short: "fine" },
       site.editor,
     );
-    expect(await html(tooLong)).toContain(SOCIAL_MESSAGES.linkedInLong);
+    const tooLongPage = await html(tooLong);
+    expect(tooLongPage).toContain(SOCIAL_MESSAGES.linkedInLong);
+    // Only the field at fault is marked; the fine short post is not.
+    const invalidFields = [...tooLongPage.matchAll(/<textarea[^>]*aria-invalid="true"[^>]*>/g)];
+    expect(invalidFields.map((match) => /name="(\w+)"/.exec(match[0])?.[1])).toEqual(["linkedIn"]);
+    // Blanks alone are an empty post, said in words (not zod's "expected string").
+    const blank = await html(
+      await postForm(
+        site.server.url,
+        path,
+        { intent: "save", linkedIn: "  ", short: " " },
+        site.editor,
+      ),
+    );
+    expect(blank).toContain(SOCIAL_MESSAGES.linkedInEmpty);
+    expect(blank).toContain(SOCIAL_MESSAGES.shortEmpty);
+    expect(blank).not.toContain("expected string");
     body = await html(await page(path, site.editor));
     expect(textarea(body, "linkedIn")).toBe("Our own post\nwith two lines");
 

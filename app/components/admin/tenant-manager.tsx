@@ -67,7 +67,9 @@ function Section({ title, children, id }: { title: string; children: ReactNode; 
 
 function Definition({ term, children }: { term: string; children: ReactNode }) {
   return (
-    <div className="grid gap-1 border-b border-black/5 py-2 sm:grid-cols-3">
+    // grid-cols-1 (minmax(0, 1fr)): an implicit column grows to a long URL's width and pushes the
+    // page past a phone's screen; a bounded one lets break-words wrap it.
+    <div className="grid grid-cols-1 gap-1 border-b border-black/5 py-2 sm:grid-cols-3">
       <dt className="font-semibold">{term}</dt>
       <dd className="break-words sm:col-span-2">
         {children || <span className="opacity-70">—</span>}

@@ -83,7 +83,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         throw redirect(`/admin/linkedin?done=${form.when === "now" ? "queued" : "scheduled"}`, 303);
       }
       case "cancel":
-        await cancelPost(scope, form.postId);
+        if (!(await cancelPost(scope, form.postId))) return refused(LINKEDIN_MESSAGES.notWaiting);
         throw redirect("/admin/linkedin?done=cancelled", 303);
     }
   } catch (error) {

@@ -54,7 +54,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const formData = await request.formData();
   const intent = socialIntentSchema.safeParse(formData.get("intent") ?? "save");
   if (!intent.success) {
-    return data({ errors: ["Unknown action."], linkedIn: null, short: null }, { status: 400 });
+    return data(
+      { errors: ["Unknown action."], invalid: [] as string[], linkedIn: null, short: null },
+      { status: 400 },
+    );
   }
   if (intent.data === "reset") {
     await run(() => resetSocialTexts(scope, params.id));
@@ -63,9 +66,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   const submission = parseWithZod(formData, { schema: socialTextsSchema });
   if (submission.status !== "success") {
-    const errors = Object.values(submission.error ?? {}).flatMap((messages) => messages ?? []);
+    const byField = Object.entries(submission.error ?? {}).filter(
+      ([, messages]) => messages?.length,
+    );
+    const errors = byField.flatMap(([, messages]) => messages ?? []);
+    // Only the fields at fault are marked: a fine short post beside an overlong LinkedIn one is not.
+    const invalid = byField.map(([name]) => name);
     const typed = (name: string) => String(formData.get(name) ?? "");
-    return data({ errors, linkedIn: typed("linkedIn"), short: typed("short") }, { status: 400 });
+    return data(
+      { errors, invalid, linkedIn: typed("linkedIn"), short: typed("short") },
+      { status: 400 },
+    );
   }
   await run(() => saveSocialTexts(scope, params.id, submission.value));
   scope.logger.info({ actor: user.id, newsletterId: params.id }, "social posts saved");

@@ -45,7 +45,6 @@ const POSTS = [
 export default function SocialPack({ loaderData, actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
   const { id, texts, images } = loaderData;
-  const invalid = Boolean(actionData?.errors.length);
   return (
     <AdminPage title="Social pack" width="wide" className="space-y-8">
       <BackLink to={`/admin/newsletter/edit/${id}`}>Back to the editor</BackLink>
@@ -57,14 +56,15 @@ export default function SocialPack({ loaderData, actionData }: Route.ComponentPr
             ? ""
             : " It is a draft: its link works once it is published."}
         </p>
-        <p className="pt-2">
+        {/* Each link a block of its own: inline, a phone's narrow row broke them mid-button. */}
+        <div className="flex flex-wrap gap-3 pt-2">
           <a href={`/admin/newsletter/social/${id}/pack.zip`} download className={outlineLinkClass}>
             Download the pack (.zip)
-          </a>{" "}
+          </a>
           <a href={`/admin/linkedin?newsletter=${id}`} className={outlineLinkClass}>
             Post it on LinkedIn
           </a>
-        </p>
+        </div>
       </div>
       <FormNotice message={actionData ? null : loaderData.notice} />
       <AdminSection id="social-posts-heading" title="Posts">
@@ -87,7 +87,7 @@ export default function SocialPack({ loaderData, actionData }: Route.ComponentPr
               key={`${post.name}-${texts[post.name]}`}
               {...post}
               defaultValue={actionData?.[post.name] ?? texts[post.name]}
-              invalid={invalid}
+              invalid={Boolean(actionData?.invalid.includes(post.name))}
             />
           ))}
           <SubmitButton disabled={busy}>Save posts</SubmitButton>
