@@ -11,6 +11,7 @@ import { CommentsSection } from "../../components/newsletter-comments";
 import { SubscribeBox } from "../../components/subscribe-box";
 import { articleMeta } from "../../lib/meta";
 import { withoutScripts } from "../../lib/page-scripts";
+import { useRenderOnly } from "../../lib/render-only";
 import type { Route } from "./+types/detail";
 import type { action } from "./detail.server";
 
@@ -51,16 +52,19 @@ export default function NewsletterDetail({ loaderData }: Route.ComponentProps) {
   const { newsletter, canModerate, commentsShown } = loaderData;
   // The page ships no script: a comment posts the page, and the answer comes back as action data.
   const reply = useActionData<typeof action>();
+  const html = useRenderOnly(newsletter.html);
+  const loadedComments = useRenderOnly(loaderData.comments);
+  const loadedMarkup = useRenderOnly(loaderData.commentsMarkup);
 
   // The list comes from whichever answer is newer: this page's load, or the last comment posted.
   const fresh = reply?.ok && reply.asOf > loaderData.asOf ? reply : null;
-  const comments = fresh ? fresh.comments : loaderData.comments;
+  const comments = fresh ? fresh.comments : loadedComments;
   const commentCount = fresh ? fresh.commentCount : newsletter.comments;
 
   return (
     <main>
       <NewsletterArticle
-        article={newsletter}
+        article={{ ...newsletter, html }}
         stats={
           <p className="flex gap-x-3">
             <span>{plural(newsletter.views, "view")}</span>
@@ -82,7 +86,7 @@ export default function NewsletterDetail({ loaderData }: Route.ComponentProps) {
         canModerate={canModerate}
         reply={reply}
         posted={Boolean(fresh?.posted)}
-        listMarkup={fresh ? null : loaderData.commentsMarkup}
+        listMarkup={fresh ? null : loadedMarkup}
       />
     </main>
   );
