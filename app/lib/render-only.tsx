@@ -7,10 +7,11 @@ import { createContext, useContext } from "react";
  * React Router encodes every document's loader data for hydration (turbo-stream) whether or not
  * the page has a `<Scripts>` to read it. On a page without scripts nobody ever does: an article's
  * body, its comment list and that list's markup were three quarters of the newsletter page's
- * encoding, about a sixth of its CPU. A loader of such a page hands those values to
- * `renderOnly` (render-only.server.ts), which keeps them beside the request and leaves a stand-in
- * in the loader data; the page reads them back with `useRenderOnly`. A data request (a client
- * navigation from a page with scripts, rendered in the browser) gets the values themselves.
+ * encoding, about a sixth of its CPU. Such a page's route says so with the `pageWithoutScripts`
+ * middleware beside its `handle`; a loader hands what only the render reads to `renderOnly`
+ * (render-only.server.ts), which then keeps it beside the request and leaves a stand-in in the
+ * loader data; the page reads it back with `useRenderOnly`. A page with scripts, and a data
+ * request (a client navigation, rendered in the browser), get the values themselves.
  */
 export interface RenderOnlyStandIn {
   readonly renderOnly: number;

@@ -99,7 +99,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       cover: reading.cover,
       shareCard: shareCardUrl(scope.origin, newsletter, scope.tenant.branding),
     },
-    signup: await signupFormData(context),
+    signup: renderOnly({ request, context }, await signupFormData(context)),
     comments: renderOnly({ request, context }, reading.comments),
     // Readers all see the same list until a comment changes it: rendered once per list. Staff's
     // list has moderation forms, which need the page's router: rendered with the page.
