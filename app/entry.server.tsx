@@ -13,6 +13,8 @@ import type { Logger } from "../server/logger";
 import { pageKeptParts } from "./lib/markup.server";
 import { NonceContext } from "./lib/nonce";
 import { KeptMarkupContext } from "./lib/page-scripts";
+import { RenderOnlyContext } from "./lib/render-only";
+import { renderOnlyValuesOf } from "./lib/render-only.server";
 import { STYLESHEET_MARKER, StylesheetContext, stylesheet } from "./lib/stylesheet";
 
 export const streamTimeout = 5_000;
@@ -63,6 +65,11 @@ export default async function handleRequest(
   }
   const scope = scopeOf(loadContext);
   const scripts = pageHasScripts(routerContext);
+  const renderOnly = renderOnlyValuesOf(loadContext);
+  if (scripts && renderOnly.length > 0) {
+    // Its hydration data would hold stand-ins, not the values (app/lib/render-only.tsx).
+    throw new Error("render-only data on a page with scripts");
+  }
   const keptParts = pageKeptParts(scripts);
   const keepParts = () =>
     keptParts.keep((key, error) =>
@@ -73,7 +80,9 @@ export default async function handleRequest(
     <StylesheetContext value={STYLESHEET_MARKER}>
       <NonceContext value={scope.nonce}>
         <KeptMarkupContext value={keptParts}>
-          <ServerRouter context={routerContext} url={request.url} nonce={scope.nonce} />
+          <RenderOnlyContext value={renderOnly}>
+            <ServerRouter context={routerContext} url={request.url} nonce={scope.nonce} />
+          </RenderOnlyContext>
         </KeptMarkupContext>
       </NonceContext>
     </StylesheetContext>

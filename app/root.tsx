@@ -25,6 +25,8 @@ import { SiteHeader } from "./components/site-header";
 import formEnhancements from "./lib/form-enhancements.js?raw";
 import { useNonce } from "./lib/nonce";
 import { PageScriptsContext, useFormEnhancements, usePageScripts } from "./lib/page-scripts";
+import { type RenderOnly, useRenderOnly } from "./lib/render-only";
+import { renderOnly } from "./lib/render-only.server";
 import { useStylesheet } from "./lib/stylesheet";
 import { accessFor, routeKey } from "./route-access";
 
@@ -74,16 +76,22 @@ function rootData(context: Route.LoaderArgs["context"]) {
   };
 }
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const root = rootData(context);
   const user = context.get(userContext);
   // The staff pages' tenant switcher: the tenants this staff member may manage. Read on any
   // signed-in page: a client navigation to a staff page need not run this loader again.
   const tenants = user ? await staffTenants(namedTenantDbOf(context), user, root.tenant.id) : [];
-  return data({ ...root, staffTenants: tenants });
+  // Half of the root's data, read by the layout alone: render-only on pages without scripts.
+  const cssVariables = renderOnly({ request, context }, root.tenant.cssVariables);
+  return data({ ...root, tenant: { ...root.tenant, cssVariables }, staffTenants: tenants });
 }
 
-export type RootData = ReturnType<typeof rootData> & {
+type LayoutData = ReturnType<typeof rootData>;
+export type RootData = Omit<LayoutData, "tenant"> & {
+  tenant: Omit<LayoutData["tenant"], "cssVariables"> & {
+    cssVariables: RenderOnly<LayoutData["tenant"]["cssVariables"]>;
+  };
   staffTenants?: StaffTenant[];
 };
 
@@ -102,6 +110,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRootData();
   const nonce = useNonce();
   const tenant = root?.tenant;
+  const cssVariables = useRenderOnly(tenant?.cssVariables);
   const scripts = usePageScripts();
   const enhanceForms = useFormEnhancements() && !scripts;
   const styles = useStylesheet();
@@ -109,7 +118,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
     <html
       lang="en"
       data-tenant={tenant?.id}
-      style={tenant?.cssVariables as React.CSSProperties | undefined}
+      style={cssVariables as React.CSSProperties | undefined}
     >
       <head>
         <meta charSet="utf-8" />

@@ -1,11 +1,12 @@
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from "kysely";
+import { Kysely, PostgresDialect, type SqliteDatabase } from "kysely";
 import type pg from "pg";
 import { lazy } from "../lazy";
 import { getLogger } from "../logger";
 import { MiB, memoryCache, stringBytes } from "../memory-cache";
+import { SqliteInlineLimitsDialect } from "./inline-limits";
 import type { Database } from "./schema";
 import { TenantGuardPlugin } from "./tenant-guard";
 
@@ -47,7 +48,7 @@ export function createDb(url: string): Db {
   // 64 MiB of pages (the default is 2 MiB): a large audience's indexes stay in memory.
   database.pragma("cache_size = -65536");
   return new Kysely<Database>({
-    dialect: new SqliteDialect({ database: keptStatements(database) }),
+    dialect: new SqliteInlineLimitsDialect({ database: keptStatements(database) }),
     plugins: GUARDED,
   });
 }

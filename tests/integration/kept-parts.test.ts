@@ -183,4 +183,21 @@ describe("kept parts of pages", () => {
     expect(next).not.toContain(tooLong);
     expect(next).toBe(reading);
   });
+
+  it("keeps an article's render-only data out of its document, and hands it to a data request", async () => {
+    // The document is rendered with the article's body and comments (app/lib/render-only.tsx)…
+    const document = await page(articles.main as string);
+    expect(document.html).toContain("<p>Review protocols.</p>");
+    expect(document.html).toContain("A first comment.");
+    expect(document.html).not.toContain("renderOnly");
+    // …and a client navigation, rendered in the browser, gets them in the data itself.
+    for (const headers of [{}, { cookie: staff }] as Record<string, string>[]) {
+      const response = await fetch(`${server.url}${articles.main}.data`, { headers });
+      expect(response.status).toBe(200);
+      const data = await response.text();
+      expect(data).toContain("<p>Review protocols.</p>");
+      expect(data).toContain("A first comment.");
+      expect(data).not.toContain("renderOnly");
+    }
+  });
 });

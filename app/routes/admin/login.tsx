@@ -5,6 +5,7 @@ import { FieldShell, FormAlert, SubmitButton, TextInput } from "../../components
 import { submitted } from "../../components/ui/submitted";
 import { noindexMeta } from "../../lib/meta";
 import { Link, withFormEnhancements } from "../../lib/page-scripts";
+import { pageWithoutScripts } from "../../lib/render-only.server";
 import type { Route } from "./+types/login";
 
 export const meta: Route.MetaFunction = () => noindexMeta("Admin Login");
@@ -16,6 +17,8 @@ export { action, loader } from "./login.server";
  * the password its Show/Hide toggle and the button its 'Signing in...' (SPEC §2 /admin/login).
  */
 export const handle = withFormEnhancements;
+/** Its render-only data stays out of the hydration data (app/lib/render-only.tsx). */
+export const middleware: Route.MiddlewareFunction[] = [pageWithoutScripts];
 
 export default function AdminLogin({ actionData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();

@@ -14,6 +14,8 @@ import {
 } from "../../components/ui/layout";
 import { MARKETING_PAGES } from "../../content/marketing-pages";
 import { pageMeta } from "../../lib/meta";
+import { useRenderOnly } from "../../lib/render-only";
+import { renderOnly } from "../../lib/render-only.server";
 import type { Route } from "./+types/home";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, MARKETING_PAGES.home);
@@ -30,10 +32,15 @@ const METRICS = [
  * the banner; the page is kept by the page cache (a new issue shows within its 60 s, a settings
  * change at once).
  */
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const scope = scopeOf(context);
   const [signup, issue] = await Promise.all([signupFormData(context), latestIssue(scope)]);
-  return { signup, issue, showBanner: scope.tenant.features.showBusyBanner };
+  // The page has no scripts: what only its render reads stays out of the hydration data.
+  return {
+    signup: renderOnly({ request, context }, signup),
+    issue: renderOnly({ request, context }, issue),
+    showBanner: scope.tenant.features.showBusyBanner,
+  };
 }
 
 const CHALLENGE = [
@@ -65,6 +72,8 @@ const CUSTOMERS = [
 ];
 
 export default function Home({ loaderData }: Route.ComponentProps) {
+  const signup = useRenderOnly(loaderData.signup);
+  const issue = useRenderOnly(loaderData.issue);
   return (
     <main>
       {loaderData.showBanner ? (
@@ -101,10 +110,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               <p id="hero-signup" className="mb-2 font-semibold">
                 Or get the weekly issue straight to your inbox:
               </p>
-              <SignupForm {...loaderData.signup} compact />
+              <SignupForm {...signup} compact />
             </div>
           </div>
-          <HeroIssue issue={loaderData.issue} />
+          <HeroIssue issue={issue} />
         </Container>
       </section>
 

@@ -24,6 +24,7 @@ import { commentFormSchema } from "../../../shared/schemas/comment";
 import { z } from "../../../shared/zod";
 import { commentItems } from "../../components/newsletter-comments";
 import { keptMarkup } from "../../lib/markup.server";
+import { renderOnly } from "../../lib/render-only.server";
 import type { Route } from "./+types/detail";
 
 /** A slug (or an old id); anything else is not found, unqueried. */
@@ -91,19 +92,23 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       readTime: newsletter.readTime,
       views: newsletter.metrics.views,
       comments: newsletter.metrics.comments,
-      html: reading.html,
+      // The page has no scripts: what only its render reads stays out of the hydration data.
+      html: renderOnly({ request, context }, reading.html),
       author: reading.author,
       tags: reading.tags,
       cover: reading.cover,
       shareCard: shareCardUrl(scope.origin, newsletter, scope.tenant.branding),
     },
-    signup: await signupFormData(context),
-    comments: reading.comments,
+    signup: renderOnly({ request, context }, await signupFormData(context)),
+    comments: renderOnly({ request, context }, reading.comments),
     // Readers all see the same list until a comment changes it: rendered once per list. Staff's
     // list has moderation forms, which need the page's router: rendered with the page.
     commentsMarkup: canModerate
       ? null
-      : keptMarkup("comments", reading.comments, () => commentItems(reading.comments, null)),
+      : renderOnly(
+          { request, context },
+          keptMarkup("comments", reading.comments, () => commentItems(reading.comments, null)),
+        ),
     canModerate,
     commentsShown: COMMENTS_SHOWN,
     asOf: Date.now(),

@@ -11,6 +11,8 @@ import { CommentsSection } from "../../components/newsletter-comments";
 import { SubscribeBox } from "../../components/subscribe-box";
 import { articleMeta } from "../../lib/meta";
 import { withoutScripts } from "../../lib/page-scripts";
+import { useRenderOnly } from "../../lib/render-only";
+import { pageWithoutScripts } from "../../lib/render-only.server";
 import type { Route } from "./+types/detail";
 import type { action } from "./detail.server";
 
@@ -18,6 +20,8 @@ export { action, loader } from "./detail.server";
 
 /** Pure content: no JavaScript (app/lib/page-scripts.tsx). */
 export const handle = withoutScripts;
+/** Its render-only data stays out of the hydration data (app/lib/render-only.tsx). */
+export const middleware: Route.MiddlewareFunction[] = [pageWithoutScripts];
 
 export function shouldRevalidate({
   formMethod,
@@ -51,16 +55,20 @@ export default function NewsletterDetail({ loaderData }: Route.ComponentProps) {
   const { newsletter, canModerate, commentsShown } = loaderData;
   // The page ships no script: a comment posts the page, and the answer comes back as action data.
   const reply = useActionData<typeof action>();
+  const html = useRenderOnly(newsletter.html);
+  const loadedComments = useRenderOnly(loaderData.comments);
+  const loadedMarkup = useRenderOnly(loaderData.commentsMarkup);
+  const signup = useRenderOnly(loaderData.signup);
 
   // The list comes from whichever answer is newer: this page's load, or the last comment posted.
   const fresh = reply?.ok && reply.asOf > loaderData.asOf ? reply : null;
-  const comments = fresh ? fresh.comments : loaderData.comments;
+  const comments = fresh ? fresh.comments : loadedComments;
   const commentCount = fresh ? fresh.commentCount : newsletter.comments;
 
   return (
     <main>
       <NewsletterArticle
-        article={newsletter}
+        article={{ ...newsletter, html }}
         stats={
           <p className="flex gap-x-3">
             <span>{plural(newsletter.views, "view")}</span>
@@ -71,7 +79,7 @@ export default function NewsletterDetail({ loaderData }: Route.ComponentProps) {
       />
 
       <div className="mx-auto max-w-3xl px-4 pb-4 sm:px-6">
-        <SubscribeBox signup={loaderData.signup} title="Get the next issue by email" />
+        <SubscribeBox signup={signup} title="Get the next issue by email" />
       </div>
 
       <CommentsSection
@@ -82,7 +90,7 @@ export default function NewsletterDetail({ loaderData }: Route.ComponentProps) {
         canModerate={canModerate}
         reply={reply}
         posted={Boolean(fresh?.posted)}
-        listMarkup={fresh ? null : loaderData.commentsMarkup}
+        listMarkup={fresh ? null : loadedMarkup}
       />
     </main>
   );

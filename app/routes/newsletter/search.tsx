@@ -4,12 +4,15 @@ import { NewsletterSearchBox } from "../../components/newsletter-search-box";
 import { Container, PageHero } from "../../components/ui/layout";
 import { noindexMeta } from "../../lib/meta";
 import { Link, withoutScripts } from "../../lib/page-scripts";
+import { pageWithoutScripts } from "../../lib/render-only.server";
 import type { Route } from "./+types/search";
 
 export { loader } from "./search.server";
 
 /** Pure content: no JavaScript (app/lib/page-scripts.tsx). */
 export const handle = withoutScripts;
+/** Its render-only data stays out of the hydration data (app/lib/render-only.tsx). */
+export const middleware: Route.MiddlewareFunction[] = [pageWithoutScripts];
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   noindexMeta(loaderData?.query ? `Search: ${loaderData.query}` : "Search the newsletter");

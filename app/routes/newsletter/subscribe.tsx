@@ -8,10 +8,13 @@ import { type SignupAnswer, SignupForm } from "../../components/signup-form";
 import { Notice, Panel, SubscriptionPage } from "../../components/subscription-page";
 import { pageMeta } from "../../lib/meta";
 import { Link, withoutScripts } from "../../lib/page-scripts";
+import { pageWithoutScripts } from "../../lib/render-only.server";
 import type { Route } from "./+types/subscribe";
 
 /** A form page: plain HTML, no JavaScript (app/lib/page-scripts.tsx). */
 export const handle = withoutScripts;
+/** Its render-only data stays out of the hydration data (app/lib/render-only.tsx). */
+export const middleware: Route.MiddlewareFunction[] = [pageWithoutScripts];
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
