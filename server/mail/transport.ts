@@ -1,6 +1,6 @@
 import nodemailer, { type PluginFunction, type SendMailOptions } from "nodemailer";
 import type { DkimSigningKey } from "./dkim";
-import { WholeMessageStream } from "./dkim-threads";
+import { WholeMessageStream } from "./dkim-sign";
 import { messageIdFor } from "./headers";
 
 export interface OutgoingMessage {
@@ -137,7 +137,7 @@ const DKIM_KEY = "heraldDkimKey" as const;
 
 /**
  * nodemailer's "stream" plugin step: the message goes out in one piece, signed when its tenant has
- * keys (server/mail/dkim-threads.ts).
+ * keys (server/mail/dkim-sign.ts).
  */
 const wholeAndSigned: PluginFunction = (mail, done) => {
   const keys = (mail.data as Record<string, unknown>)[DKIM_KEY] as DkimSigningKey | undefined;
