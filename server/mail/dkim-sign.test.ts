@@ -109,6 +109,10 @@ describe("DKIM signing both ways (RFC 8463: RSA and Ed25519 on one message)", ()
   it.each([
     ["already canonical (hashed without copying)", canonicalBody],
     ["needing canonicalization", "Hello  \t reader,   \n\n  indented\n\n\n"],
+    // Each on its own: a fast path that missed one would hash the raw bytes, and mailauth would not verify.
+    ["with a tab in a CRLF line", "line\tone\r\nline two\r\n"],
+    ["with a run of spaces in a CRLF line", "line  one\r\nline two\r\n"],
+    ["with a space at a CRLF line's end", "line one \r\nline two\r\n"],
     ["empty", ""],
   ])("signs a body %s with both keys, RSA on top, and both verify", async (_name, body) => {
     const message = Buffer.from(`${head}\r\n${body}`, "latin1");
