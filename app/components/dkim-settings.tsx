@@ -176,18 +176,32 @@ export function DkimSettings({
         ) : null}
       </TenantForm>
 
-      {dkim.active.length > 0 ? (
+      {dkim.active.length > 1 ? (
+        // Two keys sign: stop one of them; the other signs alone (remove it then to go unsigned).
+        dkim.active.map(({ algorithm }) => {
+          const other = dkim.active.find((each) => each.algorithm !== algorithm)?.algorithm;
+          return (
+            <TenantForm
+              key={algorithm}
+              tenantId={tenantId}
+              className="mt-6 flex flex-wrap items-center gap-4"
+            >
+              <input type="hidden" name="algorithm" value={algorithm} />
+              <Checkbox
+                name="confirm"
+                label={`Remove the ${DKIM_ALGORITHM_LABELS[algorithm]} key: the ${other ? DKIM_ALGORITHM_LABELS[other] : "other"} key signs this tenant's mail alone`}
+              />
+              <button type="submit" name="intent" value="dkim:remove" className={dangerSubmitClass}>
+                {`Remove the ${algorithm === "rsa" ? "RSA" : DKIM_ALGORITHM_LABELS[algorithm]} key`}
+              </button>
+            </TenantForm>
+          );
+        })
+      ) : dkim.active.length > 0 ? (
         <TenantForm tenantId={tenantId} className="mt-6 flex flex-wrap items-center gap-4">
-          <Checkbox
-            name="confirm"
-            label={
-              dkim.active.length > 1
-                ? "Remove both keys: this tenant's mail goes out unsigned"
-                : "Remove the key: this tenant's mail goes out unsigned"
-            }
-          />
+          <Checkbox name="confirm" label="Remove the key: this tenant's mail goes out unsigned" />
           <button type="submit" name="intent" value="dkim:remove" className={dangerSubmitClass}>
-            {dkim.active.length > 1 ? "Remove DKIM keys" : "Remove DKIM key"}
+            Remove DKIM key
           </button>
         </TenantForm>
       ) : null}

@@ -4,6 +4,7 @@ import {
   DKIM_ALGORITHMS,
   DKIM_MESSAGES,
   type DkimAlgorithm,
+  dkimAlgorithmField,
   dkimKeySchema,
 } from "../../shared/schemas/dkim";
 import { ApiError } from "../api/errors";
@@ -272,6 +273,43 @@ export async function removeDkimKey(
         qb.where("algorithm", "=", algorithm ?? "rsa"),
       )
       .execute();
+    await recordChange(
+      trx,
+      tenantId,
+      "updated",
+      actor,
+      gone.map((row) => ({ field: `dkim.${row.status}`, before: keyLabel(row), after: null })),
+    );
+  });
+}
+
+/**
+ * Stops one algorithm's signature while the other algorithm's key signs on (a receiver mishandles
+ * it, say): removes that algorithm's active key and its pending one, if any, as it was never
+ * generated. The key signing alone is removed with the others (`removeDkimKey(…, "all")`), whose
+ * confirmation says mail goes out unsigned: this one refuses it rather than leave mail unsigned.
+ */
+export async function removeDkimKeyOfType(
+  root: Db,
+  actor: string,
+  tenantId: string,
+  input: unknown,
+) {
+  const algorithm = dkimAlgorithmField.parse(input);
+  const db = tenantDb(root, tenantId);
+  await db.transaction().execute(async (trx) => {
+    const rows = await publicRows(trx, tenantId);
+    const active = (row: PublicRow) => row.status === "active";
+    if (!rows.some((row) => active(row) && row.algorithm === algorithm)) {
+      throw new ApiError("ABORTED", DKIM_MESSAGES.noKeyOfType);
+    }
+    if (!rows.some((row) => active(row) && row.algorithm !== algorithm)) {
+      throw new ApiError("ABORTED", DKIM_MESSAGES.onlyKey);
+    }
+    const gone = rows
+      .filter((row) => row.algorithm === algorithm)
+      .sort((a, b) => a.status.localeCompare(b.status));
+    await trx.deleteFrom("dkim_keys").where("algorithm", "=", algorithm).execute();
     await recordChange(
       trx,
       tenantId,

@@ -24,6 +24,7 @@ export const DKIM_OUTCOMES = [
   "both",
   "discarded",
   "removed",
+  "removedOne",
 ] as const;
 export type DkimOutcome = (typeof DKIM_OUTCOMES)[number];
 
@@ -37,12 +38,16 @@ export const DKIM_MESSAGES = {
   both: "Both DKIM keys now sign this tenant's mail: every message carries an RSA and an Ed25519 signature.",
   discarded: "The new DKIM key was discarded; the current key keeps signing.",
   removed: "DKIM key removed. This tenant's mail goes out unsigned.",
+  removedOne: "DKIM key removed. The other key signs this tenant's mail alone.",
   failed: "The DKIM key was not changed.",
   sameSelector: "Use a new selector: the current key already uses this one",
   selectorTaken: "Use a new selector: another key of this tenant already uses this one",
   noPending: "There is no new key to switch to",
   noKey: "This tenant has no DKIM key",
+  noKeyOfType: "This tenant has no key of this type signing",
+  onlyKey: "This key signs alone: remove it with Remove DKIM key",
   confirmRemove: "Tick the box to confirm: mail will go out unsigned",
+  confirmRemoveOne: "Tick the box to confirm: the other key will sign alone",
   otherTenant: "This form belongs to another tenant; reload the page and try again",
 } as const;
 
@@ -59,10 +64,14 @@ export const dkimSelectorField = storableText({ error: "Selector is required" })
     "Selector may only use letters, digits and hyphens, and may not start or end with a hyphen",
   );
 
+export const dkimAlgorithmField = z.enum(DKIM_ALGORITHMS, {
+  error: "Key type must be RSA-2048 or Ed25519",
+});
+
 export const dkimKeySchema = z.object({
   selector: dkimSelectorField,
   domain: domainField,
-  algorithm: z.enum(DKIM_ALGORITHMS, { error: "Key type must be RSA-2048 or Ed25519" }),
+  algorithm: dkimAlgorithmField,
 });
 export type DkimKeyInput = z.input<typeof dkimKeySchema>;
 

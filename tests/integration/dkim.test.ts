@@ -525,4 +525,66 @@ describe.each(testDialects())("DKIM per tenant on %s", (dialect) => {
     const after = await welcomeOf("after-rotation@example.com", "acme");
     expect(await outcome(after)).toEqual(["rsakey: pass", "edkey2: pass"]);
   });
+
+  it("removes one key of two (issue 36): the other signs alone; a bad or absent type changes nothing", async () => {
+    const acme = (fields: Record<string, string>) => dkimForm(fields, "acme");
+    const acmeKeys = async () =>
+      (await keyRows())
+        .filter((row) => row.tenant_id === "acme")
+        .map((row) => [row.status, row.algorithm, row.selector]);
+    // Two keys sign (the test above): one removal form each, no "remove both".
+    const page = textOf(await (await get("/admin/tenants/acme")).text());
+    expect(page).toContain("Remove the RSA key");
+    expect(page).toContain("Remove the Ed25519 key");
+    expect(page).toContain(
+      "Remove the Ed25519 key: the RSA-2048 key signs this tenant's mail alone",
+    );
+    expect(page).not.toContain("Remove DKIM key");
+    // A rotation of the Ed25519 key under way: removing the type removes its pending key too.
+    expect((await generate("edkey3", "acme.example.com", "ed25519", "acme")).status).toBe(302);
+    const keysBefore = await acmeKeys();
+    const changesBefore = await changeCount();
+
+    const refused: [Record<string, string>, number, string][] = [
+      [{ algorithm: "dsa", confirm: "on" }, 400, "Key type must be RSA-2048 or Ed25519"],
+      [{ algorithm: "", confirm: "on" }, 400, "Key type must be RSA-2048 or Ed25519"],
+      [{ algorithm: "ed25519" }, 400, "Tick the box to confirm: the other key will sign alone"],
+    ];
+    for (const [fields, status, message] of refused) {
+      const response = await acme({ intent: "dkim:remove", ...fields });
+      expect(response.status, JSON.stringify(fields)).toBe(status);
+      const text = textOf(await response.text());
+      expect(text).toContain(message);
+    }
+    expect(await acmeKeys()).toEqual(keysBefore);
+    expect(await changeCount()).toBe(changesBefore);
+
+    const removed = await acme({ intent: "dkim:remove", algorithm: "ed25519", confirm: "on" });
+    expect(removed.headers.get("location")).toBe("/admin/tenants/acme?dkim=removedOne#dkim");
+    expect(await acmeKeys()).toEqual([["active", "rsa", "rsakey"]]);
+    expect(await changeCount()).toBe(changesBefore + 1);
+    const shown = textOf(await (await get("/admin/tenants/acme?dkim=removedOne")).text());
+    expect(shown).toContain("DKIM key removed. The other key signs this tenant's mail alone.");
+    expect(shown).toContain("Remove DKIM key");
+    expect(shown).not.toContain("Remove the RSA key");
+
+    // The next message carries the RSA signature only, and it verifies.
+    const single = await welcomeOf("rsa-only@example.com", "acme");
+    const signatures = single.raw.toString("latin1").match(/^DKIM-Signature:/gim) ?? [];
+    expect(signatures).toHaveLength(1);
+    expect(single.headers.get("dkim-signature")).toContain("a=rsa-sha256");
+    expect(
+      (await verify(single)).map((result) => `${result.selector}: ${result.status.result}`),
+    ).toEqual(["rsakey: pass"]);
+
+    // No Ed25519 key left to remove, and the RSA key signs alone: both refused, nothing changes.
+    const gone = await acme({ intent: "dkim:remove", algorithm: "ed25519", confirm: "on" });
+    expect(gone.status).toBe(409);
+    expect(textOf(await gone.text())).toContain("This tenant has no key of this type signing");
+    const alone = await acme({ intent: "dkim:remove", algorithm: "rsa", confirm: "on" });
+    expect(alone.status).toBe(409);
+    expect(textOf(await alone.text())).toContain("This key signs alone");
+    expect(await acmeKeys()).toEqual([["active", "rsa", "rsakey"]]);
+    expect(await changeCount()).toBe(changesBefore + 1);
+  });
 });

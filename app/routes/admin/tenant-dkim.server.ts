@@ -7,6 +7,7 @@ import {
   activatePendingDkimKey,
   generateDkimKey,
   removeDkimKey,
+  removeDkimKeyOfType,
 } from "../../../server/tenants/dkim";
 import {
   DKIM_ALGORITHMS,
@@ -19,7 +20,8 @@ import type { TenantActionResult } from "../../components/admin/tenant-manager";
 /**
  * The tenant page's DKIM intents (dkim:generate, dkim:activate, dkim:discard, dkim:remove): each
  * answers with a redirect to the page's DKIM section, or the form again with what went wrong.
- * Switching and discarding name the pending key by its algorithm (a tenant may have one of each).
+ * Switching and discarding name the pending key by its algorithm (a tenant may have one of each);
+ * removing names an algorithm when two keys sign and one is to stop (checked by the rule itself).
  */
 export async function dkimAction(
   { db, logger }: { db: Db; logger: Logger },
@@ -41,7 +43,7 @@ export async function dkimAction(
   if (String(form.get("tenantId") ?? "") !== tenantId) return refuse(DKIM_MESSAGES.otherTenant);
   const named = form.get("algorithm");
   const algorithm = DKIM_ALGORITHMS.find((each): each is DkimAlgorithm => each === named);
-  if (intent !== "dkim:generate" && named !== null && !algorithm) {
+  if (intent !== "dkim:generate" && intent !== "dkim:remove" && named !== null && !algorithm) {
     return refuse(DKIM_MESSAGES.failed);
   }
   try {
@@ -56,6 +58,10 @@ export async function dkimAction(
     } else if (intent === "dkim:discard") {
       await removeDkimKey(db, user.email, tenantId, "pending", algorithm);
       done = "discarded";
+    } else if (intent === "dkim:remove" && named !== null) {
+      if (form.get("confirm") !== "on") return refuse(DKIM_MESSAGES.confirmRemoveOne);
+      await removeDkimKeyOfType(db, user.email, tenantId, named);
+      done = "removedOne";
     } else if (intent === "dkim:remove") {
       if (form.get("confirm") !== "on") return refuse(DKIM_MESSAGES.confirmRemove);
       await removeDkimKey(db, user.email, tenantId, "all");
