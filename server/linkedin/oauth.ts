@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
+import { getNewsletter } from "../newsletters/listing";
 import type { Scope } from "../scope";
 import { LinkedInApi, LinkedInError } from "./api";
 import { type AuthorKind, saveConnection, scopeFor } from "./connections";
@@ -8,9 +9,10 @@ import { LINKEDIN_MESSAGES } from "./messages";
 /*
  * The OAuth 2.0 authorization code flow (docs/decisions/046-linkedin.md). The `state` sent to
  * LinkedIn is signed with the session secret and names the tenant, a digest of the staff
- * member's session, what they chose to post as and when it lapses (10 minutes): the callback
- * accepts only the state this browser's session started, for this tenant, once the code is
- * exchanged (LinkedIn's codes work once). No state is stored.
+ * member's session, what they chose to post as, the newsletter they arrived with (the social
+ * pack's "Post it on LinkedIn", so it is still chosen after connecting) and when it lapses
+ * (10 minutes): the callback accepts only the state this browser's session started, for this
+ * tenant, once the code is exchanged (LinkedIn's codes work once). No state is stored.
  */
 
 const STATE_MS = 10 * 60_000;
@@ -25,7 +27,13 @@ const statePayload = z.object({
   o: z.string().regex(ORGANIZATION_ID).nullable(),
   e: z.number(),
   n: z.string(),
+  // Only a pre-selection: a malformed one (or none, from a state made before it was carried) is
+  // dropped, never a reason to refuse the connection.
+  l: z.uuid().nullable().catch(null),
 });
+
+/** A newsletter id as Herald makes them (randomUUID), or null: what the state may carry. */
+const carriedNewsletter = (id: string | null | undefined) => z.uuid().safeParse(id).data ?? null;
 
 const sessionDigest = (sessionToken: string) =>
   createHash("sha256").update(`linkedin-oauth\n${sessionToken}`).digest("base64url").slice(0, 22);
@@ -41,7 +49,7 @@ export class LinkedInConnectError extends Error {}
 export function startConnection(
   scope: OAuthScope,
   sessionToken: string,
-  choice: { kind: AuthorKind; organizationId: string | null },
+  choice: { kind: AuthorKind; organizationId: string | null; newsletterId?: string | null },
   now = Date.now(),
 ): string {
   const api = new LinkedInApi(scope.env);
@@ -57,6 +65,7 @@ export function startConnection(
       o: choice.kind === "organization" ? choice.organizationId : null,
       e: now + STATE_MS,
       n: randomBytes(9).toString("base64url"),
+      l: carriedNewsletter(choice.newsletterId),
     }),
   ).toString("base64url");
   return api.authorizationUrl({
@@ -85,6 +94,7 @@ function readState(scope: OAuthScope, sessionToken: string, state: string, now: 
 /**
  * LinkedIn's redirect back: the state checked, the code exchanged, the member read and the
  * connection saved with its tokens sealed. Throws LinkedInConnectError with what to tell staff.
+ * `newsletterId`: the newsletter staff arrived with, if it is one of this tenant's, else null.
  */
 export async function completeConnection(
   scope: OAuthScope,
@@ -92,7 +102,7 @@ export async function completeConnection(
   query: URLSearchParams,
   actor: string,
   now = Date.now(),
-): Promise<{ authorName: string }> {
+): Promise<{ authorName: string; newsletterId: string | null }> {
   const state = readState(scope, sessionToken, query.get("state") ?? "", now);
   if (!state) throw new LinkedInConnectError(LINKEDIN_MESSAGES.badState);
   if (query.get("error")) {
@@ -115,7 +125,9 @@ export async function completeConnection(
       answer,
       actor,
     });
-    return { authorName };
+    // Never trusted: a newsletter of another tenant (or one since deleted) is simply not chosen.
+    const newsletter = state.l ? await getNewsletter(scope, state.l) : null;
+    return { authorName, newsletterId: newsletter?.id ?? null };
   } catch (error) {
     if (error instanceof LinkedInError || error instanceof z.ZodError) {
       throw new LinkedInConnectError(`${LINKEDIN_MESSAGES.exchangeFailed} ${error.message}`);

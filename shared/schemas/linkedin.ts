@@ -22,6 +22,8 @@ export const linkedInFormSchema = z.discriminatedUnion(
       intent: z.literal("connect"),
       kind: z.enum(AUTHOR_KINDS, { error: "Choose whom to post as." }),
       organizationId: z.string().trim().optional(),
+      /** the newsletter staff arrived with, carried through LinkedIn (checked on return) */
+      newsletterId: z.string().trim().optional(),
     }),
     z.object({ intent: z.literal("disconnect"), confirmed: z.literal("yes").optional() }),
     z.object({

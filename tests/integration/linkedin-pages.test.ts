@@ -137,6 +137,60 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
     expect(fake.tokenGrants).toEqual(["authorization_code"]);
   });
 
+  it("keeps the newsletter chosen across connecting, only if it is the tenant's", async () => {
+    const newsletterId = await publishedNewsletter(database.db, "main", "Chosen before connecting");
+    const theirs = await publishedNewsletter(database.db, "keydiscovery", "Another tenant's");
+    // The connect form (here the reconnect prompt) carries the newsletter staff arrived with.
+    await crossTenant(database.db)
+      .updateTable("linkedin_connections")
+      .set({ refresh_expires_at: new Date(Date.now() + 3 * 86_400_000).toISOString() })
+      .execute();
+    const arrived = await (
+      await fetch(`${server.url}/admin/linkedin?newsletter=${newsletterId}`, {
+        headers: { cookie: editor },
+      })
+    ).text();
+    expect(arrived).toContain("Reconnect LinkedIn");
+    expect(arrived).toMatch(
+      new RegExp(`<input type="hidden" name="newsletterId" value="${newsletterId}"/>`),
+    );
+    /** The connect round trip with `newsletterId` in the form: where the callback sends back. */
+    const connectWith = async (chosen: string) => {
+      const back = await fetch(await authorize(editor, { kind: "member", newsletterId: chosen }), {
+        headers: { cookie: editor },
+        redirect: "manual",
+      });
+      expect(back.status).toBe(303);
+      return back.headers.get("location");
+    };
+    const location = await connectWith(newsletterId);
+    expect(location).toBe(`/admin/linkedin?done=connected&newsletter=${newsletterId}`);
+    const landed = await (
+      await fetch(`${server.url}${location}`, { headers: { cookie: editor } })
+    ).text();
+    expect(textOf(landed)).toContain("LinkedIn is connected.");
+    expect(landed).toMatch(new RegExp(`<option value="${newsletterId}" selected=""`));
+    expect(textOf(landed)).not.toContain("This connection lapses soon.");
+    // Another tenant's newsletter, an unknown one, a forged value: connected, nothing chosen.
+    for (const forged of [theirs, crypto.randomUUID(), `${newsletterId}"><script>`]) {
+      expect(await connectWith(forged)).toBe("/admin/linkedin?done=connected");
+    }
+    // The signed state edited to carry another newsletter: refused as a whole, nothing saved.
+    const callback = new URL(await authorize(editor, { kind: "member", newsletterId }));
+    const [payload = "", signature] = (callback.searchParams.get("state") ?? "").split(".");
+    const state = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+    expect(state.l).toBe(newsletterId);
+    const edited = Buffer.from(JSON.stringify({ ...state, l: theirs })).toString("base64url");
+    callback.searchParams.set("state", `${edited}.${signature}`);
+    const before = (await connection())?.tokens;
+    const tampered = await fetch(callback, { headers: { cookie: editor }, redirect: "manual" });
+    expect(tampered.status).toBe(400);
+    expect(textOf(await tampered.text())).toContain(
+      "That LinkedIn answer was not for this sign-in",
+    );
+    expect((await connection())?.tokens).toBe(before);
+  });
+
   it("posts a published newsletter now, with its image, once", async () => {
     const newsletterId = await publishedNewsletter(database.db, "main", "Posted now");
     // The social pack's "Post it on LinkedIn" arrives with the newsletter chosen.

@@ -27,10 +27,12 @@ export interface ConnectionView {
   reconnect: boolean;
 }
 
-function ConnectForm({ label }: { label: string }) {
+function ConnectForm({ label, chosen }: { label: string; chosen: string | null }) {
   return (
     <Form method="post" className="mt-3 space-y-3">
       <input type="hidden" name="intent" value="connect" />
+      {/* Carried through LinkedIn, so the newsletter is still chosen after connecting. */}
+      {chosen ? <input type="hidden" name="newsletterId" value={chosen} /> : null}
       <ChoiceGroup
         type="radio"
         legend="Post as"
@@ -58,10 +60,13 @@ export function LinkedInConnection({
   configured,
   connection,
   confirmDisconnect,
+  chosen = null,
 }: {
   configured: boolean;
   connection: ConnectionView | null;
   confirmDisconnect: boolean;
+  /** the newsletter picked on arrival, kept across connecting */
+  chosen?: string | null;
 }) {
   return (
     <AdminSection id="linkedin-connection-heading" title="Connection">
@@ -76,7 +81,7 @@ export function LinkedInConnection({
             Not connected. Connect a LinkedIn profile or organization page to post newsletters
             there.
           </p>
-          <ConnectForm label="Connect LinkedIn" />
+          <ConnectForm label="Connect LinkedIn" chosen={chosen} />
         </>
       ) : (
         <>
@@ -93,7 +98,7 @@ export function LinkedInConnection({
                 {`${connection.problem ? "LinkedIn no longer accepts this connection." : "This connection lapses soon."} Reconnect LinkedIn to keep posting.`}
               </p>
               {connection.problem ? <p className="mt-1">{connection.problem}</p> : null}
-              <ConnectForm label="Reconnect LinkedIn" />
+              <ConnectForm label="Reconnect LinkedIn" chosen={chosen} />
             </div>
           ) : null}
           {confirmDisconnect ? (

@@ -15,8 +15,10 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const user = requireTenantAccess(context);
   const scope = scopeOf(context);
   const session = readCookieHeader(request.headers.get("cookie"), SESSION_COOKIE) ?? "";
+  let back: string;
   try {
-    await completeConnection(scope, session, url.searchParams, user.email);
+    const { newsletterId } = await completeConnection(scope, session, url.searchParams, user.email);
+    back = newsletterId ? `&newsletter=${encodeURIComponent(newsletterId)}` : "";
   } catch (error) {
     if (!(error instanceof LinkedInConnectError)) throw error;
     scope.logger.warn(
@@ -26,7 +28,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     return data({ error: error.message }, { status: 400 });
   }
   scope.logger.info({ tenantId: scope.tenantId, actor: user.id }, "linkedin connected");
-  throw redirect("/admin/linkedin?done=connected", 303);
+  // Back with the newsletter staff arrived with (the social pack's "Post it on LinkedIn").
+  throw redirect(`/admin/linkedin?done=connected${back}`, 303);
 }
 
 export default function LinkedInCallback({ loaderData }: Route.ComponentProps) {

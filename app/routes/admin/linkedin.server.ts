@@ -59,6 +59,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           startConnection(scope, session, {
             kind: form.kind,
             organizationId: form.organizationId ?? null,
+            newsletterId: form.newsletterId ?? null,
           }),
           303,
         );

@@ -25,6 +25,7 @@ export default function LinkedIn({ loaderData, actionData }: Route.ComponentProp
         configured={loaderData.configured}
         connection={loaderData.connection}
         confirmDisconnect={actionData?.confirm === "disconnect"}
+        chosen={loaderData.chosen}
       />
       {loaderData.connection ? (
         <LinkedInPostForm newsletters={loaderData.newsletters} chosen={loaderData.chosen} />
