@@ -273,13 +273,7 @@ export async function removeDkimKey(
         qb.where("algorithm", "=", algorithm ?? "rsa"),
       )
       .execute();
-    await recordChange(
-      trx,
-      tenantId,
-      "updated",
-      actor,
-      gone.map((row) => ({ field: `dkim.${row.status}`, before: keyLabel(row), after: null })),
-    );
+    await recordKeysGone(trx, tenantId, actor, gone);
   });
 }
 
@@ -310,12 +304,17 @@ export async function removeDkimKeyOfType(
       .filter((row) => row.algorithm === algorithm)
       .sort((a, b) => a.status.localeCompare(b.status));
     await trx.deleteFrom("dkim_keys").where("algorithm", "=", algorithm).execute();
-    await recordChange(
-      trx,
-      tenantId,
-      "updated",
-      actor,
-      gone.map((row) => ({ field: `dkim.${row.status}`, before: keyLabel(row), after: null })),
-    );
+    await recordKeysGone(trx, tenantId, actor, gone);
   });
+}
+
+/** The tenant's history of removed keys: one change per key, its label before, nothing after. */
+function recordKeysGone(trx: Db, tenantId: string, actor: string, gone: readonly PublicRow[]) {
+  return recordChange(
+    trx,
+    tenantId,
+    "updated",
+    actor,
+    gone.map((row) => ({ field: `dkim.${row.status}`, before: keyLabel(row), after: null })),
+  );
 }
