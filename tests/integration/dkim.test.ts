@@ -6,8 +6,6 @@ import { crossTenant } from "../../server/db/tenant-guard";
 import { dkimPrivateKeyAt } from "../../server/mail/dkim";
 import { retryFailedMail } from "../../server/mail/send";
 import { smtpTransport } from "../../server/mail/transport";
-import { createNewsletter } from "../../server/newsletters/editing";
-import { publishNewsletter } from "../../server/newsletters/newsletters";
 import { getSecretBox } from "../../server/secret-box";
 import { listTenantLists } from "../../server/subscribers/lists";
 import { createTenant, saveTenantSettings } from "../../server/tenants/admin";
@@ -18,6 +16,7 @@ import { createStaffUser, signIn } from "../support/auth";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
 import { postForm, sendAsEmail } from "../support/forms";
 import { textOf } from "../support/html";
+import { publishedNewsletter } from "../support/newsletters";
 import { type RunningServer, startServer } from "../support/server";
 import { type ReceivedMail, type SmtpSink, startSmtpSink } from "../support/smtp-sink";
 import { insertSubscriber } from "../support/subscribers";
@@ -273,14 +272,11 @@ describe.each(testDialects())("DKIM per tenant on %s", (dialect) => {
   });
 
   it("signs a campaign: the received message verifies against the published record", async () => {
-    const scope = { db: database.db, tenantId: "main", authorId: null };
-    const { id } = await createNewsletter(scope, {
+    const id = await publishedNewsletter(database.db, "main", {
       title: "Signed and sealed",
       excerpt: "A campaign that verifies.",
       content: '<p>Read <a href="https://example.com/ruling">the ruling</a>.</p>',
-      readTime: 1,
     });
-    await publishNewsletter(scope, id);
     const sent = await sendAsEmail(
       server.url,
       `/admin/newsletter/send/${id}`,

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";
-import { createNewsletter } from "../../server/newsletters/editing";
-import { publishNewsletter } from "../../server/newsletters/newsletters";
 import { createTenant, saveTenantSettings } from "../../server/tenants/admin";
 import { activatePendingDkimKey, generateDkimKey } from "../../server/tenants/dkim";
 import { dnsLookup } from "../../server/tenants/dns";
@@ -19,6 +17,7 @@ import { createTestDatabase, type TestDatabase, testDialects } from "../support/
 import { type FakeDns, startFakeDns, type Zone } from "../support/fake-dns";
 import { postForm } from "../support/forms";
 import { textOf } from "../support/html";
+import { publishedNewsletter } from "../support/newsletters";
 import { type RunningServer, startServer } from "../support/server";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink";
 import { insertSubscriber } from "../support/subscribers";
@@ -305,14 +304,11 @@ describe.each(testDialects())("sender domain health on the tenant page on %s", (
       .execute();
 
   const review = async (tenantId: string, senderEmail: string) => {
-    const scope = { db: database.db, tenantId, authorId: null };
-    const { id } = await createNewsletter(scope, {
+    const id = await publishedNewsletter(database.db, tenantId, {
       title: `Review ${senderEmail}`,
       excerpt: "Checked before it goes.",
       content: "<p>Hello.</p>",
-      readTime: 1,
     });
-    await publishNewsletter(scope, id);
     const answer = await postForm(
       server.url,
       `/admin/newsletter/send/${id}`,

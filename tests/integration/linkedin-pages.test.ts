@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase, testDialects } from "../support/
 import { type FakeLinkedIn, startFakeLinkedIn } from "../support/fake-linkedin";
 import { postForm } from "../support/forms";
 import { textOf } from "../support/html";
-import { linkedInEnv, publishedNewsletter, waitForPost } from "../support/linkedin";
+import { linkedInEnv, publishedNewsletterTitled, waitForPost } from "../support/linkedin";
 import { type RunningServer, startServer } from "../support/server";
 
 // Issue 36, target 2, through the staff pages against a fake LinkedIn: the OAuth round trip (state
@@ -138,8 +138,12 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
   });
 
   it("keeps the newsletter chosen across connecting, only if it is the tenant's", async () => {
-    const newsletterId = await publishedNewsletter(database.db, "main", "Chosen before connecting");
-    const theirs = await publishedNewsletter(database.db, "keydiscovery", "Another tenant's");
+    const newsletterId = await publishedNewsletterTitled(
+      database.db,
+      "main",
+      "Chosen before connecting",
+    );
+    const theirs = await publishedNewsletterTitled(database.db, "keydiscovery", "Another tenant's");
     // The connect form (here the reconnect prompt) carries the newsletter staff arrived with.
     await crossTenant(database.db)
       .updateTable("linkedin_connections")
@@ -192,7 +196,7 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
   });
 
   it("posts a published newsletter now, with its image, once", async () => {
-    const newsletterId = await publishedNewsletter(database.db, "main", "Posted now");
+    const newsletterId = await publishedNewsletterTitled(database.db, "main", "Posted now");
     // The social pack's "Post it on LinkedIn" arrives with the newsletter chosen.
     const arrived = await (
       await fetch(`${server.url}/admin/linkedin?newsletter=${newsletterId}`, {
@@ -222,7 +226,7 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
   });
 
   it("waits out LinkedIn's rate limit and posts once", async () => {
-    const newsletterId = await publishedNewsletter(database.db, "main", "Rate limited");
+    const newsletterId = await publishedNewsletterTitled(database.db, "main", "Rate limited");
     fake.inject({
       method: "POST",
       path: "/rest/posts",
@@ -248,7 +252,7 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
   });
 
   it("shows a duplicate plainly, and posts when asked again", async () => {
-    const newsletterId = await publishedNewsletter(database.db, "main", "Duplicated");
+    const newsletterId = await publishedNewsletterTitled(database.db, "main", "Duplicated");
     fake.inject({
       method: "POST",
       path: "/rest/posts",
@@ -279,7 +283,7 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
       .updateTable("linkedin_connections")
       .set({ access_expires_at: new Date(Date.now() + 3_600_000).toISOString() })
       .execute();
-    const newsletterId = await publishedNewsletter(database.db, "main", "After refresh");
+    const newsletterId = await publishedNewsletterTitled(database.db, "main", "After refresh");
     await postNow(newsletterId);
     await waitForPost(database.db, newsletterId, (post) => post.state === "posted");
     expect(fake.tokenGrants).toContain("refresh_token");
@@ -291,7 +295,7 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
 
   it("shows an expired or revoked token plainly, with the reconnect prompt", async () => {
     fake.revokeAll();
-    const newsletterId = await publishedNewsletter(database.db, "main", "Token revoked");
+    const newsletterId = await publishedNewsletterTitled(database.db, "main", "Token revoked");
     await postNow(newsletterId);
     const failed = await waitForPost(database.db, newsletterId, (post) => post.state === "failed");
     expect(failed.error).toMatch(
@@ -350,7 +354,7 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
     expect(org.status).toBe(400);
     // A time gone by (it would post at once), a post that is not waiting, a forged form: each
     // refused in words, not zod's.
-    const published = await publishedNewsletter(database.db, "main", "Bad input");
+    const published = await publishedNewsletterTitled(database.db, "main", "Bad input");
     const refusals: [Record<string, string>, string][] = [
       [
         { intent: "post", newsletterId: published, when: "at", at: "2001-01-01T10:00" },

@@ -7,7 +7,7 @@ import { type FakeLinkedIn, startFakeLinkedIn } from "../support/fake-linkedin";
 import {
   connectDirectly,
   linkedInEnv,
-  publishedNewsletter,
+  publishedNewsletterTitled,
   waitForPost,
 } from "../support/linkedin";
 
@@ -40,7 +40,7 @@ describe.each(testDialects())("LinkedIn posts across a worker crash on %s", (dia
 
   it("posts exactly once, with its image, when the worker dies after LinkedIn created the post", async () => {
     const db = engine.database.db;
-    const newsletterId = await publishedNewsletter(db, "main", "Crash window");
+    const newsletterId = await publishedNewsletterTitled(db, "main", "Crash window");
     await requestPost({ db, tenantId: "main" }, { newsletterId, dueAt: new Date(), actor: "t" });
     fake.holdNextPost = true;
     const held = fake.heldPost();
@@ -81,7 +81,7 @@ describe.each(testDialects())("LinkedIn posts across a worker crash on %s", (dia
   it("posts once when the worker dies after the image upload, before the post", async () => {
     const db = engine.database.db;
     const before = fake.posts.length;
-    const newsletterId = await publishedNewsletter(db, "main", "Killed before posting");
+    const newsletterId = await publishedNewsletterTitled(db, "main", "Killed before posting");
     // LinkedIn answers the first post with 503, so the image is uploaded and recorded, no post made.
     fake.inject({
       method: "POST",

@@ -3,9 +3,8 @@ import { crossTenant } from "../../server/db/tenant-guard";
 import type { Env } from "../../server/env";
 import { LinkedInApi } from "../../server/linkedin/api";
 import { saveConnection } from "../../server/linkedin/connections";
-import { createNewsletter } from "../../server/newsletters/editing";
-import { publishNewsletter } from "../../server/newsletters/newsletters";
 import type { FakeLinkedIn } from "./fake-linkedin";
+import { publishedNewsletter } from "./newsletters";
 import { scaled } from "./timing";
 
 /** The environment that points Herald's LinkedIn client at the fake. */
@@ -44,17 +43,12 @@ export async function connectDirectly(db: Db, fake: FakeLinkedIn, tenantId: stri
   return member;
 }
 
-/** A published newsletter of `tenantId`: its id. */
-export async function publishedNewsletter(db: Db, tenantId: string, title: string) {
-  const ctx = { db, tenantId, authorId: null };
-  const { id } = await createNewsletter(ctx, {
+/** A published newsletter of `tenantId` whose excerpt has brackets and a hashtag: its id. */
+export function publishedNewsletterTitled(db: Db, tenantId: string, title: string) {
+  return publishedNewsletter(db, tenantId, {
     title,
     excerpt: `What ${title} is about: (brackets) and #tags`,
-    content: "<p>Hello</p>",
-    readTime: 1,
   });
-  await publishNewsletter(ctx, id);
-  return id;
 }
 
 /** The newsletter's linkedin_posts row once `until` holds, polled for `timeoutMs` of a quiet machine. */
