@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { createElement, type ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import { MiB, memoryCache, stringBytes } from "../../server/memory-cache";
@@ -29,7 +29,7 @@ const digests = new WeakMap<object, string>();
 export function keptMarkup(name: string, data: object, render: () => ReactNode): string {
   let digest = digests.get(data);
   if (digest === undefined) {
-    digest = createHash("sha1").update(JSON.stringify(data)).digest("base64");
+    digest = hash("sha1", JSON.stringify(data), "base64");
     digests.set(data, digest);
   }
   const key = `${name}\u0000${digest}`;

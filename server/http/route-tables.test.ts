@@ -72,6 +72,11 @@ function samplePaths(): { ordinary: string[]; all: string[] } {
     }
     const concrete = path.replace(/:[a-z]+\??/gi, "7").replace("*", "a/b.png") || "/";
     paths.add(concrete);
+    // A value that is also another route's static segment, and a data request of each page.
+    for (const word of ["search", "tag", "edit", "new"]) {
+      paths.add(path.replace(/:[a-z]+\??/gi, word).replace("*", word) || "/");
+    }
+    paths.add(`${concrete}.data`);
     if (!/^\/[:*]/.test(path)) ordinary.add(concrete);
     paths.add(`${concrete}/`);
     paths.add(`${concrete}/extra`);
@@ -82,7 +87,7 @@ function samplePaths(): { ordinary: string[]; all: string[] } {
   return { ordinary: [...ordinary], all: [...paths] };
 }
 
-describe("route tables by first path segment (decision 036)", () => {
+describe("route tables by first path segment (decision 036) and by whole path (decision 053)", () => {
   const tableFor = routeTables(build, (table) => table);
 
   it("match every path as the whole table does", () => {
@@ -102,8 +107,17 @@ describe("route tables by first path segment (decision 036)", () => {
     for (const path of ordinary) {
       expect(Object.keys(tableFor(path).routes).length, path).toBeLessThan(allIds.size);
     }
-    // The reading room's pages are matched among the reading room's routes alone.
-    expect(Object.keys(tableFor("/newsletter/7").routes).length).toBeLessThan(20);
+    // The reading room's pages are matched among the reading room's routes alone, an article's
+    // among the routes its whole path can match (decision 053).
+    expect(Object.keys(tableFor("/newsletter").routes).length).toBeLessThan(20);
+    expect(Object.keys(tableFor("/newsletter/launch-day").routes).sort()).toEqual([
+      "root",
+      "routes/newsletter/detail",
+      "routes/not-found",
+    ]);
+    expect(Object.keys(tableFor("/newsletter/search").routes)).toContain(
+      "routes/newsletter/search",
+    );
   });
 
   it("give the home page only the routes that can match /", () => {

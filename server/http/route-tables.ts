@@ -87,8 +87,71 @@ export function requestSegment(pathname: string): string | null {
 }
 
 /**
+ * A path the whole-path narrowing reads (decision 053): lower-case segments of the characters a
+ * route path or a slug is written in, no empty segment (a trailing or double slash), no `.data`
+ * (React Router strips it before matching). Anything else keeps its first segment's table.
+ */
+const PLAIN_PATH = /^(?:\/[a-z0-9_~-][a-z0-9._~-]*)+$/;
+
+/** At most this many narrowed tables; past it, a path keeps its first segment's table. */
+const MAX_NARROWED_TABLES = 256;
+
+/** A route as the narrowing reads it: its full path's segments, or null when it can match any path. */
+interface Candidate {
+  id: string;
+  parent: Candidate | undefined;
+  segments: string[] | null;
+}
+
+/** The routes of `ids` (a first segment's table, which holds each route's ancestors) as candidates. */
+export function candidatesOf(routes: BuildRoutes, ids: Set<string>): Candidate[] {
+  const paths = fullPaths(routes);
+  const candidates = new Map<string, Candidate>();
+  for (const id of ids) {
+    const path = paths.get(id) ?? "";
+    candidates.set(id, {
+      id,
+      parent: undefined,
+      // An optional segment or a splat matches paths of other lengths: such a route is always kept.
+      segments: /[*?]/.test(path) ? null : path === "" ? [] : path.toLowerCase().split("/"),
+    });
+  }
+  for (const candidate of candidates.values()) {
+    const parentId = routes[candidate.id]?.parentId;
+    candidate.parent = parentId ? candidates.get(parentId) : undefined;
+  }
+  return [...candidates.values()];
+}
+
+/**
+ * The ids of the routes whose full path can match a path of these segments — as many segments,
+ * each static one the same (React Router matches without regard to case; the path is lower case)
+ * — with their ancestors. Every other route's branch fails on some segment, so leaving it out
+ * changes no match.
+ */
+export function matchableIds(candidates: Candidate[], segments: string[]): string[] {
+  const ids = new Set<string>();
+  for (const candidate of candidates) {
+    const own = candidate.segments;
+    const fits =
+      own === null ||
+      (own.length === segments.length &&
+        own.every((segment, index) => segment.startsWith(":") || segment === segments[index]));
+    if (!fits) continue;
+    for (let route: Candidate | undefined = candidate; route && !ids.has(route.id); ) {
+      ids.add(route.id);
+      route = route.parent;
+    }
+  }
+  return candidates.map((candidate) => candidate.id).filter((id) => ids.has(id));
+}
+
+/**
  * A handler per first segment, made on first use from `create` (React Router's
- * createRequestHandler), and the whole build's handler for every other path.
+ * createRequestHandler), and the whole build's handler for every other path. A plain path is
+ * narrowed further, to the routes its whole path can match (`/newsletter/<slug>`: the root, the
+ * article and the not-found page instead of the reading room's dozen), each such set its own
+ * handler.
  */
 export function routeTables<H>(
   build: ServerBuild,
@@ -97,14 +160,31 @@ export function routeTables<H>(
   const whole = create(build);
   const segments = staticFirstSegments(build.routes);
   const handlers = new Map<string, H>();
+  const candidates = new Map<string, Candidate[]>();
+  const handlerFor = (key: string, ids: () => Set<string>) => {
+    let handler = handlers.get(key);
+    if (!handler) {
+      handler = create(buildWithRoutes(build, ids()));
+      handlers.set(key, handler);
+    }
+    return handler;
+  };
+  const segmentTable = (segment: string) =>
+    handlerFor(segment, () => routeIdsFor(build.routes, segment));
   return (pathname) => {
     const segment = requestSegment(pathname);
     if (segment === null || (segment !== "" && !segments.has(segment))) return whole;
-    let handler = handlers.get(segment);
-    if (!handler) {
-      handler = create(buildWithRoutes(build, routeIdsFor(build.routes, segment)));
-      handlers.set(segment, handler);
+    if (segment === "" || !PLAIN_PATH.test(pathname) || pathname.endsWith(".data")) {
+      return segmentTable(segment);
     }
-    return handler;
+    let routes = candidates.get(segment);
+    if (!routes) {
+      routes = candidatesOf(build.routes, routeIdsFor(build.routes, segment));
+      candidates.set(segment, routes);
+    }
+    const ids = matchableIds(routes, pathname.slice(1).split("/"));
+    const key = `${segment}\n${ids.join("\n")}`;
+    if (!handlers.has(key) && handlers.size >= MAX_NARROWED_TABLES) return segmentTable(segment);
+    return handlerFor(key, () => new Set(ids));
   };
 }

@@ -14,6 +14,7 @@ import {
 } from "../../components/ui/layout";
 import { MARKETING_PAGES } from "../../content/marketing-pages";
 import { pageMeta } from "../../lib/meta";
+import { Kept } from "../../lib/page-scripts";
 import { useRenderOnly } from "../../lib/render-only";
 import { renderOnly } from "../../lib/render-only.server";
 import type { Route } from "./+types/home";
@@ -113,10 +114,25 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               <SignupForm {...signup} compact />
             </div>
           </div>
-          <HeroIssue issue={issue} />
+          <Kept as="div" props={NO_PROPS} part={HeroIssue} data={{ issue }} />
         </Container>
       </section>
 
+      <Kept as="div" props={NO_PROPS} part={HomeSections} data={NO_DATA} />
+    </main>
+  );
+}
+
+const NO_PROPS = {};
+const NO_DATA = {};
+
+/**
+ * Everything below the hero: the same for every visitor and tenant (the tenant's colours come from
+ * the stylesheet), so it is rendered once and kept (a <Kept> part, app/lib/page-scripts.tsx).
+ */
+function HomeSections() {
+  return (
+    <>
       <section aria-labelledby="results-heading" className="py-14 sm:py-16">
         <Container>
           <h2 id="results-heading" className="text-2xl font-bold sm:text-3xl">
@@ -165,6 +181,6 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         text="Book a 30-minute call. We will review your current content, your buyers and your pipeline, and tell you honestly whether a weekly newsletter is the right lever."
         label="Book a call"
       />
-    </main>
+    </>
   );
 }
