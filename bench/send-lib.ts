@@ -28,7 +28,8 @@ export const CONTENT = [
 
 /** The sender's session secret: tracking and unsubscribe links are signed with it. */
 export const SEND_SECRET = "bench-send-secret-bench-send-secret-0123456789";
-export const SEND_CONCURRENCY = 8;
+// BENCH_SEND_CONCURRENCY: the worker's runners (SEND_CONCURRENCY), 8 unless given.
+export const SEND_CONCURRENCY = Number(process.env.BENCH_SEND_CONCURRENCY ?? 8);
 // One key for the set-up (a DKIM key is sealed with it) and the sender (which opens it), given
 // rather than generated into the checkout's data/.
 process.env.HERALD_SECRET_KEY ??= "bench-send-key-bench-send-key-bench-send-key-0123";
