@@ -12,16 +12,7 @@
  */
 import path from "node:path";
 import { readProcCpuMs, runLoad, type ServerHandle, startServer } from "./lib";
-import { type PreparedScenario, seedArchive, seedNewsletterPage, signedIn } from "./scenarios";
-
-const PAGES: Record<string, (server: ServerHandle) => Promise<PreparedScenario>> = {
-  home: async () => ({ path: "/" }),
-  newsletter: seedNewsletterPage,
-  dashboard: async (server) => {
-    await seedArchive("/newsletter")(server);
-    return signedIn("/admin/dashboard")(server);
-  },
-};
+import { type PreparedScenario, RENDERED_PAGES } from "./scenarios";
 
 interface Side {
   name: string;
@@ -37,7 +28,7 @@ const median = (values: number[]) =>
 
 async function main() {
   const [page = "", before, after, roundsArg = "6", secondsArg = "4"] = process.argv.slice(2);
-  const prepare = PAGES[page];
+  const prepare = RENDERED_PAGES[page];
   const rounds = Number(roundsArg);
   const seconds = Number(secondsArg);
   if (!prepare || !before || !after || !(rounds > 0) || !(seconds > 0)) {

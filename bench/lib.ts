@@ -65,6 +65,8 @@ export interface StartServerOptions {
   env?: Record<string, string>;
   root?: string;
   readyTimeoutMs?: number;
+  /** A program the server runs under, with its arguments (valgrind, for bench:instructions). */
+  runUnder?: (tempDir: string) => string[];
 }
 
 export interface ServerHandle {
@@ -145,7 +147,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
   const databaseUrl = `file:${path.join(tempDir, "bench.db")}`;
   // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server under load.
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...startFlags(root), ...nodeArgs, "server.js"], {
+  const [program = process.execPath, ...programArgs] = options.runUnder?.(tempDir) ?? [];
+  const nodeCommand = [...startFlags(root), ...nodeArgs, "server.js"];
+  const args = options.runUnder ? [...programArgs, process.execPath, ...nodeCommand] : nodeCommand;
+  const child = spawn(program, args, {
     cwd: root,
     env: {
       ...process.env,

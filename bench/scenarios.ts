@@ -187,3 +187,17 @@ export async function seedNewsletterPage(server: ServerHandle): Promise<Prepared
     close: () => db.destroy(),
   };
 }
+
+/**
+ * The rendered pages two builds are compared on (`bench:compare`, `bench:instructions`): the home
+ * page, the newsletter page with 1,500 words and 50 comments, the dashboard signed in with 1,000
+ * newsletters. Each prepares a fresh server's database and names its path.
+ */
+export const RENDERED_PAGES: Record<string, (server: ServerHandle) => Promise<PreparedScenario>> = {
+  home: async () => ({ path: "/" }),
+  newsletter: seedNewsletterPage,
+  dashboard: async (server) => {
+    await seedArchive("/newsletter")(server);
+    return signedIn("/admin/dashboard")(server);
+  },
+};
