@@ -1,5 +1,6 @@
 import { DomUtils, parseDocument } from "htmlparser2";
 import { MAX_CARD_DESCRIPTION_LENGTH, MAX_CARD_TITLE_LENGTH, webUrl } from "../../shared/blocks";
+import { createRateLimit } from "../http/rate-limit";
 import { FetchRefused, fetchOutside } from "../http/safe-fetch";
 
 /*
@@ -20,6 +21,17 @@ const MAX_PAGE_BYTES = 1024 * 1024;
 const PAGE_TIMEOUT_MS = 8_000;
 
 export class LinkPreviewError extends Error {}
+
+// Each preview makes the server fetch a page: an editor pastes a few links a session, so 60 a
+// staff member per 10 minutes, and a script that loops on this route is stopped.
+const previews = createRateLimit({ name: "link-preview", points: 60, windowSeconds: 600 });
+export const LINK_PREVIEWS_RATE_LIMITED =
+  "Too many link previews asked for in a short time. Wait a few minutes and try again.";
+
+/** Takes one of the staff member's link previews; false when they asked for too many lately. */
+export function takeLinkPreviewAllowance(tenantId: string, actor: string): Promise<boolean> {
+  return previews.take(`${tenantId}:${actor}`);
+}
 
 export async function readLinkPreview(
   address: string,

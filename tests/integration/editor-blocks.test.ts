@@ -218,5 +218,25 @@ describe.each(testDialects())("the editor's blocks on %s", (dialect) => {
       const anonymous = await preview({ url: `${pagesUrl}/post` }, "");
       expect([302, 401, 403]).toContain(anonymous.status);
     });
+
+    it("stops a staff member who asks for more than 60 in 10 minutes, and only them", async () => {
+      // Refused addresses count too: each is a fetch the server was asked to make.
+      const statuses: number[] = [];
+      for (let asked = 0; asked < 61; asked++) {
+        statuses.push((await preview({ url: "ftp://example.com/x" })).status);
+      }
+      const firstRefusal = statuses.indexOf(429);
+      expect(firstRefusal).toBeGreaterThan(50); // the tests above asked for a few already
+      expect(statuses.slice(0, firstRefusal).every((status) => status === 422)).toBe(true);
+      const limited = await preview({ url: `${pagesUrl}/post` });
+      expect(limited.status).toBe(429);
+      expect(((await limited.json()) as { error: string }).error).toMatch(/Too many link previews/);
+      const other = await createStaffUser(database.db, {
+        email: "second@example.com",
+        role: "super_admin",
+      });
+      const otherCookie = await signIn(server.url, other.email);
+      expect((await preview({ url: `${pagesUrl}/post` }, otherCookie)).status).toBe(200);
+    });
   });
 });

@@ -1,5 +1,10 @@
 import { requireTenantAccess } from "../../../server/auth/guards";
-import { LinkPreviewError, readLinkPreview } from "../../../server/content/link-preview";
+import {
+  LINK_PREVIEWS_RATE_LIMITED,
+  LinkPreviewError,
+  readLinkPreview,
+  takeLinkPreviewAllowance,
+} from "../../../server/content/link-preview";
 import { getEnv } from "../../../server/env";
 import { scopeOf } from "../../../server/http/context";
 import { z } from "../../../shared/zod";
@@ -9,10 +14,11 @@ const previewRequest = z.object({ url: z.string().trim().min(1).max(2048) });
 
 /**
  * POST /admin/link-preview (a form with `url`): a page's title, description and image for a bookmark
- * card, `{ title, description, image }`, or `{ error }` when the page cannot be read (422).
+ * card, `{ title, description, image }`, or `{ error }` when the page cannot be read (422) or the
+ * staff member asked for too many (429: 60 per 10 minutes).
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  requireTenantAccess(context);
+  const user = requireTenantAccess(context);
   const scope = scopeOf(context);
   if (request.method !== "POST") {
     return Response.json({ error: "Use POST." }, { status: 405, headers: { Allow: "POST" } });
@@ -24,6 +30,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       { error: "Send the page's web address (at most 2,048 characters) as url." },
       { status: 400 },
     );
+  }
+  if (!(await takeLinkPreviewAllowance(scope.tenantId, user.id))) {
+    return Response.json({ error: LINK_PREVIEWS_RATE_LIMITED }, { status: 429 });
   }
   try {
     const preview = await readLinkPreview(parsed.data.url, {
