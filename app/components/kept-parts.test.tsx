@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { type PageKeptParts, pageKeptParts } from "../lib/markup.server";
 import { Kept, KeptMarkupContext, PageScriptsContext } from "../lib/page-scripts";
 import { AdminHeader } from "./admin-header";
+import { HeroIssue } from "./hero-issue";
 import { NewsletterCard } from "./newsletter-card";
 import { CommentsSection } from "./newsletter-comments";
 import { SignupForm } from "./signup-form";
@@ -231,6 +232,30 @@ describe("kept parts for two visitors", () => {
     await expectNoSharing(
       { path: "/", root: anonymous, page: form(null, true) },
       { path: "/about", root: anonymous, page: form(null, true, lists.slice(1)) },
+    );
+  });
+
+  it("home page's hero issue: one tenant's newest issue, then another's, then none", async () => {
+    const issue = (title: string, slug: string) => ({
+      id: slug,
+      slug,
+      title,
+      excerpt: `${title}, in short`,
+      date: "2026-11-01T00:00:00.000Z",
+      readTime: 4,
+      tags: [],
+      cover: null,
+    });
+    const hero = (shown: ReturnType<typeof issue> | null) => () => (
+      <Kept as="div" props={{}} part={HeroIssue} data={{ issue: shown }} />
+    );
+    await expectNoSharing(
+      { path: "/", root: anonymous, page: hero(issue("Alice's issue", "alice")), own: "alice" },
+      { path: "/", root: anonymous, page: hero(issue("Bob's issue", "bob")) },
+    );
+    await expectNoSharing(
+      { path: "/", root: anonymous, page: hero(issue("Alice's issue", "alice")), own: "alice" },
+      { path: "/", root: anonymous, page: hero(null) },
     );
   });
 
