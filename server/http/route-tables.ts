@@ -104,7 +104,7 @@ interface Candidate {
 }
 
 /** The routes of `ids` (a first segment's table, which holds each route's ancestors) as candidates. */
-export function candidatesOf(routes: BuildRoutes, ids: Set<string>): Candidate[] {
+function candidatesOf(routes: BuildRoutes, ids: Set<string>): Candidate[] {
   const paths = fullPaths(routes);
   const candidates = new Map<string, Candidate>();
   for (const id of ids) {
@@ -129,7 +129,7 @@ export function candidatesOf(routes: BuildRoutes, ids: Set<string>): Candidate[]
  * — with their ancestors. Every other route's branch fails on some segment, so leaving it out
  * changes no match.
  */
-export function matchableIds(candidates: Candidate[], segments: string[]): string[] {
+function matchableIds(candidates: Candidate[], segments: string[]): string[] {
   const ids = new Set<string>();
   for (const candidate of candidates) {
     const own = candidate.segments;
