@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -23,6 +23,18 @@ describe("the file store", () => {
     const read = await readFile(disk, saved.key);
     expect(read?.contentType).toBe("image/png");
     expect(new Uint8Array(read?.bytes ?? [])).toEqual(bytes);
+  });
+
+  it("writes files only its own user can read (0600), in directories only it can open (0700)", async () => {
+    const saved = await saveFile(disk, {
+      tenantId: "modes",
+      bytes: new Uint8Array([1, 2, 3]),
+      contentType: "image/png",
+      extension: "png",
+    });
+    // Subscribers' images and unpublished drafts' pictures: not for the machine's other users.
+    expect(statSync(join(root, saved.key)).mode & 0o777).toBe(0o600);
+    expect(statSync(join(root, "modes")).mode & 0o777).toBe(0o700);
   });
 
   it("never reuses a name", async () => {

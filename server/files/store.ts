@@ -55,9 +55,10 @@ export function diskBackend(root: string = resolve(getEnv().UPLOADS_DIR)): FileB
     kind: "disk",
     async write(key, bytes) {
       const path = join(root, key);
-      await mkdir(dirname(path), { recursive: true });
+      // Only this user, like the database and snapshots: drafts' images are not public yet.
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
       // "wx": never overwrite; a clash of 128 random bits would be a bug worth an error.
-      await writeFile(path, bytes, { flag: "wx" });
+      await writeFile(path, bytes, { flag: "wx", mode: 0o600 });
     },
     async read(key) {
       try {
