@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import helmet from "helmet";
-import { EMBED_FORM_PATH, EMBED_SUBSCRIBE_PATH } from "../../shared/schemas/embed";
+import { EMBED_FORM_PATH, EMBED_SUBSCRIBE_PATH, isSiteOrigin } from "../../shared/schemas/embed";
 import { observeRequest } from "../metrics";
 
 /**
@@ -52,15 +52,18 @@ const EMBED_PAGES = new Set([EMBED_FORM_PATH, EMBED_SUBSCRIBE_PATH]);
 
 /**
  * The embed pages' whole policy: no script at all, forms posting to this site only, framed by the
- * tenant's own pages and its allowed sites (origins normalised by shared/schemas/embed.ts).
+ * tenant's own pages and its allowed sites (origins normalised by shared/schemas/embed.ts). Anything
+ * else is left out, whatever the caller passes: a stored `https://*` or `'unsafe-inline'` would
+ * widen the policy (issue 44, finding 5).
  */
 export function embedPagePolicy(allowedOrigins: Iterable<string>): string {
+  const origins = [...allowedOrigins].filter(isSiteOrigin);
   return [
     "default-src 'none'",
     "style-src 'unsafe-inline'",
     "img-src 'self' data: https:",
     "form-action 'self'",
-    `frame-ancestors ${["'self'", ...allowedOrigins].join(" ")}`,
+    `frame-ancestors ${["'self'", ...origins].join(" ")}`,
     "base-uri 'none'",
   ].join("; ");
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { embedSitesSchema, siteOrigin } from "../../shared/schemas/embed";
+import { embedPagePolicy } from "../http/security";
 import { embedPostSource, framedPage } from "./embed";
 
 const allowed = new Set(["https://www.partner.example", "https://herald.example"]);
@@ -22,6 +23,50 @@ describe("the embedded form's sites", () => {
     ]) {
       expect(siteOrigin(bad), bad).toBeNull();
     }
+  });
+
+  // Issue 44, finding 5: these reached the header as `frame-ancestors 'self' https://*`.
+  it.each([
+    "*",
+    "https://*",
+    "https://*.example.com",
+    "https://%2a.example",
+    "https://%41.example",
+    "{}",
+    "https://{}",
+    '"https://a.example"',
+    "'self'",
+    "https://a.example'",
+    "https://a.example;",
+    "https://a_b.example",
+    "https:\\\\a.example",
+    "https://-a.example",
+    "https://a..example",
+    "https://a.example:99999",
+  ])("refuses %j as a site: a proper origin only", (bad) => {
+    expect(siteOrigin(bad)).toBeNull();
+    const parsed = embedSitesSchema.safeParse({ sites: bad });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toContain("is not a site's address");
+  });
+
+  it("takes host names, IP addresses, ports and international names", () => {
+    expect(siteOrigin("https://192.168.1.20:8443")).toBe("https://192.168.1.20:8443");
+    expect(siteOrigin("http://[::1]:3000")).toBe("http://[::1]:3000");
+    expect(siteOrigin("bücher.example")).toBe("https://xn--bcher-kva.example");
+    expect(siteOrigin("https://xn--bcher-kva.example")).toBe("https://xn--bcher-kva.example");
+  });
+
+  it("builds the frame's header from proper origins only, whatever was stored", () => {
+    const policy = embedPagePolicy([
+      "https://*",
+      "https://ok.example",
+      "'unsafe-inline'",
+      "https://a.example; script-src *",
+      "https://ok.example/path",
+      "http://localhost:8080",
+    ]);
+    expect(policy).toContain("frame-ancestors 'self' https://ok.example http://localhost:8080;");
   });
 
   it("reads the staff form: one a line or comma-separated, duplicates dropped, at most 20", () => {

@@ -24,6 +24,13 @@ describe("mergeTenantConfig", () => {
     expect(config.branding.companyName).toBe("Acme Legal");
   });
 
+  it("drops stored allowed sites that are not proper origins (saved before issue 44)", () => {
+    const config = mergeTenantConfig(
+      record({ embedOrigins: ["https://*", "https://ok.example", "{}", "https://%2a.example"] }),
+    );
+    expect(config.embedOrigins).toEqual(["https://ok.example"]);
+  });
+
   it("falls back to the default name 'KeyDiscovery' when the tenant has none", () => {
     expect(mergeTenantConfig({ ...record(), name: "" }).name).toBe("KeyDiscovery");
   });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isSiteOrigin } from "../../shared/schemas/embed";
 
 /**
  * A tenant's configuration (SPEC §3 Tenant). Stored overrides are merged over DEFAULT_TENANT_CONFIG,
@@ -244,7 +245,9 @@ export function mergeTenantConfig(record: TenantRecord): TenantConfig {
     mailProvider: o.mailProvider ?? d.mailProvider,
     mailerLiteGroups: withoutBlanks(o.mailerLiteGroups ?? {}) as Record<string, string>,
     timeZone: o.timeZone || d.timeZone,
-    embedOrigins: o.embedOrigins ?? d.embedOrigins,
+    // Sites saved before issue 44 (finding 5) may be `https://*` or worse: only proper origins
+    // count, for the frame's header and for who may post alike.
+    embedOrigins: (o.embedOrigins ?? d.embedOrigins).filter(isSiteOrigin),
   };
 }
 

@@ -12,20 +12,32 @@ export const EMBED_MESSAGES = {
   saved: "Allowed sites saved.",
   tooMany: `At most ${MAX_EMBED_SITES} sites.`,
   notASite: (site: string) =>
-    `"${site}" is not a site's address. Enter one like https://www.example.com, without a path.`,
+    `"${site}" is not a site's address. Enter one like https://www.example.com, without a path, wildcard (*), quotes or %-escapes.`,
   refusedTitle: "This form cannot be used here",
   refused:
     "This sign-up form may only be used on the sites its publisher has allowed. Nothing was saved.",
 } as const;
 
 /**
+ * What a site's address may be written with: letters (international names too), digits, dots,
+ * hyphens, the scheme's and port's colons and slashes, and an IPv6 address's brackets. Never `*`,
+ * `%`, quotes, braces, `;` or spaces: each would reach the frame-ancestors header (issue 44,
+ * finding 5: `https://*` let any site frame the form).
+ */
+const SITE_CHARACTERS = /^[\p{L}\p{N}.:/[\]-]+$/u;
+/** A host as the URL parser leaves it: DNS labels (punycode for international names), or [IPv6]. */
+const HOST_NAME =
+  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+const IPV6_HOST = /^\[[0-9a-f:.]+\]$/;
+
+/**
  * One site as an origin ("https://www.example.com"): scheme http or https (https when none is
- * written), host in lower case, no default port, no path, query, fragment or credentials. Null
- * when it is not one.
+ * written), a host name or IP address in lower case, no default port, no path, query, fragment,
+ * credentials, wildcard, percent-escape or quote. Null when it is not one.
  */
 export function siteOrigin(written: string): string | null {
   const text = written.trim();
-  if (!text || text.length > MAX_SITE_LENGTH) return null;
+  if (!text || text.length > MAX_SITE_LENGTH || !SITE_CHARACTERS.test(text)) return null;
   let url: URL;
   try {
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`);
@@ -35,7 +47,13 @@ export function siteOrigin(written: string): string | null {
   if (url.protocol !== "https:" && url.protocol !== "http:") return null;
   if (url.username || url.password || url.search || url.hash) return null;
   if (url.pathname !== "/" || !url.hostname) return null;
+  if (!HOST_NAME.test(url.hostname) && !IPV6_HOST.test(url.hostname)) return null;
   return url.origin;
+}
+
+/** True when `value` is already an origin as siteOrigin writes it (stored or about to be sent). */
+export function isSiteOrigin(value: string): boolean {
+  return siteOrigin(value) === value;
 }
 
 /**

@@ -52,7 +52,8 @@ describe.each(testDialects())("embedded sign-up forms on %s", (dialect) => {
         mail_list_group_id: null,
         config: JSON.stringify({
           features: { doubleOptIn: false },
-          embedOrigins: [QUICK_SITE],
+          // Saved before issue 44 (finding 5): the two bad ones never reach the header.
+          embedOrigins: [QUICK_SITE, "https://*", "'unsafe-inline'"],
         }),
         created_at: now,
         updated_at: now,
@@ -333,7 +334,9 @@ describe.each(testDialects())("embedded sign-up forms on %s", (dialect) => {
       // Another tenant's frame names its own sites, not main's.
       const quick = await get("/embed/form?subdomain=quick");
       const quickCsp = quick.headers.get("content-security-policy") ?? "";
-      expect(quickCsp).toContain(`frame-ancestors 'self' ${QUICK_SITE}`);
+      expect(quickCsp).toContain(`frame-ancestors 'self' ${QUICK_SITE};`);
+      expect(quickCsp).not.toContain("*");
+      expect(quickCsp).not.toContain("unsafe");
       expect(quickCsp).not.toContain(PARTNER);
       expect(await quick.text()).toContain('action="/embed/subscribe?subdomain=quick"');
     });
@@ -395,6 +398,14 @@ describe.each(testDialects())("embedded sign-up forms on %s", (dialect) => {
       expect(decodeHtml(await bad.text())).toContain(
         '"https://shop.example/path" is not a site\'s address.',
       );
+      // Issue 44, finding 5: wildcards, escapes, braces and quotes are not sites.
+      for (const site of ["*", "https://*", "https://%2a.example", "{}", `"${PARTNER}"`]) {
+        const refused = await save(site);
+        expect(refused.status, site).toBe(400);
+        expect(decodeHtml(await refused.text()), site).toContain(
+          `"${site}" is not a site's address.`,
+        );
+      }
       const tooMany = await save(
         Array.from({ length: 21 }, (_, n) => `https://s${n}.example`).join("\n"),
       );
