@@ -1,6 +1,6 @@
 import { decodeEntities } from "../html-entities";
 import { sanitizeNewsletterHtml, textOfHtml } from "./sanitize";
-import { firstFreeSlug, isUsableSlug, MAX_SLUG_LENGTH, slugFor } from "./slugs";
+import { firstFreeSlug, isUsableSlug, MAX_SLUG_LENGTH, slugFor, TOP_LEVEL_SEGMENTS } from "./slugs";
 import { MAX_TAG_LENGTH, MAX_TAGS, type Tag, tagSlug } from "./tags";
 
 /*
@@ -149,7 +149,9 @@ export function toPost(
   if (slugs.has(slug) || !isUsableSlug(slug)) {
     const free = firstFreeSlug(slug, (each) => slugs.has(each));
     notes.push(
-      `Its address /${raw.slug || slug} was taken by an earlier post: it is /${free} here.`,
+      TOP_LEVEL_SEGMENTS.has(slug)
+        ? `Its address /${slug} is one of the site's own addresses: it is /${free} here.`
+        : `Its address /${raw.slug || slug} was taken by an earlier post: it is /${free} here.`,
     );
     slug = free;
   }

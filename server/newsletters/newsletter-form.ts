@@ -4,7 +4,7 @@ import { findImagesByUrl } from "../files/stored-images";
 import type { TenantScope } from "../scope";
 import { CoverImageNotFoundError, SCHEDULE_MESSAGES } from "./errors";
 import { sanitizeNewsletterHtml } from "./sanitize";
-import { isUsableSlug, MAX_SLUG_LENGTH } from "./slugs";
+import { isServableSlug, MAX_SLUG_LENGTH, TOP_LEVEL_SEGMENTS, topLevelSlugMessage } from "./slugs";
 import { tagsFieldSchema } from "./tags";
 
 /** The newsletter form (SPEC §2, §5): all four fields required, read time at least 1 minute. */
@@ -38,8 +38,13 @@ export const newsletterInputSchema = z
       .trim()
       .toLowerCase()
       .max(MAX_SLUG_LENGTH, `The URL must be at most ${MAX_SLUG_LENGTH} characters`)
-      .refine((slug) => slug === "" || isUsableSlug(slug), {
+      .refine((slug) => slug === "" || isServableSlug(slug), {
         message: "The URL may use lower-case letters, digits and single hyphens only",
+      })
+      .superRefine((slug, issues) => {
+        if (TOP_LEVEL_SEGMENTS.has(slug)) {
+          issues.addIssue({ code: "custom", message: topLevelSlugMessage(slug) });
+        }
       })
       .optional(),
     // Blank: counted from the text (issue 15); a number overrides the count.

@@ -1,5 +1,5 @@
 import type { TenantScope } from "../scope";
-import { currentSlugFor } from "./slugs";
+import { currentSlugFor, TOP_LEVEL_SEGMENTS } from "./slugs";
 
 /*
  * Links to a newsletter's old home keep working after an import (issue 33): Ghost's `/{slug}/`
@@ -18,6 +18,8 @@ export async function oldNewsletterAddress(
 ): Promise<string | null> {
   const slug = (GHOST_PATH.exec(pathname) ?? SUBSTACK_PATH.exec(pathname))?.[1]?.toLowerCase();
   if (!slug) return null;
+  // `/admin` is the site's own, whatever slug an import left before issue 44 (finding 11).
+  if (GHOST_PATH.test(pathname) && TOP_LEVEL_SEGMENTS.has(slug)) return null;
   const current = await currentSlugFor(ctx, slug);
   return current ? `/newsletter/${current}` : null;
 }

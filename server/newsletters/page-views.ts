@@ -1,5 +1,5 @@
 import { plural } from "../../shared/format";
-import { isUsableSlug } from "./slugs";
+import { isServableSlug } from "./slugs";
 
 /**
  * Serving the newsletter page from the host's page cache while still counting every view
@@ -17,7 +17,7 @@ const NEWSLETTER_PATH = /^\/newsletter\/([a-z0-9]+(?:-[a-z0-9]+)*)$/;
  */
 export function newsletterSlugFromPath(path: string): string | null {
   const slug = NEWSLETTER_PATH.exec(path)?.[1] ?? null;
-  return slug && isUsableSlug(slug) ? slug : null;
+  return slug && isServableSlug(slug) ? slug : null;
 }
 
 export { countNewsletterView } from "./newsletters";

@@ -15,6 +15,45 @@ export const MAX_SLUG_LENGTH = 120;
 /** Words under /newsletter/ that are pages of their own, never a newsletter's slug. */
 const RESERVED = new Set(["subscribe", "rss", "tag", "tags", "search", "page", "archive"]);
 
+/**
+ * The site's own first path segments: every static first segment of app/routes.ts (slugs.test.ts
+ * fails when one is missing here), the old Substack addresses' `p` and the build's `assets`. A
+ * newsletter slug is also its old address `/{slug}` (old-addresses.ts), so none of these is ever
+ * given out (issue 44, finding 11: an imported `../../admin` made `/admin` a redirect).
+ */
+export const TOP_LEVEL_SEGMENTS: ReadonlySet<string> = new Set([
+  "about",
+  "admin",
+  "api",
+  "assets",
+  "brand",
+  "contact",
+  "embed",
+  "healthz",
+  "login",
+  "metrics",
+  "newsletter",
+  "newsletters",
+  "p",
+  "preferences",
+  "privacy",
+  "products",
+  "robots",
+  "services",
+  "sitemap",
+  "subscription",
+  "t",
+  "terms",
+  "test",
+  "unauthorized",
+  "unsubscribe",
+  "uploads",
+]);
+
+/** The message for a slug the writer typed that is one of the site's own addresses. */
+export const topLevelSlugMessage = (slug: string) =>
+  `/${slug} is one of the site's own addresses. Choose another URL.`;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The slug a title suggests: lower case, ASCII letters and digits joined by hyphens. */
@@ -25,14 +64,22 @@ export function slugFor(title: string): string {
   return slug || "newsletter";
 }
 
-/** A slug nobody else may take: reserved words and id-shaped slugs would shadow other URLs. */
-export function isUsableSlug(slug: string): boolean {
+/**
+ * A slug /newsletter/{slug} can serve: reserved words and id-shaped slugs would shadow other URLs.
+ * One given out before issue 44 may be one of TOP_LEVEL_SEGMENTS, and still serves.
+ */
+export function isServableSlug(slug: string): boolean {
   return (
     slug.length <= MAX_SLUG_LENGTH &&
     SLUG_PATTERN.test(slug) &&
     !RESERVED.has(slug) &&
     !UUID.test(slug)
   );
+}
+
+/** A slug that may be given out now: servable, and not one of the site's own first segments. */
+export function isUsableSlug(slug: string): boolean {
+  return isServableSlug(slug) && !TOP_LEVEL_SEGMENTS.has(slug);
 }
 
 /** `base`, or `base-2`, `base-3`… — the first that `taken` does not hold. */

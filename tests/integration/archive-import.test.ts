@@ -226,6 +226,31 @@ describe.each(testDialects())("archive imports on %s", (dialect) => {
     expect((await get("/newsletter")).status).toBe(200);
   });
 
+  it("never answers one of the site's own first segments with an old address (issue 44, finding 11)", async () => {
+    // As an import before the fix left them: `../../admin` became the slug `admin`.
+    const welcome = await newsletter("welcome");
+    for (const slug of ["admin", "api", "embed", "uploads"]) {
+      await db
+        .insertInto("newsletter_slugs")
+        .values({
+          tenant_id: "main",
+          slug,
+          newsletter_id: welcome?.id ?? "",
+          created_at: new Date().toISOString(),
+        })
+        .execute();
+    }
+    for (const path of ["/admin", "/admin/", "/api", "/embed/", "/uploads"]) {
+      const answer = await get(path);
+      expect(answer.status, path).not.toBe(301);
+      expect(answer.headers.get("location") ?? "", path).not.toContain("/newsletter/");
+    }
+    await db
+      .deleteFrom("newsletter_slugs")
+      .where("slug", "in", ["admin", "api", "embed", "uploads"])
+      .execute();
+  });
+
   it("imports a Substack export zip", async () => {
     const posted = await upload(editor, "substack", substackExport(images.base), "substack.zip");
     expect(posted.status).toBe(303);
