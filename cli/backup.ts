@@ -9,16 +9,23 @@ import { writeSnapshot } from "../server/backups/snapshot";
 import { createDb } from "../server/db";
 import { getEnv } from "../server/env";
 
-function optionOf(args: string[], name: "to" | "from"): string | null {
+function optionOf(
+  args: string[],
+  name: "to" | "from",
+  flags: readonly "allow-unsigned"[] = [],
+): { dir: string; flags: Set<string> } | null {
   try {
     const { values, positionals } = parseArgs({
       args,
-      options: { [name]: { type: "string" } },
+      options: {
+        [name]: { type: "string" },
+        ...Object.fromEntries(flags.map((flag) => [flag, { type: "boolean" as const }])),
+      },
       allowPositionals: true,
     });
     const value = values[name];
     if (positionals.length > 0 || typeof value !== "string" || value.trim() === "") return null;
-    return value;
+    return { dir: value, flags: new Set(flags.filter((flag) => values[flag] === true)) };
   } catch {
     return null;
   }
@@ -34,7 +41,7 @@ function reported(error: unknown): number {
 }
 
 export async function backupCommand(args: string[]): Promise<number> {
-  const dir = optionOf(args, "to");
+  const dir = optionOf(args, "to")?.dir;
   if (!dir) {
     console.error("Usage: npm run herald -- backup --to DIR");
     return 1;
@@ -61,14 +68,18 @@ export async function backupCommand(args: string[]): Promise<number> {
 }
 
 export async function restoreCommand(args: string[]): Promise<number> {
-  const dir = optionOf(args, "from");
-  if (!dir) {
-    console.error("Usage: npm run herald -- restore --from DIR");
+  const options = optionOf(args, "from", ["allow-unsigned"]);
+  if (!options) {
+    console.error("Usage: npm run herald -- restore --from DIR [--allow-unsigned]");
     return 1;
   }
   const env = getEnv();
   try {
-    const restored = await restoreSnapshot({ databaseUrl: env.DATABASE_URL, dir });
+    const restored = await restoreSnapshot({
+      databaseUrl: env.DATABASE_URL,
+      dir: options.dir,
+      allowUnsigned: options.flags.has("allow-unsigned"),
+    });
     console.log(
       `Restored the snapshot of ${restored.manifest.createdAt} (Herald ${restored.manifest.heraldVersion}): the database and ${restored.files} uploaded file${restored.files === 1 ? "" : "s"}. Start Herald to apply any newer migrations.`,
     );

@@ -50,10 +50,14 @@ Commands:
                                 under HERALD_SECRET_KEY; the key that sealed them before must be
                                 in HERALD_SECRET_KEY_PREVIOUS
   backup --to DIR               write a snapshot of the database and every uploaded file into DIR
-                                (new or empty), with a manifest of checksums, while the site runs;
-                                the secret key is not in it (keep HERALD_SECRET_KEY elsewhere)
-  restore --from DIR            bring a snapshot back into an empty database (DATABASE_URL) and an
-                                empty file store; refuses one that does not match its manifest
+                                (new or empty), with a manifest of checksums signed under the
+                                secret key, while the site runs; the key is not in it (keep
+                                HERALD_SECRET_KEY elsewhere)
+  restore --from DIR [--allow-unsigned]
+                                bring a snapshot back into an empty database (DATABASE_URL) and an
+                                empty file store; refuses one that does not match its manifest, or
+                                whose manifest's signature does not check out under the key here
+                                (an unsigned one, from before: only with --allow-unsigned)
   worker                        send campaigns (SEND_RATE, SEND_CONCURRENCY, SMTP_URL) and run CSV imports, until
                                 stopped; several may run against one PostgreSQL; with
                                 BOUNCE_SMTP_PORT also receives bounce and complaint reports; with

@@ -11,10 +11,12 @@ import { importTenant, TenantImportError } from "../server/tenants/move/import";
 
 export const TENANT_USAGE = `  tenant export ID --to FILE    write one tenant (its rows in every table, its files, sealed
                                 secrets) to a zip archive FILE
-  tenant import FILE [--as NEW_ID] [--domain DOMAIN|none] [--without-secrets]
+  tenant import FILE [--as NEW_ID] [--domain DOMAIN|none] [--without-secrets] [--allow-unsigned]
                                 add the archive's tenant to this install in one transaction;
-                                refused if its id or domain is taken here, or if its secrets'
-                                key is not HERALD_SECRET_KEY(_PREVIOUS) here`;
+                                refused if its id or domain is taken here, if its manifest is not
+                                signed under HERALD_SECRET_KEY(_PREVIOUS) here (unsigned, from
+                                before: only with --allow-unsigned), or if its secrets' key is not
+                                HERALD_SECRET_KEY(_PREVIOUS) here`;
 
 type WithDb = <T>(work: (db: Db) => Promise<T>) => Promise<T>;
 
@@ -33,6 +35,7 @@ export async function tenantCommand(args: string[], withDb: WithDb): Promise<num
       as: { type: "string" },
       domain: { type: "string" },
       "without-secrets": { type: "boolean" },
+      "allow-unsigned": { type: "boolean" },
     },
   });
   try {
@@ -59,7 +62,7 @@ export async function tenantCommand(args: string[], withDb: WithDb): Promise<num
       const [file] = positionals;
       if (!file || positionals.length > 1) {
         console.error(
-          "Usage: tenant import FILE [--as NEW_ID] [--domain DOMAIN|none] [--without-secrets]",
+          "Usage: tenant import FILE [--as NEW_ID] [--domain DOMAIN|none] [--without-secrets] [--allow-unsigned]",
         );
         return 1;
       }
@@ -74,6 +77,7 @@ export async function tenantCommand(args: string[], withDb: WithDb): Promise<num
                 ? null
                 : values.domain,
           withoutSecrets: values["without-secrets"] ?? false,
+          allowUnsigned: values["allow-unsigned"] ?? false,
         });
         const rows = Object.values(result.tables).reduce((sum, n) => sum + n, 0);
         console.log(

@@ -4,6 +4,8 @@ import { readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { z } from "zod";
 import { isValidFileKey } from "../files/store";
+import type { SecretBox } from "../secret-box";
+import { manifestSignatureProblem } from "../signed-manifest";
 
 /*
  * A snapshot's manifest (docs/decisions/029-backups.md): what it holds and how to check it. A
@@ -52,6 +54,8 @@ export const manifestSchema = z.object({
       sha256: z.string().regex(/^[0-9a-f]{64}$/),
     }),
   ),
+  /** `<keyId>.<HMAC>` of the rest under HERALD_SECRET_KEY (server/signed-manifest.ts); absent before issue 44 */
+  hmac: z.string().optional(),
 });
 
 export type Manifest = z.infer<typeof manifestSchema>;
@@ -88,6 +92,28 @@ export async function describeFiles(dir: string): Promise<ManifestFile[]> {
   for (const path of await filesIn(dir))
     files.push({ path, ...(await digestFile(join(dir, path))) });
   return files;
+}
+
+/**
+ * Refuses a snapshot whose manifest is not signed under a key this install has (or has no
+ * signature, unless `allowUnsigned`): a snapshot edited by hand, its checksums recomputed, is not
+ * restored (issue 44, finding 7). Checked before the checksums (verifySnapshot).
+ */
+export async function verifySnapshotSignature(
+  dir: string,
+  box: SecretBox | null,
+  options: { allowUnsigned: boolean },
+): Promise<void> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(join(dir, MANIFEST_FILE), "utf8"));
+  } catch {
+    return; // verifySnapshot names what is wrong with it
+  }
+  const problem = manifestSignatureProblem(box, "backup", raw, options);
+  if (problem) {
+    throw new BackupError(`The snapshot in ${dir} was not restored: ${problem}`);
+  }
 }
 
 /**

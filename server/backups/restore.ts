@@ -17,6 +17,7 @@ import {
   PGDUMP_FILE,
   SQLITE_FILE,
   verifySnapshot,
+  verifySnapshotSignature,
 } from "./manifest";
 import { checkPgTool, emptyPublicSchema, publicTables, restoreDatabase } from "./postgres";
 
@@ -37,8 +38,13 @@ export interface Restored {
 export async function restoreSnapshot(options: {
   databaseUrl: string;
   dir: string;
+  /** take a snapshot whose manifest has no signature (made before issue 44) */
+  allowUnsigned?: boolean;
 }): Promise<Restored> {
   const dir = resolve(options.dir);
+  await verifySnapshotSignature(dir, existingSecretBox(getEnv()), {
+    allowUnsigned: options.allowUnsigned ?? false,
+  });
   const manifest = await verifySnapshot(dir);
   const dialect = dialectOf(options.databaseUrl);
   if (manifest.dialect !== dialect) {
@@ -74,7 +80,12 @@ export async function restoreSnapshot(options: {
     throw error;
   }
   await db.destroy();
-  return { manifest, files: keys.length, warnings: secretKeyWarnings(manifest) };
+  const unsigned = manifest.hmac
+    ? []
+    : [
+        "The snapshot's manifest is not signed: it was restored because --allow-unsigned was given.",
+      ];
+  return { manifest, files: keys.length, warnings: [...unsigned, ...secretKeyWarnings(manifest)] };
 }
 
 const sqlitePath = (url: string) => resolve(url.replace(/^file:/, ""));

@@ -5,7 +5,9 @@ import { Kysely, SqliteDialect } from "kysely";
 import { type Db, dialectOf } from "../db";
 import type { Database } from "../db/schema";
 import { type FileBackend, fileStoreFor } from "../files/store";
+import { getSecretBox } from "../secret-box";
 import { keyIdsInUse } from "../secrets-at-rest";
+import { signManifest } from "../signed-manifest";
 import { heraldVersion } from "../version";
 import {
   BackupError,
@@ -70,14 +72,19 @@ export async function writeSnapshot(options: {
       dialect === "sqlite"
         ? await sqliteSnapshot(options.databaseUrl, dir, options.db, options.signal)
         : await postgresSnapshot(options.databaseUrl, dir, options.signal);
-    const manifest = newManifest({
-      heraldVersion: HERALD_VERSION,
-      dialect,
-      createdAt: taken.createdAt,
-      fileStore: taken.fileStore,
-      secretKeyIds: taken.secretKeyIds,
-      files: await describeFiles(dir),
-    });
+    // Signed: restore refuses a snapshot changed afterwards (issue 44, finding 7).
+    const manifest = signManifest(
+      getSecretBox(),
+      "backup",
+      newManifest({
+        heraldVersion: HERALD_VERSION,
+        dialect,
+        createdAt: taken.createdAt,
+        fileStore: taken.fileStore,
+        secretKeyIds: taken.secretKeyIds,
+        files: await describeFiles(dir),
+      }),
+    );
     // Last: a directory with a manifest is a finished snapshot.
     await writeFile(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`, {
       mode: 0o600,

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { z } from "zod";
+import { getSecretBox } from "../../secret-box";
+import { manifestSignatureProblem, signManifest } from "../../signed-manifest";
 
 /*
  * A tenant archive (docs/decisions/030-moving-a-tenant.md): one zip file holding
@@ -11,7 +13,9 @@ import { z } from "zod";
  *   files/{key}            every stored file of the tenant (images and their variants)
  *
  * The manifest is the only entry not checksummed: it is read first, and every entry it lists must
- * be there with that checksum, and nothing else may be.
+ * be there with that checksum, and nothing else may be. It is signed with an HMAC under
+ * HERALD_SECRET_KEY (server/signed-manifest.ts): an archive edited by hand, its checksums
+ * recomputed, is refused (issue 44, finding 7).
  */
 
 export const ARCHIVE_FORMAT = "herald-tenant";
@@ -34,6 +38,8 @@ export const manifestSchema = z.object({
     z.string(),
     z.object({ contentType: z.string(), bytes: z.number().int().min(0), sha256 }),
   ),
+  /** `<keyId>.<HMAC>` of the rest (server/signed-manifest.ts); absent in archives made before */
+  hmac: z.string().optional(),
 });
 
 export type Manifest = z.infer<typeof manifestSchema>;
@@ -92,13 +98,20 @@ export function packArchive(
       sha256: sha256Of(file.bytes),
     };
   }
-  entries["manifest.json"] = strToU8(JSON.stringify(manifest, null, 2));
+  const signed = signManifest(getSecretBox(), "tenant archive", manifest);
+  entries["manifest.json"] = strToU8(JSON.stringify(signed, null, 2));
   // Images are compressed already; JSON is not.
   return zipSync(entries, { level: 6 });
 }
 
-/** Reads and checks an archive; throws ArchiveError naming what is wrong. */
-export function unpackArchive(zip: Uint8Array): ArchiveContents {
+/**
+ * Reads and checks an archive; throws ArchiveError naming what is wrong. `allowUnsigned` takes an
+ * archive whose manifest has no signature (made before issue 44); a wrong one is always refused.
+ */
+export function unpackArchive(
+  zip: Uint8Array,
+  options: { allowUnsigned?: boolean } = {},
+): ArchiveContents {
   let entries: Record<string, Uint8Array>;
   try {
     entries = unzipSync(zip);
@@ -125,6 +138,10 @@ export function unpackArchive(zip: Uint8Array): ArchiveContents {
       `Unknown archive format version ${JSON.stringify(head.data.version)}: this Herald reads version ${ARCHIVE_VERSION}.`,
     );
   }
+  const problem = manifestSignatureProblem(getSecretBox(), "tenant archive", raw, {
+    allowUnsigned: options.allowUnsigned ?? false,
+  });
+  if (problem) throw new ArchiveError(problem);
   const parsed = manifestSchema.safeParse(raw);
   if (!parsed.success) {
     throw new ArchiveError(

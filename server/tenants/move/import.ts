@@ -32,6 +32,8 @@ export interface ImportOptions {
   domain?: string | null;
   /** leave the DKIM keys and webhook secrets out (the destination cannot open them) */
   withoutSecrets?: boolean;
+  /** take an archive whose manifest is not signed (made before issue 44) */
+  allowUnsigned?: boolean;
 }
 
 export interface ImportSummary {
@@ -90,7 +92,7 @@ export async function importTenant(
   zip: Uint8Array,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
-  const archive = unpackArchive(zip);
+  const archive = unpackArchive(zip, { allowUnsigned: options.allowUnsigned });
   const source = archive.tables.tenants?.[0];
   if (!source || archive.tables.tenants?.length !== 1) {
     throw new TenantImportError("The archive holds no tenant row.");
