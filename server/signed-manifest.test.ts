@@ -47,6 +47,10 @@ describe("signed manifests (issue 44, finding 7)", () => {
     expect(manifestSignatureProblem(null, "backup", signed, strict)).toContain(
       "this install has no secret key to check it",
     );
+    // Taken as unsigned when the operator says so: it proves no more than none would.
+    expect(
+      manifestSignatureProblem(new SecretBox(OTHER), "backup", signed, { allowUnsigned: true }),
+    ).toBeNull();
   });
 
   it("refuses an unsigned manifest unless the operator allows it", () => {

@@ -30,7 +30,8 @@ export function signManifest<T extends Record<string, unknown>>(
 
 /**
  * Why a manifest (as parsed from its JSON, before any schema) cannot be trusted, or null when its
- * signature checks out — or when it has none and `allowUnsigned` says the operator takes it so.
+ * signature checks out — or when it has none, or one under a key this install does not have, and
+ * `allowUnsigned` says the operator takes it so.
  */
 export function manifestSignatureProblem(
   box: SecretBox | null,
@@ -43,15 +44,18 @@ export function manifestSignatureProblem(
   if (signature === undefined) {
     return options.allowUnsigned
       ? null
-      : `Its manifest is not signed (made by a Herald before manifests were signed, or the signature was removed). Only if you know where it comes from, take it with --allow-unsigned.`;
+      : "Its manifest is not signed (made by a Herald before manifests were signed, or the signature was removed). Only if you know where it comes from, take it with --allow-unsigned.";
   }
   if (typeof signature !== "string") return "Its manifest's signature is malformed.";
   const keyId = signature.split(".")[0] ?? "";
-  if (!box) {
-    return `Its manifest is signed under key id ${keyId}, and this install has no secret key to check it: set HERALD_SECRET_KEY to the key of the install that made it.`;
-  }
-  if (!box.knows(keyId)) {
-    return `Its manifest is signed under key id ${keyId}, which is neither HERALD_SECRET_KEY here (key id ${box.keyId}) nor in HERALD_SECRET_KEY_PREVIOUS: set the key of the install that made it (as HERALD_SECRET_KEY_PREVIOUS when this install has its own).`;
+  // A signature this install cannot check is no better than none (anyone can strip one): taken
+  // only as an unsigned manifest is. One it can check and that fails is always refused.
+  if (!box?.knows(keyId)) {
+    if (options.allowUnsigned) return null;
+    const here = box
+      ? `which is neither HERALD_SECRET_KEY here (key id ${box.keyId}) nor in HERALD_SECRET_KEY_PREVIOUS`
+      : "and this install has no secret key to check it";
+    return `Its manifest is signed under key id ${keyId}, ${here}: set the key of the install that made it (as HERALD_SECRET_KEY_PREVIOUS when this install has its own), or, only if you know where it comes from, take it with --allow-unsigned.`;
   }
   if (!box.digestMatches(signature, purposeOf(kind), signedText(fields))) {
     return "Its manifest does not match its signature: it was changed after it was made (by hand, or by someone without the secret key).";

@@ -42,7 +42,7 @@ export async function restoreSnapshot(options: {
   allowUnsigned?: boolean;
 }): Promise<Restored> {
   const dir = resolve(options.dir);
-  await verifySnapshotSignature(dir, existingSecretBox(getEnv()), {
+  const signature = await verifySnapshotSignature(dir, existingSecretBox(getEnv()), {
     allowUnsigned: options.allowUnsigned ?? false,
   });
   const manifest = await verifySnapshot(dir);
