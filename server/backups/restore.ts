@@ -80,11 +80,12 @@ export async function restoreSnapshot(options: {
     throw error;
   }
   await db.destroy();
-  const unsigned = manifest.hmac
-    ? []
-    : [
-        "The snapshot's manifest is not signed: it was restored because --allow-unsigned was given.",
-      ];
+  const unsigned =
+    signature === "signed"
+      ? []
+      : [
+          "The snapshot's manifest is not signed under a key this install has: it was restored because --allow-unsigned was given.",
+        ];
   return { manifest, files: keys.length, warnings: [...unsigned, ...secretKeyWarnings(manifest)] };
 }
 
