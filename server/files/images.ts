@@ -57,6 +57,32 @@ export function detectImageType(bytes: Uint8Array): ImageType | null {
   return null;
 }
 
+/** What sharp's metadata calls each stored type (AVIF is HEIF with AV1 inside). */
+const SHARP_FORMATS: Record<StoredExtension, string> = {
+  png: "png",
+  jpg: "jpeg",
+  jpeg: "jpeg",
+  gif: "gif",
+  webp: "webp",
+  avif: "heif",
+};
+
+/**
+ * Whether the bytes decode, with sharp, as the image type `extension` names: files that come
+ * from elsewhere than an upload (a tenant archive: issue 44, finding 6) are stored only so.
+ */
+export async function decodesAs(bytes: Uint8Array, extension: StoredExtension): Promise<boolean> {
+  const sharp = await loadSharp();
+  try {
+    const image = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" });
+    if ((await image.metadata()).format !== SHARP_FORMATS[extension]) return false;
+    await image.raw().toBuffer(); // every pixel decoded, as an upload's are
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** 2× a 600 px mail column; wider images are scaled down, smaller ones never enlarged. */
 export const MAX_IMAGE_WIDTH = 1200;
 /** Widths of the newsletter page's srcset (its column is 48rem, 768 px, wide). */

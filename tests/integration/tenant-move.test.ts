@@ -22,6 +22,7 @@ import { smtpTransport } from "../../server/mail/transport";
 import { syncSearchIndex } from "../../server/newsletters/search";
 import { saveWebhookSecret } from "../../server/providers/mailerlite-webhook";
 import { getSecretBox, SecretBox } from "../../server/secret-box";
+import { signManifest } from "../../server/signed-manifest";
 import { recordEvents } from "../../server/subscribers/events";
 import { listTenantLists } from "../../server/subscribers/lists";
 import { createTenant } from "../../server/tenants/admin";
@@ -662,6 +663,10 @@ function uploadedFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: "utf8" }).sort();
 }
 
+/** A manifest signed again with this process's key: a change made by someone who has it. */
+const resigned = (manifest: Row) =>
+  strToU8(JSON.stringify(signManifest(getSecretBox(), "tenant archive", manifest)));
+
 /** An archive with one entry replaced (and, with `manifest`, the manifest rewritten). */
 function tampered(
   zip: Uint8Array,
@@ -885,7 +890,7 @@ describe(`a tenant moves from SQLite to ${destinationDialect} and back`, () => {
       const bytes = strToU8(JSON.stringify(events));
       entries["tables/campaign_events.json"] = bytes;
       manifest.tables.campaign_events.sha256 = sha256Of(bytes);
-      entries["manifest.json"] = strToU8(JSON.stringify(manifest));
+      entries["manifest.json"] = resigned(manifest);
     });
     await expect(importTenant(db, broken, { as: "acme-two", domain: null })).rejects.toThrow(
       TenantImportError,
@@ -910,10 +915,25 @@ describe(`a tenant moves from SQLite to ${destinationDialect} and back`, () => {
       "--domain",
       "none",
     ]);
+    // Its manifest is signed under the source's key, which this install does not have either.
     expect(refused.output).toMatch(
-      /Refused: The archive's secrets \(DKIM keys, webhook secrets\) are sealed under key id .*--without-secrets/,
+      /Refused: Its manifest is signed under key id .*, which is neither HERALD_SECRET_KEY here/,
     );
     expect(refused.code).toBe(2);
+    const unsigned = await herald(stranger, [
+      "tenant",
+      "import",
+      firstArchive,
+      "--as",
+      "acme-three",
+      "--domain",
+      "none",
+      "--allow-unsigned",
+    ]);
+    expect(unsigned.output).toMatch(
+      /Refused: The archive's secrets \(DKIM keys, webhook secrets\) are sealed under key id .*--without-secrets/,
+    );
+    expect(unsigned.code).toBe(2);
     expect(await everyCount(db)).toEqual(counts);
     expect(uploadedFiles(destination.uploads)).toEqual(files);
     const without = await herald(stranger, [
@@ -925,6 +945,7 @@ describe(`a tenant moves from SQLite to ${destinationDialect} and back`, () => {
       "--domain",
       "none",
       "--without-secrets",
+      "--allow-unsigned",
     ]);
     expect(without.output).toContain("secrets: left out");
     expect(without.code).toBe(0);
@@ -1125,7 +1146,7 @@ describe("a tenant archive", () => {
           const bytes = strToU8(JSON.stringify(rows));
           entries[`tables/${table}.json`] = bytes;
           manifest.tables[table] = { rows: rows.length, sha256: sha256Of(bytes) };
-          entries["manifest.json"] = strToU8(JSON.stringify(manifest));
+          entries["manifest.json"] = resigned(manifest);
         });
       const tenants = JSON.parse(
         strFromU8(unzipSync(archive)["tables/tenants.json"] as Uint8Array),
@@ -1164,6 +1185,169 @@ describe("a tenant archive", () => {
       await expect(importTenant(database.db, zipSync({ "x.json": strToU8("{}") }))).rejects.toThrow(
         /no manifest\.json/,
       );
+    } finally {
+      await database.drop();
+    }
+  });
+
+  /*
+   * Issue 44, finding 6: a crafted archive wrote files under another tenant's prefix (disk and
+   * stored_files) with any content type, never checked to be images. Taken here as an operator
+   * would with --allow-unsigned (the manifest's signature removed, its checksums recomputed).
+   */
+  it(`is refused whole when a file is another tenant's or not an image (${destinationDialect})`, async () => {
+    const database = await createTestDatabase(destinationDialect);
+    try {
+      await migrateToLatest(database.db);
+      await seedTenants(database.db);
+      await createTenant(database.db, "seed@herald.test", {
+        id: "solo",
+        name: "Solo",
+        domain: "solo.test",
+      });
+      await saveImageUpload({ db: database.db, tenantId: "solo" }, testPng(24, 16));
+      const { archive } = await exportTenant(database.db, "solo");
+      const intruder = "main/0123456789abcdef0123456789abcdef.png";
+      /** The archive with files (and images rows) changed, checksums recomputed, unsigned. */
+      const crafted = (change: (files: Record<string, Uint8Array>, manifest: Row) => void) =>
+        tampered(archive, (entries) => {
+          const manifest = JSON.parse(strFromU8(entries["manifest.json"] as Uint8Array));
+          delete manifest.hmac;
+          const files: Record<string, Uint8Array> = {};
+          change(files, manifest);
+          for (const [key, bytes] of Object.entries(files)) {
+            entries[`files/${key}`] = bytes;
+            manifest.files[key] = {
+              contentType: "text/html",
+              bytes: bytes.length,
+              sha256: sha256Of(bytes),
+            };
+          }
+          entries["manifest.json"] = strToU8(JSON.stringify(manifest));
+        });
+      const html = strToU8("<script>alert(document.cookie)</script>");
+      const cases: [string, Uint8Array, RegExp][] = [
+        [
+          "another tenant's prefix",
+          crafted((files) => {
+            files[intruder] = testPng(8, 8);
+          }),
+          /file main\/0123456789abcdef0123456789abcdef\.png is not under the archive's tenant solo/,
+        ],
+        [
+          "not an image",
+          crafted((files) => {
+            files["solo/fedcba9876543210fedcba9876543210.png"] = html;
+          }),
+          /solo\/fedcba9876543210fedcba9876543210\.png is not a PNG image/,
+        ],
+        [
+          "an image of another type than its name",
+          crafted((files) => {
+            files["solo/fedcba9876543210fedcba9876543210.gif"] = testPng(8, 8);
+          }),
+          /solo\/fedcba9876543210fedcba9876543210\.gif is not a GIF image/,
+        ],
+        [
+          "an images row naming another tenant's file",
+          tampered(archive, (entries) => {
+            const manifest = JSON.parse(strFromU8(entries["manifest.json"] as Uint8Array));
+            delete manifest.hmac;
+            const rows = JSON.parse(strFromU8(entries["tables/images.json"] as Uint8Array));
+            rows[0].key = intruder;
+            const bytes = strToU8(JSON.stringify(rows));
+            entries["tables/images.json"] = bytes;
+            manifest.tables.images.sha256 = sha256Of(bytes);
+            entries["manifest.json"] = strToU8(JSON.stringify(manifest));
+          }),
+          /image main\/0123456789abcdef0123456789abcdef\.png is not under the archive's tenant solo/,
+        ],
+      ];
+      const tenantsBefore = await countRows(database.db, "tenants");
+      for (const [what, zip, message] of cases) {
+        for (const as of ["solo-two", undefined]) {
+          const refused = await importTenant(database.db, zip, {
+            as,
+            domain: null,
+            allowUnsigned: true,
+          }).then(
+            () => "imported",
+            (error: Error) => error.message,
+          );
+          expect(refused, `${what} as ${as}`).toMatch(message);
+        }
+      }
+      expect(await countRows(database.db, "tenants")).toBe(tenantsBefore);
+      const mainFiles =
+        destinationDialect === "postgres"
+          ? (
+              await crossTenant(database.db)
+                .selectFrom("stored_files")
+                .select("key")
+                .where("tenant_id", "=", "main")
+                .execute()
+            ).map((row) => row.key)
+          : uploadedFiles(join(sourceUploads, "main"));
+      expect(mainFiles.join(" ")).not.toContain("0123456789abcdef0123456789abcdef");
+      expect(uploadedFiles(sourceUploads).join(" ")).not.toContain("fedcba9876543210");
+
+      // The same archive, untouched, imports under another id: its files under that id only.
+      const imported = await importTenant(database.db, archive, { as: "solo-two", domain: null });
+      expect(imported.files).toBeGreaterThan(0);
+      const keys = await crossTenant(database.db)
+        .selectFrom("images")
+        .select("key")
+        .where("tenant_id", "=", "solo-two")
+        .execute();
+      expect(keys.map((row) => row.key.split("/")[0])).toEqual(["solo-two"]);
+    } finally {
+      await database.drop();
+    }
+  });
+
+  // Issue 44, finding 7: a staff row made super admin, the checksums recomputed.
+  it("is refused when edited by hand, its checksums recomputed, unless unsigned and allowed", async () => {
+    const database = await createTestDatabase("sqlite");
+    try {
+      await migrateToLatest(database.db);
+      await seedTenants(database.db);
+      await createTenant(database.db, "seed@herald.test", {
+        id: "solo",
+        name: "Solo",
+        domain: "solo.test",
+      });
+      const { archive } = await exportTenant(database.db, "solo");
+      const edited = (keepSignature: boolean) =>
+        tampered(archive, (entries) => {
+          const manifest = JSON.parse(strFromU8(entries["manifest.json"] as Uint8Array));
+          if (!keepSignature) delete manifest.hmac;
+          const rows = JSON.parse(strFromU8(entries["tables/tenants.json"] as Uint8Array));
+          rows[0].name = "Edited by hand";
+          const bytes = strToU8(JSON.stringify(rows));
+          entries["tables/tenants.json"] = bytes;
+          manifest.tables.tenants.sha256 = sha256Of(bytes);
+          entries["manifest.json"] = strToU8(JSON.stringify(manifest, null, 2));
+        });
+      const options = { as: "solo-two", domain: null } as const;
+      await expect(importTenant(database.db, edited(true), options)).rejects.toThrow(
+        /Its manifest does not match its signature/,
+      );
+      await expect(
+        importTenant(database.db, edited(true), { ...options, allowUnsigned: true }),
+      ).rejects.toThrow(/Its manifest does not match its signature/);
+      await expect(importTenant(database.db, edited(false), options)).rejects.toThrow(
+        /Its manifest is not signed .*--allow-unsigned/,
+      );
+      expect(
+        await database.db
+          .selectFrom("tenants")
+          .select("id")
+          .where("id", "=", "solo-two")
+          .executeTakeFirst(),
+      ).toBeUndefined();
+      // An archive from before signing, taken on the operator's word.
+      await importTenant(database.db, edited(false), { ...options, allowUnsigned: true });
+      expect((await getTenant(database.db, "solo-two")).config.name).toBe("Edited by hand");
     } finally {
       await database.drop();
     }

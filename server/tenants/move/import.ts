@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { domainField, tenantIdField } from "../../../shared/schemas/tenant";
 import type { Db } from "../../db";
 import { crossTenant } from "../../db/tenant-guard";
-import { fileStoreFor, isValidFileKey } from "../../files/store";
+import { fileStoreFor } from "../../files/store";
 import { linkedInTokensAt } from "../../linkedin/connections";
 import { dkimPrivateKeyAt } from "../../mail/dkim";
 import { syncSearchIndex } from "../../newsletters/search";
@@ -12,6 +12,7 @@ import { dropAudienceCounts } from "../../subscribers/counts";
 import { recordChange } from "../history";
 import { invalidateTenant } from "../store";
 import { type ArchiveContents, type Row, unpackArchive } from "./archive";
+import { checkedFiles, imageRowsProblem, storeFiles } from "./import-files";
 import {
   type IdSpace,
   INSTALL_TABLES,
@@ -81,7 +82,8 @@ const NATURAL_KEYS: Partial<Record<IdSpace, readonly string[]>> = {
  * columns), text ids already taken here are replaced, `as` renames the tenant with its file keys
  * and /uploads/ URLs, sealed secrets are opened with this install's keys and sealed for their new
  * rows. Refused (TenantImportError or ArchiveError, nothing written): an archive that does not
- * check out, a tenant id or domain already here, secrets this install cannot open.
+ * check out, a tenant id or domain already here, secrets this install cannot open, a file or
+ * image row not under the archive's tenant, a file that does not decode as its image type.
  *
  * Files are written to the store inside the transaction's callback: on PostgreSQL without S3
  * they are rows of it and go with it; on disk or S3 a failure after some were written leaves
@@ -130,6 +132,11 @@ export async function importTenant(
   }
   const rename = renamer(fromId, tenantId);
   const secrets = options.withoutSecrets ? null : openSecrets(archive, fromId);
+  // The tenant's own files only, each an image: checked whole before anything is written.
+  const refuse = (message: string) => new TenantImportError(message);
+  const imagesProblem = imageRowsProblem(archive.tables.images ?? [], fromId);
+  if (imagesProblem) throw refuse(imagesProblem);
+  const files = await checkedFiles(archive.files, fromId, rename.key, refuse);
 
   const summary = await db.transaction().execute(async (trx) => {
     const all = crossTenant(trx); // checks across tenants: what this install already has
@@ -279,22 +286,7 @@ export async function importTenant(
       await syncSearchIndex(trx, tenantId, String(ids.get("newsletters")?.get(row.id)));
     }
 
-    const store = fileStoreFor(trx);
-    for (const [key, bytes] of archive.files) {
-      const target = rename.key(key);
-      if (!isValidFileKey(target))
-        throw new TenantImportError(`The archive holds a file with a malformed key: ${key}.`);
-      const there = await store.read(target);
-      if (there) {
-        // Written by an earlier attempt that failed after it (disk, S3): the same bytes are kept.
-        if (Buffer.compare(there, Buffer.from(bytes)) === 0) continue;
-        throw new TenantImportError(
-          `The ${store.kind} store already holds a different file under ${target}.`,
-        );
-      }
-      const entry = archive.manifest.files[key];
-      await store.write(target, bytes, entry?.contentType ?? "application/octet-stream");
-    }
+    await storeFiles(fileStoreFor(trx), files, refuse);
     // The tenant manager's history says where the tenant came from.
     const { exportedAt, sourceDialect, heraldVersion } = archive.manifest;
     await recordChange(trx, tenantId, "created", IMPORT_ACTOR, [
