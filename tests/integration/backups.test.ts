@@ -15,7 +15,7 @@ import { sql } from "kysely";
 import { pino } from "pino";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifySnapshot } from "../../server/backups/manifest";
+import { digestFile, MANIFEST_FILE, verifySnapshot } from "../../server/backups/manifest";
 import {
   BACKUP_FAILURE_SETTING,
   BACKUP_SUCCESS_SETTING,
@@ -486,6 +486,55 @@ describe.each(SETUPS.filter(({ dialect }) => testDialects().includes(dialect)))(
     );
 
     it(
+      "refuses a snapshot edited by hand with its checksums recomputed, and an unsigned one unless allowed (issue 44, finding 7)",
+      async () => {
+        const manifest = await verifySnapshot(after);
+        const image = manifest.files.find((file) => file.path.startsWith("files/"))?.path ?? "";
+        /** A copy of the snapshot, one file changed and the manifest's checksums made to match. */
+        const edited = async (keepSignature: boolean, change: boolean) => {
+          const dir = join(tempDir("edited"), "snapshot");
+          cpSync(after, dir, { recursive: true });
+          const written = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), "utf8"));
+          if (change) {
+            writeFileSync(join(dir, image), testPng(50, 50));
+            const entry = written.files.find((file: { path: string }) => file.path === image);
+            Object.assign(entry, await digestFile(join(dir, image)));
+          }
+          if (!keepSignature) delete written.hmac;
+          writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify(written, null, 2));
+          return dir;
+        };
+        const restore = async (dir: string, ...flags: string[]) => {
+          const target = await freshDatabase();
+          const store = await newStore(storeKind);
+          const result = await herald(["restore", "--from", dir, ...flags], envOf(target, store));
+          return { ...result, target, store };
+        };
+        for (const [dir, flags, message] of [
+          [await edited(true, true), [], "Its manifest does not match its signature"],
+          [await edited(true, true), ["--allow-unsigned"], "does not match its signature"],
+          [await edited(false, false), [], "Its manifest is not signed"],
+        ] as const) {
+          const refused = await restore(dir, ...flags);
+          expect(refused.code).toBe(1);
+          expect(refused.output).toContain("was not restored");
+          expect(refused.output).toContain(message);
+          expect(await isEmptyDatabase(refused.target)).toBe(true);
+          if (storeKind !== "database") {
+            expect((await filesOf(refused.store.backend(refused.target.db))).size).toBe(0);
+          }
+        }
+        // One from before signing, on the operator's word.
+        const taken = await restore(await edited(false, false), "--allow-unsigned");
+        expect(taken.code).toBe(0);
+        expect(taken.output).toContain(
+          "Warning: The snapshot's manifest is not signed under a key this install has",
+        );
+      },
+      scaled(120_000),
+    );
+
+    it(
       "refuses a database or a store that is not empty, and changes nothing",
       async () => {
         const before = await rowsOf(engine.database.db, "subscribers");
@@ -510,14 +559,23 @@ describe.each(SETUPS.filter(({ dialect }) => testDialects().includes(dialect)))(
     );
 
     it(
-      "warns when this install's secret key cannot open the snapshot's sealed secrets",
+      "refuses a snapshot signed under another key; with --allow-unsigned, warns that its secrets cannot be opened",
       async () => {
+        const otherKey = { HERALD_SECRET_KEY: "another-key-another-key-another-key-0123" };
+        const refusedTarget = await freshDatabase();
+        const refused = await herald(
+          ["restore", "--from", after],
+          envOf(refusedTarget, await newStore(storeKind), otherKey),
+        );
+        expect(refused.code).toBe(1);
+        expect(refused.output).toContain(
+          `Its manifest is signed under key id ${getSecretBox().keyId}, which is neither HERALD_SECRET_KEY here`,
+        );
+        expect(await isEmptyDatabase(refusedTarget)).toBe(true);
         const target = await freshDatabase();
         const restored = await herald(
-          ["restore", "--from", after],
-          envOf(target, await newStore(storeKind), {
-            HERALD_SECRET_KEY: "another-key-another-key-another-key-0123",
-          }),
+          ["restore", "--from", after, "--allow-unsigned"],
+          envOf(target, await newStore(storeKind), otherKey),
         );
         expect(restored.code).toBe(0);
         expect(restored.output).toContain(
