@@ -46,3 +46,29 @@ export async function claimSettingTurn(db: Db, key: string, turn: string): Promi
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/**
+ * Records `key` as used until `until` (an ISO time) unless it is already: one statement, so of two
+ * requests at once exactly one gets it. Whether this caller did. Keys of `prefix` whose time has
+ * passed are dropped first (a LinkedIn OAuth state: issue 44, finding 9).
+ */
+export async function claimOnce(
+  db: Db,
+  prefix: string,
+  key: string,
+  until: string,
+): Promise<boolean> {
+  const now = new Date().toISOString();
+  await db
+    .deleteFrom("settings")
+    .where("key", "like", `${prefix}%`)
+    .where("value", "<", now)
+    .execute();
+  const row = await db
+    .insertInto("settings")
+    .values({ key: `${prefix}${key}`, value: until, updated_at: now })
+    .onConflict((oc) => oc.column("key").doNothing())
+    .returning("key")
+    .executeTakeFirst();
+  return row !== undefined;
+}

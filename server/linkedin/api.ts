@@ -6,7 +6,8 @@ import type { Env } from "../env";
  * endpoint (LINKEDIN_AUTH_BASE, /oauth/v2/accessToken), OpenID userinfo (/v2/userinfo) and the
  * versioned REST API (/rest/images, /rest/posts) with the headers LinkedIn requires on each call:
  * `LinkedIn-Version: YYYYMM` and `X-Restli-Protocol-Version: 2.0.0`. Every answer is checked with
- * zod; a refusal becomes a LinkedInError with LinkedIn's own status, code and message.
+ * zod; a refusal becomes a LinkedInError with LinkedIn's own status, code and message. The access
+ * token goes only to LinkedIn: its hosts, or the configured bases (issue 44, finding 9).
  */
 
 export type LinkedInEnv = Pick<
@@ -80,6 +81,21 @@ const postsPage = z.object({
       .loose(),
   ),
 });
+
+const organizationAclsPage = z.object({
+  elements: z.array(
+    z
+      .object({
+        role: z.string(),
+        state: z.string(),
+        // `organization` in the versioned API; `organizationalTarget` in the older v2 one.
+        organization: z.string().optional(),
+        organizationalTarget: z.string().optional(),
+      })
+      .loose(),
+  ),
+});
+const ACLS_PAGE = 100;
 
 /** The time any one call may take before it counts as LinkedIn being unavailable. */
 const CALL_TIMEOUT_MS = 30_000;
@@ -195,13 +211,74 @@ export class LinkedInApi {
     return uploadBody.parse(await response.json()).value;
   }
 
-  /** Images API, step 2: the bytes PUT to the upload URL. */
+  /**
+   * Whether `url` is LinkedIn's: https on linkedin.com or one of its subdomains, or the origin of
+   * LINKEDIN_API_BASE or LINKEDIN_AUTH_BASE (where tests put their fake).
+   */
+  isLinkedInUrl(url: string): boolean {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return false;
+    }
+    const configured = [this.env.LINKEDIN_API_BASE, this.env.LINKEDIN_AUTH_BASE].map(
+      (base) => new URL(base).origin,
+    );
+    if (configured.includes(parsed.origin)) return true;
+    const host = parsed.hostname.toLowerCase();
+    return (
+      parsed.protocol === "https:" &&
+      !parsed.username &&
+      !parsed.password &&
+      (host === "linkedin.com" || host.endsWith(".linkedin.com"))
+    );
+  }
+
+  /**
+   * Images API, step 2: the bytes PUT to the upload URL — with the access token, so only when the
+   * URL is LinkedIn's (a compromised or impersonated API answer must not collect the token).
+   */
   async uploadImage(accessToken: string, uploadUrl: string, bytes: Buffer, contentType: string) {
+    if (!this.isLinkedInUrl(uploadUrl)) {
+      const host = URL.canParse(uploadUrl) ? new URL(uploadUrl).host : "not an address";
+      throw new LinkedInError(
+        "refused",
+        `LinkedIn's upload address is not on LinkedIn (${host}): the access token was not sent there.`,
+        0,
+      );
+    }
     await call(uploadUrl, {
       method: "PUT",
       headers: { authorization: `Bearer ${accessToken}`, "content-type": contentType },
       body: new Uint8Array(bytes),
     });
+  }
+
+  /**
+   * Organization Access Control by role (GET /rest/organizationAcls?q=roleAssignee): whether the
+   * token's member is an approved ADMINISTRATOR of `organizationUrn`, read page by page.
+   */
+  async administers(accessToken: string, organizationUrn: string): Promise<boolean> {
+    for (let start = 0; ; start += ACLS_PAGE) {
+      const query = new URLSearchParams({
+        q: "roleAssignee",
+        role: "ADMINISTRATOR",
+        state: "APPROVED",
+        start: String(start),
+        count: String(ACLS_PAGE),
+      });
+      const response = await this.rest(`organizationAcls?${query}`, accessToken);
+      const page = organizationAclsPage.parse(await response.json());
+      const found = page.elements.some(
+        (acl) =>
+          acl.role === "ADMINISTRATOR" &&
+          acl.state === "APPROVED" &&
+          (acl.organization ?? acl.organizationalTarget) === organizationUrn,
+      );
+      if (found) return true;
+      if (page.elements.length < ACLS_PAGE || start >= 10 * ACLS_PAGE) return false;
+    }
   }
 
   /** Posts API: a post with one image; answers the post's URN (the x-restli-id header). */

@@ -7,6 +7,9 @@ export const LINKEDIN_MESSAGES = {
   organizationId: "Enter the organization page's numeric id (the number in its admin address).",
   badState:
     "That LinkedIn answer was not for this sign-in (it came from another browser, or is older than 10 minutes). Connect again.",
+  usedState: "That LinkedIn answer was used already. Connect again.",
+  notAdministrator: (member: string, organizationId: string) =>
+    `${member} does not administer the LinkedIn organization ${organizationId}: only an administrator of its page can connect it.`,
   declined: "LinkedIn did not connect:",
   exchangeFailed: "LinkedIn refused the connection:",
   connected: "LinkedIn is connected.",

@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypt
 import { z } from "zod";
 import { getNewsletter } from "../newsletters/listing";
 import type { Scope } from "../scope";
+import { claimOnce } from "../settings";
 import { LinkedInApi, LinkedInError } from "./api";
 import { type AuthorKind, saveConnection, scopeFor } from "./connections";
 import { LINKEDIN_MESSAGES } from "./messages";
@@ -12,10 +13,14 @@ import { LINKEDIN_MESSAGES } from "./messages";
  * member's session, what they chose to post as, the newsletter they arrived with (the social
  * pack's "Post it on LinkedIn", so it is still chosen after connecting) and when it lapses
  * (10 minutes): the callback accepts only the state this browser's session started, for this
- * tenant, once the code is exchanged (LinkedIn's codes work once). No state is stored.
+ * tenant, and only once: its nonce is recorded as used (the `settings` table, until it lapses)
+ * before the code is exchanged (issue 44, finding 9). An organization page is connected only when
+ * LinkedIn says the member administers it (organizationAcls).
  */
 
 const STATE_MS = 10 * 60_000;
+/** The settings keys of states used already (each until it lapses). */
+const USED_STATE = "linkedin-oauth-state-used:";
 const ORGANIZATION_ID = /^\d{1,19}$/;
 
 export const CALLBACK_PATH = "/admin/linkedin/callback";
@@ -112,11 +117,19 @@ export async function completeConnection(
   }
   const code = query.get("code");
   if (!code) throw new LinkedInConnectError(LINKEDIN_MESSAGES.badState);
+  if (!(await claimOnce(scope.db, USED_STATE, state.n, new Date(state.e).toISOString()))) {
+    throw new LinkedInConnectError(LINKEDIN_MESSAGES.usedState);
+  }
   const api = new LinkedInApi(scope.env);
   try {
     const answer = await api.exchangeCode(code, `${scope.origin}${CALLBACK_PATH}`);
     const member = await api.userInfo(answer.access_token);
     const organization = state.k === "organization" ? `urn:li:organization:${state.o}` : null;
+    if (organization && !(await api.administers(answer.access_token, organization))) {
+      throw new LinkedInConnectError(
+        LINKEDIN_MESSAGES.notAdministrator(member.name || member.urn, state.o ?? ""),
+      );
+    }
     const authorName = organization ? `Organization ${state.o} (via ${member.name})` : member.name;
     await saveConnection(scope.db, scope.tenantId, {
       kind: state.k,

@@ -76,6 +76,14 @@ async function publish(deps: PublisherDeps, env: Env, post: ClaimedPost): Promis
   }
   const api = new LinkedInApi(env);
   const { author, accessToken } = connection;
+  // As a page: only while the connected member administers it (issue 44, finding 9).
+  if (author.startsWith("urn:li:organization:") && !(await api.administers(accessToken, author))) {
+    throw new LinkedInError(
+      "forbidden",
+      `The connected member does not administer ${author} (organizationAcls).`,
+      403,
+    );
+  }
   // Asked for before (a crash, a lost answer): did it go out?
   if (post.postStartedAt && post.imageUrn) {
     const found = await api.findPostWithImage(accessToken, author, post.imageUrn);

@@ -1,3 +1,4 @@
+import { createServer, type IncomingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateToLatest } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";
@@ -373,5 +374,86 @@ describe.each(testDialects())("LinkedIn from the staff pages on %s", (dialect) =
       expect(textOf(await refused.text())).toContain(message);
     }
     expect(await count()).toBe(before);
+  });
+
+  // Issue 44, finding 9: an OAuth state worked twice (a second code under the same state).
+  it("takes each OAuth state once", async () => {
+    const start = await postForm(
+      server.url,
+      "/admin/linkedin",
+      { intent: "connect", kind: "member" },
+      editor,
+    );
+    const to = new URL(start.headers.get("location") ?? "");
+    const callbackOf = async () => {
+      const answer = await fetch(to, { redirect: "manual" });
+      const back = new URL(answer.headers.get("location") ?? "");
+      return `${server.url}${back.pathname}${back.search}`;
+    };
+    // Two codes for one state (LinkedIn's authorization page opened twice).
+    const first = await callbackOf();
+    const second = await callbackOf();
+    const grants = fake.tokenGrants.length;
+    const used = await fetch(first, { headers: { cookie: editor }, redirect: "manual" });
+    expect(used.status).toBe(303);
+    const again = await fetch(second, { headers: { cookie: editor }, redirect: "manual" });
+    expect(again.status).toBe(400);
+    expect(textOf(await again.text())).toContain("That LinkedIn answer was used already");
+    // The second code was never exchanged.
+    expect(fake.tokenGrants.length).toBe(grants + 1);
+  });
+
+  // Issue 44, finding 9: the access token went to whatever upload URL the API answered.
+  it("sends the access token only to LinkedIn's hosts", async () => {
+    const seen: IncomingHttpHeaders[] = [];
+    const elsewhere = createServer((req, res) => {
+      seen.push(req.headers);
+      req.resume();
+      res.writeHead(201).end();
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, "127.0.0.1", resolve));
+    const address = elsewhere.address();
+    // Another port of the same machine: not the configured LinkedIn base.
+    fake.uploadBase = `http://localhost:${typeof address === "object" && address ? address.port : 0}`;
+    try {
+      const newsletterId = await publishedNewsletterTitled(database.db, "main", "Upload elsewhere");
+      await postNow(newsletterId);
+      const failed = await waitForPost(
+        database.db,
+        newsletterId,
+        (post) => post.state === "failed",
+      );
+      expect(failed.error).toContain("LinkedIn's upload address is not on LinkedIn");
+      expect(seen).toEqual([]);
+      expect(fake.posts.some((post) => post.commentary.includes("Upload elsewhere"))).toBe(false);
+    } finally {
+      fake.uploadBase = null;
+      await new Promise<void>((resolve) => elsewhere.close(() => resolve()));
+    }
+  });
+
+  // Issue 44, finding 9: posting as an organization the member does not administer.
+  it("connects an organization page only when the member administers it", async () => {
+    const refused = await fetch(
+      await authorize(editor, { kind: "organization", organizationId: "999888" }),
+      { headers: { cookie: editor }, redirect: "manual" },
+    );
+    expect(refused.status).toBe(400);
+    expect(textOf(await refused.text())).toContain(
+      "Jane Counsel does not administer the LinkedIn organization 999888",
+    );
+    expect(await connection()).toMatchObject({ author_kind: "member" });
+    expect(fake.requests.some((call) => call.path.startsWith("/rest/organizationAcls?"))).toBe(
+      true,
+    );
+    const admin = await fetch(
+      await authorize(editor, { kind: "organization", organizationId: "5515715" }),
+      { headers: { cookie: editor }, redirect: "manual" },
+    );
+    expect(admin.status).toBe(303);
+    expect(await connection()).toMatchObject({
+      author_kind: "organization",
+      author_urn: "urn:li:organization:5515715",
+    });
   });
 });

@@ -12,7 +12,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
  * (POST /rest/images?action=initializeUpload → uploadUrl and urn:li:image, then PUT the bytes) and
  * the Posts API (POST /rest/posts with author, commentary, visibility, distribution,
  * lifecycleState and content.media, answered 201 with the URN in `x-restli-id`; GET /rest/posts
- * ?q=author, a FINDER). REST errors are `{status, serviceErrorCode, code, message}`: 401
+ * ?q=author, a FINDER), and the Organization Access Control API (GET /rest/organizationAcls
+ * ?q=roleAssignee&role=ADMINISTRATOR&state=APPROVED: the signed-in member's approved roles, each
+ * `{roleAssignee, role, state, organization}`, paged with start and count). REST errors are `{status, serviceErrorCode, code, message}`: 401
  * INVALID/EXPIRED_ACCESS_TOKEN, 403 ACCESS_DENIED for an author the token may not post as, 422
  * DUPLICATE_POST for the same commentary by the same author, 429 with Retry-After.
  *
@@ -64,6 +66,8 @@ export interface FakeLinkedIn {
   member: { sub: string; name: string };
   /** organizations the member administers (urn:li:organization:{id} may be posted as) */
   organizations: Set<string>;
+  /** where upload URLs point (default: the fake itself): a test's other host, as a hostile API would */
+  uploadBase: string | null;
   /** what the next authorization answers: approve, or as if the member pressed Cancel */
   authorize: "approve" | "cancel";
   /** seconds: the access tokens' lifetime and the refresh tokens' (null: none given) */
@@ -106,6 +110,7 @@ export async function startFakeLinkedIn(): Promise<FakeLinkedIn> {
     clientSecret: "fake-client-secret",
     member: { sub: "aBcD123xyz", name: "Jane Counsel" },
     organizations: new Set<string>(["urn:li:organization:5515715"]),
+    uploadBase: null as string | null,
     authorize: "approve" as FakeLinkedIn["authorize"],
     accessTtl: 5_184_000,
     refreshTtl: 31_536_000 as number | null,
@@ -351,9 +356,31 @@ export async function startFakeLinkedIn(): Promise<FakeLinkedIn> {
       return send(res, 200, {
         value: {
           uploadUrlExpiresAt: Date.now() + 86_400_000,
-          uploadUrl: `${baseUrl}/upload/${encodeURIComponent(urn)}`,
+          uploadUrl: `${fake.uploadBase ?? baseUrl}/upload/${encodeURIComponent(urn)}`,
           image: urn,
         },
+      });
+    }
+    if (url.pathname === "/rest/organizationAcls" && method === "GET") {
+      // Organization Access Control by role: the member's own roles (q=roleAssignee).
+      if (url.searchParams.get("q") !== "roleAssignee") {
+        return send(res, 400, restError(400, 0, "ILLEGAL_ARGUMENT", "Unsupported finder"));
+      }
+      const role = url.searchParams.get("role");
+      const state = url.searchParams.get("state");
+      const start = Number(url.searchParams.get("start") ?? 0);
+      const count = Math.min(100, Number(url.searchParams.get("count") ?? 10));
+      const roles = [...fake.organizations]
+        .map((organization) => ({
+          roleAssignee: `urn:li:person:${grant.member}`,
+          state: "APPROVED",
+          role: "ADMINISTRATOR",
+          organization,
+        }))
+        .filter((each) => (!role || each.role === role) && (!state || each.state === state));
+      return send(res, 200, {
+        paging: { start, count, links: [], total: roles.length },
+        elements: roles.slice(start, start + count),
       });
     }
     if (url.pathname === "/rest/posts" && method === "POST") {
