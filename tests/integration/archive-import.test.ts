@@ -247,6 +247,7 @@ describe.each(testDialects())("archive imports on %s", (dialect) => {
     }
     await db
       .deleteFrom("newsletter_slugs")
+      .where("tenant_id", "=", "main")
       .where("slug", "in", ["admin", "api", "embed", "uploads"])
       .execute();
   });
