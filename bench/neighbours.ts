@@ -405,7 +405,7 @@ async function measure(setup: Setup, sink: TimingSink) {
     const cpu = setup.processes.map((each, index) =>
       round((((readProcCpuMs(each.pid) ?? Number.NaN) - (cpuAt[index] ?? 0)) / windowMs) * 100, 0),
     );
-    const delays = [];
+    const delays: Awaited<ReturnType<typeof eventLoopDelay>>[] = [];
     for (const each of setup.processes) delays.push(await eventLoopDelay(each.metricsUrl, TOKEN));
     const aDone = await Promise.race([aWork, sleep(0).then(() => null)]);
     const sent = await crossTenant(db)
