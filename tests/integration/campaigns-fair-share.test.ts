@@ -12,46 +12,50 @@ import { scaled } from "../support/timing";
 describe.each(testDialects())("campaigns of two tenants on %s", (dialect) => {
   const engine = useSendingEngine(dialect);
 
-  it("take turns at the sender: the small campaign of B finishes long before A's large one", async () => {
-    const { db } = engine.database;
-    const { lists } = await seedAudience(db, 600, "large");
-    for (let index = 0; index < 20; index++) {
-      await insertListSubscriber(db, {
-        email: `small-${index}@example.com`,
-        tenantId: "keydiscovery",
-      });
-    }
-    // A's campaign first, so its 600 rows are queued ahead of B's 20.
-    const large = await createCampaign(
-      engine.ctx,
-      { subject: "Large", content: "<p>Large.</p>", groups: lists },
-      null,
-    );
-    const small = await createCampaign(
-      { ...engine.ctx, tenant: (await getTenant(db, "keydiscovery")).config },
-      { subject: "Small", content: "<p>Small.</p>", groups: ["newsletter"] },
-      null,
-    );
-    expect(Number(large.total)).toBe(600);
-    expect(Number(small.total)).toBe(20);
-    engine.worker({ SEND_RATE: 0, SEND_CONCURRENCY: 4 });
+  it(
+    "take turns at the sender: the small campaign of B finishes long before A's large one",
+    async () => {
+      const { db } = engine.database;
+      const { lists } = await seedAudience(db, 600, "large");
+      for (let index = 0; index < 20; index++) {
+        await insertListSubscriber(db, {
+          email: `small-${index}@example.com`,
+          tenantId: "keydiscovery",
+        });
+      }
+      // A's campaign first, so its 600 rows are queued ahead of B's 20.
+      const large = await createCampaign(
+        engine.ctx,
+        { subject: "Large", content: "<p>Large.</p>", groups: lists },
+        null,
+      );
+      const small = await createCampaign(
+        { ...engine.ctx, tenant: (await getTenant(db, "keydiscovery")).config },
+        { subject: "Small", content: "<p>Small.</p>", groups: ["newsletter"] },
+        null,
+      );
+      expect(Number(large.total)).toBe(600);
+      expect(Number(small.total)).toBe(20);
+      engine.worker({ SEND_RATE: 0, SEND_CONCURRENCY: 4 });
 
-    const sent = async (tenantId: string, id: string) =>
-      (await getCampaignRow(db, tenantId, id)).status === "sent";
-    const deadline = Date.now() + scaled(60_000);
-    while (!((await sent("main", large.id)) && (await sent("keydiscovery", small.id)))) {
-      if (Date.now() > deadline) throw new Error("the campaigns did not finish");
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+      const sent = async (tenantId: string, id: string) =>
+        (await getCampaignRow(db, tenantId, id)).status === "sent";
+      const deadline = Date.now() + scaled(60_000);
+      while (!((await sent("main", large.id)) && (await sent("keydiscovery", small.id)))) {
+        if (Date.now() > deadline) throw new Error("the campaigns did not finish");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
 
-    // The order the sink received them in: B's last message came before a sixth of A's.
-    const arrivals = engine.sink.messages.map((mail) => mail.to[0] ?? "");
-    const largeArrivals = arrivals.filter((to) => to.startsWith("large-"));
-    const smallArrivals = arrivals.filter((to) => to.startsWith("small-"));
-    expect(largeArrivals).toHaveLength(600);
-    expect(smallArrivals).toHaveLength(20);
-    const lastSmall = Math.max(...smallArrivals.map((to) => arrivals.indexOf(to)));
-    const largeBeforeIt = arrivals.slice(0, lastSmall).filter((to) => to.startsWith("large-"));
-    expect(largeBeforeIt.length).toBeLessThan(100);
-  });
+      // The order the sink received them in: B's last message came before a sixth of A's.
+      const arrivals = engine.sink.messages.map((mail) => mail.to[0] ?? "");
+      const largeArrivals = arrivals.filter((to) => to.startsWith("large-"));
+      const smallArrivals = arrivals.filter((to) => to.startsWith("small-"));
+      expect(largeArrivals).toHaveLength(600);
+      expect(smallArrivals).toHaveLength(20);
+      const lastSmall = Math.max(...smallArrivals.map((to) => arrivals.indexOf(to)));
+      const largeBeforeIt = arrivals.slice(0, lastSmall).filter((to) => to.startsWith("large-"));
+      expect(largeBeforeIt.length).toBeLessThan(100);
+    },
+    scaled(60_000),
+  );
 });
