@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getCampaignRow } from "../../server/campaigns/campaign-row";
 import { createCampaign } from "../../server/campaigns/campaigns";
+import { claimFairBatch } from "../../server/campaigns/fair-claims";
 import { getTenant } from "../../server/tenants/store";
 import { seedAudience, useSendingEngine } from "../support/campaigns";
 import { testDialects } from "../support/database";
@@ -58,4 +59,40 @@ describe.each(testDialects())("campaigns of two tenants on %s", (dialect) => {
     },
     scaled(60_000),
   );
+
+  it("shares each claim: a share a tenant cannot fill goes to the others, and the tenants alternate", async () => {
+    const { db } = engine.database;
+    const { lists } = await seedAudience(db, 300, "share");
+    for (let index = 0; index < 10; index++) {
+      await insertListSubscriber(db, {
+        email: `share-small-${index}@example.com`,
+        tenantId: "keydiscovery",
+      });
+    }
+    await createCampaign(
+      engine.ctx,
+      { subject: "Share large", content: "<p>Large.</p>", groups: lists },
+      null,
+    );
+    const small = await createCampaign(
+      { ...engine.ctx, tenant: (await getTenant(db, "keydiscovery")).config },
+      { subject: "Share small", content: "<p>Small.</p>", groups: ["newsletter"] },
+      null,
+    );
+    // B's list holds the first test's 20 too: fewer than half a batch of 100 in any case.
+    const smallTotal = Number(small.total);
+    expect(smallTotal).toBeLessThan(50);
+
+    const batch = await claimFairBatch(db, "fair-share-test", 100, new Date().toISOString(), 0);
+    expect(batch).toHaveLength(100);
+    const tenants = batch.map((row) => row.tenant_id);
+    expect(tenants.filter((tenant) => tenant === "keydiscovery")).toHaveLength(smallTotal);
+    // One of each in turn while both have rows: B's are all among the first 2 × its count.
+    const head = tenants.slice(0, 2 * smallTotal);
+    expect(head.filter((tenant) => tenant === "keydiscovery")).toHaveLength(smallTotal);
+    for (let index = 1; index < head.length; index++) {
+      expect(head[index]).not.toBe(head[index - 1]);
+    }
+    expect(new Set(batch.map((row) => row.status))).toEqual(new Set(["sending"]));
+  });
 });
