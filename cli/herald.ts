@@ -208,8 +208,9 @@ async function workerCommand(): Promise<number> {
     env.METRICS_PORT && env.METRICS_TOKEN
       ? await serveWorkerMetrics({ port: env.METRICS_PORT, token: env.METRICS_TOKEN, logger })
       : null;
+  // Campaigns only, one connection per sending slot: other mail has its own pool in the web process.
   const transport = env.SMTP_URL
-    ? smtpTransport(env.SMTP_URL, env.SEND_CONCURRENCY + 1)
+    ? smtpTransport(env.SMTP_URL, env.SEND_CONCURRENCY)
     : outboxTransport();
   const sessionSecret = loadSessionSecret(env, logger);
   const worker = new CampaignWorker({ db, transport, logger, env, sessionSecret }).start();

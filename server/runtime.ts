@@ -9,7 +9,7 @@ import { closeFileStore } from "./files/store";
 import { closeRateLimitStores } from "./http/rate-limit";
 import { getLogger, type Logger } from "./logger";
 import { retryFailedMail } from "./mail/send";
-import { outboxTransport, smtpTransport, type Transport } from "./mail/transport";
+import { mailTransports, type Transport } from "./mail/transport";
 import { startMetrics } from "./metrics";
 import { flushViewSources } from "./newsletters/view-sources";
 import { getSecretBox } from "./secret-box";
@@ -23,7 +23,7 @@ export interface Runtime {
   env: Env;
   db: Db;
   logger: Logger;
-  /** SMTP when SMTP_URL is set, else the outbox */
+  /** SMTP when SMTP_URL is set, else the outbox: all mail but campaigns' (they have their own pool) */
   transport: Transport;
   /** signs tokens and links */
   sessionSecret: string;
@@ -62,9 +62,11 @@ async function boot(): Promise<Runtime> {
   if (Object.values(sealed).some((count) => count > 0)) logger.info({ sealed }, "secrets sealed");
   await seedTenants(db);
   await ensureFirstAdmin(db, env, logger);
-  const transport = env.SMTP_URL
-    ? smtpTransport(env.SMTP_URL, env.SEND_CONCURRENCY + 1)
-    : outboxTransport();
+  // Transactional mail never waits for a connection a campaign holds (mail/transport.ts).
+  const { transactional: transport, campaign: campaignTransport } = mailTransports(
+    env.SMTP_URL,
+    env.SEND_CONCURRENCY,
+  );
   // Messages that could not be handed to SMTP are tried again with backoff (server/mail/send.ts),
   // looked for as often as the shortest wait asks (1 s to 30 s); one run at a time.
   let retrying = false;
@@ -81,7 +83,7 @@ async function boot(): Promise<Runtime> {
   const sessionSecret = loadSessionSecret(env, logger);
   const worker =
     env.SEND_WORKER === "on"
-      ? new CampaignWorker({ db, transport, logger, env, sessionSecret }).start()
+      ? new CampaignWorker({ db, transport: campaignTransport, logger, env, sessionSecret }).start()
       : null;
   // Beside the sending worker: in the web process, or in `herald worker` when SEND_WORKER=off.
   const bounceListener = worker

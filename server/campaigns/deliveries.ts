@@ -119,10 +119,15 @@ export async function markDeliveryFeedback(
 /** Claims older than this belong to a dead worker (a live one renews its claims every 5 s). */
 export const STALE_CLAIM_MS = 15_000;
 
-/** Takes up to `limit` due deliveries of sending campaigns for `workerId`, oldest first. */
-export async function claimDeliveries(
+/**
+ * Takes up to `limit` due deliveries of one sending campaign for `workerId`. Which campaigns, and
+ * how many each, is fair-claims.ts's: tenants take turns. No ORDER BY: the rows come in the
+ * (campaign_id, status) index's order, oldest first, without sorting a large campaign's queue.
+ */
+export async function claimCampaignDeliveries(
   db: Db,
   workerId: string,
+  campaignId: string,
   limit: number,
   now: string,
 ): Promise<DeliveryRow[]> {
@@ -132,14 +137,13 @@ export async function claimDeliveries(
     where id in (
       select deliveries.id from deliveries
       join campaigns on campaigns.id = deliveries.campaign_id
-      where deliveries.status = 'pending' and deliveries.next_attempt_at <= ${now}
-        and campaigns.status = 'sending'
-      order by deliveries.id
+      where deliveries.campaign_id = ${campaignId} and deliveries.status = 'pending'
+        and deliveries.next_attempt_at <= ${now} and campaigns.status = 'sending'
       limit ${limit}
       ${lock}
     )
     returning *`.execute(crossTenant(db)); // across tenants, like the claims above (raw: the lock)
-  return result.rows;
+  return result.rows.sort((a, b) => Number(a.id) - Number(b.id));
 }
 
 /** The heartbeat: claims still in hand stay fresh. */

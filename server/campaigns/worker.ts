@@ -11,7 +11,6 @@ import { CAMPAIGN_STATE_MS, campaignStatusOf } from "./campaign-row";
 import { finishCampaign, startCampaign } from "./campaigns";
 import {
   cancelClaims,
-  claimDeliveries,
   enrolSequenceSteps,
   releaseClaims,
   releaseOwnDeliveryClaims,
@@ -19,6 +18,7 @@ import {
   renewDeliveryClaims,
   STALE_CLAIM_MS,
 } from "./deliveries";
+import { claimFairBatch } from "./fair-claims";
 import { DeliverySender, type SenderOptions } from "./send-delivery";
 
 /** A worker renews its claims this often; claims older than STALE_CLAIM_MS belong to a dead worker. */
@@ -32,7 +32,8 @@ export type WorkerOptions = SenderOptions;
 /**
  * The sending engine (DESIGN.md §6). Each round publishes due newsletters (the scheduler: the
  * worker calls it, never the other way), starts due campaigns, claims pending deliveries in
- * batches (SKIP LOCKED on PostgreSQL, so several workers never take the same row) and has each
+ * batches, tenants taking turns (fair-claims.ts; SKIP LOCKED on PostgreSQL, so several workers
+ * never take the same row) and has each
  * sent by a DeliverySender (send-delivery.ts), which marks it sent with its Message-ID, retried
  * with backoff, or failed. A row is marked the moment its message is accepted, so a crash repeats
  * at most the messages in flight; claims of a worker that stopped renewing them go back to pending.
@@ -44,6 +45,8 @@ export class CampaignWorker {
   private heartbeat: NodeJS.Timeout | null = null;
   private wake: (() => void) | null = null;
   private nextSlot = 0;
+  /** Which tenant is served first in the next claim (fair-claims.ts): each claim, the next. */
+  private turn = 0;
   /** Each campaign's status, read again after CAMPAIGN_STATE_MS. */
   private readonly campaignStates = memoryCache<string, Promise<CampaignStatus>>({
     maxBytes: MiB,
@@ -185,7 +188,8 @@ export class CampaignWorker {
   }
 
   private async claim(): Promise<DeliveryRow[]> {
-    return claimDeliveries(this.options.db, this.id, this.batchSize, new Date().toISOString());
+    const now = new Date().toISOString();
+    return claimFairBatch(this.options.db, this.id, this.batchSize, now, this.turn++);
   }
 
   private async renewClaims(): Promise<void> {

@@ -74,6 +74,29 @@ export function isHardBounce(failure: SmtpFailure): boolean {
   return failure.command === "RCPT TO" && !/\b5\.7\.\d{1,3}\b/.test(response);
 }
 
+/** Connections of the transactional pool: a burst of sign-ups, with one slow message among them. */
+export const TRANSACTIONAL_CONNECTIONS = 3;
+
+/**
+ * Two pools to the one relay (issue 44): campaigns send through `campaign`, SEND_CONCURRENCY
+ * connections, and everything else (confirmations, verifications, password resets, test sends)
+ * through `transactional`, connections of its own. Shared, a campaign held all but one connection,
+ * and one slow message on that one queued every tenant's sign-up mail behind the campaign.
+ */
+export function mailTransports(
+  smtpUrl: string | undefined,
+  sendConcurrency: number,
+): { transactional: Transport; campaign: Transport } {
+  if (!smtpUrl) {
+    const outbox = outboxTransport();
+    return { transactional: outbox, campaign: outbox };
+  }
+  return {
+    transactional: smtpTransport(smtpUrl, TRANSACTIONAL_CONNECTIONS),
+    campaign: smtpTransport(smtpUrl, sendConcurrency),
+  };
+}
+
 /** SMTP through a pooled nodemailer transport (DESIGN.md §5). */
 export function smtpTransport(url: string, maxConnections = 5): Transport {
   const target = new URL(url);

@@ -273,6 +273,12 @@ describe.each(testDialects())("a graceful stop on %s", (dialect) => {
         expect(sent).toBeGreaterThanOrEqual(40);
         const text = await (await scrape())?.text();
         expect(text).toContain(`herald_mail_sent_total{tenant="main",stream="campaign"} ${sent}`);
+        // The worker's event loop is measured too (issue 44): p50, p99 and max since the last scrape.
+        for (const stat of ["p50", "p99", "max"]) {
+          expect(text).toMatch(
+            new RegExp(`^herald_event_loop_delay_seconds\\{stat="${stat}"\\} \\d`, "m"),
+          );
+        }
 
         const signalledAt = Date.now();
         worker.kill("SIGTERM");

@@ -186,7 +186,14 @@ describe.each(testDialects())("/metrics on %s", (dialect) => {
       herald_send_queue_messages: "gauge",
       herald_send_queue_oldest_age_seconds: "gauge",
       herald_import_jobs: "gauge",
+      herald_event_loop_delay_seconds: "gauge",
     });
+    // Event-loop delay since the previous scrape (issue 44): p50 ≤ p99 ≤ max, each a real wait.
+    const delay = (stat: string) => sampleSum(samples, "herald_event_loop_delay_seconds", { stat });
+    expect(delay("p50")).toBeGreaterThan(0);
+    expect(delay("p50")).toBeLessThanOrEqual(delay("p99"));
+    expect(delay("p99")).toBeLessThanOrEqual(delay("max"));
+    expect(delay("max")).toBeLessThan(60);
     // The process: event-loop lag and memory (prom-client's default metrics).
     expect(types.get("nodejs_eventloop_lag_seconds")).toBe("gauge");
     expect(sampleSum(samples, "process_resident_memory_bytes")).toBeGreaterThan(10_000_000);
