@@ -1,11 +1,12 @@
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, type SqliteDatabase } from "kysely";
+import { type Kysely, PostgresDialect, type SqliteDatabase } from "kysely";
 import type pg from "pg";
 import { lazy } from "../lazy";
 import { getLogger } from "../logger";
 import { MiB, memoryCache, stringBytes } from "../memory-cache";
+import { guardedKysely } from "./guarded-dialect";
 import { SqliteInlineLimitsDialect } from "./inline-limits";
 import type { Database } from "./schema";
 import { TenantGuardPlugin } from "./tenant-guard";
@@ -17,7 +18,10 @@ export function dialectOf(url: string): DialectName {
   return /^postgres(ql)?:\/\//.test(url) ? "postgres" : "sqlite";
 }
 
-/** Every query on a tenant's table names the tenant (server/db/tenant-guard.ts). */
+/**
+ * Every query on a tenant's table names the tenant (server/db/tenant-guard.ts), and every
+ * statement is proven to before it runs (server/db/guarded-dialect.ts).
+ */
 const GUARDED = [new TenantGuardPlugin()];
 
 /** node-postgres, loaded by the first PostgreSQL database opened: a SQLite install never holds it. */
@@ -27,10 +31,7 @@ export const loadPg = lazy(() => import("pg").then((module) => module.default));
 export function createDb(url: string): Db {
   if (dialectOf(url) === "postgres") {
     // Kysely opens the pool on the first query, so the driver is loaded then.
-    return new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: () => postgresPool(url) }),
-      plugins: GUARDED,
-    });
+    return guardedKysely(new PostgresDialect({ pool: () => postgresPool(url) }), GUARDED);
   }
   const path = resolve(url.replace(/^file:/, ""));
   mkdirSync(dirname(path), { recursive: true });
@@ -47,10 +48,10 @@ export function createDb(url: string): Db {
   database.pragma("busy_timeout = 5000");
   // 64 MiB of pages (the default is 2 MiB): a large audience's indexes stay in memory.
   database.pragma("cache_size = -65536");
-  return new Kysely<Database>({
-    dialect: new SqliteInlineLimitsDialect({ database: keptStatements(database) }),
-    plugins: GUARDED,
-  });
+  return guardedKysely(
+    new SqliteInlineLimitsDialect({ database: keptStatements(database) }),
+    GUARDED,
+  );
 }
 
 async function postgresPool(url: string): Promise<pg.Pool> {

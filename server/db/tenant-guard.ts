@@ -2,10 +2,11 @@ import {
   BinaryOperationNode,
   ColumnNode,
   type DeleteQueryNode,
-  type InsertQueryNode,
+  InsertQueryNode,
   JoinNode,
   type Kysely,
   type KyselyPlugin,
+  OnConflictNode,
   type OperationNode,
   OperationNodeTransformer,
   OperatorNode,
@@ -23,6 +24,7 @@ import {
   ValueNode,
   WhereNode,
 } from "kysely";
+import { BINDS_TENANT, withoutGuard } from "./guarded-dialect";
 import type { Database } from "./schema";
 import {
   checkRaw,
@@ -176,8 +178,23 @@ class TenantBinder extends OperationNodeTransformer {
 
   protected override transformInsertQuery(node: InsertQueryNode, queryId?: QueryId) {
     const table = identifierName(node.into);
-    if (table && TENANT_TABLES.has(table)) this.#checkInsert(table, node);
-    return super.transformInsertQuery(node, queryId);
+    if (!table || !TENANT_TABLES.has(table)) return super.transformInsertQuery(node, queryId);
+    this.#checkInsert(table, node);
+    const insert = super.transformInsertQuery(node, queryId);
+    const conflict = insert.onConflict;
+    if (!conflict?.updates?.length) return insert;
+    // An upsert updates the row it conflicts with: only a row of this tenant (the conflict
+    // target may be a key another tenant's row holds, like an id).
+    for (const update of conflict.updates) {
+      if (identifierName((update.column as Node).column) !== "tenant_id") continue;
+      const values = namedValues(update.value);
+      if (!values?.every((value) => this.#isOwnTenant(value))) {
+        this.#refuse(`moving ${table} rows to another tenant`);
+      }
+    }
+    return InsertQueryNode.cloneWith(insert, {
+      onConflict: OnConflictNode.cloneWithUpdateWhere(conflict, this.#condition(table)),
+    });
   }
 
   #checkInsert(table: string, node: InsertQueryNode): void {
@@ -263,10 +280,13 @@ function touchesTenant(node: unknown): boolean {
 /** The plugin of a database bound to one tenant (see TenantBinder). */
 export class TenantBoundPlugin implements KyselyPlugin {
   readonly tenantId: string;
+  /** the guarded executor takes this database's mode from it (server/db/guarded-dialect.ts) */
+  readonly [BINDS_TENANT]: string;
   readonly #binder: TenantBinder;
 
   constructor(tenantId: string) {
     this.tenantId = tenantId;
+    this[BINDS_TENANT] = tenantId;
     this.#binder = new TenantBinder(tenantId);
   }
 
@@ -325,5 +345,5 @@ export function tenantDb<T extends Kysely<Database>>(db: T, tenantId: string): T
  */
 export function crossTenant<T extends Kysely<Database>>(db: T): T {
   // A transaction stays the same transaction (same connection), only unguarded.
-  return db.withoutPlugins() as T;
+  return withoutGuard(db);
 }
