@@ -269,6 +269,7 @@ class GuardedDriver implements Driver {
   readonly #state: GuardState;
   #init: Promise<void> | undefined;
   #destroy: Promise<void> | undefined;
+  #destroyed = false;
   readonly #connections = new WeakMap<DatabaseConnection, DatabaseConnection>();
 
   constructor(driver: Driver, state: GuardState) {
@@ -277,7 +278,7 @@ class GuardedDriver implements Driver {
   }
 
   init(): Promise<void> {
-    if (this.#destroy) return Promise.reject(new Error("the database is closed"));
+    if (this.#destroyed) return Promise.reject(new Error("the database is closed"));
     this.#init ??= this.#driver.init().catch((error) => {
       this.#init = undefined;
       throw error;
@@ -370,6 +371,7 @@ class GuardedDriver implements Driver {
   async destroy(): Promise<void> {
     if (!this.#init) return;
     await this.#init.catch(() => undefined);
+    this.#destroyed = true;
     this.#destroy ??= this.#driver.destroy();
     await this.#destroy;
   }
