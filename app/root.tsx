@@ -13,7 +13,7 @@ import {
 } from "react-router";
 import { enforceRouteAccess } from "../server/auth/route-access";
 import { getSessionUser, readCookieHeader, SESSION_COOKIE } from "../server/auth/sessions";
-import { matchedRouteContext, namedTenantDbOf, scopeOf, userContext } from "../server/http/context";
+import { matchedRouteContext, scopeOf, userContext } from "../server/http/context";
 import { refuseUnreadableInput } from "../server/http/request-input";
 import { type StaffTenant, staffTenants } from "../server/tenants/staff-tenants";
 import { brandingCssVariables } from "../shared/theme";
@@ -81,7 +81,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
   // The staff pages' tenant switcher: the tenants this staff member may manage. Read on any
   // signed-in page: a client navigation to a staff page need not run this loader again.
-  const tenants = user ? await staffTenants(namedTenantDbOf(context), user, root.tenant.id) : [];
+  const tenants = user ? await staffTenants(scopeOf(context).db, user, root.tenant.id) : [];
   // Half of the root's data, read by the layout alone: render-only on pages without scripts.
   const cssVariables = renderOnly({ request, context }, root.tenant.cssVariables);
   return data({ ...root, tenant: { ...root.tenant, cssVariables }, staffTenants: tenants });

@@ -1,7 +1,8 @@
 import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
 import type { Db } from "../db";
-import { namedTenantDbOf, scopeOf } from "../http/context";
+import { scopeOf } from "../http/context";
+import { bindNamedTenant } from "../tenants/named-tenant";
 import type { TenantView } from "../tenants/views";
 import { requireApiSuperAdmin } from "./auth";
 import { apiErrorResponse, jsonResponse, readJson } from "./errors";
@@ -50,7 +51,8 @@ export function tenantPatchAction(
     return answerApi(context, async () => {
       const caller = await requireApiSuperAdmin(context, request);
       const body = await readJson(request, z.unknown());
-      return { tenant: await patch(namedTenantDbOf(context), caller.actor, params.id, body) };
+      const { db } = await bindNamedTenant(context, params.id, { superAdmin: caller.user });
+      return { tenant: await patch(db, caller.actor, params.id, body) };
     });
   };
 }

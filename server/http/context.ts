@@ -1,7 +1,5 @@
 import { createContext, type RouterContextProvider } from "react-router";
 import type { StaffUser } from "../auth/permissions";
-import type { Db } from "../db";
-import { crossTenant } from "../db/tenant-guard";
 import type { Scope } from "../scope";
 
 /** A request's scope (server/scope.ts), as the host builds it before React Router sees the request. */
@@ -48,14 +46,4 @@ export const matchedRouteContext = createContext<MatchedRoute>();
 /** The request's scope: its tenant and services. Loaders, actions and middleware all start here. */
 export function scopeOf(context: Readonly<RouterContextProvider>): RequestScope {
   return context.get(requestContext);
-}
-
-/**
- * The database for a route that acts on the tenant its URL names, not the request's: the tenant
- * manager and its API (a super admin manages every tenant from any host), the CMS page (each
- * tenant granted to the user) and MailerLite's webhook (/api/webhooks/mailerlite/{tenantId}). Unbound: each server function it is passed to binds to
- * the tenant it is given (tenantDb) or names it.
- */
-export function namedTenantDbOf(context: Readonly<RouterContextProvider>): Db {
-  return crossTenant(scopeOf(context).db);
 }

@@ -1,9 +1,9 @@
 import { data } from "react-router";
 import { requireStaff } from "../../../server/auth/guards";
 import { grantedTenants } from "../../../server/auth/permissions";
-import { tenantDb } from "../../../server/db/tenant-guard";
-import { namedTenantDbOf } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import { listNewsletters } from "../../../server/newsletters/listing";
+import { bindNamedTenant } from "../../../server/tenants/named-tenant";
 import { tenantAdminHref } from "../../../server/tenants/staff-tenants";
 import { listTenants } from "../../../server/tenants/store";
 import { AdminPage } from "../../components/admin-header";
@@ -23,9 +23,8 @@ export const meta: Route.MetaFunction = () => noindexMeta("Content management");
  */
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireStaff(context);
-  // Each granted tenant's newsletters, whatever the host: the database of named tenants.
-  const db = namedTenantDbOf(context);
-  const tenants = await listTenants(db);
+  // Each granted tenant's newsletters, whatever the host: each bound after its grant is read.
+  const tenants = await listTenants(scopeOf(context).db);
   const allowed = new Set(
     grantedTenants(
       user,
@@ -40,10 +39,8 @@ export async function loader({ context }: Route.LoaderArgs) {
       .filter((tenant) => allowed.has(tenant.id))
       .map(async (tenant) => {
         // The latest page of each tenant; its dashboard pages through the rest.
-        const { items: newsletters, total } = await listNewsletters({
-          db: tenantDb(db, tenant.id),
-          tenantId: tenant.id,
-        });
+        const { db } = await bindNamedTenant(context, tenant.id, { staff: user });
+        const { items: newsletters, total } = await listNewsletters({ db, tenantId: tenant.id });
         const href = (path: string) => tenantAdminHref(tenant, path);
         return {
           id: tenant.id,

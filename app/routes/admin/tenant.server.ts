@@ -1,7 +1,8 @@
 import { data, redirect } from "react-router";
 import { ApiError, toApiError } from "../../../server/api/errors";
 import { requireTenantManager } from "../../../server/auth/guards";
-import { namedTenantDbOf, scopeOf } from "../../../server/http/context";
+import type { StaffUser } from "../../../server/auth/permissions";
+import { scopeOf } from "../../../server/http/context";
 import { publicOrigin } from "../../../server/http/origin";
 import { llmConfigOf } from "../../../server/llm/client";
 import { saveVoiceNotes, VOICE_NOTES_MAX, voiceNotesOf } from "../../../server/llm/voice";
@@ -14,8 +15,9 @@ import {
 import { deleteTenant, saveTenantSettings } from "../../../server/tenants/admin";
 import { tenantDkim } from "../../../server/tenants/dkim";
 import { tenantHistory } from "../../../server/tenants/history";
+import { bindNamedTenant } from "../../../server/tenants/named-tenant";
 import { renderTemplatePreview } from "../../../server/tenants/preview";
-import { getTenantView, settingsOf } from "../../../server/tenants/views";
+import { settingsOf } from "../../../server/tenants/views";
 import { DKIM_MESSAGES, defaultDkimSelector, domainOfAddress } from "../../../shared/schemas/dkim";
 import {
   settingsFromForm,
@@ -32,9 +34,10 @@ import type { Route } from "./+types/tenant";
 import { dkimAction } from "./tenant-dkim.server";
 import { domainHealthAction, domainHealthData } from "./tenant-domain-health.server";
 
-async function tenantOr404(db: Parameters<typeof getTenantView>[0], id: string) {
+/** The tenant the URL names and a database bound to it, for a super admin; else 404. */
+async function tenantOr404(context: Route.LoaderArgs["context"], id: string, user: StaffUser) {
   try {
-    return await getTenantView(db, id);
+    return await bindNamedTenant(context, id, { superAdmin: user });
   } catch (error) {
     // Only "no such tenant" is a 404; a database failure stays a 500.
     if (error instanceof ApiError && error.status === "NOT_FOUND") {
@@ -46,9 +49,8 @@ async function tenantOr404(db: Parameters<typeof getTenantView>[0], id: string) 
 
 /** /admin/tenants/{id} — one tenant's configuration: view, edit, preview, history (issue 6). */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  await requireTenantManager(context, request);
-  const db = namedTenantDbOf(context);
-  const tenant = await tenantOr404(db, params.id);
+  const user = await requireTenantManager(context, request);
+  const { tenant, db } = await tenantOr404(context, params.id, user);
   // The key's public half only: the private key never reaches the browser.
   const dkim = await tenantDkim(db, tenant.id);
   return {
@@ -90,8 +92,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireTenantManager(context, request);
   const { logger, env } = scopeOf(context);
-  const db = namedTenantDbOf(context);
-  const tenant = await tenantOr404(db, params.id);
+  const { tenant, db } = await tenantOr404(context, params.id, user);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   const editing = form.has("name");

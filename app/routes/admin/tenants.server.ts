@@ -2,8 +2,9 @@ import { data, redirect } from "react-router";
 import { toApiError } from "../../../server/api/errors";
 import { requireTenantManager } from "../../../server/auth/guards";
 import { readBackupStatus } from "../../../server/backups/schedule";
-import { namedTenantDbOf, scopeOf } from "../../../server/http/context";
+import { scopeOf } from "../../../server/http/context";
 import { createTenant } from "../../../server/tenants/admin";
+import { bindNewTenant } from "../../../server/tenants/named-tenant";
 import { listTenantViews } from "../../../server/tenants/views";
 import type { Route } from "./+types/tenants";
 
@@ -16,7 +17,8 @@ export interface CreateFailure {
 /** /admin/tenants — the tenant manager (SPEC §2), super admins only (SPEC §6 guard). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireTenantManager(context, request);
-  const db = namedTenantDbOf(context);
+  // The tenants and the installation's settings: tables of no tenant, read on the request's database.
+  const db = scopeOf(context).db;
   const tenants = await listTenantViews(db);
   return {
     // The installation's scheduled snapshots: a super admin's concern, never a tenant's.
@@ -36,7 +38,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireTenantManager(context, request);
   const { logger } = scopeOf(context);
-  const db = namedTenantDbOf(context);
   const form = await request.formData();
   const values = {
     id: String(form.get("id") ?? ""),
@@ -44,7 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     domain: String(form.get("domain") ?? ""),
   };
   try {
-    const tenant = await createTenant(db, user.email, values);
+    const tenant = await createTenant(bindNewTenant(context, values.id, user), user.email, values);
     logger.info({ tenantId: tenant.id, actor: user.id }, "tenant created");
     return redirect(`/admin/tenants/${encodeURIComponent(tenant.id)}?created=1`);
   } catch (error) {

@@ -2,8 +2,9 @@ import { requireApiStaff, requireApiSuperAdmin } from "../../../../server/api/au
 import { readJson } from "../../../../server/api/errors";
 import { answerApi, methodNotAllowed } from "../../../../server/api/route";
 import { canManageTenant } from "../../../../server/auth/permissions";
-import { namedTenantDbOf } from "../../../../server/http/context";
+import { scopeOf } from "../../../../server/http/context";
 import { createTenant } from "../../../../server/tenants/admin";
+import { bindNewTenant } from "../../../../server/tenants/named-tenant";
 import { listTenantViews } from "../../../../server/tenants/views";
 import { newTenantSchema, tenantSettingsSchema } from "../../../../shared/schemas/tenant";
 import type { Route } from "./+types/index";
@@ -17,7 +18,7 @@ const createBody = newTenantSchema.extend(
 export async function loader({ request, context }: Route.LoaderArgs) {
   return answerApi(context, async () => {
     const caller = await requireApiStaff(context, request);
-    const tenants = await listTenantViews(namedTenantDbOf(context));
+    const tenants = await listTenantViews(scopeOf(context).db);
     return {
       tenants: tenants
         .filter((tenant) => canManageTenant(caller.user, tenant.id))
@@ -41,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const caller = await requireApiSuperAdmin(context, request);
       const { id, name, domain, ...settings } = await readJson(request, createBody);
       const tenant = await createTenant(
-        namedTenantDbOf(context),
+        bindNewTenant(context, id, caller.user),
         caller.actor,
         { id, name, domain },
         settings,

@@ -1,8 +1,9 @@
 import { apiCaller, requireApiSuperAdmin } from "../../../../server/api/auth";
 import { readJson } from "../../../../server/api/errors";
 import { answerApi, methodNotAllowed } from "../../../../server/api/route";
-import { namedTenantDbOf } from "../../../../server/http/context";
+import { scopeOf } from "../../../../server/http/context";
 import { deleteTenant, saveTenantSettings } from "../../../../server/tenants/admin";
+import { bindNamedTenant } from "../../../../server/tenants/named-tenant";
 import { getTenantView, tenantViewFor } from "../../../../server/tenants/views";
 import { domainField, tenantSettingsSchema } from "../../../../shared/schemas/tenant";
 import { z } from "../../../../shared/zod";
@@ -27,7 +28,8 @@ const putBody = tenantSettingsSchema.extend({
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   return answerApi(context, async () => {
     const caller = await apiCaller(context, request);
-    const tenant = await getTenantView(namedTenantDbOf(context), params.id);
+    // A tenant's row, of no tenant: read on the request's database.
+    const tenant = await getTenantView(scopeOf(context).db, params.id);
     return {
       tenant: tenantViewFor(caller?.user ?? null, tenant),
     };
@@ -36,11 +38,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 /** PUT replaces the settings; DELETE removes the tenant (?force=true when it has data). */
 export async function action({ request, url, params, context }: Route.ActionArgs) {
-  const db = namedTenantDbOf(context);
   if (request.method === "PUT") {
     return answerApi(context, async () => {
       const caller = await requireApiSuperAdmin(context, request);
       const { domain, ...settings } = await readJson(request, putBody);
+      const { db } = await bindNamedTenant(context, params.id, { superAdmin: caller.user });
       return { tenant: await saveTenantSettings(db, caller.actor, params.id, settings, domain) };
     });
   }
@@ -51,6 +53,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
         .enum(["true", "false", "1", "0"], { error: "force must be true or false" })
         .optional()
         .parse(url.searchParams.get("force") ?? undefined);
+      const { db } = await bindNamedTenant(context, params.id, { superAdmin: caller.user });
       return deleteTenant(db, caller.actor, params.id, force === "true" || force === "1");
     });
   }
