@@ -59,7 +59,15 @@ export async function sendMail(
   return { id, messageId: result.messageId };
 }
 
-/** A mail_log row: its id, and its tenant (null for mail of no tenant), which every update names. */
+/**
+ * The database a mail_log row is updated on: bound to the row's tenant, which then names it; a row
+ * of no tenant (staff mail of old) by its id alone, the table's key.
+ */
+function logDb(db: Db, tenantId: string | null): Db {
+  return tenantId === null ? crossTenant(db) : tenantDb(db, tenantId);
+}
+
+/** A mail_log row: its id, and its tenant (null for mail of no tenant). */
 interface LogRow {
   id: number;
   tenantId: string | null;
@@ -84,7 +92,7 @@ async function attempt(
   const attempts = previousAttempts + 1;
   try {
     const { messageId } = await ctx.transport.deliver(mail);
-    await ctx.db
+    await logDb(ctx.db, row.tenantId)
       .updateTable("mail_log")
       .set({
         status: ctx.transport.kind === "outbox" ? "outbox" : "sent",
@@ -94,7 +102,6 @@ async function attempt(
         sent_at: new Date().toISOString(),
         next_attempt_at: null,
       })
-      .where("tenant_id", row.tenantId === null ? "is" : "=", row.tenantId)
       .where("id", "=", row.id)
       .execute();
     if (row.kind !== "campaign") countMail("sent", row.tenantId, streamOf(row));
@@ -105,7 +112,7 @@ async function attempt(
     const delays = retryDelaysOf(ctx);
     const maxAttempts = delays.length + 1;
     const retry = retryLater && transient && attempts < maxAttempts;
-    await ctx.db
+    await logDb(ctx.db, row.tenantId)
       .updateTable("mail_log")
       .set({
         status: "failed",
@@ -115,7 +122,6 @@ async function attempt(
           ? new Date(Date.now() + (delays[attempts - 1] ?? delays.at(-1) ?? 0)).toISOString()
           : null,
       })
-      .where("tenant_id", row.tenantId === null ? "is" : "=", row.tenantId)
       .where("id", "=", row.id)
       .execute();
     if (row.kind !== "campaign") {
@@ -144,10 +150,9 @@ export async function retryFailedMail(ctx: MailContext, now = new Date()): Promi
     .execute();
   let sent = 0;
   for (const row of due) {
-    const taken = await ctx.db
+    const taken = await logDb(ctx.db, row.tenant_id)
       .updateTable("mail_log")
       .set({ next_attempt_at: new Date(Date.now() + RETRY_LEASE_MS).toISOString() })
-      .where("tenant_id", row.tenant_id === null ? "is" : "=", row.tenant_id)
       .where("id", "=", row.id)
       .where("status", "=", "failed")
       .where("next_attempt_at", "=", row.next_attempt_at)
