@@ -17,6 +17,7 @@ export function preparedQuery<Name extends string, Row>(
   const compiled = new WeakMap<Db, { query: CompiledQuery<Row>; names: (Name | null)[] }>();
   return async (db, values) => {
     // A query still naming its tenant as a value (`tenant`) on a bound database: the same tenant.
+    // (Any value in a tenant position is checked again by the guarded executor at each run.)
     const bound = boundTenantOf(db);
     if (bound !== undefined && "tenant" in values && values.tenant !== bound) {
       throw new TenantGuardError(

@@ -75,7 +75,8 @@ export class TenantGuardPlugin implements KyselyPlugin {
 
 /**
  * A prepared query's stand-in for a value given at each call (server/db/prepared.ts): its tenant
- * cannot be checked when it is compiled; preparedQuery checks a `tenant` value at each call.
+ * cannot be checked when it is compiled; the guarded executor (server/db/guarded-dialect.ts)
+ * compares the value in its place with the bound tenant at each run.
  */
 export const PREPARED_VALUE = "\u0000herald-value:";
 
@@ -341,7 +342,8 @@ export function tenantDb<T extends Kysely<Database>>(db: T, tenantId: string): T
 
 /**
  * The database without the tenant guard, for code that works across tenants on purpose. Say why
- * at each use; `grep -rn crossTenant server` lists them all.
+ * at each use; only the modules of CROSS_TENANT_MODULES may (server/db/tenant-guard-reach.test.ts).
+ * The guarded executor's check is lifted too: `withoutPlugins()` alone keeps it.
  */
 export function crossTenant<T extends Kysely<Database>>(db: T): T {
   // A transaction stays the same transaction (same connection), only unguarded.
