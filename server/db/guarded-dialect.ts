@@ -55,16 +55,20 @@ interface Proof {
 
 /** One database's proofs and the statements its executors let through. */
 interface GuardState {
-  proofs: MemoryCache<string, Proof>;
+  /** by mode and SQL text (the text itself the key: a prepared query's hashes once) */
+  proofs: { root: MemoryCache<string, Proof>; tenant: MemoryCache<string, Proof> };
   approved: WeakSet<object>;
 }
 
+const proofCache = () =>
+  memoryCache<string, Proof>({
+    maxBytes: 4 * MiB,
+    bytesOf: (proof, key) => stringBytes(key) + 64 + 8 * proof.positions.length,
+  });
+
 function newState(): GuardState {
   return {
-    proofs: memoryCache<string, Proof>({
-      maxBytes: 8 * MiB,
-      bytesOf: (proof, key) => stringBytes(key) + 64 + 8 * proof.positions.length,
-    }),
+    proofs: { root: proofCache(), tenant: proofCache() },
     approved: new WeakSet(),
   };
 }
@@ -156,11 +160,11 @@ export class GuardedExecutor implements QueryExecutor {
   check(compiled: CompiledQuery): void {
     const mode = this.mode;
     if (mode.kind !== "cross") {
-      const key = `${mode.kind}\u0000${compiled.sql}`;
-      let proof = this.#state.proofs.get(key);
+      const proofs = this.#state.proofs[mode.kind];
+      let proof = proofs.get(compiled.sql);
       if (!proof) {
         proof = prove(compiled, mode, (node) => this.#inner.compileQuery(node, compiled.queryId));
-        this.#state.proofs.set(key, proof);
+        proofs.set(compiled.sql, proof);
       }
       if (mode.kind === "tenant") {
         for (const index of proof.positions) {
