@@ -192,6 +192,25 @@ describe.each(testDialects())("a database bound to main, on %s", (dialect) => {
     expect(await tagsOf("main")).toContain("own:upserted");
   });
 
+  it("refuses them on the root database too, and on a connection taken by hand", async () => {
+    await expect(root.executeQuery(CompiledQuery.raw("select * from tags"))).rejects.toThrow(
+      "raw SQL on tags",
+    );
+    await expect(sql`select * from tenants, ${sql.id("tags")}`.execute(root)).rejects.toThrow(
+      "raw SQL on tags",
+    );
+    await expect(
+      main
+        .getExecutor()
+        .provideConnection((connection) =>
+          connection.executeQuery(CompiledQuery.raw("select * from tags")),
+        ),
+    ).rejects.toThrow(TenantGuardError);
+    expect(await crossTenant(root).executeQuery(CompiledQuery.raw("select * from tags"))).toEqual(
+      expect.objectContaining({ rows: expect.any(Array) }),
+    );
+  });
+
   it("keeps the guard when plugins are dropped; crossTenant alone lifts it", async () => {
     await expect(main.withoutPlugins().selectFrom("tags").selectAll().execute()).rejects.toThrow(
       TenantGuardError,
