@@ -1,0 +1,42 @@
+import { parseArchive } from "../newsletters/archive-formats";
+import { ArchiveFileError, type ArchiveSource } from "../newsletters/archive-posts";
+import { ImportFileError } from "../subscribers/import-rows";
+import { decodeSourceUpload, type FileSource } from "../subscribers/import-sources";
+
+/*
+ * The tasks the CPU pool runs (./pool.ts), in a worker thread: each takes plain data and answers
+ * plain data. An error meant for the person who uploaded is answered as { refused } with its
+ * kind, so the caller throws the same class it would have thrown on its own thread.
+ */
+
+export type CpuTask =
+  | {
+      name: "parseArchive";
+      source: ArchiveSource;
+      bytes: Uint8Array;
+      siteUrl?: string | null;
+    }
+  | { name: "decodeSourceUpload"; source: FileSource; bytes: Uint8Array };
+
+export type CpuAnswer =
+  | { value: unknown }
+  | { refused: { kind: "ArchiveFileError" | "ImportFileError"; message: string } };
+
+export default async function run(task: CpuTask): Promise<CpuAnswer> {
+  try {
+    switch (task.name) {
+      case "parseArchive":
+        return { value: await parseArchive(task.source, task.bytes, { siteUrl: task.siteUrl }) };
+      case "decodeSourceUpload":
+        return { value: decodeSourceUpload(task.source, task.bytes) };
+    }
+  } catch (error) {
+    if (error instanceof ArchiveFileError) {
+      return { refused: { kind: "ArchiveFileError", message: error.message } };
+    }
+    if (error instanceof ImportFileError) {
+      return { refused: { kind: "ImportFileError", message: error.message } };
+    }
+    throw error;
+  }
+}
