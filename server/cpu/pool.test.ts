@@ -5,9 +5,14 @@ import { ghostExport } from "../../tests/support/archive-fixtures";
 import { scaled } from "../../tests/support/timing";
 import { zipBomb } from "../../tests/support/zip-bomb";
 import { ArchiveFileError } from "../newsletters/archive-posts";
+import { TextTooLongError } from "../social/images";
 import { ImportFileError } from "../subscribers/import-rows";
 import { CpuTaskError, closeCpuPool, createCpuPool } from "./pool";
-import { decodeSourceUploadOffThread, parseArchiveOffThread } from "./tasks";
+import {
+  decodeSourceUploadOffThread,
+  parseArchiveOffThread,
+  renderSocialImageOffThread,
+} from "./tasks";
 
 /* Issue 44, target 1: CPU-heavy steps in worker threads, each with a deadline and a heap cap. */
 
@@ -81,5 +86,24 @@ describe("Herald's tasks in the pool (server/cpu/worker.ts)", () => {
       zipBomb("email_list.csv", 1000),
     ).catch((caught: Error) => caught);
     expect(error).toBeInstanceOf(ImportFileError);
+  });
+
+  it("draws a social image off the thread, and says when its text cannot be set", async () => {
+    const branding = {
+      primaryColor: "#1d3557",
+      secondaryColor: "#e63946",
+      backgroundColor: "#ffffff",
+      companyName: "Key Discovery",
+    };
+    const content = { title: "Five things about tar", site: "keydiscovery.com/newsletter" };
+    const png = await renderSocialImageOffThread("square", content, branding);
+    expect(Buffer.isBuffer(png)).toBe(true);
+    expect(png.subarray(1, 4).toString()).toBe("PNG");
+    const error = await renderSocialImageOffThread(
+      "quote",
+      { ...content, quote: "a very long quote ".repeat(50_000) },
+      branding,
+    ).catch((caught: Error) => caught);
+    expect(error).toBeInstanceOf(TextTooLongError);
   });
 });

@@ -3,6 +3,12 @@ import {
   type ArchiveSource,
   type ParsedArchive,
 } from "../newsletters/archive-posts";
+import {
+  type SocialBranding,
+  type SocialImageContent,
+  type SocialImageKind,
+  TextTooLongError,
+} from "../social/images";
 import { ImportFileError } from "../subscribers/import-rows";
 import type { FileSource } from "../subscribers/import-sources";
 import { cpuPool } from "./pool";
@@ -10,7 +16,7 @@ import type { CpuAnswer, CpuTask } from "./worker";
 
 /* The CPU pool's tasks as the callers use them: the same answers and errors as on their thread. */
 
-const REFUSALS = { ArchiveFileError, ImportFileError };
+const REFUSALS = { ArchiveFileError, ImportFileError, TextTooLongError };
 
 async function run<T>(task: CpuTask, what: string): Promise<T> {
   const answer = await cpuPool().run<CpuAnswer>(task, what);
@@ -36,4 +42,17 @@ export function decodeSourceUploadOffThread(
   bytes: Uint8Array,
 ): Promise<string> {
   return run({ name: "decodeSourceUpload", source, bytes }, "Reading the file");
+}
+
+/** renderSocialImage (social/images.ts) in a worker thread: the PNG's bytes. */
+export async function renderSocialImageOffThread(
+  kind: SocialImageKind,
+  content: SocialImageContent,
+  branding: SocialBranding,
+): Promise<Buffer> {
+  const png = await run<Uint8Array>(
+    { name: "renderSocialImage", kind, content, branding },
+    "Drawing the image",
+  );
+  return Buffer.from(png.buffer, png.byteOffset, png.byteLength);
 }

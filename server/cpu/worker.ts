@@ -1,5 +1,12 @@
 import { parseArchive } from "../newsletters/archive-formats";
 import { ArchiveFileError, type ArchiveSource } from "../newsletters/archive-posts";
+import {
+  renderSocialImage,
+  type SocialBranding,
+  type SocialImageContent,
+  type SocialImageKind,
+  TextTooLongError,
+} from "../social/images";
 import { ImportFileError } from "../subscribers/import-rows";
 import { decodeSourceUpload, type FileSource } from "../subscribers/import-sources";
 
@@ -16,11 +23,22 @@ export type CpuTask =
       bytes: Uint8Array;
       siteUrl?: string | null;
     }
-  | { name: "decodeSourceUpload"; source: FileSource; bytes: Uint8Array };
+  | { name: "decodeSourceUpload"; source: FileSource; bytes: Uint8Array }
+  | {
+      name: "renderSocialImage";
+      kind: SocialImageKind;
+      content: SocialImageContent;
+      branding: SocialBranding;
+    };
 
 export type CpuAnswer =
   | { value: unknown }
-  | { refused: { kind: "ArchiveFileError" | "ImportFileError"; message: string } };
+  | {
+      refused: {
+        kind: "ArchiveFileError" | "ImportFileError" | "TextTooLongError";
+        message: string;
+      };
+    };
 
 export default async function run(task: CpuTask): Promise<CpuAnswer> {
   try {
@@ -29,10 +47,21 @@ export default async function run(task: CpuTask): Promise<CpuAnswer> {
         return { value: await parseArchive(task.source, task.bytes, { siteUrl: task.siteUrl }) };
       case "decodeSourceUpload":
         return { value: decodeSourceUpload(task.source, task.bytes) };
+      case "renderSocialImage": {
+        // A Buffer crosses threads as a Uint8Array: sharp is handed a Buffer again.
+        const logo = task.branding.logo
+          ? { ...task.branding.logo, png: Buffer.from(task.branding.logo.png) }
+          : null;
+        const png = await renderSocialImage(task.kind, task.content, { ...task.branding, logo });
+        return { value: new Uint8Array(png.buffer, png.byteOffset, png.byteLength) };
+      }
     }
   } catch (error) {
     if (error instanceof ArchiveFileError) {
       return { refused: { kind: "ArchiveFileError", message: error.message } };
+    }
+    if (error instanceof TextTooLongError) {
+      return { refused: { kind: "TextTooLongError", message: error.message } };
     }
     if (error instanceof ImportFileError) {
       return { refused: { kind: "ImportFileError", message: error.message } };
