@@ -11,6 +11,8 @@ import { CpuTaskError, closeCpuPool, createCpuPool } from "./pool";
 import {
   decodeSourceUploadOffThread,
   parseArchiveOffThread,
+  readImportRowsOffThread,
+  readSourceRowsOffThread,
   renderSocialImageOffThread,
 } from "./tasks";
 
@@ -105,5 +107,31 @@ describe("Herald's tasks in the pool (server/cpu/worker.ts)", () => {
       branding,
     ).catch((caught: Error) => caught);
     expect(error).toBeInstanceOf(TextTooLongError);
+  });
+
+  it("reads an import's CSV rows off the thread", async () => {
+    const news = {
+      id: 7,
+      key: "news",
+      name: "News",
+      description: "",
+      visibility: "public" as const,
+      archived: false,
+    };
+    const herald = await readImportRowsOffThread(
+      "email,lists\na@example.com,news\nnot-an-email\n",
+      [news],
+    );
+    expect(herald.rows.map((row) => [row.email, row.lists?.map((list) => list.key)])).toEqual([
+      ["a@example.com", ["news"]],
+    ]);
+    expect(herald.refused).toHaveLength(1);
+    const ghost = await readSourceRowsOffThread(
+      "ghost",
+      "email,name,subscribed_to_emails\nb@example.com,Bea,true\n",
+    );
+    expect(ghost.rows.map((row) => [row.email, row.name, row.status])).toEqual([
+      ["b@example.com", "Bea", "active"],
+    ]);
   });
 });

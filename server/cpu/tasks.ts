@@ -9,8 +9,10 @@ import {
   type SocialImageKind,
   TextTooLongError,
 } from "../social/images";
+import type { ImportRow, RefusedRow } from "../subscribers/import-rows";
 import { ImportFileError } from "../subscribers/import-rows";
-import type { FileSource } from "../subscribers/import-sources";
+import type { FileSource, SourceRows } from "../subscribers/import-sources";
+import type { MailingList } from "../subscribers/lists";
 import { cpuPool } from "./pool";
 import type { CpuAnswer, CpuTask } from "./worker";
 
@@ -55,4 +57,20 @@ export async function renderSocialImageOffThread(
     "Drawing the image",
   );
   return Buffer.from(png.buffer, png.byteOffset, png.byteLength);
+}
+
+/** readImportRows (import-rows.ts) in a worker thread: a Herald CSV's rows checked. */
+export function readImportRowsOffThread(
+  text: string,
+  lists: MailingList[],
+): Promise<{ rows: ImportRow[]; refused: RefusedRow[] }> {
+  return run({ name: "readImportRows", text, lists }, "Reading the file");
+}
+
+/** readSourceRows (import-sources.ts) in a worker thread: a Ghost or Substack CSV's rows. */
+export function readSourceRowsOffThread(
+  source: "ghost" | "substack",
+  text: string,
+): Promise<SourceRows> {
+  return run({ name: "readSourceRows", source, text }, "Reading the file");
 }

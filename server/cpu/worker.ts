@@ -7,8 +7,9 @@ import {
   type SocialImageKind,
   TextTooLongError,
 } from "../social/images";
-import { ImportFileError } from "../subscribers/import-rows";
-import { decodeSourceUpload, type FileSource } from "../subscribers/import-sources";
+import { ImportFileError, readImportRows } from "../subscribers/import-rows";
+import { decodeSourceUpload, type FileSource, readSourceRows } from "../subscribers/import-sources";
+import type { MailingList } from "../subscribers/lists";
 
 /*
  * The tasks the CPU pool runs (./pool.ts), in a worker thread: each takes plain data and answers
@@ -24,6 +25,8 @@ export type CpuTask =
       siteUrl?: string | null;
     }
   | { name: "decodeSourceUpload"; source: FileSource; bytes: Uint8Array }
+  | { name: "readImportRows"; text: string; lists: MailingList[] }
+  | { name: "readSourceRows"; source: "ghost" | "substack"; text: string }
   | {
       name: "renderSocialImage";
       kind: SocialImageKind;
@@ -47,6 +50,10 @@ export default async function run(task: CpuTask): Promise<CpuAnswer> {
         return { value: await parseArchive(task.source, task.bytes, { siteUrl: task.siteUrl }) };
       case "decodeSourceUpload":
         return { value: decodeSourceUpload(task.source, task.bytes) };
+      case "readImportRows":
+        return { value: await readImportRows(task.text, task.lists) };
+      case "readSourceRows":
+        return { value: await readSourceRows(task.source, task.text) };
       case "renderSocialImage": {
         // A Buffer crosses threads as a Uint8Array: sharp is handed a Buffer again.
         const logo = task.branding.logo
