@@ -275,6 +275,18 @@ const envSchema = z.object({
     unsetWhenEmpty,
     z.coerce.number().int().min(1).max(16_384).optional(),
   ),
+  /** Worker threads for CPU-heavy steps (server/cpu/pool.ts); default: cores − 1, at least 1. */
+  CPU_THREADS: z.preprocess(unsetWhenEmpty, z.coerce.number().int().min(1).max(64).optional()),
+  /** How long one CPU task may run before it is stopped (ms); default 60 s. */
+  CPU_TASK_TIMEOUT_MS: z.preprocess(
+    unsetWhenEmpty,
+    z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  ),
+  /** The heap one CPU task's thread may use (MB); default 512. */
+  CPU_TASK_MEMORY_MB: z.preprocess(
+    unsetWhenEmpty,
+    z.coerce.number().int().min(32).max(16_384).default(512),
+  ),
 });
 
 export type Env = Omit<z.infer<typeof envSchema>, "BACKUP_EVERY" | "BACKUP_KEEP"> & {

@@ -2,6 +2,7 @@ import { ensureFirstAdmin } from "./auth/bootstrap";
 import { type BackupScheduler, backupSchedulerFor } from "./backups/schedule";
 import { type BounceListener, bounceListenerFor } from "./campaigns/bounce-listener";
 import { CampaignWorker } from "./campaigns/worker";
+import { closeCpuPool } from "./cpu/pool";
 import { createDb, type Db } from "./db";
 import { migrateToLatest } from "./db/migrate";
 import { type Env, getEnv } from "./env";
@@ -137,4 +138,5 @@ export async function stopRuntime(
   await flushViewSources();
   await closeRateLimitStores();
   closeFileStore();
+  await closeCpuPool();
 }

@@ -35,7 +35,8 @@ export function takeLinkPreviewAllowance(tenantId: string, actor: string): Promi
 
 export async function readLinkPreview(
   address: string,
-  options: { allowPrivate: boolean },
+  /** `timeoutMs`: the whole fetch's deadline (8 s unless a test shortens it) */
+  options: { allowPrivate: boolean; timeoutMs?: number },
 ): Promise<LinkPreview> {
   const url = webUrl(address);
   if (!url) throw new LinkPreviewError("Only http and https addresses can be read.");
@@ -48,7 +49,7 @@ export async function readLinkPreview(
       typeProblem: "it is not a web page",
       maxBytes: MAX_PAGE_BYTES,
       maxSize: "1 MB",
-      timeoutMs: PAGE_TIMEOUT_MS,
+      timeoutMs: options.timeoutMs ?? PAGE_TIMEOUT_MS,
     });
     return previewOf(decode(page.bytes, page.contentType), page.url);
   } catch (error) {

@@ -32,6 +32,7 @@ import {
   DEFAULT_PAGE_CACHE_MB,
   PAGE_CACHE_HEADER,
   PageCache,
+  pageCacheAddress,
   pageChunks,
   splitPage,
 } from "./page-cache";
@@ -133,7 +134,8 @@ app.use(async (req, res, next) => {
 app.use(async (req, res, next) => {
   const scope: RequestScope = res.locals.scope;
   try {
-    const cacheKey = scope.env.PAGE_CACHE === "on" ? pageCacheKey(req) : null;
+    const address = scope.env.PAGE_CACHE === "on" ? pageCacheKeyOf(req) : null;
+    const cacheKey = address?.key ?? null;
     const cacheable = cacheKey !== null;
     let version: string = res.locals.tenantVersion;
     // A newsletter page counts its view here, before the cache, so cached loads count too.
@@ -191,12 +193,20 @@ app.use(async (req, res, next) => {
       }
     }
 
-    const context = new RouterContextProvider();
-    context.set(requestContext, scope);
-    const response = await requestHandlerFor(req.path)(toFetchRequest(req, res), context);
-
+    const render = (renderAt?: string) => {
+      const context = new RouterContextProvider();
+      context.set(requestContext, scope);
+      return requestHandlerFor(req.path)(toFetchRequest(req, res, renderAt), context);
+    };
+    let response = await render();
     const shareable = response.headers.get(PAGE_CACHE_HEADER) !== null || views !== null;
-    if (cacheable && shareable && response.status === 200 && !response.headers.has("set-cookie")) {
+    const keepable = cacheable && shareable && response.status === 200;
+    if (keepable && address?.dropped) {
+      // Parameters no page reads: the page is kept as rendered without them, never with them.
+      await response.body?.cancel();
+      response = await render(address.renderAt);
+    }
+    if (keepable && response.status === 200 && !response.headers.has("set-cookie")) {
       const body = (await responseBody(response)).toString();
       const headers = [...response.headers.entries()].filter(
         ([name]) => name !== PAGE_CACHE_HEADER && name !== "content-length",
@@ -269,21 +279,16 @@ function copyHeaders(res: Response, headers: Iterable<[string, string]>): void {
 }
 
 /**
- * Where an anonymous GET's page is kept: its path, and ?page=N for the pages of a list (the
- * archive's later pages are read as often as its first). Null: not cacheable (signed in, another
- * query, another method).
+ * Where an anonymous GET's page is kept: its path and the query parameters pages read
+ * (pageCacheAddress), and the address it is rendered at. Null: not cacheable (signed in, a
+ * search, another method).
  */
-function pageCacheKey(req: Request): string | null {
+function pageCacheKeyOf(req: Request) {
   if (req.method !== "GET") return null;
   if (readCookie(req, SESSION_COOKIE)) return null;
-  let page = "";
-  for (const [key, value] of Object.entries(req.query)) {
-    // Campaign tags say where the reader came from (counted above), not what the page shows.
-    if (key === "subdomain" || key.startsWith("utm_")) continue;
-    if (key !== "page" || typeof value !== "string" || !/^[1-9]\d{0,5}$/.test(value)) return null;
-    page = `?page=${value}`;
-  }
-  return `${req.path}${page}`;
+  const query = req.originalUrl.indexOf("?");
+  if (query < 0) return pageCacheAddress(req.originalUrl, "");
+  return pageCacheAddress(req.originalUrl.slice(0, query), req.originalUrl.slice(query));
 }
 
 function readCookie(req: Request, name: string): string | null {
@@ -318,8 +323,8 @@ function rememberedTrust(setting: ReturnType<typeof trustProxySetting>) {
  * request with a body is aborted when its client goes: a page is rendered in milliseconds, and
  * following another signal costs each Request a listener and a finalizer.
  */
-function toFetchRequest(req: Request, res: Response): globalThis.Request {
-  const url = `${req.protocol}://${req.get("host") ?? "localhost"}${req.originalUrl}`;
+function toFetchRequest(req: Request, res: Response, renderAt?: string): globalThis.Request {
+  const url = `${req.protocol}://${req.get("host") ?? "localhost"}${renderAt ?? req.originalUrl}`;
   const headers = new Headers();
   for (const [key, values] of Object.entries(req.headers)) {
     if (values === undefined) continue;

@@ -1,5 +1,14 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type CachedPage, fillPage, PageCache, splitPage } from "./page-cache";
+import {
+  type CachedPage,
+  fillPage,
+  PAGE_QUERY,
+  PageCache,
+  pageCacheAddress,
+  splitPage,
+} from "./page-cache";
 
 const page = (body: string, tenantVersion = "v1"): CachedPage => ({
   status: 200,
@@ -97,6 +106,55 @@ describe("splitPage and fillPage", () => {
     for (const parts of [splitPage("<p>plain</p>", ["absent"]), splitPage("<p>plain</p>", [])]) {
       expect(parts.markers).toEqual([]);
       expect(fillPage(parts, new Map()).toString()).toBe("<p>plain</p>");
+    }
+  });
+});
+
+// Issue 44, finding 2: the key varies only on the parameters pages read.
+describe("pageCacheAddress", () => {
+  it("leaves out parameters no page reads, from the key and from the render", () => {
+    expect(pageCacheAddress("/about", "?x=random")).toEqual({
+      key: "/about",
+      renderAt: "/about",
+      dropped: true,
+    });
+    expect(pageCacheAddress("/about", "")).toEqual({
+      key: "/about",
+      renderAt: "/about",
+      dropped: false,
+    });
+    expect(pageCacheAddress("/newsletter", "?x=1&page=2&utm_source=news&fbclid=abc")).toEqual({
+      key: "/newsletter?page=2",
+      renderAt: "/newsletter?page=2&utm_source=news",
+      dropped: true,
+    });
+    expect(pageCacheAddress("/contact", "?sent=1&page=3")?.key).toBe("/contact?page=3&sent=1");
+    expect(pageCacheAddress("/contact", "?page=3&sent=1")?.key).toBe("/contact?page=3&sent=1");
+  });
+
+  it("keeps nothing for a search, a value a page does not tell apart, or a parameter twice", () => {
+    expect(pageCacheAddress("/newsletter/search", "?q=tax")).toBeNull();
+    expect(pageCacheAddress("/newsletter", "?page=abc")).toBeNull();
+    expect(pageCacheAddress("/newsletter", "?page=0")).toBeNull();
+    expect(pageCacheAddress("/newsletter", "?page=2&page=3")).toBeNull();
+    expect(pageCacheAddress("/contact", "?sent=yes")).toBeNull();
+  });
+
+  it("knows every parameter a public page reads (or the page is never kept with one)", () => {
+    const root = join(import.meta.dirname, "../../app/routes");
+    const reads = new Set<string>();
+    for (const folder of ["marketing", "newsletter"]) {
+      for (const file of readdirSync(join(root, folder))) {
+        const source = readFileSync(join(root, folder, file), "utf8");
+        for (const match of source.matchAll(/searchParams\.(?:get|has|getAll)\("([^"]+)"\)/g)) {
+          reads.add(match[1] as string);
+        }
+      }
+    }
+    expect(reads.size).toBeGreaterThan(0);
+    for (const name of reads) {
+      const known = name in PAGE_QUERY || pageCacheAddress("/", `?${name}=1`) === null;
+      expect(known, `a public page reads ?${name}`).toBe(true);
     }
   });
 });

@@ -134,3 +134,58 @@ export function fillPage(parts: PageParts, values: ReadonlyMap<string, string>):
 
 /** Marks a route's response as shareable between anonymous visitors of one tenant. */
 export const PAGE_CACHE_HEADER = "x-herald-page-cache";
+
+/**
+ * The query parameters a kept page reads, and the values it tells apart (issue 44, finding 2):
+ * the key varies on these only, so `?x=<random>` is the same page, a hit. A page that starts
+ * reading another parameter adds it here (page-cache.test.ts checks the public routes' reads).
+ */
+export const PAGE_QUERY: Readonly<Record<string, RegExp>> = {
+  page: /^[1-9]\d{0,5}$/, // the archive's later pages
+  sent: /^1$/, // the contact form's thanks
+  done: /^1$/, // the sign-up page's thanks
+};
+/** Read with any value (a search): a request with one is never kept. */
+const UNKEPT_QUERY = new Set(["q"]);
+/** Read before the cache (where a reader came from, which tenant): passed on, not in the key. */
+const PASSED_QUERY = /^(utm_.*|subdomain)$/;
+
+/**
+ * Where an anonymous GET of `path` with `search` is kept, and the address a kept page is rendered
+ * at (`dropped`: parameters no page reads were left out of it, so a kept page never holds them);
+ * null: never kept.
+ */
+export function pageCacheAddress(
+  path: string,
+  search: string,
+): { key: string; renderAt: string; dropped: boolean } | null {
+  const query = new URLSearchParams(search);
+  const keyed: [string, string][] = [];
+  const passed: [string, string][] = [];
+  const seen = new Set<string>();
+  let dropped = false;
+  for (const [name, value] of query) {
+    if (PASSED_QUERY.test(name)) {
+      passed.push([name, value]);
+      continue;
+    }
+    if (UNKEPT_QUERY.has(name)) return null;
+    const values = PAGE_QUERY[name];
+    if (!values) {
+      dropped = true;
+      continue;
+    }
+    // Read, with a value it does not tell apart (or twice): rendered as asked, not kept.
+    if (seen.has(name) || !values.test(value)) return null;
+    seen.add(name);
+    keyed.push([name, value]);
+  }
+  keyed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const keyQuery = new URLSearchParams(keyed).toString();
+  const renderQuery = new URLSearchParams([...keyed, ...passed]).toString();
+  return {
+    key: keyQuery ? `${path}?${keyQuery}` : path,
+    renderAt: renderQuery ? `${path}?${renderQuery}` : path,
+    dropped,
+  };
+}

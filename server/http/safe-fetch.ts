@@ -8,7 +8,9 @@ import { BlockList, isIP, type LookupFunction } from "node:net";
  * URL must not reach this machine or its private network (SSRF). The host is resolved and every
  * address it resolves to is checked, and the connection goes to the address that was checked (no
  * second lookup a rebinding DNS could answer differently); each redirect is checked again. Only
- * http and https, within a time and a size limit. Private addresses are allowed only when the
+ * http and https, within a size limit and one deadline for the whole fetch (connecting, each
+ * redirect, the headers and the body together: a server dripping a byte at a time is cut off at
+ * it, issue 44 finding 4). Private addresses are allowed only when the
  * caller says so (IMPORT_ALLOW_PRIVATE_HOSTS=true: the tests serve pages from loopback).
  */
 
@@ -29,6 +31,7 @@ export interface FetchLimits {
   maxBytes: number;
   /** "5 MB": in the message when the answer is larger */
   maxSize: string;
+  /** the deadline of the whole fetch, redirects and body included */
   timeoutMs?: number;
 }
 
@@ -90,24 +93,23 @@ function checkedLookup(allowPrivate: boolean): LookupFunction {
   };
 }
 
-function get(url: URL, allowPrivate: boolean, limits: FetchLimits): Promise<IncomingMessage> {
+function get(url: URL, allowPrivate: boolean, limits: FetchLimits, signal: AbortSignal) {
   const literal = url.hostname.replace(/^\[|\]$/g, "");
   if (isIP(literal) && isPrivateAddress(literal) && !allowPrivate) {
     return Promise.reject(new FetchRefused(REFUSED));
   }
   const send = url.protocol === "https:" ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
+  return new Promise<IncomingMessage>((resolve, reject) => {
     const request = send(
       url,
       {
         method: "GET",
         lookup: checkedLookup(allowPrivate),
         headers: { "user-agent": limits.userAgent, accept: limits.accept },
-        timeout: limits.timeoutMs ?? FETCH_TIMEOUT_MS,
+        signal,
       },
       resolve,
     );
-    request.on("timeout", () => request.destroy(new FetchRefused("it took too long")));
     request.on("error", reject);
     request.end();
   });
@@ -124,13 +126,32 @@ export async function fetchOutside(
   } catch {
     throw new FetchRefused("its address is not a URL");
   }
+  const timeoutMs = limits.timeoutMs ?? FETCH_TIMEOUT_MS;
+  const late = new FetchRefused(`it took longer than ${seconds(timeoutMs)}`);
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(late), timeoutMs);
+  try {
+    return await fetchWithin(url, limits, deadline.signal);
+  } catch (error) {
+    throw deadline.signal.aborted ? late : error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function seconds(ms: number): string {
+  const value = Math.round(ms / 100) / 10;
+  return `${value} second${value === 1 ? "" : "s"}`;
+}
+
+async function fetchWithin(url: URL, limits: FetchLimits, signal: AbortSignal) {
   for (let redirects = 0; ; redirects++) {
     if (url.protocol !== "http:" && url.protocol !== "https:") {
       throw new FetchRefused("only http and https addresses are fetched");
     }
     let response: IncomingMessage;
     try {
-      response = await get(url, limits.allowPrivate, limits);
+      response = await get(url, limits.allowPrivate, limits, signal);
     } catch (error) {
       if (error instanceof FetchRefused) throw error;
       throw new FetchRefused(`it could not be reached (${(error as Error).message})`);
@@ -158,6 +179,9 @@ export async function fetchOutside(
     }
     const chunks: Buffer[] = [];
     let size = 0;
+    // The deadline ends the body too (the request's signal alone may leave it waiting).
+    const stop = () => response.destroy(signal.reason as Error);
+    signal.addEventListener("abort", stop, { once: true });
     try {
       for await (const chunk of response) {
         size += (chunk as Buffer).length;
@@ -170,6 +194,8 @@ export async function fetchOutside(
     } catch (error) {
       if (error instanceof FetchRefused) throw error;
       throw new FetchRefused(`its download broke off (${(error as Error).message})`);
+    } finally {
+      signal.removeEventListener("abort", stop);
     }
     return { bytes: new Uint8Array(Buffer.concat(chunks)), url, contentType };
   }

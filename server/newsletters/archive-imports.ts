@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { findUserByEmail } from "../auth/users";
+import { parseArchiveOffThread } from "../cpu/tasks";
 import type { Db } from "../db";
 import type { ArchiveImportsTable } from "../db/schema";
 import { tenantDb } from "../db/tenant-guard";
@@ -15,7 +16,6 @@ import {
 } from "../import-jobs";
 import { recordImportJob } from "../metrics";
 import type { Scope } from "../scope";
-import { parseArchive } from "./archive-formats";
 import { fetchImage, ImageFetchError } from "./archive-images";
 import {
   ArchiveFileError,
@@ -133,7 +133,8 @@ export async function queueArchiveImport(
     runner?: string;
   },
 ): Promise<number> {
-  const { posts, skipped } = await parseArchive(upload.source, upload.bytes, {
+  // Unzipping, parsing and cleaning every post: in a worker thread (server/cpu/pool.ts).
+  const { posts, skipped } = await parseArchiveOffThread(upload.source, upload.bytes, {
     siteUrl: upload.siteUrl,
   });
   if (posts.length === 0 && skipped.length === 0) {

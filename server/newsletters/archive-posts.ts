@@ -1,4 +1,5 @@
 import { decodeEntities } from "../html-entities";
+import { htmlLimitProblem } from "./html-limits";
 import { sanitizeNewsletterHtml, textOfHtml } from "./sanitize";
 import { firstFreeSlug, isUsableSlug, MAX_SLUG_LENGTH, slugFor, TOP_LEVEL_SEGMENTS } from "./slugs";
 import { MAX_TAG_LENGTH, MAX_TAGS, type Tag, tagSlug } from "./tags";
@@ -139,6 +140,9 @@ export function toPost(
     notes.push(`Its title was shortened to ${MAX_TITLE} characters.`);
     title = shorten(title, MAX_TITLE);
   }
+  // Too large, too deep or too many elements to clean and show (issue 44): refused by name.
+  const tooMuch = htmlLimitProblem(raw.html);
+  if (tooMuch) return { item: raw.item, reason: tooMuch };
   // Cleaned now (and again when stored): the job keeps only what could be shown.
   const html = sanitizeNewsletterHtml(storable(resolveImages(raw.html, siteUrl)));
   const text = textOfHtml(html);

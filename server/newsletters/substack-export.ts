@@ -1,4 +1,4 @@
-import { unzipSync } from "fflate";
+import { UnzipError, unzipBounded } from "../cpu/unzip";
 import { loadPapaParse } from "../lazy";
 import {
   ArchiveFileError,
@@ -15,6 +15,10 @@ import {
 
 /** Substack's zip unpacked: its CSV and HTML files, at most this much. */
 const MAX_UNPACKED_BYTES = 200_000_000;
+/** One post's HTML (or posts.csv), unpacked: larger than any post a reader could read. */
+const MAX_ENTRY_BYTES = 20_000_000;
+/** Entries in the zip (each post has its HTML and two CSVs of opens and deliveries). */
+const MAX_ENTRIES = 50_000;
 
 const SUBSTACK_NOT_EXPORT =
   "This is not a Substack export: choose the zip file from Substack's Settings → Exports (it holds posts.csv and a posts folder).";
@@ -22,23 +26,19 @@ const SUBSTACK_NOT_EXPORT =
 /** Substack's export zip: posts.csv and one HTML file per post (posts/{post_id}.html). */
 export async function parseSubstackExport(zip: Uint8Array): Promise<ParsedArchive> {
   let files: Record<string, Uint8Array>;
-  let unpacked = 0;
   try {
-    files = unzipSync(zip, {
-      filter: (file) => {
-        const wanted =
-          /(^|\/)posts\.csv$/.test(file.name) || /(^|\/)posts\/[^/]+\.html$/.test(file.name);
-        if (!wanted) return false;
-        unpacked += file.originalSize;
-        if (unpacked > MAX_UNPACKED_BYTES) throw new ArchiveFileError("too large");
-        return true;
+    files = unzipBounded(
+      zip,
+      {
+        maxEntries: MAX_ENTRIES,
+        maxEntryBytes: MAX_ENTRY_BYTES,
+        maxTotalBytes: MAX_UNPACKED_BYTES,
       },
-    });
+      (name) => /(^|\/)posts\.csv$/.test(name) || /(^|\/)posts\/[^/]+\.html$/.test(name),
+    );
   } catch (error) {
-    if (error instanceof ArchiveFileError) {
-      throw new ArchiveFileError(
-        "The archive unpacks to more than 200 MB. Split it and import each part.",
-      );
+    if (error instanceof UnzipError && error.kind === "limit") {
+      throw new ArchiveFileError(`${error.message} Split the archive and import each part.`);
     }
     throw new ArchiveFileError(SUBSTACK_NOT_EXPORT);
   }

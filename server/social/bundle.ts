@@ -1,12 +1,8 @@
 import { strToU8, zipSync } from "fflate";
+import { renderSocialImageOffThread } from "../cpu/tasks";
 import { MiB, memoryCache, stringBytes } from "../memory-cache";
 import type { Newsletter } from "../newsletters/model";
-import {
-  renderSocialImage,
-  type SocialImageContent,
-  type SocialImageKind,
-  TextTooLongError,
-} from "./images";
+import { type SocialImageContent, type SocialImageKind, TextTooLongError } from "./images";
 import { tenantLogo } from "./logo";
 import type { SocialPackTexts, SocialScope } from "./pack";
 import { outlineOf } from "./texts";
@@ -99,7 +95,8 @@ export async function drawPackImage(
   if (hit) return hit.png;
   let png: Buffer | null;
   try {
-    png = await renderSocialImage(image.kind, image.content, {
+    // Drawn in a worker thread (server/cpu/pool.ts): seconds of a large pack off the request's.
+    png = await renderSocialImageOffThread(image.kind, image.content, {
       primaryColor,
       secondaryColor,
       backgroundColor,

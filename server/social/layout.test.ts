@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { scaled } from "../../tests/support/timing";
 import { loadFaces, measure } from "./fonts";
 import { fitText, wrapLines } from "./layout";
 
@@ -35,5 +36,21 @@ describe("text set in a box with the project's font", () => {
     expect(long?.width).toBeLessThanOrEqual(900);
     expect(long?.lines.join(" ")).toBe("word ".repeat(60).trim());
     expect(fitText("word ".repeat(2000), { width: 900, height: 400 }, style)).toBeNull();
+  });
+
+  // Issue 44, finding 3: a huge blockquote or title took 10–19 s of measuring.
+  it("gives up fast on text that cannot fit, however long", async () => {
+    const { bold } = await loadFaces();
+    const style = { face: bold, max: 96, min: 36, leading: 1.2 };
+    const box = { width: 900, height: 700 };
+    for (const text of ["quote ".repeat(200_000), "x".repeat(1_000_000), "word ".repeat(900)]) {
+      const started = performance.now();
+      expect(fitText(text, box, style)).toBeNull();
+      expect(performance.now() - started).toBeLessThan(scaled(300));
+    }
+    // What fits is set as before: every word, within the box.
+    const fits = fitText("word ".repeat(40), box, style);
+    expect(fits?.lines.join(" ")).toBe("word ".repeat(40).trim());
+    expect(fits?.height).toBeLessThanOrEqual(700);
   });
 });

@@ -47,8 +47,23 @@ function breakWord(face: Face, word: string, size: number, width: number): strin
   return pieces;
 }
 
-/** `text` in lines no wider than `width` at `size`. */
-export function wrapLines(face: Face, text: string, size: number, width: number): string[] {
+/**
+ * More characters than any box here shows at a legible size: not measured at all (issue 44,
+ * finding 3: a huge blockquote or title took seconds of measuring on every save).
+ */
+export const MAX_SET_CHARS = 5_000;
+
+/**
+ * `text` in lines no wider than `width` at `size`; past `maxLines` lines it stops (the text does
+ * not fit: the rest is not measured).
+ */
+export function wrapLines(
+  face: Face,
+  text: string,
+  size: number,
+  width: number,
+  maxLines = Number.POSITIVE_INFINITY,
+): string[] {
   const lines: string[] = [];
   let line = "";
   for (const word of text.trim().split(/\s+/).filter(Boolean)) {
@@ -57,6 +72,7 @@ export function wrapLines(face: Face, text: string, size: number, width: number)
       const candidate = line ? `${line} ${piece}` : piece;
       if (line && measure(face, candidate, size) > width) {
         lines.push(line);
+        if (lines.length > maxLines) return lines;
         line = piece;
       } else line = candidate;
     }
@@ -77,9 +93,12 @@ export function fitText(
   box: Pick<Box, "width" | "height">,
   style: TextStyle,
 ): SetText | null {
+  if (text.length > MAX_SET_CHARS) return null;
+  const em = (style.face.ascender - style.face.descender) / style.face.unitsPerEm;
   for (let size = style.max; size >= style.min; size -= 2) {
-    const lines = wrapLines(style.face, text, size, box.width);
     const lineHeight = Math.round(size * style.leading);
+    const maxLines = Math.max(0, Math.floor((box.height - size * em) / lineHeight) + 1);
+    const lines = wrapLines(style.face, text, size, box.width, maxLines);
     const height = blockHeight(style.face, lines.length, size, lineHeight);
     if (height <= box.height) {
       const width = Math.max(0, ...lines.map((line) => measure(style.face, line, size)));

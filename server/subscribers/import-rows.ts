@@ -86,7 +86,7 @@ const unguard = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : 
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]+/g;
 
 /** Reads and checks the rows; valid rows come back in file order, the others with a reason. */
-async function readImportRows(
+export async function readImportRows(
   text: string,
   lists: MailingList[],
 ): Promise<{ rows: ImportRow[]; refused: RefusedRow[] }> {

@@ -1,10 +1,10 @@
-import { unzipSync } from "fflate";
 import { invalidEmailMessage, isValidEmail } from "../../shared/schemas/email";
 import {
   IMPORT_SOURCE_LABELS,
   MAX_IMPORT_BYTES,
   MAX_IMPORT_LABEL,
 } from "../../shared/schemas/subscribers";
+import { UnzipError, unzipBounded } from "../cpu/unzip";
 import type { Db } from "../db";
 import type { ImportSource } from "../db/schema";
 import { decodeEntities } from "../html-entities";
@@ -213,11 +213,18 @@ const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 function emailListFromZip(bytes: Uint8Array): string {
   let files: Record<string, Uint8Array>;
   try {
-    // Only the email list is inflated: the posts beside it may be large.
-    files = unzipSync(bytes, {
-      filter: (file) => /(^|\/)email_list[^/]*\.csv$/i.test(file.name),
-    });
-  } catch {
+    // Only the email list is inflated (the posts beside it may be large), within the CSV's limit.
+    files = unzipBounded(
+      bytes,
+      { maxEntries: 100_000, maxEntryBytes: MAX_IMPORT_BYTES, maxTotalBytes: MAX_IMPORT_BYTES * 4 },
+      (name) => /(^|\/)email_list[^/]*\.csv$/i.test(name),
+    );
+  } catch (error) {
+    if (error instanceof UnzipError && error.kind === "limit") {
+      throw new ImportFileError(
+        `${error.message} Upload the email list CSV from it (at most ${MAX_IMPORT_LABEL}).`,
+      );
+    }
     throw new ImportFileError("The zip file could not be read. Download Substack's export again.");
   }
   const names = Object.keys(files).sort();

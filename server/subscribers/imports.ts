@@ -1,3 +1,4 @@
+import { readImportRowsOffThread, readSourceRowsOffThread } from "../cpu/tasks";
 import type { Db } from "../db";
 import type { ImportSource, SubscriberImportsTable } from "../db/schema";
 import { tenantDb } from "../db/tenant-guard";
@@ -12,13 +13,8 @@ import {
 import { mailerLiteToLeave } from "../providers/mailerlite-move";
 import type { Scope } from "../scope";
 import type { TenantConfig } from "../tenants/config";
-import {
-  ImportFileError,
-  type PreparedImport,
-  prepareImport,
-  type RefusedRow,
-} from "./import-rows";
-import { type FileSource, readSourceRows, withLists } from "./import-sources";
+import { ImportFileError, type PreparedImport, type RefusedRow } from "./import-rows";
+import { type FileSource, withLists } from "./import-sources";
 import { listTenantLists } from "./lists";
 
 /*
@@ -132,10 +128,11 @@ export async function prepareSource(
   text: string,
   createLists: boolean,
 ): Promise<PreparedImport> {
-  if (source === "herald") return prepareImport(ctx, text);
-  const { rows, refused } = await readSourceRows(source, text);
+  // The CSV is parsed and its rows checked in a worker thread (server/cpu/pool.ts).
   const lists = await listTenantLists(ctx.db, ctx.tenant);
   const defaultList = lists.find((list) => list.key === ctx.tenant.emailGroups.default) ?? lists[0];
+  if (source === "herald") return { ...(await readImportRowsOffThread(text, lists)), defaultList };
+  const { rows, refused } = await readSourceRowsOffThread(source, text);
   const withNames = await withLists(ctx.db, ctx.tenant, source, rows, defaultList, createLists);
   return { rows: withNames, refused, defaultList };
 }

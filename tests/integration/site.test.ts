@@ -344,6 +344,25 @@ describe.each(testDialects())("the public site on %s", (dialect) => {
       expect(new Set(nonces).size).toBe(nonces.length);
     });
 
+    // Issue 44, finding 2: `?x=<random>` skipped the cache, a full render each time.
+    it("ignores query parameters no page reads: a hit, and a kept page never holds them", async () => {
+      const random = () => Math.random().toString(36).slice(2);
+      const first = random();
+      const cold = await get(`/privacy?x=${first}`);
+      expect(cold.headers.get("x-page-cache")).toBe("miss");
+      expect(await cold.text()).not.toContain(first);
+      for (const value of [random(), random()]) {
+        const page = await get(`/privacy?x=${value}&utm_source=news`);
+        expect(page.headers.get("x-page-cache")).toBe("hit");
+        expect(await page.text()).not.toContain(value);
+      }
+      // What a page reads still tells pages apart: the contact form's thanks is another page.
+      await get("/contact");
+      const thanks = await get("/contact?sent=1&x=1");
+      expect(thanks.headers.get("x-page-cache")).toBe("miss");
+      expect((await get("/contact?x=2&sent=1")).headers.get("x-page-cache")).toBe("hit");
+    });
+
     it("keeps tenants apart and never caches for a signed-in visitor", async () => {
       await get("/products?subdomain=keydiscovery");
       const kd = await get("/products", { cookie: "herald_subdomain=keydiscovery" });

@@ -1,10 +1,11 @@
 // The loader and action of subscriber-imports.tsx.
 import { data, redirect } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
+import { decodeSourceUploadOffThread } from "../../../server/cpu/tasks";
 import { requestContext, scopeOf } from "../../../server/http/context";
 import { providerNameFor } from "../../../server/providers/choice";
 import { ImportFileError } from "../../../server/subscribers/import-rows";
-import { decodeSourceUpload, FILE_SOURCES } from "../../../server/subscribers/import-sources";
+import { FILE_SOURCES } from "../../../server/subscribers/import-sources";
 import {
   queueImport,
   queueMailerLiteMove,
@@ -65,7 +66,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     const file = form.get("file");
     if (!(file instanceof File) || file.size === 0) return fail("Choose a CSV file to import.");
     try {
-      const text = decodeSourceUpload(source.data, new Uint8Array(await file.arrayBuffer()));
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      const text = await decodeSourceUploadOffThread(source.data, bytes);
       id = await queueImport(scope, user.email, file.name || "upload.csv", text, source.data);
     } catch (error) {
       if (error instanceof ImportFileError) return fail(error.message);

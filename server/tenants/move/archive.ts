@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
+import { strFromU8, strToU8, zipSync } from "fflate";
 import { z } from "zod";
+import { UnzipError, unzipBounded } from "../../cpu/unzip";
 import { getSecretBox } from "../../secret-box";
 import { manifestSignatureProblem, signManifest } from "../../signed-manifest";
 
@@ -104,6 +105,13 @@ export function packArchive(
   return zipSync(entries, { level: 6 });
 }
 
+/** A tenant's archive unpacked: its largest table or file, all of it, and its entries (issue 44). */
+const ARCHIVE_UNZIP_LIMITS = {
+  maxEntries: 500_000,
+  maxEntryBytes: 1_000_000_000,
+  maxTotalBytes: 4_000_000_000,
+};
+
 /**
  * Reads and checks an archive; throws ArchiveError naming what is wrong. `allowUnsigned` takes an
  * archive whose manifest has no signature (made before issue 44); a wrong one is always refused.
@@ -114,8 +122,10 @@ export function unpackArchive(
 ): ArchiveContents {
   let entries: Record<string, Uint8Array>;
   try {
-    entries = unzipSync(zip);
-  } catch {
+    entries = unzipBounded(zip, ARCHIVE_UNZIP_LIMITS);
+  } catch (error) {
+    if (error instanceof UnzipError && error.kind === "limit")
+      throw new ArchiveError(error.message);
     throw new ArchiveError("This is not a Herald tenant archive (not a readable zip file).");
   }
   const manifestBytes = entries["manifest.json"];

@@ -5,6 +5,7 @@ import { crossTenant } from "../../db/tenant-guard";
 import { fileStoreFor } from "../../files/store";
 import { linkedInTokensAt } from "../../linkedin/connections";
 import { dkimPrivateKeyAt } from "../../mail/dkim";
+import { cleanImportedHtml } from "../../newsletters/html-limits";
 import { syncSearchIndex } from "../../newsletters/search";
 import { webhookSecretAt } from "../../providers/mailerlite-webhook";
 import { getSecretBox, type SealedAt, SecretBoxError } from "../../secret-box";
@@ -249,6 +250,9 @@ export async function importTenant(
           next[column] = JSON.stringify(
             list.map((value) => mapped(name, value, table.name, column)),
           );
+        }
+        if (table.name === "newsletters") {
+          next.content = cleanImportedHtml(String(row.content ?? ""), String(row.title), refuse);
         }
         if (table.id === "text") next.id = ids.get(table.name as IdSpace)?.get(row.id) ?? row.id;
         if (table.id === "serial") delete next.id;
