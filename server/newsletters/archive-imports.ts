@@ -15,6 +15,7 @@ import {
 } from "../import-jobs";
 import { recordImportJob } from "../metrics";
 import type { Scope } from "../scope";
+import { limitRefusal } from "../tenants/usage";
 import { parseArchive } from "./archive-formats";
 import { fetchImage, ImageFetchError } from "./archive-images";
 import {
@@ -133,6 +134,9 @@ export async function queueArchiveImport(
     runner?: string;
   },
 ): Promise<number> {
+  // Past the tenant's imports at once (decision 057) nothing is read or queued.
+  const refusal = await limitRefusal(ctx.db, ctx.tenant.id, "importsAtOnce", 1);
+  if (refusal) throw new ArchiveFileError(refusal);
   const { posts, skipped } = await parseArchive(upload.source, upload.bytes, {
     siteUrl: upload.siteUrl,
   });
