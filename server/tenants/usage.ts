@@ -11,7 +11,6 @@ import { tenantDb } from "../db/tenant-guard";
 import { getEnv } from "../env";
 import type { LimitsEnv } from "../env-limits";
 import { createRateLimit } from "../http/rate-limit";
-import { TEST_SEND_KIND } from "../mail/send";
 import { limitOf, tenantLimits } from "./limits";
 
 /*
@@ -30,6 +29,9 @@ const apiRequests = createRateLimit({
   points: MAX_LIMIT,
   windowSeconds: 60,
 });
+
+/** mail_log's kind of a test send: TEST_SEND_KIND of server/mail/send.ts (which /metrics imports). */
+const TEST_SEND_KIND = "campaign-test";
 
 const monthStart = (now: Date) => `${now.toISOString().slice(0, 7)}-01T00:00:00.000Z`;
 const dayStart = (now: Date) => `${now.toISOString().slice(0, 10)}T00:00:00.000Z`;
@@ -156,4 +158,19 @@ export async function tenantUsage(
       own: limits.own[key] !== null,
     })),
   );
+}
+
+export type TenantUsageLines = (UsageLine & { tenant: string })[];
+
+/** Every tenant's usage lines (/metrics): each read on the database bound to its tenant. */
+export async function allTenantsUsage(
+  db: Db,
+  env: LimitsEnv = getEnv(),
+): Promise<TenantUsageLines> {
+  const tenants = await db.selectFrom("tenants").select("id").orderBy("id").execute();
+  const all: TenantUsageLines = [];
+  for (const { id } of tenants) {
+    for (const line of await tenantUsage(db, id, env)) all.push({ ...line, tenant: id });
+  }
+  return all;
 }
