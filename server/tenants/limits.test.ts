@@ -23,7 +23,8 @@ import { queueArchiveImport } from "../newsletters/archive-imports";
 import { ArchiveFileError } from "../newsletters/archive-posts";
 import { SubscriptionError } from "../subscribers/errors";
 import { ImportFileError } from "../subscribers/import-rows";
-import { queueImport } from "../subscribers/imports";
+import { runImport } from "../subscribers/import-run";
+import { claimImport, queueImport } from "../subscribers/imports";
 import { signUp } from "../subscribers/signup";
 import type { SubscriptionContext } from "../subscribers/subscribers";
 import { createTenant } from "./admin";
@@ -200,9 +201,24 @@ describe.each(testDialects())("tenant limits on %s", (dialect) => {
       "new-import-1@example.com",
       "new-import-2@example.com",
     );
-    await expect(queueImport(staff, "owner@example.com", "b.csv", fits)).resolves.toBeGreaterThan(
-      0,
-    );
+    const id = await queueImport(staff, "owner@example.com", "b.csv", fits);
+    // Someone signs up before the job runs: it is refused whole before its first row.
+    await insertSubscriber(database.db, { email: "meanwhile@example.com" });
+    const job = { id, tenantId: "main" };
+    expect(await claimImport(database.db, "limits-worker", new Date(), job)).not.toBeNull();
+    const subscribers = await mainRows(database.db, "subscribers");
+    await runImport(database.db, job, "limits-worker");
+    const ran = await crossTenant(database.db)
+      .selectFrom("subscriber_imports")
+      .select(["status", "error", "created"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    expect(ran).toEqual({
+      status: "failed",
+      error: `This would pass this tenant's limit of ${(existing + 3).toLocaleString("en-US")} subscribers: ${(existing + 2).toLocaleString("en-US")} used, 2 more asked.`,
+      created: 0,
+    });
+    expect(await mainRows(database.db, "subscribers")).toBe(subscribers);
   });
 
   it("refuses a new import while the tenant's imports at once are queued or running", async () => {
