@@ -15,6 +15,7 @@ import { sendCampaignTests, TestSendLimitError } from "../campaigns/test-sends";
 import type { Db } from "../db";
 import { migrateToLatest } from "../db/migrate";
 import { crossTenant } from "../db/tenant-guard";
+import { parseEnv } from "../env";
 import { type LimitsEnv, limitsEnv } from "../env-limits";
 import { ImageUploadError, saveImageUpload } from "../files/images";
 import { TEST_SEND_KIND } from "../mail/send";
@@ -46,6 +47,21 @@ const DEFAULTS = Object.fromEntries(
 ) as LimitsEnv;
 
 const csv = (...lines: string[]) => lines.join("\r\n");
+
+describe("the install's default limits (LIMIT_*)", () => {
+  it("take a whole number or unlimited, and refuse anything else by name", () => {
+    const parsed = parseEnv({ LIMIT_SUBSCRIBERS: "5000", LIMIT_STORAGE_BYTES: "unlimited" });
+    expect(parsed.ok && parsed.env.LIMIT_SUBSCRIBERS).toBe(5000);
+    expect(parsed.ok && parsed.env.LIMIT_STORAGE_BYTES).toBe("unlimited");
+    expect(parsed.ok && parsed.env.LIMIT_TEST_SENDS_PER_DAY).toBe(100);
+    expect(parsed.ok && parsed.env.LIMIT_IMPORTS_AT_ONCE).toBe("unlimited");
+    for (const bad of ["-1", "ten", "1.5", "1e16"]) {
+      const refused = parseEnv({ LIMIT_TEST_SENDS_PER_DAY: bad });
+      expect(refused.ok).toBe(false);
+      expect(refused.ok ? [] : refused.problems.join()).toContain("LIMIT_TEST_SENDS_PER_DAY");
+    }
+  });
+});
 
 describe.each(testDialects())("tenant limits on %s", (dialect) => {
   let database: TestDatabase;
