@@ -148,6 +148,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   "/api/tenants/:id/branding": { PATCH: "api-super-admin" },
   "/api/tenants/:id/email-templates": { PATCH: "api-super-admin" },
   "/api/tenants/:id/email-groups": { GET: "api-public" },
+  "/api/tenants/:id/limits": { GET: "api-super-admin", PATCH: "api-super-admin" },
 };
 
 /** The access a request needs: undefined when the route answers this method itself (405). */

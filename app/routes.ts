@@ -123,6 +123,7 @@ export default [
     route("tenants/:id/branding", "routes/api/tenants/branding.ts"),
     route("tenants/:id/email-templates", "routes/api/tenants/email-templates.ts"),
     route("tenants/:id/email-groups", "routes/api/tenants/email-groups.ts"),
+    route("tenants/:id/limits", "routes/api/tenants/limits.ts"),
   ]),
   route("healthz", "routes/api/healthz.ts"),
   // Prometheus' scrape, behind METRICS_TOKEN (server/metrics.ts).

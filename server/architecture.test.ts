@@ -135,6 +135,7 @@ const TABLE_WRITERS: Record<string, string> = {
   linkedin_posts: "server/linkedin/posts.ts",
   newsletter_view_sources: "server/newsletters/view-sources.ts",
   tenant_voice_notes: "server/llm/voice.ts",
+  tenant_limits: "server/tenants/limits.ts",
 };
 
 describe("table ownership", () => {

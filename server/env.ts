@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { limitsEnv } from "./env-limits";
 import { outsideServicesEnv, unsetWhenEmpty } from "./env-outside";
 
 /** A DNS name (letters, digits, hyphens; dot-separated labels) such as bounces.example.com. */
@@ -108,6 +109,7 @@ const envSchema = z.object({
   MAILERLITE_API_KEY: z.string().optional(),
   MAILERLITE_BASE_URL: z.url().optional(),
   ...outsideServicesEnv,
+  ...limitsEnv,
   ADMIN_EMAIL: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
   SEND_RATE: z.coerce.number().min(0).default(50),

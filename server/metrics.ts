@@ -1,11 +1,13 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { Counter, Histogram, Registry } from "prom-client";
+import { LIMIT_COLUMNS } from "../shared/schemas/tenant-limits";
 import { readBackupStatus } from "./backups/schedule";
 import { sendQueueState } from "./campaigns/deliveries";
 import type { Db } from "./db";
 import { crossTenant } from "./db/tenant-guard";
 import { lazy } from "./lazy";
+import { allTenantsUsage, type TenantUsageLines } from "./tenants/usage";
 
 /*
  * What /metrics exposes (README, "Watching it run"; decision 032), in Prometheus' text format.
@@ -149,8 +151,42 @@ function createMetrics(prom: typeof import("prom-client")): Metrics {
       for (const row of rows) this.set({ status: row.status }, Number(row.count));
     },
   });
+  tenantUsageGauges(prom, registry);
   eventLoopDelayGauge(prom, registry);
   return metrics;
+}
+
+/**
+ * Each tenant's usage and limits (decision 057), read at scrape time like the send queue: one
+ * series per tenant and limit (six a tenant); an unlimited limit is -1.
+ */
+function tenantUsageGauges(prom: typeof import("prom-client"), registry: Registry): void {
+  let read: { at: number; lines: Promise<TenantUsageLines> } | null = null;
+  const lines = () => {
+    const db = metrics()?.db;
+    if (!db) return Promise.resolve([]);
+    if (!read || Date.now() - read.at > 1_000)
+      read = { at: Date.now(), lines: allTenantsUsage(db) };
+    return read.lines;
+  };
+  for (const [name, help, pick] of [
+    ["herald_tenant_usage", "What each tenant uses of each of its limits", "used"],
+    ["herald_tenant_limit", "Each tenant's limits (-1: unlimited)", "limit"],
+  ] as const) {
+    new prom.Gauge({
+      name,
+      help,
+      labelNames: ["tenant", "limit"],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const { tenant, key, used, limit } of await lines()) {
+          const value = pick === "used" ? used : limit === "unlimited" ? -1 : limit;
+          this.set({ tenant, limit: LIMIT_COLUMNS[key] }, value);
+        }
+      },
+    });
+  }
 }
 
 /**

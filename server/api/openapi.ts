@@ -5,6 +5,7 @@ import {
   newTenantSchema,
   tenantSettingsSchema,
 } from "../../shared/schemas/tenant";
+import { limitsPatchSchema } from "../../shared/schemas/tenant-limits";
 import { API_STATUS } from "./errors";
 
 /**
@@ -279,6 +280,26 @@ export function openApiDocument(functions: readonly FunctionDoc[]) {
               .partial(),
           ),
           responses: { "200": ok("Saved", tenantRef), ...writeErrors },
+        },
+      },
+      "/api/tenants/{id}/limits": {
+        get: {
+          operationId: "getTenantLimits",
+          tags: ["tenants"],
+          summary: "A tenant's limits, its own values, the defaults and its usage (super admins)",
+          security: superAdmin,
+          parameters: [idParam],
+          responses: { "200": ok("Limits", { type: "object" }), ...writeErrors },
+        },
+        patch: {
+          operationId: "patchTenantLimits",
+          tags: ["tenants"],
+          summary:
+            'Change some limits (super admins): a whole number, "unlimited", or null for the default',
+          security: superAdmin,
+          parameters: [idParam],
+          requestBody: body(limitsPatchSchema),
+          responses: { "200": ok("Saved", { type: "object" }), ...writeErrors },
         },
       },
       "/api/tenants/{id}/email-groups": {

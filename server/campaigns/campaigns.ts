@@ -10,6 +10,7 @@ import { audienceOf, getCampaignRow, senderHeard } from "./campaign-row";
 import { type CampaignInput, campaignColumns, futureSendTime, validateCampaign } from "./compose";
 import { cancelPendingDeliveries, queueDeliveries } from "./deliveries";
 import { CampaignError } from "./errors";
+import { refuseCampaignOverMonthlyMails } from "./mail-limit";
 import {
   checkStepDelay,
   listSequenceSteps,
@@ -18,9 +19,8 @@ import {
 } from "./sequences";
 
 /*
- * The one writer of `campaigns` (issue 13, point 3): a campaign is created, edited, started,
- * finished, paused, resumed and cancelled here, and a welcome sequence's steps likewise. Its input
- * is checked in compose.ts; it is read back in campaign-row.ts, reports.ts, overview.ts, review.ts.
+ * The one writer of `campaigns` (issue 13, point 3): campaigns and welcome sequence steps are made,
+ * changed and run here; input checked in compose.ts, read in campaign-row, reports, overview, review.
  */
 
 /**
@@ -48,15 +48,16 @@ export async function createCampaign(
     if (!newsletter)
       throw new CampaignError(`Newsletter with ID ${input.newsletterId} not found`, 404);
   }
+  const columns = { ...campaignColumns(ctx, valid), tenant_id: ctx.tenant.id };
+  await refuseCampaignOverMonthlyMails(db, columns, mode !== "draft");
   const id = randomUUID();
   const stamp = now.toISOString();
   await db
     .insertInto("campaigns")
     .values({
       id,
-      tenant_id: ctx.tenant.id,
       newsletter_id: input.newsletterId ?? null,
-      ...campaignColumns(ctx, valid),
+      ...columns,
       status: mode === "draft" ? "draft" : "scheduled",
       scheduled_at: scheduledAt,
       created_by: createdBy,
@@ -69,9 +70,8 @@ export async function createCampaign(
 }
 
 /**
- * Edits a draft or scheduled campaign (issue 16, point 7): what it says, to whom, and when. It
- * holds until the campaign starts: the update is conditional on the status, so an edit that loses
- * the race with the worker changes nothing and says so.
+ * Edits a draft or scheduled campaign (issue 16, point 7): what, to whom, when. Conditional on the
+ * status, so an edit that loses the race with the worker (it started) changes nothing and says so.
  */
 export async function updateCampaign(
   ctx: SubscriptionContext,
@@ -100,10 +100,12 @@ export async function updateCampaign(
   const valid = await validateCampaign(ctx, { ...input, content });
   const now = new Date();
   const scheduledAt = input.mode === "schedule" ? futureSendTime(input.scheduledAt, now) : null;
+  const columns = campaignColumns(ctx, valid);
+  await refuseCampaignOverMonthlyMails(db, { ...campaign, ...columns }, input.mode === "schedule");
   const result = await db
     .updateTable("campaigns")
     .set({
-      ...campaignColumns(ctx, valid),
+      ...columns,
       status: input.mode === "draft" ? "draft" : "scheduled",
       scheduled_at: scheduledAt,
       updated_at: now.toISOString(),
@@ -250,6 +252,7 @@ export async function changeCampaignState(
       await move(["paused"], "sending");
       break;
     case "send":
+      await refuseCampaignOverMonthlyMails(db, campaign, campaign.status !== "sending");
       await move(["draft", "scheduled"], "scheduled", { scheduled_at: now });
       await startCampaign(db, ctx.tenant.id, id);
       break;

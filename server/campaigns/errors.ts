@@ -15,7 +15,7 @@ export const CAMPAIGN_MESSAGES = {
 export class CampaignError extends Error {
   constructor(
     message: string,
-    readonly status: 400 | 404 | 409 = 400,
+    readonly status: 400 | 404 | 409 | 429 = 400,
   ) {
     super(message);
   }

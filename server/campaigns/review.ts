@@ -6,6 +6,7 @@ import type { SubscriptionContext } from "../subscribers/subscribers";
 import { senderDomainWarnings } from "../tenants/sender-warnings";
 import { type AbTest, abTestOf, armSizes } from "./ab-test";
 import { type CampaignInput, validateCampaign } from "./compose";
+import { refuseOverMonthlyMails } from "./mail-limit";
 import { personalise, prepareCampaignMessage } from "./message";
 import { countRecipients } from "./recipients";
 import { unopenedReview } from "./resend-unopened";
@@ -82,6 +83,8 @@ export async function reviewCampaign(
       ? []
       : senderDomainWarnings(ctx.db, ctx.tenant.id, valid.fromEmail),
   ]);
+  // Refused at review, not cut off mid-send, when it would pass the month's mails (decision 057).
+  await refuseOverMonthlyMails(ctx.db, ctx.tenant.id, recipients);
   const ids = (items: { id: number }[]) =>
     items
       .map((item) => item.id)

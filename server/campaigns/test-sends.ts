@@ -3,6 +3,7 @@ import { createRateLimit } from "../http/rate-limit";
 import { replyToHeader } from "../mail/headers";
 import { sendMail, TEST_SEND_KIND } from "../mail/send";
 import type { SubscriptionContext } from "../subscribers/subscribers";
+import { limitRefusal } from "../tenants/usage";
 import { type CampaignInput, validateCampaign } from "./compose";
 import { previewCampaign } from "./review";
 
@@ -26,10 +27,10 @@ const testSendLimit = createRateLimit({
 export const TEST_SEND_HEADER = "X-Herald-Test";
 
 export class TestSendLimitError extends Error {
-  constructor() {
-    super(
-      `You have sent ${TEST_SEND_ALLOWANCE.addresses} test emails in the last ${TEST_SEND_ALLOWANCE.windowMinutes} minutes. Please wait a few minutes and try again.`,
-    );
+  constructor(
+    message = `You have sent ${TEST_SEND_ALLOWANCE.addresses} test emails in the last ${TEST_SEND_ALLOWANCE.windowMinutes} minutes. Please wait a few minutes and try again.`,
+  ) {
+    super(message);
   }
 }
 
@@ -63,6 +64,9 @@ export async function sendCampaignTests(
     validateCampaign(ctx, input),
     previewCampaign(ctx, input),
   ]);
+  // The tenant's test emails a day (decision 057; issue 44, finding 10), then the staff member's.
+  const refusal = await limitRefusal(ctx.db, ctx.tenant.id, "testSendsPerDay", test.to.length);
+  if (refusal) throw new TestSendLimitError(refusal);
   await takeAllowance(test.staffId, test.to);
   for (const to of test.to) {
     await sendMail(

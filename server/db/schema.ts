@@ -653,6 +653,7 @@ export interface Database {
   linkedin_posts: LinkedInPostsTable;
   newsletter_view_sources: NewsletterViewSourcesTable;
   tenant_voice_notes: TenantVoiceNotesTable;
+  tenant_limits: TenantLimitsTable;
 }
 
 /** A newsletter's views of one day from one source (decision 047): no reader is named. */
@@ -672,6 +673,22 @@ export interface NewsletterViewSourcesTable {
 export interface TenantVoiceNotesTable {
   tenant_id: string;
   notes: string;
+  updated_by: string;
+  updated_at: string;
+}
+
+/**
+ * A tenant's own limits (0041, decision 057): null is the install's default, -1 unlimited.
+ * bigint: PostgreSQL answers them as text, so read them with Number().
+ */
+export interface TenantLimitsTable {
+  tenant_id: string;
+  subscribers: number | string | null;
+  campaign_mails_per_month: number | string | null;
+  test_sends_per_day: number | string | null;
+  storage_bytes: number | string | null;
+  imports_at_once: number | string | null;
+  api_requests_per_minute: number | string | null;
   updated_by: string;
   updated_at: string;
 }

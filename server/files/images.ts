@@ -1,6 +1,7 @@
 import type { Metadata, OutputInfo } from "sharp";
 import type { Db } from "../db";
 import { lazy } from "../lazy";
+import { limitRefusal } from "../tenants/usage";
 import { fileStoreFor, type StoredExtension, saveFile, saveVariant } from "./store";
 import type { ImageVariant, StoredImage } from "./stored-images";
 
@@ -134,6 +135,9 @@ export async function saveImageUpload(
   }
   const width = encoded.info.width;
   const height = encoded.info.pageHeight ?? encoded.info.height;
+  // The tenant's storage (decision 057): the image as stored, refused before anything is written.
+  const refusal = await limitRefusal(ctx.db, ctx.tenantId, "storageBytes", encoded.data.length);
+  if (refusal) throw new ImageUploadError(refusal, 413);
   const store = fileStoreFor(ctx.db);
   const saved = await saveFile(store, { tenantId: ctx.tenantId, bytes: encoded.data, ...output });
 

@@ -38,6 +38,7 @@ import {
 } from "./page-cache";
 import { routeTables } from "./route-tables";
 import { limitBodySize, maxBodyBytesFor, refuseCrossSiteWrites, securityHeaders } from "./security";
+import { limitTenantApi } from "./tenant-api-limit";
 
 /**
  * The Express app that serves Herald: security headers, tenant resolution, the anonymous page
@@ -130,6 +131,7 @@ app.use(async (req, res, next) => {
     next(error);
   }
 });
+app.use(limitTenantApi);
 
 app.use(async (req, res, next) => {
   const scope: RequestScope = res.locals.scope;

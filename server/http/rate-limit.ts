@@ -29,6 +29,8 @@ export interface RateLimit {
   count(key: string): Promise<number>;
   /** Refuses `key` for `seconds`, whatever it has used. */
   blockFor(key: string, seconds: number): Promise<void>;
+  /** Counts one attempt for `key`; how many it has made in its window, this one included. */
+  hit(key: string): Promise<number>;
 }
 
 // Each made on first use, and only with its setting: the Redis client and the PostgreSQL driver
@@ -171,6 +173,15 @@ export function createRateLimit(options: {
     },
     async blockFor(key, seconds) {
       await (await limiterOf()).block(key, seconds);
+    },
+    async hit(key) {
+      const limiter = await limiterOf();
+      try {
+        return (await limiter.consume(key)).consumedPoints;
+      } catch (error) {
+        if (error instanceof RateLimiterRes) return error.consumedPoints;
+        throw error;
+      }
     },
   };
 }

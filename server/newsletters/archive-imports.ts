@@ -16,6 +16,7 @@ import {
 } from "../import-jobs";
 import { recordImportJob } from "../metrics";
 import type { Scope } from "../scope";
+import { limitRefusal } from "../tenants/usage";
 import { fetchImage, ImageFetchError } from "./archive-images";
 import {
   ArchiveFileError,
@@ -133,6 +134,9 @@ export async function queueArchiveImport(
     runner?: string;
   },
 ): Promise<number> {
+  // Past the tenant's imports at once (decision 057) nothing is read or queued.
+  const refusal = await limitRefusal(ctx.db, ctx.tenant.id, "importsAtOnce", 1);
+  if (refusal) throw new ArchiveFileError(refusal);
   // Unzipping, parsing and cleaning every post: in a worker thread (server/cpu/pool.ts).
   const { posts, skipped } = await parseArchiveOffThread(upload.source, upload.bytes, {
     siteUrl: upload.siteUrl,

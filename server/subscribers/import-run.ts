@@ -12,6 +12,7 @@ import { ProviderError } from "../providers/types";
 import type { TenantConfig } from "../tenants/config";
 import { getTenant } from "../tenants/store";
 import { foldAudienceCounts } from "./counts";
+import { newSubscribersRefusal } from "./import-limits";
 import { ImportFileError, type RefusedRow } from "./import-rows";
 import { originOf } from "./import-sources";
 import { writeImportRows } from "./import-write";
@@ -63,6 +64,13 @@ export async function runImport(
       })
       .execute();
     const todo = rows.filter((each) => each.line > Number(row.done_through_line));
+    // The subscriber limit, again before the first row (others may have signed up meanwhile):
+    // refused whole rather than cut off half-way (decision 057).
+    if (Number(row.done_through_line) === 0) {
+      const emails = todo.map((each) => each.email);
+      const refusal = await newSubscribersRefusal(db, job.tenantId, emails);
+      if (refusal) throw new ImportFileError(refusal);
+    }
     for (let start = 0; start < todo.length; start += IMPORT_CHUNK_ROWS) {
       // Shutting down: the job waits for the next worker, from the last chunk written.
       if (!(await importMayGoOn(db, job, workerId, keepGoing))) return;

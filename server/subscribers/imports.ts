@@ -13,6 +13,7 @@ import {
 import { mailerLiteToLeave } from "../providers/mailerlite-move";
 import type { Scope } from "../scope";
 import type { TenantConfig } from "../tenants/config";
+import { importsAtOnceRefusal, newSubscribersRefusal } from "./import-limits";
 import { ImportFileError, type PreparedImport, type RefusedRow } from "./import-rows";
 import { type FileSource, withLists } from "./import-sources";
 import { listTenantLists } from "./lists";
@@ -153,6 +154,15 @@ export async function queueImport(
   if (rows.length === 0 && refused.length === 0) {
     throw new ImportFileError("The file has no rows below its header.");
   }
+  // Past a limit (decision 057) nothing is queued.
+  const refusal =
+    (await importsAtOnceRefusal(ctx.db, ctx.tenant.id)) ??
+    (await newSubscribersRefusal(
+      ctx.db,
+      ctx.tenant.id,
+      rows.map((row) => row.email),
+    ));
+  if (refusal) throw new ImportFileError(refusal);
   const now = new Date().toISOString();
   const nothingToWrite = rows.length === 0;
   const { id } = await ctx.db
@@ -222,6 +232,8 @@ export async function queueMailerLiteMove(ctx: AdminScope, by: string): Promise<
   if (latest && (latest.status === "queued" || latest.status === "running")) {
     return Number(latest.id);
   }
+  const refusal = await importsAtOnceRefusal(ctx.db, ctx.tenant.id);
+  if (refusal) throw new ImportFileError(refusal);
   if (latest?.status === "failed") {
     const resumed = await db
       .updateTable("subscriber_imports")

@@ -2,6 +2,8 @@ import { sql } from "kysely";
 import type { Db } from "../db";
 import type { SubscriberStatus } from "../db/schema";
 import { tenantDb } from "../db/tenant-guard";
+import { limitRefusal } from "../tenants/usage";
+import { SubscriptionError } from "./errors";
 
 /**
  * The one writer of a tenant's audience (issue 13, point 3): `subscribers`, `subscriptions` (who
@@ -176,13 +178,19 @@ export interface NewSubscriber {
   created_at?: string;
 }
 
-/** Adds subscribers (their addresses new to the tenant); answers their ids by address. */
+/**
+ * Adds subscribers (their addresses new to the tenant); answers their ids by address. Past the
+ * tenant's subscriber limit (decision 057) nothing is added: SubscriptionError (429) naming it.
+ */
 export async function insertSubscribers(
   db: Db,
   tenantId: string,
   rows: readonly NewSubscriber[],
   now: string,
 ): Promise<{ id: number; email: string }[]> {
+  const refusal =
+    rows.length > 0 ? await limitRefusal(db, tenantId, "subscribers", rows.length) : null;
+  if (refusal) throw new SubscriptionError(refusal, 429);
   const inserted: { id: number; email: string }[] = [];
   for (const part of chunks(rows, 200)) {
     const ids = await db

@@ -187,6 +187,9 @@ describe.each(testDialects())("/metrics on %s", (dialect) => {
       herald_send_queue_oldest_age_seconds: "gauge",
       herald_import_jobs: "gauge",
       herald_event_loop_delay_seconds: "gauge",
+      // Each tenant's usage and limits (decision 057; tests/integration/tenant-limits.test.ts).
+      herald_tenant_usage: "gauge",
+      herald_tenant_limit: "gauge",
     });
     // Event-loop delay since the previous scrape (issue 44): p50 ≤ p99 ≤ max, each a real wait.
     const delay = (stat: string) => sampleSum(samples, "herald_event_loop_delay_seconds", { stat });

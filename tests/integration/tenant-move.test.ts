@@ -27,6 +27,7 @@ import { recordEvents } from "../../server/subscribers/events";
 import { listTenantLists } from "../../server/subscribers/lists";
 import { createTenant } from "../../server/tenants/admin";
 import { generateDkimKey } from "../../server/tenants/dkim";
+import { saveTenantLimits } from "../../server/tenants/limits";
 import { type Row, sha256Of } from "../../server/tenants/move/archive";
 import { exportTenant } from "../../server/tenants/move/export";
 import { IMPORT_ACTOR, importTenant, TenantImportError } from "../../server/tenants/move/import";
@@ -511,6 +512,12 @@ async function seedTenant(db: Db, id: string, domain: string): Promise<void> {
       error: null,
     })
     .execute();
+  // The tenant's own limits (decision 057) travel with it; storage past 2^31 bytes (bigint).
+  await saveTenantLimits(db, actor, id, {
+    subscribers: 50_000,
+    storageBytes: 5_000_000_000,
+    testSendsPerDay: "unlimited",
+  });
 }
 
 /** The labels integer and text ids stand for: what must be the same on both sides of a move. */
@@ -594,6 +601,14 @@ async function canonical(db: Db, tenantId: string): Promise<Record<string, strin
                 }
               : { table: "webhook_secrets", column: "secret", row: `${tenantId}/${row.provider}` };
           next[secret] = getSecretBox().open(String(row[secret]), at);
+        }
+        // bigint: PostgreSQL answers it as text, SQLite as a number.
+        if (name === "tenant_limits") {
+          for (const [column, value] of Object.entries(row)) {
+            if (column.endsWith("_at") || column.endsWith("_by") || column === "tenant_id")
+              continue;
+            next[column] = value === null ? null : Number(value);
+          }
         }
         if (name === "newsletter_search") {
           next.id = "(derived)";

@@ -47,6 +47,7 @@ export type TenantActionResult =
   | { intent: "webhook"; message: string }
   | { intent: "domain-health"; message: string }
   | { intent: "voice"; message: string }
+  | { intent: "limits"; message: string; fields: Record<string, string[]> }
   | {
       intent: "dkim";
       message: string;

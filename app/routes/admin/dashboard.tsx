@@ -3,8 +3,10 @@ import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import { listNewsletters, STAFF_PAGE_SIZE } from "../../../server/newsletters/listing";
 import { dashboardNumbers } from "../../../server/tenants/dashboard-numbers";
+import { tenantUsage } from "../../../server/tenants/usage";
 import { z } from "../../../shared/zod";
 import { DashboardFigures } from "../../components/admin/dashboard-numbers";
+import { UsageFigures } from "../../components/admin/tenant-limits";
 import { AdminPage, SignOutButton } from "../../components/admin-header";
 import { NewsletterCard, newsletterCardData } from "../../components/newsletter-card";
 import { Pagination } from "../../components/pagination";
@@ -25,13 +27,14 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   requireTenantAccess(context);
   const scope = scopeOf(context);
   const filter = filterSchema.parse(Object.fromEntries(url.searchParams));
-  const [{ items, total }, numbers] = await Promise.all([
+  const [{ items, total }, numbers, usage] = await Promise.all([
     listNewsletters(
       scope,
       { status: filter.status, search: filter.q },
       { page: filter.page, pageSize: STAFF_PAGE_SIZE },
     ),
     dashboardNumbers(scope),
+    tenantUsage(scope.db, scope.tenantId, scope.env),
   ]);
   const pageCount = Math.max(1, Math.ceil(total / STAFF_PAGE_SIZE));
   // Past the end (newsletters were deleted, an old link): the last page, with the same filters.
@@ -46,6 +49,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     pageCount,
     total,
     numbers,
+    usage,
   };
 }
 
@@ -74,6 +78,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       }
     >
       <DashboardFigures numbers={loaderData.numbers} />
+      <UsageFigures lines={loaderData.usage} />
       <Form
         method="get"
         className="flex flex-wrap items-end gap-3"

@@ -3,6 +3,7 @@ import { data, redirect } from "react-router";
 import { requireTenantAccess } from "../../../server/auth/guards";
 import { scopeOf } from "../../../server/http/context";
 import { MailNotSentError } from "../../../server/mail/send";
+import { SubscriptionError } from "../../../server/subscribers/errors";
 import { listFields } from "../../../server/subscribers/fields";
 import { listTenantLists, sendableLists } from "../../../server/subscribers/lists";
 import { addSubscriber } from "../../../server/subscribers/profile-edit";
@@ -36,6 +37,10 @@ export async function action({ request, context }: Route.ActionArgs) {
         { message: error.message, fields: error.fields, values },
         { status: error.status },
       );
+    }
+    // Past the tenant's subscriber limit (decision 057): the message names it.
+    if (error instanceof SubscriptionError) {
+      return data({ message: error.message, fields: {}, values }, { status: error.status });
     }
     if (error instanceof MailNotSentError) {
       return data(

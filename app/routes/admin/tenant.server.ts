@@ -33,6 +33,7 @@ import type { DkimFormValues } from "../../components/dkim-settings";
 import type { Route } from "./+types/tenant";
 import { dkimAction } from "./tenant-dkim.server";
 import { domainHealthAction, domainHealthData } from "./tenant-domain-health.server";
+import { limitsAction, limitsData } from "./tenant-limits.server";
 
 /** The tenant the URL names and a database bound to it, for a super admin; else 404. */
 async function tenantOr404(context: Route.LoaderArgs["context"], id: string, user: StaffUser) {
@@ -81,6 +82,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       url: `${scopeOf(context).env.APP_URL}/api/webhooks/mailerlite/${encodeURIComponent(tenant.id)}`,
       secret: await webhookSecretStatus(db, tenant.id),
     },
+    limits: await limitsData(db, tenant.id, scopeOf(context).env),
     voice: {
       notes: await voiceNotesOf(db, tenant.id),
       maxLength: VOICE_NOTES_MAX,
@@ -193,6 +195,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     }
     logger.info({ tenantId: tenant.id, actor: user.id, intent }, "tenant webhook secret changed");
     return redirect(`/admin/tenants/${encodeURIComponent(tenant.id)}#webhook`);
+  }
+
+  if (intent === "limits:save") {
+    return limitsAction({ db, logger }, { tenantId: tenant.id, actor: user.email }, form);
   }
 
   if (intent === "voice:save") {

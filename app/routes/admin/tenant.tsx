@@ -2,6 +2,7 @@ import { useActionData, useNavigation, useSearchParams } from "react-router";
 import { DKIM_MESSAGES, DKIM_OUTCOMES } from "../../../shared/schemas/dkim";
 import { TENANT_MESSAGES } from "../../../shared/schemas/tenant";
 import { DomainHealthSection } from "../../components/admin/domain-health";
+import { LimitsSettings } from "../../components/admin/tenant-limits";
 import {
   DangerZone,
   EditForm,
@@ -54,6 +55,11 @@ export default function TenantPage({ loaderData }: Route.ComponentProps) {
         {searchParams.get("saved") === "1" && !result ? (
           <p className="mb-6 rounded-brand border border-ok/40 bg-ok/10 px-4 py-3 font-medium text-ok">
             {TENANT_MESSAGES.saved}
+          </p>
+        ) : null}
+        {searchParams.get("saved") === "limits" && !result ? (
+          <p className="mb-6 rounded-brand border border-ok/40 bg-ok/10 px-4 py-3 font-medium text-ok">
+            Limits saved.
           </p>
         ) : null}
         {dkimDone && !result ? (
@@ -122,6 +128,12 @@ export default function TenantPage({ loaderData }: Route.ComponentProps) {
         url={loaderData.webhook.url}
         secret={loaderData.webhook.secret}
         message={result?.intent === "webhook" ? result.message : null}
+      />
+      <LimitsSettings
+        tenantId={tenant.id}
+        {...loaderData.limits}
+        message={result?.intent === "limits" ? result.message : null}
+        fields={result?.intent === "limits" ? result.fields : {}}
       />
       <VoiceNotesSettings
         tenantId={tenant.id}

@@ -108,6 +108,7 @@ export const MOVED_TABLES: readonly MovedTable[] = [
   { name: "linkedin_posts", id: "serial", refs: { newsletter_id: "newsletters" } },
   { name: "newsletter_view_sources", id: "serial", refs: { newsletter_id: "newsletters" } },
   { name: "tenant_voice_notes" },
+  { name: "tenant_limits" },
   // Written by triggers as subscribers and subscriptions arrive; the import replaces what they
   // wrote with the archive's rows (list 0 is "all lists", not a list id).
   { name: "audience_counts", id: "serial", refs: { list_id: "lists" } },
@@ -160,6 +161,7 @@ export const INSTALL_TABLES: Readonly<Record<TableName, string | null>> = {
   linkedin_posts: null,
   newsletter_view_sources: null,
   tenant_voice_notes: null,
+  tenant_limits: null,
   users: "staff accounts and their password hashes; bylines travel as authors.json",
   sessions: "sign-ins to this install",
   staff_tokens: "password-reset and invitation links of this install",
