@@ -38,6 +38,7 @@ import * as m0037 from "./migrations/0037_linkedin";
 import * as m0038 from "./migrations/0038_ab_subjects";
 import * as m0039 from "./migrations/0039_sources_and_voice";
 import * as m0040 from "./migrations/0040_published_order_index";
+import * as m0042 from "./migrations/0042_jobs";
 import { crossTenant } from "./tenant-guard";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
@@ -80,6 +81,7 @@ const migrations: Record<string, Migration> = {
   "0038_ab_subjects": m0038,
   "0039_sources_and_voice": m0039,
   "0040_published_order_index": m0040,
+  "0042_jobs": m0042,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

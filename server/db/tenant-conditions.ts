@@ -42,6 +42,7 @@ export const TENANT_TABLES: ReadonlySet<string> = new Set([
   "linkedin_posts",
   "newsletter_view_sources",
   "tenant_voice_notes",
+  "jobs",
 ]);
 
 export class TenantGuardError extends Error {}
