@@ -12,12 +12,13 @@ import {
   setUserPassword,
   UserError,
 } from "../server/auth/users";
-import { backupSchedulerFor } from "../server/backups/schedule";
 import { bounceListenerFor } from "../server/campaigns/bounce-listener";
 import { CampaignWorker } from "../server/campaigns/worker";
 import { createDb, type Db } from "../server/db";
 import { migrateToLatest } from "../server/db/migrate";
 import { getEnv } from "../server/env";
+import { jobDefinitions } from "../server/jobs/catalog";
+import { JobRunner } from "../server/jobs/runner";
 import { getLogger } from "../server/logger";
 import { outboxTransport, smtpTransport } from "../server/mail/transport";
 import { startMetrics } from "../server/metrics";
@@ -219,8 +220,14 @@ async function workerCommand(): Promise<number> {
   const importer = new ImportWorker({ db, logger }).start();
   // Bounce and complaint reports, when BOUNCE_SMTP_PORT is set (README, Mail).
   const bounceListener = await bounceListenerFor(env, { db, logger, sessionSecret });
-  // Scheduled snapshots, when BACKUP_DIR is set (README, Backups and restore).
-  const backups = backupSchedulerFor(env, { db, logger });
+  // Background jobs (server/jobs/, decision 056): the purge, mail retries, the daily domain
+  // checks, scheduled snapshots when BACKUP_DIR is set. Retried mail goes out on a pool of its own.
+  const mailRetries = env.SMTP_URL ? smtpTransport(env.SMTP_URL, 1) : outboxTransport();
+  const jobs = new JobRunner({
+    db,
+    logger,
+    definitions: jobDefinitions({ db, logger, env, transport: mailRetries }),
+  }).start();
   // The worker's own timers do not hold the process open (they must not in the web server).
   const keepAlive = setInterval(() => {}, 60_000);
   await new Promise<void>((resolve) => {
@@ -234,9 +241,10 @@ async function workerCommand(): Promise<number> {
     importer.stop(),
     bounceListener?.close(),
     metrics?.close(),
-    backups?.stop(),
+    jobs.stop(),
   ]);
   transport.close();
+  mailRetries.close();
   await db.destroy();
   return 0;
 }

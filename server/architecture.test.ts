@@ -134,6 +134,7 @@ const TABLE_WRITERS: Record<string, string> = {
   linkedin_posts: "server/linkedin/posts.ts",
   newsletter_view_sources: "server/newsletters/view-sources.ts",
   tenant_voice_notes: "server/llm/voice.ts",
+  jobs: "server/jobs/store.ts",
 };
 
 describe("table ownership", () => {

@@ -1,5 +1,4 @@
 import { ensureFirstAdmin } from "./auth/bootstrap";
-import { type BackupScheduler, backupSchedulerFor } from "./backups/schedule";
 import { type BounceListener, bounceListenerFor } from "./campaigns/bounce-listener";
 import { CampaignWorker } from "./campaigns/worker";
 import { createDb, type Db } from "./db";
@@ -7,8 +6,9 @@ import { migrateToLatest } from "./db/migrate";
 import { type Env, getEnv } from "./env";
 import { closeFileStore } from "./files/store";
 import { closeRateLimitStores } from "./http/rate-limit";
+import { jobDefinitions } from "./jobs/catalog";
+import { JobRunner } from "./jobs/runner";
 import { getLogger, type Logger } from "./logger";
-import { retryFailedMail } from "./mail/send";
 import { mailTransports, type Transport } from "./mail/transport";
 import { startMetrics } from "./metrics";
 import { flushViewSources } from "./newsletters/view-sources";
@@ -16,7 +16,6 @@ import { getSecretBox } from "./secret-box";
 import { loadSessionSecret } from "./secrets";
 import { resealStoredSecrets } from "./secrets-at-rest";
 import { ImportWorker } from "./subscribers/import-worker";
-import { type DomainCheckScheduler, domainCheckSchedulerFor } from "./tenants/domain-checks";
 import { seedTenants } from "./tenants/seed";
 
 export interface Runtime {
@@ -33,10 +32,11 @@ export interface Runtime {
   importer: ImportWorker | null;
   /** the inbound bounce/complaint listener beside the worker, when BOUNCE_SMTP_PORT is set */
   bounceListener: BounceListener | null;
-  /** scheduled snapshots beside the worker, when BACKUP_DIR is set */
-  backups: BackupScheduler | null;
-  /** every tenant's sender domain checked daily beside the worker, unless DOMAIN_CHECK_EVERY=off */
-  domainChecks: DomainCheckScheduler | null;
+  /**
+   * the job runner (server/jobs/, decision 056) beside the sender: the purge, mail retries, the
+   * daily domain checks, scheduled backups
+   */
+  jobs: JobRunner | null;
 }
 
 // Kept on globalThis so the dev server's module reloads reuse one database connection.
@@ -67,19 +67,6 @@ async function boot(): Promise<Runtime> {
     env.SMTP_URL,
     env.SEND_CONCURRENCY,
   );
-  // Messages that could not be handed to SMTP are tried again with backoff (server/mail/send.ts),
-  // looked for as often as the shortest wait asks (1 s to 30 s); one run at a time.
-  let retrying = false;
-  const retryPoll = Math.min(30_000, Math.max(1_000, Math.min(...env.MAIL_RETRY_DELAYS)));
-  setInterval(() => {
-    if (retrying) return;
-    retrying = true;
-    retryFailedMail({ db, transport, logger, retryDelaysMs: env.MAIL_RETRY_DELAYS })
-      .catch((error: unknown) => logger.error({ err: error }, "mail retry failed"))
-      .finally(() => {
-        retrying = false;
-      });
-  }, retryPoll).unref();
   const sessionSecret = loadSessionSecret(env, logger);
   const worker =
     env.SEND_WORKER === "on"
@@ -90,8 +77,14 @@ async function boot(): Promise<Runtime> {
     ? await bounceListenerFor(env, { db, logger, sessionSecret })
     : null;
   const importer = worker ? new ImportWorker({ db, logger }).start() : null;
-  const backups = worker ? backupSchedulerFor(env, { db, logger }) : null;
-  const domainChecks = worker ? domainCheckSchedulerFor(env, { db, logger }) : null;
+  // Background jobs (mail retries among them) run where the sender runs.
+  const jobs = worker
+    ? new JobRunner({
+        db,
+        logger,
+        definitions: jobDefinitions({ db, logger, env, transport }),
+      }).start()
+    : null;
   return {
     env,
     db,
@@ -101,8 +94,7 @@ async function boot(): Promise<Runtime> {
     worker,
     importer,
     bounceListener,
-    backups,
-    domainChecks,
+    jobs,
   };
 }
 
@@ -129,8 +121,7 @@ export async function stopRuntime(
     runtime.bounceListener?.close(),
     runtime.worker?.stop(SEND_DRAIN_MS),
     runtime.importer?.stop(),
-    runtime.backups?.stop(),
-    runtime.domainChecks?.stop(),
+    runtime.jobs?.stop(),
   ]);
   await requestsDone;
   // The views counted since the last batch (decision 047).

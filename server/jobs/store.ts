@@ -68,13 +68,37 @@ export async function queueJob<P>(
   return row ? Number(row.id) : null;
 }
 
-/** A recurring job's one row (keyed by its kind), due at once when it did not exist. */
+/**
+ * A recurring job's one row (keyed by its kind): queued due now when it did not exist, and due
+ * now when it was waiting (a start looks at once, as a restart after a long stop should).
+ */
 export async function ensureRecurring(
   db: Db,
   definition: AnyJobDefinition,
   now = new Date(),
 ): Promise<void> {
-  await queueJob(db, definition, {}, { uniqueKey: `recurring:${definition.kind}` }, now);
+  const at = now.toISOString();
+  // The install's own job: it belongs to no tenant.
+  await crossTenant(db)
+    .insertInto("jobs")
+    .values({
+      tenant_id: null,
+      kind: definition.kind,
+      payload: "{}",
+      status: "waiting",
+      unique_key: `recurring:${definition.kind}`,
+      run_at: at,
+      max_attempts: definition.retry.attempts,
+      created_at: at,
+    })
+    .onConflict((conflict) =>
+      conflict
+        .column("unique_key")
+        .doUpdateSet({ run_at: at })
+        .where("jobs.status", "=", "waiting")
+        .where("jobs.run_at", ">", at),
+    )
+    .execute();
 }
 
 type Candidate = Pick<

@@ -1,0 +1,291 @@
+import { randomUUID } from "node:crypto";
+import pino from "pino";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { Db } from "../../server/db";
+import { migrateToLatest } from "../../server/db/migrate";
+import { crossTenant } from "../../server/db/tenant-guard";
+import { type AnyJobDefinition, backoffMs, defineJob } from "../../server/jobs/definition";
+import { purgeExpired } from "../../server/jobs/purge";
+import { JobRunner } from "../../server/jobs/runner";
+import {
+  claimJobs,
+  failJob,
+  finishJob,
+  queueJob,
+  renewLease,
+  retryFailedJob,
+} from "../../server/jobs/store";
+import { seedTenants } from "../../server/tenants/seed";
+import { createStaffUser } from "../support/auth";
+import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
+import { insertListSubscriber } from "../support/subscribers";
+import { scaled } from "../support/timing";
+
+const logger = pino({ level: "silent" });
+const T0 = new Date("2026-12-01T12:00:00.000Z");
+const at = (ms: number) => new Date(T0.getTime() + ms);
+
+/** A job that records what it ran, and fails when its payload says so. */
+function recorder(kind: string, options: Partial<AnyJobDefinition> = {}) {
+  const ran: number[] = [];
+  const definition = defineJob({
+    kind,
+    payload: z.object({ n: z.number(), fail: z.boolean().optional() }),
+    async run(payload, ctx) {
+      ran.push(payload.n);
+      await ctx.progress({ n: payload.n });
+      if (payload.fail) throw new Error(`job ${payload.n} broke`);
+    },
+    ...options,
+  });
+  return { definition, ran };
+}
+
+const byKind = (...definitions: AnyJobDefinition[]) =>
+  new Map(definitions.map((each) => [each.kind, each]));
+
+async function jobRow(db: Db, id: number) {
+  return crossTenant(db)
+    .selectFrom("jobs")
+    .selectAll()
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
+}
+
+async function until(check: () => Promise<boolean>, what: string) {
+  const deadline = Date.now() + scaled(15_000);
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe.each(testDialects())("the job system on %s", (dialect) => {
+  let database: TestDatabase;
+  let db: Db;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    db = database.db;
+    await migrateToLatest(db);
+    await seedTenants(db);
+  });
+
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  beforeEach(async () => {
+    await crossTenant(db).deleteFrom("jobs").execute();
+  });
+
+  it("gives each job to one runner only: two runners run 30 jobs once each", async () => {
+    const { definition, ran } = recorder("exclusive", { concurrency: 4, perTenant: 4 });
+    for (let n = 0; n < 30; n++) await queueJob(db, definition, { n });
+    // Two claims at the same moment, as two runners would: no job in both.
+    const [a, b] = await Promise.all([
+      claimJobs(db, "runner-a", byKind(definition), 3),
+      claimJobs(db, "runner-b", byKind(definition), 3),
+    ]);
+    const ids = [...(a ?? []), ...(b ?? [])].map((job) => job.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.length).toBeLessThanOrEqual(4);
+    for (const job of [...(a ?? []), ...(b ?? [])]) {
+      await finishJob(
+        db,
+        job,
+        job === a?.find((x) => x.id === job.id) ? "runner-a" : "runner-b",
+        definition,
+      );
+    }
+    const runners = [1, 2].map(
+      () => new JobRunner({ db, logger, definitions: [definition], slots: 3, pollMs: 20 }),
+    );
+    for (const runner of runners) runner.start();
+    await until(async () => ran.length >= 30 - ids.length, "every job ran");
+    await Promise.all(runners.map((runner) => runner.stop()));
+    expect(ran).toHaveLength(30 - ids.length);
+    expect(new Set(ran).size).toBe(ran.length);
+    const left = await crossTenant(db).selectFrom("jobs").select("status").execute();
+    expect(left.every((row) => row.status === "done")).toBe(true);
+  });
+
+  it("retries a failing job with growing waits, then marks it failed with its last error", async () => {
+    const retry = { attempts: 3, delayMs: 1_000, factor: 2, maxDelayMs: 60_000 };
+    const { definition } = recorder("flaky", { retry });
+    const id = (await queueJob(db, definition, { n: 1, fail: true }, {}, T0)) as number;
+    const kinds = byKind(definition);
+
+    const [first] = await claimJobs(db, "r", kinds, 1, T0);
+    expect(first?.attempt).toBe(1);
+    expect(await failJob(db, first as never, "r", definition, "boom 1", T0)).toBe("retry");
+    expect((await jobRow(db, id)).run_at).toBe(at(1_000).toISOString());
+    // Not before its wait is over.
+    expect(await claimJobs(db, "r", kinds, 1, at(999))).toEqual([]);
+    const [second] = await claimJobs(db, "r", kinds, 1, at(1_000));
+    expect(second?.attempt).toBe(2);
+    expect(await failJob(db, second as never, "r", definition, "boom 2", at(1_000))).toBe("retry");
+    // The second wait is twice the first.
+    expect(backoffMs(retry, 2)).toBe(2_000);
+    expect((await jobRow(db, id)).run_at).toBe(at(3_000).toISOString());
+    expect(await claimJobs(db, "r", kinds, 1, at(2_999))).toEqual([]);
+    const [third] = await claimJobs(db, "r", kinds, 1, at(3_000));
+    expect(third?.attempt).toBe(3);
+    expect(await failJob(db, third as never, "r", definition, "boom 3", at(3_000))).toBe("failed");
+    const failed = await jobRow(db, id);
+    expect(failed).toMatchObject({ status: "failed", last_error: "boom 3", claimed_by: null });
+    expect(Number(failed.attempts)).toBe(3);
+    expect(await claimJobs(db, "r", kinds, 1, at(100_000))).toEqual([]);
+
+    // The super admin's retry queues it again with its tries renewed.
+    expect(await retryFailedJob(db, id, at(100_000))).toBe(true);
+    expect(await retryFailedJob(db, id, at(100_000))).toBe(false);
+    const [again] = await claimJobs(db, "r", kinds, 1, at(100_000));
+    expect(again?.attempt).toBe(1);
+  });
+
+  it("runs a failing job through the runner until it fails, keeping its progress and error", async () => {
+    const retry = { attempts: 2, delayMs: 10, factor: 1, maxDelayMs: 10 };
+    const { definition, ran } = recorder("runner-flaky", { retry });
+    const id = (await queueJob(db, definition, { n: 7, fail: true })) as number;
+    const runner = new JobRunner({ db, logger, definitions: [definition], pollMs: 10 }).start();
+    await until(async () => (await jobRow(db, id)).status === "failed", "the job failed");
+    await runner.stop();
+    expect(ran).toEqual([7, 7]);
+    const row = await jobRow(db, id);
+    expect(row.last_error).toBe("job 7 broke");
+    expect(JSON.parse(row.progress ?? "{}")).toEqual({ n: 7 });
+  });
+
+  it("retakes a job whose runner stopped renewing its lease, and the old runner can no longer write it", async () => {
+    const { definition } = recorder("leased", { leaseMs: 30_000 });
+    const id = (await queueJob(db, definition, { n: 1 }, {}, T0)) as number;
+    const kinds = byKind(definition);
+    const [held] = await claimJobs(db, "crashed", kinds, 1, T0);
+    expect(held).toBeDefined();
+    // Within the lease nobody else gets it.
+    expect(await claimJobs(db, "other", kinds, 1, at(29_999))).toEqual([]);
+    const [retaken] = await claimJobs(db, "other", kinds, 1, at(30_001));
+    expect(retaken?.id).toBe(id);
+    expect(retaken?.attempt).toBe(2);
+    // The first runner comes back: its writes change nothing.
+    expect(await renewLease(db, held as never, "crashed", 30_000)).toBe(false);
+    await finishJob(db, held as never, "crashed", definition);
+    expect(await jobRow(db, id)).toMatchObject({ status: "running", claimed_by: "other" });
+    await finishJob(db, retaken as never, "other", definition);
+    expect((await jobRow(db, id)).status).toBe("done");
+  });
+
+  it("lets one tenant hold only its share of the slots", async () => {
+    const { definition } = recorder("per-tenant", { concurrency: 10, perTenant: 1 });
+    for (let n = 0; n < 5; n++) await queueJob(db, definition, { n }, { tenantId: "main" }, T0);
+    await queueJob(db, definition, { n: 99 }, { tenantId: "keydiscovery" }, at(1));
+    const claimed = await claimJobs(db, "r", byKind(definition), 10, at(10));
+    expect(claimed.map((job) => job.tenantId).sort()).toEqual(["keydiscovery", "main"]);
+    // Another runner finds main's slot taken too.
+    const more = await claimJobs(db, "r2", byKind(definition), 10, at(20));
+    expect(more).toEqual([]);
+    // The install-wide limit holds as well.
+    const { definition: narrow } = recorder("narrow", { concurrency: 1, perTenant: 5 });
+    await queueJob(db, narrow, { n: 1 }, { tenantId: "main" }, T0);
+    await queueJob(db, narrow, { n: 2 }, { tenantId: "keydiscovery" }, T0);
+    expect(await claimJobs(db, "r", byKind(narrow), 10, at(10))).toHaveLength(1);
+  });
+
+  it("purges expired sessions, staff links, preference links and old finished jobs, and nothing else", async () => {
+    const all = crossTenant(db);
+    const now = new Date();
+    const iso = (ms: number) => new Date(now.getTime() + ms).toISOString();
+    const day = 86_400_000;
+    const user = (await createStaffUser(db, { email: `purge-${randomUUID()}@example.com` })).id;
+    await all
+      .insertInto("sessions")
+      .values([
+        { token_hash: "expired", user_id: user, created_at: iso(-2 * day), expires_at: iso(-1) },
+        { token_hash: "live", user_id: user, created_at: iso(0), expires_at: iso(day) },
+      ])
+      .execute();
+    const link = (id: string, expires: number) => ({
+      id,
+      purpose: "reset" as const,
+      token_hash: id,
+      user_id: user,
+      email: "purge@example.com",
+      role: null,
+      products: null,
+      created_by: null,
+      created_at: iso(-20 * day),
+      expires_at: iso(expires),
+      used_at: null,
+      revoked_at: null,
+    });
+    await all
+      .insertInto("staff_tokens")
+      .values([link("long-expired", -8 * day), link("just-expired", -1), link("valid", day)])
+      .execute();
+    const subscriber = await insertListSubscriber(db, { email: "purge@example.com" });
+    const other = await insertListSubscriber(db, {
+      email: "purge@example.com",
+      tenantId: "keydiscovery",
+    });
+    const change = (tenant: string, id: number, hash: string, expires: number) => ({
+      tenant_id: tenant,
+      subscriber_id: id,
+      token_hash: hash,
+      active_lists: "[]",
+      inactive_lists: "[]",
+      created_at: iso(-day),
+      expires_at: iso(expires),
+      used_at: null,
+    });
+    await all
+      .insertInto("preference_changes")
+      .values([
+        change("main", subscriber, "expired-change", -1),
+        change("keydiscovery", other, "live-change", day),
+      ])
+      .execute();
+    const { definition } = recorder("purged");
+    const job = async (status: "done" | "failed" | "waiting", finished: number | null) => {
+      const id = (await queueJob(db, definition, { n: 0 })) as number;
+      await all
+        .updateTable("jobs")
+        .set({ status, finished_at: finished === null ? null : iso(finished) })
+        .where("id", "=", id)
+        .execute();
+      return id;
+    };
+    const oldDone = await job("done", -8 * day);
+    const newDone = await job("done", -day);
+    const oldFailed = await job("failed", -31 * day);
+    const newFailed = await job("failed", -8 * day);
+    const waiting = await job("waiting", null);
+
+    expect(await purgeExpired(db, now)).toEqual({
+      sessions: 1,
+      staffLinks: 1,
+      preferenceLinks: 1,
+      jobs: 2,
+    });
+    const left = async (
+      table: "sessions" | "staff_tokens" | "preference_changes",
+      column: string,
+    ) =>
+      (
+        await all
+          .selectFrom(table)
+          .select(column as never)
+          .execute()
+      )
+        .map((row) => (row as Record<string, string>)[column])
+        .sort();
+    expect(await left("sessions", "token_hash")).toEqual(["live"]);
+    expect(await left("staff_tokens", "id")).toEqual(["just-expired", "valid"]);
+    expect(await left("preference_changes", "token_hash")).toEqual(["live-change"]);
+    const jobs = (await all.selectFrom("jobs").select("id").execute()).map((row) => Number(row.id));
+    expect(jobs.sort((x, y) => x - y)).toEqual([newDone, newFailed, waiting]);
+    expect(jobs).not.toContain(oldDone);
+    expect(jobs).not.toContain(oldFailed);
+  });
+});
