@@ -16,6 +16,7 @@ import {
   renewLease,
   retryFailedJob,
 } from "../../server/jobs/store";
+import { renderMetrics, startMetrics } from "../../server/metrics";
 import { seedTenants } from "../../server/tenants/seed";
 import { createStaffUser } from "../support/auth";
 import { createTestDatabase, type TestDatabase, testDialects } from "../support/database";
@@ -156,6 +157,39 @@ describe.each(testDialects())("the job system on %s", (dialect) => {
     const row = await jobRow(db, id);
     expect(row.last_error).toBe("job 7 broke");
     expect(JSON.parse(row.progress ?? "{}")).toEqual({ n: 7 });
+  });
+
+  it("counts jobs by kind and state, the oldest due wait and failed tries in /metrics", async () => {
+    await startMetrics(db);
+    const { definition } = recorder("metered", {
+      retry: { attempts: 1, delayMs: 0, factor: 1, maxDelayMs: 0 },
+    });
+    const id = (await queueJob(db, definition, { n: 3, fail: true })) as number;
+    await queueJob(db, definition, { n: 4 }, { runAt: new Date(Date.now() + 3_600_000) });
+    await crossTenant(db)
+      .updateTable("jobs")
+      .set({ run_at: new Date(Date.now() - 90_000).toISOString() })
+      .where("id", "=", id)
+      .execute();
+    const value = (body: string, series: string) => {
+      const line = body.split("\n").find((each) => each.startsWith(`${series} `));
+      return line ? Number(line.split(" ")[1]) : 0;
+    };
+    const before = (await renderMetrics()).body;
+    expect(value(before, 'herald_jobs{kind="metered",state="waiting"}')).toBe(2);
+    expect(value(before, 'herald_jobs{kind="metered",state="failed"}')).toBe(0);
+    expect(value(before, "herald_jobs_oldest_waiting_age_seconds")).toBeGreaterThanOrEqual(90);
+    const runner = new JobRunner({ db, logger, definitions: [definition], pollMs: 10 }).start();
+    await until(async () => (await jobRow(db, id)).status === "failed", "the job failed");
+    await runner.stop();
+    const after = (await renderMetrics()).body;
+    expect(value(after, 'herald_jobs{kind="metered",state="failed"}')).toBe(1);
+    expect(value(after, 'herald_jobs{kind="metered",state="waiting"}')).toBe(1);
+    // The counter is this process's (both databases' runs add to it).
+    const failures = 'herald_job_failures_total{kind="metered"}';
+    expect(value(after, failures) - value(before, failures)).toBe(1);
+    // The one left waiting is not due: nothing has waited past its time.
+    expect(value(after, "herald_jobs_oldest_waiting_age_seconds")).toBe(0);
   });
 
   it("retakes a job whose runner stopped renewing its lease, and the old runner can no longer write it", async () => {

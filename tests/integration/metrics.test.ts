@@ -187,6 +187,9 @@ describe.each(testDialects())("/metrics on %s", (dialect) => {
       herald_send_queue_oldest_age_seconds: "gauge",
       herald_import_jobs: "gauge",
       herald_event_loop_delay_seconds: "gauge",
+      herald_job_failures_total: "counter",
+      herald_jobs: "gauge",
+      herald_jobs_oldest_waiting_age_seconds: "gauge",
     });
     // Event-loop delay since the previous scrape (issue 44): p50 ≤ p99 ≤ max, each a real wait.
     const delay = (stat: string) => sampleSum(samples, "herald_event_loop_delay_seconds", { stat });
@@ -200,6 +203,8 @@ describe.each(testDialects())("/metrics on %s", (dialect) => {
     expect(sampleSum(samples, "nodejs_heap_size_used_bytes")).toBeGreaterThan(1_000_000);
     expect(sampleSum(samples, "herald_import_jobs", { status: "queued" })).toBe(0);
     expect(sampleSum(samples, "herald_backup_last_success_timestamp_seconds")).toBe(0);
+    // The job runner beside the sender keeps the hourly purge's row (decision 056).
+    expect(sampleSum(samples, "herald_jobs", { kind: "purge" })).toBe(1);
   });
 
   it("times each answer under its route pattern, never its URL, and counts page-cache hits and misses", async () => {
