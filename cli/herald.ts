@@ -27,7 +27,6 @@ import { SEND_DRAIN_MS, STOP_WITHIN_MS } from "../server/runtime";
 import { getSecretBox } from "../server/secret-box";
 import { loadSessionSecret } from "../server/secrets";
 import { accountsWithOldRecoveryCodes, resealStoredSecrets } from "../server/secrets-at-rest";
-import { ImportWorker } from "../server/subscribers/import-worker";
 import { seedTenants } from "../server/tenants/seed";
 import { ARCHIVE_IMPORT_USAGE, archiveImportCommand } from "./archive-import";
 import { backupCommand, restoreCommand } from "./backup";
@@ -216,11 +215,9 @@ async function workerCommand(): Promise<number> {
   const sessionSecret = loadSessionSecret(env, logger);
   const worker = new CampaignWorker({ db, transport, logger, env, sessionSecret }).start();
   logger.info({ worker: worker.id }, "campaign worker started");
-  // CSV imports run beside the sender, wherever it runs.
-  const importer = new ImportWorker({ db, logger }).start();
   // Bounce and complaint reports, when BOUNCE_SMTP_PORT is set (README, Mail).
   const bounceListener = await bounceListenerFor(env, { db, logger, sessionSecret });
-  // Background jobs (server/jobs/, decision 056): the purge, mail retries, the daily domain
+  // Background jobs (server/jobs/, decision 056): imports, the purge, mail retries, the daily domain
   // checks, scheduled snapshots when BACKUP_DIR is set. Retried mail goes out on a pool of its own.
   const mailRetries = env.SMTP_URL ? smtpTransport(env.SMTP_URL, 1) : outboxTransport();
   const jobs = new JobRunner({
@@ -238,7 +235,6 @@ async function workerCommand(): Promise<number> {
   setTimeout(() => process.exit(0), STOP_WITHIN_MS - 500).unref();
   await Promise.all([
     worker.stop(SEND_DRAIN_MS),
-    importer.stop(),
     bounceListener?.close(),
     metrics?.close(),
     jobs.stop(),

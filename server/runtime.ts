@@ -15,7 +15,6 @@ import { flushViewSources } from "./newsletters/view-sources";
 import { getSecretBox } from "./secret-box";
 import { loadSessionSecret } from "./secrets";
 import { resealStoredSecrets } from "./secrets-at-rest";
-import { ImportWorker } from "./subscribers/import-worker";
 import { seedTenants } from "./tenants/seed";
 
 export interface Runtime {
@@ -28,13 +27,11 @@ export interface Runtime {
   sessionSecret: string;
   /** the campaign sender in this process, unless SEND_WORKER=off */
   worker: CampaignWorker | null;
-  /** CSV imports in the background, beside the sender (same SEND_WORKER switch) */
-  importer: ImportWorker | null;
   /** the inbound bounce/complaint listener beside the worker, when BOUNCE_SMTP_PORT is set */
   bounceListener: BounceListener | null;
   /**
-   * the job runner (server/jobs/, decision 056) beside the sender: the purge, mail retries, the
-   * daily domain checks, scheduled backups
+   * the job runner (server/jobs/, decision 056) beside the sender: imports, the purge, mail
+   * retries, the daily domain checks, scheduled backups
    */
   jobs: JobRunner | null;
 }
@@ -76,7 +73,6 @@ async function boot(): Promise<Runtime> {
   const bounceListener = worker
     ? await bounceListenerFor(env, { db, logger, sessionSecret })
     : null;
-  const importer = worker ? new ImportWorker({ db, logger }).start() : null;
   // Background jobs (mail retries among them) run where the sender runs.
   const jobs = worker
     ? new JobRunner({
@@ -92,7 +88,6 @@ async function boot(): Promise<Runtime> {
     transport,
     sessionSecret,
     worker,
-    importer,
     bounceListener,
     jobs,
   };
@@ -120,7 +115,6 @@ export async function stopRuntime(
   await Promise.all([
     runtime.bounceListener?.close(),
     runtime.worker?.stop(SEND_DRAIN_MS),
-    runtime.importer?.stop(),
     runtime.jobs?.stop(),
   ]);
   await requestsDone;

@@ -7,6 +7,7 @@ import { retryFailedMail } from "../mail/send";
 import type { Transport } from "../mail/transport";
 import { DOMAIN_CHECK_POLL_MS, runDueDomainChecks } from "../tenants/domain-checks";
 import { type AnyJobDefinition, defineJob, everyMs } from "./definition";
+import { archiveImportJob, audienceImportJob } from "./imports";
 import { purgeExpired } from "./purge";
 
 /*
@@ -88,6 +89,8 @@ export const backupJob = (deps: JobDeps, dir: string) =>
 export function jobDefinitions(deps: JobDeps): AnyJobDefinition[] {
   const { env } = deps;
   return [
+    audienceImportJob,
+    archiveImportJob,
     purgeJob(deps),
     mailRetryJob(deps),
     ...(env.DOMAIN_CHECK_EVERY === null ? [] : [domainChecksJob(deps, env.DOMAIN_CHECK_EVERY)]),

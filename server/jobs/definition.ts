@@ -24,6 +24,19 @@ export interface JobContext {
   progress(value: Record<string, unknown>): Promise<void>;
 }
 
+/**
+ * Thrown by a handler that cannot go on yet for a reason that is no failure (the work is held
+ * elsewhere): the job waits `delayMs` and runs again, the try not counted.
+ */
+export class RunLater extends Error {
+  constructor(
+    readonly delayMs: number,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
+
 export interface RetryPolicy {
   /** tries in all, the first included */
   attempts: number;

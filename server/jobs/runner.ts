@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import type { Db } from "../db";
 import type { Logger } from "../logger";
 import { countJobFailure } from "../metrics";
-import type { AnyJobDefinition } from "./definition";
+import { type AnyJobDefinition, RunLater } from "./definition";
 import {
   type ClaimedJob,
   claimJobs,
@@ -174,6 +174,11 @@ export class JobRunner {
       if (lost) return;
       if (this.stopping.signal.aborted) {
         await handBack(db, job, this.id).catch(() => undefined);
+        return;
+      }
+      if (error instanceof RunLater) {
+        await handBack(db, job, this.id, new Date(Date.now() + error.delayMs));
+        logger.info({ ...log, reason: error.message }, "job put off");
         return;
       }
       const message = error instanceof Error ? error.message : String(error);

@@ -30,6 +30,9 @@ export function onJobQueued(wake: () => void): () => void {
   return () => listeners.delete(wake);
 }
 
+/** What queuing a job needs of its kind (server/jobs/kinds.ts for the kinds other modules queue). */
+export type QueuedKind<P> = Pick<JobDefinition<P>, "kind" | "payload" | "retry">;
+
 export interface QueueOptions {
   tenantId?: string | null;
   runAt?: Date;
@@ -40,7 +43,7 @@ export interface QueueOptions {
 /** Queues a job of `definition` (its payload checked by the job's schema); its id, or null if its unique key was taken. */
 export async function queueJob<P>(
   db: Db,
-  definition: JobDefinition<P>,
+  definition: QueuedKind<P>,
   payload: P,
   options: QueueOptions = {},
   now = new Date(),
@@ -280,14 +283,17 @@ export async function failJob(
   return retry ? "retry" : "failed";
 }
 
-/** A job stopped part way by a shutdown: back in the queue at once, the try not counted. */
-export async function handBack(db: Db, job: ClaimedJob, runnerId: string, now = new Date()) {
+/**
+ * A job stopped part way by a shutdown (or put off by its handler, RunLater): back in the queue,
+ * due at `runAt`, the try not counted.
+ */
+export async function handBack(db: Db, job: ClaimedJob, runnerId: string, runAt = new Date()) {
   await ownJob(db, job, runnerId)
     .set({
       status: "waiting",
       claimed_by: null,
       lease_until: null,
-      run_at: now.toISOString(),
+      run_at: runAt.toISOString(),
       attempts: sql<number>`attempts - 1`,
     })
     .execute();

@@ -3,7 +3,7 @@ import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Db } from "../../server/db";
-import { migrateToLatest } from "../../server/db/migrate";
+import { migrateToLatest, migratorFor } from "../../server/db/migrate";
 import { crossTenant } from "../../server/db/tenant-guard";
 import { type AnyJobDefinition, backoffMs, defineJob } from "../../server/jobs/definition";
 import { purgeExpired } from "../../server/jobs/purge";
@@ -321,5 +321,52 @@ describe.each(testDialects())("the job system on %s", (dialect) => {
     expect(jobs.sort((x, y) => x - y)).toEqual([newDone, newFailed, waiting]);
     expect(jobs).not.toContain(oldDone);
     expect(jobs).not.toContain(oldFailed);
+  });
+});
+
+describe.each(testDialects())("migration 0042 on %s", (dialect) => {
+  it("gives each import waiting or running at the upgrade its job, and none to finished ones", async () => {
+    const database = await createTestDatabase(dialect);
+    try {
+      const db = database.db;
+      expect((await migratorFor(db).migrateTo("0040_published_order_index")).error).toBeUndefined();
+      await seedTenants(db);
+      const row = (status: string, name: string) => ({
+        tenant_id: "main",
+        file_name: name,
+        source: "herald",
+        csv: "email\n",
+        status,
+        created_by: "x",
+        created_at: "2026-12-01T00:00:00.000Z",
+      });
+      await crossTenant(db)
+        .insertInto("subscriber_imports")
+        .values([row("queued", "a.csv"), row("running", "b.csv"), row("done", "c.csv")] as never)
+        .execute();
+      await migrateToLatest(db);
+      const jobs = await crossTenant(db)
+        .selectFrom("jobs")
+        .select(["kind", "tenant_id", "payload", "status", "max_attempts"])
+        .orderBy("id")
+        .execute();
+      const ids = await crossTenant(db)
+        .selectFrom("subscriber_imports")
+        .select("id")
+        .where("status", "in", ["queued", "running"])
+        .orderBy("id")
+        .execute();
+      expect(jobs.map((job) => JSON.parse(job.payload).importId)).toEqual(
+        ids.map((each) => Number(each.id)),
+      );
+      expect(jobs.every((job) => job.kind === "audience-import" && job.status === "waiting")).toBe(
+        true,
+      );
+      expect(jobs.every((job) => job.tenant_id === "main" && Number(job.max_attempts) === 3)).toBe(
+        true,
+      );
+    } finally {
+      await database.drop();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import * as def from "./columns";
 
 /**
@@ -33,6 +34,30 @@ export async function up(db: def.MigrationDb): Promise<void> {
     .execute();
   await def.createIndex(db, "jobs_due", "jobs", ["status", "run_at"]);
   await def.createIndex(db, "jobs_kind_tenant", "jobs", ["kind", "tenant_id", "status"]);
+  // Imports waiting or cut short by the upgrade: each gets its job (server/jobs/imports.ts).
+  for (const [table, kind] of [
+    ["subscriber_imports", "audience-import"],
+    ["archive_imports", "archive-import"],
+  ] as const) {
+    await db
+      .insertInto("jobs")
+      .columns(["tenant_id", "kind", "payload", "status", "run_at", "max_attempts", "created_at"])
+      .expression(
+        db
+          .selectFrom(table)
+          .select([
+            "tenant_id",
+            sql.lit(kind).as("kind"),
+            sql<string>`'{"importId":' || id || '}'`.as("payload"),
+            sql.lit("waiting").as("status"),
+            "created_at as run_at",
+            sql.lit(3).as("max_attempts"),
+            "created_at",
+          ])
+          .where(`${table}.status`, "in", ["queued", "running"]),
+      )
+      .execute();
+  }
 }
 
 export async function down(db: def.MigrationDb): Promise<void> {
