@@ -1,7 +1,9 @@
+import { hostname } from "node:os";
 import { z } from "zod";
 import { backupTurnOf, takeBackupTurn } from "../backups/schedule";
 import type { Db } from "../db";
 import type { Env } from "../env";
+import { runLinkedInPosts } from "../linkedin/publisher";
 import type { Logger } from "../logger";
 import { retryFailedMail } from "../mail/send";
 import type { Transport } from "../mail/transport";
@@ -24,6 +26,8 @@ export interface JobDeps {
 }
 
 const HOUR_MS = 3_600_000;
+/** The lease of the every-second jobs (renewed every third of it while one runs). */
+const SHORT_LEASE_MS = 5_000;
 const noPayload = z.object({}).strict();
 /** A recurring job's tries: one per turn, the next turn is its retry. */
 const ONCE = { attempts: 1, delayMs: 0, factor: 1, maxDelayMs: 0 };
@@ -46,6 +50,7 @@ export const mailRetryJob = (deps: JobDeps) =>
   defineJob({
     kind: "mail-retry",
     payload: noPayload,
+    leaseMs: SHORT_LEASE_MS,
     // As often as the shortest wait asks, 1 s to 30 s.
     every: everyMs(Math.min(30_000, Math.max(1_000, Math.min(...deps.env.MAIL_RETRY_DELAYS)))),
     retry: ONCE,
@@ -55,6 +60,25 @@ export const mailRetryJob = (deps: JobDeps) =>
         transport: deps.transport,
         logger: deps.logger,
         retryDelaysMs: deps.env.MAIL_RETRY_DELAYS,
+      });
+    },
+  });
+
+/** Due LinkedIn posts (server/linkedin/publisher.ts; each post keeps its own claim and state). */
+export const linkedInPostsJob = (deps: JobDeps) =>
+  defineJob({
+    kind: "linkedin-posts",
+    payload: noPayload,
+    every: everyMs(1_000),
+    retry: ONCE,
+    // A round is short: a dead process's turn is retaken within seconds.
+    leaseMs: SHORT_LEASE_MS,
+    async run() {
+      await runLinkedInPosts({
+        db: deps.db,
+        logger: deps.logger,
+        worker: `${hostname()}:${process.pid}:linkedin`,
+        env: deps.env,
       });
     },
   });
@@ -93,6 +117,7 @@ export function jobDefinitions(deps: JobDeps): AnyJobDefinition[] {
     archiveImportJob,
     purgeJob(deps),
     mailRetryJob(deps),
+    linkedInPostsJob(deps),
     ...(env.DOMAIN_CHECK_EVERY === null ? [] : [domainChecksJob(deps, env.DOMAIN_CHECK_EVERY)]),
     ...(env.BACKUP_DIR ? [backupJob(deps, env.BACKUP_DIR)] : []),
   ];

@@ -73,7 +73,7 @@ export async function queueJob<P>(
 
 /**
  * A recurring job's one row (keyed by its kind): queued due now when it did not exist, and due
- * now when it was waiting (a start looks at once, as a restart after a long stop should).
+ * now when it was waiting or failed (a start looks at once, as a restart after a long stop should).
  */
 export async function ensureRecurring(
   db: Db,
@@ -97,9 +97,14 @@ export async function ensureRecurring(
     .onConflict((conflict) =>
       conflict
         .column("unique_key")
-        .doUpdateSet({ run_at: at })
-        .where("jobs.status", "=", "waiting")
-        .where("jobs.run_at", ">", at),
+        .doUpdateSet({ run_at: at, status: "waiting", finished_at: null })
+        .where((eb) =>
+          eb.or([
+            eb.and([eb("jobs.status", "=", "waiting"), eb("jobs.run_at", ">", at)]),
+            // failed by hand or by an older version: a recurring job runs again
+            eb("jobs.status", "=", "failed"),
+          ]),
+        ),
     )
     .execute();
 }
@@ -146,7 +151,9 @@ export async function claimJobs(
     if (claimed.length >= max) break;
     const definition = definitions.get(job.kind);
     if (!definition) continue;
-    if (job.status === "running" && Number(job.attempts) >= Number(job.max_attempts)) {
+    // A recurring job is never given up: its next turn is its retry.
+    const lastTry = Number(job.attempts) >= Number(job.max_attempts) && !definition.every;
+    if (job.status === "running" && lastTry) {
       // Its runner died on its last try: no runner is given it again.
       await jobs
         .updateTable("jobs")

@@ -10,6 +10,7 @@ import { purgeExpired } from "../../server/jobs/purge";
 import { JobRunner } from "../../server/jobs/runner";
 import {
   claimJobs,
+  ensureRecurring,
   failJob,
   finishJob,
   queueJob,
@@ -209,6 +210,33 @@ describe.each(testDialects())("the job system on %s", (dialect) => {
     expect(await jobRow(db, id)).toMatchObject({ status: "running", claimed_by: "other" });
     await finishJob(db, retaken as never, "other", definition);
     expect((await jobRow(db, id)).status).toBe("done");
+  });
+
+  it("retakes a recurring job whose runner died on its one try, and runs it again at its next turn", async () => {
+    const { definition } = recorder("recurring", {
+      retry: { attempts: 1, delayMs: 0, factor: 1, maxDelayMs: 0 },
+      leaseMs: 5_000,
+      every: (now) => new Date(now.getTime() + 60_000),
+    });
+    await ensureRecurring(db, definition, T0);
+    const kinds = byKind(definition);
+    const [held] = await claimJobs(db, "crashed", kinds, 1, T0);
+    expect(held?.attempt).toBe(1);
+    // Its runner is killed: after the lease another runner takes it, though it was the last try.
+    const [retaken] = await claimJobs(db, "other", kinds, 1, at(5_001));
+    expect(retaken?.id).toBe(held?.id);
+    await finishJob(db, retaken as never, "other", definition);
+    expect(await jobRow(db, held?.id as number)).toMatchObject({
+      status: "waiting",
+      run_at: at(5_001 + 60_000).toISOString(),
+    });
+    // A recurring row found failed is queued again when a runner starts.
+    await crossTenant(db).updateTable("jobs").set({ status: "failed" }).execute();
+    await ensureRecurring(db, definition, at(70_000));
+    expect(await jobRow(db, held?.id as number)).toMatchObject({
+      status: "waiting",
+      run_at: at(70_000).toISOString(),
+    });
   });
 
   it("lets one tenant hold only its share of the slots", async () => {
