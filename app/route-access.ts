@@ -131,6 +131,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   // Across tenants.
   "/admin/users": "super-admin",
   "/admin/api-tokens": "super-admin",
+  "/admin/jobs": "super-admin",
   "/admin/tenants": "tenant-manager",
   "/admin/tenants/:id": "tenant-manager",
 

@@ -102,6 +102,7 @@ export default [
     route("uploads", "routes/admin/uploads.ts"),
     route("link-preview", "routes/admin/link-preview.ts"),
     route("comments/:id", "routes/admin/comment-moderation.ts"),
+    route("jobs", "routes/admin/jobs.tsx"),
   ]),
 
   ...prefix("brand", [

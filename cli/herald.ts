@@ -12,12 +12,13 @@ import {
   setUserPassword,
   UserError,
 } from "../server/auth/users";
-import { backupSchedulerFor } from "../server/backups/schedule";
 import { bounceListenerFor } from "../server/campaigns/bounce-listener";
 import { CampaignWorker } from "../server/campaigns/worker";
 import { createDb, type Db } from "../server/db";
 import { migrateToLatest } from "../server/db/migrate";
 import { getEnv } from "../server/env";
+import { jobDefinitions } from "../server/jobs/catalog";
+import { JobRunner } from "../server/jobs/runner";
 import { getLogger } from "../server/logger";
 import { outboxTransport, smtpTransport } from "../server/mail/transport";
 import { startMetrics } from "../server/metrics";
@@ -26,7 +27,6 @@ import { SEND_DRAIN_MS, STOP_WITHIN_MS } from "../server/runtime";
 import { getSecretBox } from "../server/secret-box";
 import { loadSessionSecret } from "../server/secrets";
 import { accountsWithOldRecoveryCodes, resealStoredSecrets } from "../server/secrets-at-rest";
-import { ImportWorker } from "../server/subscribers/import-worker";
 import { seedTenants } from "../server/tenants/seed";
 import { ARCHIVE_IMPORT_USAGE, archiveImportCommand } from "./archive-import";
 import { backupCommand, restoreCommand } from "./backup";
@@ -215,12 +215,16 @@ async function workerCommand(): Promise<number> {
   const sessionSecret = loadSessionSecret(env, logger);
   const worker = new CampaignWorker({ db, transport, logger, env, sessionSecret }).start();
   logger.info({ worker: worker.id }, "campaign worker started");
-  // CSV imports run beside the sender, wherever it runs.
-  const importer = new ImportWorker({ db, logger }).start();
   // Bounce and complaint reports, when BOUNCE_SMTP_PORT is set (README, Mail).
   const bounceListener = await bounceListenerFor(env, { db, logger, sessionSecret });
-  // Scheduled snapshots, when BACKUP_DIR is set (README, Backups and restore).
-  const backups = backupSchedulerFor(env, { db, logger });
+  // Background jobs (server/jobs/, decision 056): imports, the purge, mail retries, the daily domain
+  // checks, scheduled snapshots when BACKUP_DIR is set. Retried mail goes out on a pool of its own.
+  const mailRetries = env.SMTP_URL ? smtpTransport(env.SMTP_URL, 1) : outboxTransport();
+  const jobs = new JobRunner({
+    db,
+    logger,
+    definitions: jobDefinitions({ db, logger, env, transport: mailRetries }),
+  }).start();
   // The worker's own timers do not hold the process open (they must not in the web server).
   const keepAlive = setInterval(() => {}, 60_000);
   await new Promise<void>((resolve) => {
@@ -231,12 +235,12 @@ async function workerCommand(): Promise<number> {
   setTimeout(() => process.exit(0), STOP_WITHIN_MS - 500).unref();
   await Promise.all([
     worker.stop(SEND_DRAIN_MS),
-    importer.stop(),
     bounceListener?.close(),
     metrics?.close(),
-    backups?.stop(),
+    jobs.stop(),
   ]);
   transport.close();
+  mailRetries.close();
   await db.destroy();
   return 0;
 }

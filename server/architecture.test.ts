@@ -136,6 +136,7 @@ const TABLE_WRITERS: Record<string, string> = {
   newsletter_view_sources: "server/newsletters/view-sources.ts",
   tenant_voice_notes: "server/llm/voice.ts",
   tenant_limits: "server/tenants/limits.ts",
+  jobs: "server/jobs/store.ts",
 };
 
 describe("table ownership", () => {

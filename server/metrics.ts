@@ -6,6 +6,7 @@ import { readBackupStatus } from "./backups/schedule";
 import { sendQueueState } from "./campaigns/deliveries";
 import type { Db } from "./db";
 import { crossTenant } from "./db/tenant-guard";
+import { countJobs, JOB_STATES, oldestWaitingAgeSeconds } from "./jobs/overview";
 import { lazy } from "./lazy";
 import { allTenantsUsage, type TenantUsageLines } from "./tenants/usage";
 
@@ -33,6 +34,7 @@ interface Metrics {
   mail: Record<MailOutcome, Counter<"tenant" | "stream">>;
   feedback: Record<FeedbackOutcomeKind, Counter<"tenant">>;
   importJobsFinished: Counter<"kind" | "status">;
+  jobFailures: Counter<"kind">;
   /** the database the scrape-time gauges read; set by the runtime once it is open */
   db: Db | null;
 }
@@ -105,7 +107,14 @@ function createMetrics(prom: typeof import("prom-client")): Metrics {
       labelNames: ["kind", "status"],
       registers: [registry],
     }),
+    jobFailures: new Counter({
+      name: "herald_job_failures_total",
+      help: "Tries of background jobs that failed in this process (retried or given up), by kind",
+      labelNames: ["kind"],
+      registers: [registry],
+    }),
   };
+  jobGauges(prom, registry, () => metrics.db);
   new Gauge({
     name: "herald_backup_last_success_timestamp_seconds",
     help: "When the last backup succeeded (Unix time); 0 when none is known",
@@ -213,6 +222,45 @@ function eventLoopDelayGauge(prom: typeof import("prom-client"), registry: Regis
   });
 }
 
+/** The job table (decision 056): jobs by kind and state, and how long the oldest due one waits. */
+function jobGauges(
+  prom: typeof import("prom-client"),
+  registry: Registry,
+  database: () => Db | null,
+): void {
+  new prom.Gauge({
+    name: "herald_jobs",
+    help: "Background jobs in the database, by kind and state",
+    labelNames: ["kind", "state"],
+    registers: [registry],
+    async collect() {
+      const db = database();
+      if (!db) return;
+      const counts = await countJobs(db);
+      this.reset();
+      const totals = new Map<string, number>();
+      for (const { kind, state, count } of counts) {
+        for (const each of JOB_STATES)
+          totals.set(`${kind}\n${each}`, totals.get(`${kind}\n${each}`) ?? 0);
+        totals.set(`${kind}\n${state}`, (totals.get(`${kind}\n${state}`) ?? 0) + count);
+      }
+      for (const [key, count] of totals) {
+        const [kind = "", state = ""] = key.split("\n");
+        this.set({ kind, state }, count);
+      }
+    },
+  });
+  new prom.Gauge({
+    name: "herald_jobs_oldest_waiting_age_seconds",
+    help: "How long the oldest due background job has waited past its time; 0 when none is due",
+    registers: [registry],
+    async collect() {
+      const db = database();
+      this.set(db ? await oldestWaitingAgeSeconds(db) : 0);
+    },
+  });
+}
+
 /** The metrics once started; undefined before (and always where /metrics cannot be read). */
 function metrics(): Metrics | undefined {
   return globalStore.__heraldMetrics;
@@ -284,6 +332,11 @@ export function countFeedback(kind: FeedbackOutcomeKind, tenantId: string): void
  */
 export function recordImportJob(kind: string, status: "done" | "failed"): void {
   metrics()?.importJobsFinished.inc({ kind, status });
+}
+
+/** A background job's try failed (server/jobs/runner.ts). */
+export function countJobFailure(kind: string): void {
+  metrics()?.jobFailures.inc({ kind });
 }
 
 /** The exposition, and the content type to answer it with. */

@@ -1,5 +1,4 @@
 import { ensureFirstAdmin } from "./auth/bootstrap";
-import { type BackupScheduler, backupSchedulerFor } from "./backups/schedule";
 import { type BounceListener, bounceListenerFor } from "./campaigns/bounce-listener";
 import { CampaignWorker } from "./campaigns/worker";
 import { closeCpuPool } from "./cpu/pool";
@@ -8,16 +7,15 @@ import { migrateToLatest } from "./db/migrate";
 import { type Env, getEnv } from "./env";
 import { closeFileStore } from "./files/store";
 import { closeRateLimitStores } from "./http/rate-limit";
+import { jobDefinitions } from "./jobs/catalog";
+import { JobRunner } from "./jobs/runner";
 import { getLogger, type Logger } from "./logger";
-import { retryFailedMail } from "./mail/send";
 import { mailTransports, type Transport } from "./mail/transport";
 import { startMetrics } from "./metrics";
 import { flushViewSources } from "./newsletters/view-sources";
 import { getSecretBox } from "./secret-box";
 import { loadSessionSecret } from "./secrets";
 import { resealStoredSecrets } from "./secrets-at-rest";
-import { ImportWorker } from "./subscribers/import-worker";
-import { type DomainCheckScheduler, domainCheckSchedulerFor } from "./tenants/domain-checks";
 import { seedTenants } from "./tenants/seed";
 
 export interface Runtime {
@@ -30,14 +28,13 @@ export interface Runtime {
   sessionSecret: string;
   /** the campaign sender in this process, unless SEND_WORKER=off */
   worker: CampaignWorker | null;
-  /** CSV imports in the background, beside the sender (same SEND_WORKER switch) */
-  importer: ImportWorker | null;
   /** the inbound bounce/complaint listener beside the worker, when BOUNCE_SMTP_PORT is set */
   bounceListener: BounceListener | null;
-  /** scheduled snapshots beside the worker, when BACKUP_DIR is set */
-  backups: BackupScheduler | null;
-  /** every tenant's sender domain checked daily beside the worker, unless DOMAIN_CHECK_EVERY=off */
-  domainChecks: DomainCheckScheduler | null;
+  /**
+   * the job runner (server/jobs/, decision 056) beside the sender: imports, the purge, mail
+   * retries, the daily domain checks, scheduled backups
+   */
+  jobs: JobRunner | null;
 }
 
 // Kept on globalThis so the dev server's module reloads reuse one database connection.
@@ -68,19 +65,6 @@ async function boot(): Promise<Runtime> {
     env.SMTP_URL,
     env.SEND_CONCURRENCY,
   );
-  // Messages that could not be handed to SMTP are tried again with backoff (server/mail/send.ts),
-  // looked for as often as the shortest wait asks (1 s to 30 s); one run at a time.
-  let retrying = false;
-  const retryPoll = Math.min(30_000, Math.max(1_000, Math.min(...env.MAIL_RETRY_DELAYS)));
-  setInterval(() => {
-    if (retrying) return;
-    retrying = true;
-    retryFailedMail({ db, transport, logger, retryDelaysMs: env.MAIL_RETRY_DELAYS })
-      .catch((error: unknown) => logger.error({ err: error }, "mail retry failed"))
-      .finally(() => {
-        retrying = false;
-      });
-  }, retryPoll).unref();
   const sessionSecret = loadSessionSecret(env, logger);
   const worker =
     env.SEND_WORKER === "on"
@@ -90,9 +74,14 @@ async function boot(): Promise<Runtime> {
   const bounceListener = worker
     ? await bounceListenerFor(env, { db, logger, sessionSecret })
     : null;
-  const importer = worker ? new ImportWorker({ db, logger }).start() : null;
-  const backups = worker ? backupSchedulerFor(env, { db, logger }) : null;
-  const domainChecks = worker ? domainCheckSchedulerFor(env, { db, logger }) : null;
+  // Background jobs (mail retries among them) run where the sender runs.
+  const jobs = worker
+    ? new JobRunner({
+        db,
+        logger,
+        definitions: jobDefinitions({ db, logger, env, transport }),
+      }).start()
+    : null;
   return {
     env,
     db,
@@ -100,10 +89,8 @@ async function boot(): Promise<Runtime> {
     transport,
     sessionSecret,
     worker,
-    importer,
     bounceListener,
-    backups,
-    domainChecks,
+    jobs,
   };
 }
 
@@ -129,9 +116,7 @@ export async function stopRuntime(
   await Promise.all([
     runtime.bounceListener?.close(),
     runtime.worker?.stop(SEND_DRAIN_MS),
-    runtime.importer?.stop(),
-    runtime.backups?.stop(),
-    runtime.domainChecks?.stop(),
+    runtime.jobs?.stop(),
   ]);
   await requestsDone;
   // The views counted since the last batch (decision 047).

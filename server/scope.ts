@@ -33,7 +33,7 @@ export interface Scope {
   clientAddress: string;
   /** this process's campaign sender, when it runs one (SEND_WORKER) */
   worker: PokeableWorker | null;
-  /** this process's import runner (CSV and archive imports), beside the sender */
+  /** this process's job runner (server/jobs/: imports among its jobs), beside the sender */
   importer: PokeableWorker | null;
 }
 

@@ -56,6 +56,18 @@ async function issueToken(
   return token;
 }
 
+/**
+ * Deletes the links that expired before `before` (the hourly purge, server/jobs/purge.ts, passes
+ * a week ago: an expired invitation stays on the staff page a while to be sent again); how many.
+ */
+export async function deleteExpiredStaffTokens(db: Db, before: Date): Promise<number> {
+  const result = await db
+    .deleteFrom("staff_tokens")
+    .where("expires_at", "<=", before.toISOString())
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** The unspent, unrevoked, unexpired link of `purpose` a token opens, or undefined. */
 async function openToken(db: Db, token: string, purpose: StaffTokenPurpose) {
   if (!token || token.length > 100) return undefined;

@@ -71,8 +71,13 @@ export async function endOtherSessionsOf(
   await query.execute();
 }
 
-export async function deleteExpiredSessions(db: Db): Promise<void> {
-  await db.deleteFrom("sessions").where("expires_at", "<=", new Date().toISOString()).execute();
+/** Deletes the sessions that expired by `now` (the hourly purge, server/jobs/purge.ts); how many. */
+export async function deleteExpiredSessions(db: Db, now = new Date()): Promise<number> {
+  const result = await db
+    .deleteFrom("sessions")
+    .where("expires_at", "<=", now.toISOString())
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 export function readCookieHeader(header: string | null, name: string): string | null {

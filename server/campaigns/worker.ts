@@ -3,7 +3,6 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import type { CampaignStatus, DeliveryRow } from "../db/schema";
 import { crossTenant } from "../db/tenant-guard";
-import { runLinkedInPosts } from "../linkedin/publisher";
 import { MiB, memoryCache, stringBytes } from "../memory-cache";
 import { runSchedule } from "../newsletters/scheduler";
 import { decideDueAbTests } from "./ab-decision";
@@ -55,8 +54,6 @@ export class CampaignWorker {
   });
   /** Rows this worker holds right now: only these are renewed, so a lost row goes stale. */
   private readonly inHand = new Set<number>();
-  /** The LinkedIn publisher's round in progress: beside the sending, never holding it up. */
-  private linkedIn: Promise<void> | null = null;
 
   private readonly sender: DeliverySender;
 
@@ -94,7 +91,7 @@ export class CampaignWorker {
     this.wake?.();
     let timer: NodeJS.Timeout | undefined;
     const drained = await Promise.race([
-      this.loop?.then(() => this.linkedIn).then(() => true),
+      this.loop?.then(() => true),
       Number.isFinite(drainMs)
         ? new Promise<false>((resolve) => {
             timer = setTimeout(() => resolve(false), drainMs);
@@ -150,7 +147,6 @@ export class CampaignWorker {
     const { db } = this.options;
     // Scheduled newsletters first: a "publish and send" makes the campaign this round then starts.
     await runSchedule(this.options);
-    this.publishToLinkedIn();
     const now = new Date().toISOString();
     // The sender serves every tenant: it finds due campaigns across them, then acts within each.
     const due = await crossTenant(db)
@@ -168,23 +164,6 @@ export class CampaignWorker {
     if (batch.length > 0) await this.send(batch);
     await this.finishCampaigns();
     return batch.length > 0;
-  }
-
-  /** Due LinkedIn posts (server/linkedin/publisher.ts), one round at a time, in the background. */
-  private publishToLinkedIn(): void {
-    if (this.linkedIn !== null) return;
-    this.linkedIn = runLinkedInPosts({
-      db: this.options.db,
-      logger: this.options.logger,
-      worker: this.id,
-    })
-      .then(() => undefined)
-      .catch((error: unknown) =>
-        this.options.logger.error({ err: error }, "linkedin publisher round failed"),
-      )
-      .finally(() => {
-        this.linkedIn = null;
-      });
   }
 
   private async claim(): Promise<DeliveryRow[]> {

@@ -39,6 +39,7 @@ import * as m0038 from "./migrations/0038_ab_subjects";
 import * as m0039 from "./migrations/0039_sources_and_voice";
 import * as m0040 from "./migrations/0040_published_order_index";
 import * as m0041 from "./migrations/0041_tenant_limits";
+import * as m0042 from "./migrations/0042_jobs";
 import { crossTenant } from "./tenant-guard";
 
 // Migrations are imported, not read from disk, so they work in the bundled server and under tsx alike.
@@ -82,6 +83,7 @@ const migrations: Record<string, Migration> = {
   "0039_sources_and_voice": m0039,
   "0040_published_order_index": m0040,
   "0041_tenant_limits": m0041,
+  "0042_jobs": m0042,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

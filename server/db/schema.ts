@@ -654,6 +654,7 @@ export interface Database {
   newsletter_view_sources: NewsletterViewSourcesTable;
   tenant_voice_notes: TenantVoiceNotesTable;
   tenant_limits: TenantLimitsTable;
+  jobs: JobsTable;
 }
 
 /** A newsletter's views of one day from one source (decision 047): no reader is named. */
@@ -692,6 +693,32 @@ export interface TenantLimitsTable {
   updated_by: string;
   updated_at: string;
 }
+
+/** One background job (server/jobs/, decision 056): claimed by a runner under a lease. */
+export interface JobsTable {
+  id: Generated<number>;
+  /** null: the install's own work (the purge, backups) */
+  tenant_id: string | null;
+  kind: string;
+  /** JSON, checked by the job's zod schema when run */
+  payload: string;
+  status: "waiting" | "running" | "done" | "failed";
+  /** a recurring job's name: one row each */
+  unique_key: string | null;
+  run_at: string;
+  attempts: Generated<number>;
+  max_attempts: number;
+  claimed_by: string | null;
+  lease_until: string | null;
+  /** JSON: what the job last reported */
+  progress: string | null;
+  last_error: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export type JobRow = Selectable<JobsTable>;
 
 export type CampaignRow = Selectable<CampaignsTable>;
 export type DeliveryRow = Selectable<DeliveriesTable>;

@@ -43,6 +43,7 @@ export const TENANT_TABLES: ReadonlySet<string> = new Set([
   "newsletter_view_sources",
   "tenant_voice_notes",
   "tenant_limits",
+  "jobs",
 ]);
 
 export class TenantGuardError extends Error {}

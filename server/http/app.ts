@@ -121,7 +121,7 @@ app.use(async (req, res, next) => {
       origin: publicOrigin(tenant.config, runtime.env),
       transport: runtime.transport,
       worker: runtime.worker,
-      importer: runtime.importer,
+      importer: runtime.jobs,
       sessionSecret: runtime.sessionSecret,
     };
     res.locals.scope = scope;

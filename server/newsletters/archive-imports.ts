@@ -14,6 +14,8 @@ import {
   ownJobUpdate,
   stillOwned,
 } from "../import-jobs";
+import { ARCHIVE_IMPORT } from "../jobs/kinds";
+import { queueJob } from "../jobs/store";
 import { recordImportJob } from "../metrics";
 import type { Scope } from "../scope";
 import { limitRefusal } from "../tenants/usage";
@@ -146,27 +148,33 @@ export async function queueArchiveImport(
   }
   const now = new Date().toISOString();
   const nothingToWrite = posts.length === 0;
-  const { id } = await ctx.db
-    .insertInto("archive_imports")
-    .values({
-      tenant_id: ctx.tenant.id,
-      source: upload.source,
-      file_name: plainText(upload.fileName).slice(0, 200) || `${upload.source} archive`,
-      posts: nothingToWrite ? "[]" : JSON.stringify(posts),
-      status: nothingToWrite ? "done" : upload.runner ? "running" : "queued",
-      total_posts: posts.length,
-      skipped_count: skipped.length,
-      skipped: JSON.stringify(skipped.slice(0, REPORT_ITEMS_KEPT)),
-      created_by: by,
-      created_at: now,
-      started_at: upload.runner ? now : null,
-      finished_at: nothingToWrite ? now : null,
-      claimed_by: nothingToWrite ? null : (upload.runner ?? null),
-      heartbeat_at: upload.runner ? now : null,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return Number(id);
+  // The row and its job together, or neither (the job takes over if the command line dies).
+  return ctx.db.transaction().execute(async (trx) => {
+    const { id } = await trx
+      .insertInto("archive_imports")
+      .values({
+        tenant_id: ctx.tenant.id,
+        source: upload.source,
+        file_name: plainText(upload.fileName).slice(0, 200) || `${upload.source} archive`,
+        posts: nothingToWrite ? "[]" : JSON.stringify(posts),
+        status: nothingToWrite ? "done" : upload.runner ? "running" : "queued",
+        total_posts: posts.length,
+        skipped_count: skipped.length,
+        skipped: JSON.stringify(skipped.slice(0, REPORT_ITEMS_KEPT)),
+        created_by: by,
+        created_at: now,
+        started_at: upload.runner ? now : null,
+        finished_at: nothingToWrite ? now : null,
+        claimed_by: nothingToWrite ? null : (upload.runner ?? null),
+        heartbeat_at: upload.runner ? now : null,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    if (!nothingToWrite) {
+      await queueJob(trx, ARCHIVE_IMPORT, { importId: Number(id) }, { tenantId: ctx.tenant.id });
+    }
+    return Number(id);
+  });
 }
 
 export async function getArchiveImport(ctx: AdminScope, id: number): Promise<ArchiveImportJob> {
@@ -199,8 +207,8 @@ export async function recentArchiveImports(
  * Takes the oldest archive waiting (or one whose worker went silent) for `workerId`; null if
  * none (server/import-jobs.ts).
  */
-export function claimArchiveImport(db: Db, workerId: string, now = new Date()) {
-  return claimJob(db, "archive_imports", workerId, now);
+export function claimArchiveImport(db: Db, workerId: string, now = new Date(), only?: JobRef) {
+  return claimJob(db, "archive_imports", workerId, now, only);
 }
 
 const decodeAttribute = (value: string) =>
@@ -365,16 +373,4 @@ export async function runArchiveImport(
     recordImportJob(row.source, "failed");
     throw error;
   }
-}
-
-/** For the import worker (server/subscribers/imports.ts): one archive, if one waits. */
-export async function runNextArchiveImport(
-  db: Db,
-  workerId: string,
-  keepGoing: () => boolean,
-): Promise<{ id: number } | null> {
-  const job = await claimArchiveImport(db, workerId);
-  if (!job) return null;
-  await runArchiveImport(db, job, workerId, { keepGoing });
-  return job;
 }

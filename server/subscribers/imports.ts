@@ -10,6 +10,8 @@ import {
   type OwnJobUpdate,
   ownJobUpdate,
 } from "../import-jobs";
+import { AUDIENCE_IMPORT } from "../jobs/kinds";
+import { queueJob } from "../jobs/store";
 import { mailerLiteToLeave } from "../providers/mailerlite-move";
 import type { Scope } from "../scope";
 import type { TenantConfig } from "../tenants/config";
@@ -165,24 +167,33 @@ export async function queueImport(
   if (refusal) throw new ImportFileError(refusal);
   const now = new Date().toISOString();
   const nothingToWrite = rows.length === 0;
-  const { id } = await ctx.db
-    .insertInto("subscriber_imports")
-    .values({
-      tenant_id: ctx.tenant.id,
-      file_name: fileName.slice(0, 200),
-      source,
-      csv: nothingToWrite ? "" : text,
-      status: nothingToWrite ? "done" : "queued",
-      total_rows: rows.length,
-      refused_count: refused.length,
-      refused: JSON.stringify(refused.slice(0, REFUSED_ROWS_KEPT)),
-      created_by: by,
-      created_at: now,
-      finished_at: nothingToWrite ? now : null,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return Number(id);
+  // The row and its job together, or neither.
+  return ctx.db.transaction().execute(async (trx) => {
+    const { id } = await trx
+      .insertInto("subscriber_imports")
+      .values({
+        tenant_id: ctx.tenant.id,
+        file_name: fileName.slice(0, 200),
+        source,
+        csv: nothingToWrite ? "" : text,
+        status: nothingToWrite ? "done" : "queued",
+        total_rows: rows.length,
+        refused_count: refused.length,
+        refused: JSON.stringify(refused.slice(0, REFUSED_ROWS_KEPT)),
+        created_by: by,
+        created_at: now,
+        finished_at: nothingToWrite ? now : null,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    if (!nothingToWrite) await queueImportJob(trx, ctx.tenant.id, Number(id));
+    return Number(id);
+  });
+}
+
+/** The job that runs the import `importId` (server/jobs/, decision 056). */
+function queueImportJob(db: Db, tenantId: string, importId: number) {
+  return queueJob(db, AUDIENCE_IMPORT, { importId }, { tenantId });
 }
 
 export async function getImport(ctx: AdminScope, id: number): Promise<ImportJob> {
@@ -234,35 +245,41 @@ export async function queueMailerLiteMove(ctx: AdminScope, by: string): Promise<
   }
   const refusal = await importsAtOnceRefusal(ctx.db, ctx.tenant.id);
   if (refusal) throw new ImportFileError(refusal);
-  if (latest?.status === "failed") {
-    const resumed = await db
-      .updateTable("subscriber_imports")
-      .set({
+  return db.transaction().execute(async (trx) => {
+    if (latest?.status === "failed") {
+      const resumed = await trx
+        .updateTable("subscriber_imports")
+        .set({
+          status: "queued",
+          error: null,
+          finished_at: null,
+          claimed_by: null,
+          heartbeat_at: null,
+        })
+        .where("id", "=", latest.id)
+        .where("status", "=", "failed")
+        .executeTakeFirst();
+      if (Number(resumed.numUpdatedRows) === 1) {
+        await queueImportJob(trx, ctx.tenant.id, Number(latest.id));
+        return Number(latest.id);
+      }
+    }
+    const { id } = await trx
+      .insertInto("subscriber_imports")
+      .values({
+        tenant_id: ctx.tenant.id,
+        file_name: "MailerLite account",
+        source: "mailerlite",
+        csv: "",
         status: "queued",
-        error: null,
-        finished_at: null,
-        claimed_by: null,
-        heartbeat_at: null,
+        created_by: by,
+        created_at: new Date().toISOString(),
       })
-      .where("id", "=", latest.id)
-      .where("status", "=", "failed")
-      .executeTakeFirst();
-    if (Number(resumed.numUpdatedRows) === 1) return Number(latest.id);
-  }
-  const { id } = await db
-    .insertInto("subscriber_imports")
-    .values({
-      tenant_id: ctx.tenant.id,
-      file_name: "MailerLite account",
-      source: "mailerlite",
-      csv: "",
-      status: "queued",
-      created_by: by,
-      created_at: new Date().toISOString(),
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return Number(id);
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await queueImportJob(trx, ctx.tenant.id, Number(id));
+    return Number(id);
+  });
 }
 
 /** An update of this job, while this worker holds it. */

@@ -134,6 +134,15 @@ export async function savePendingChange(
     .execute();
 }
 
+/** Deletes the tenant's preference-change links that expired by `now` (the hourly purge); how many. */
+export async function deleteExpiredChanges(root: Db, tenantId: string, now: Date): Promise<number> {
+  const result = await tenantDb(root, tenantId)
+    .deleteFrom("preference_changes")
+    .where("expires_at", "<=", now.toISOString())
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** The subscriber's pending change, used or not. */
 export async function findPendingChange(root: Db, tenantId: string, subscriberId: number) {
   const db = tenantDb(root, tenantId);

@@ -5,7 +5,6 @@ import { crossTenant, tenantDb } from "../db/tenant-guard";
 import type { Env } from "../env";
 import { createRateLimit } from "../http/rate-limit";
 import type { Logger } from "../logger";
-import { PeriodicTask } from "../periodic";
 import { FIXED_SENDER } from "./config";
 import { type DkimRecord, tenantDkim } from "./dkim";
 import { type DnsLookup, dnsLookup } from "./dns";
@@ -15,7 +14,7 @@ import { getTenantView } from "./views";
 /**
  * Each tenant's sender domain check, stored (the writer of `domain_checks`; issue 36, target 5;
  * docs/decisions/048-sender-domain-health.md): run from the tenant page and daily by
- * DomainCheckScheduler beside the sending worker. The checks themselves: domain-health.ts.
+ * the recurring job "domain-checks" (server/jobs/catalog.ts). The checks themselves: domain-health.ts.
  */
 
 export type DomainCheckEnv = Pick<
@@ -175,63 +174,36 @@ export async function claimDailyCheck(root: Db, tenantId: string, every: number,
   return Number(moved.numUpdatedRows) > 0;
 }
 
-/** How often the scheduler looks for due checks (a due check waits at most this long). */
-const POLL_MS = 15 * 60_000;
+/** How often the recurring job looks for due checks (a due check waits at most this long). */
+export const DOMAIN_CHECK_POLL_MS = 15 * 60_000;
 
-/** The daily check of every tenant, beside the sending worker (DOMAIN_CHECK_EVERY; off: none). */
-export class DomainCheckScheduler {
-  private readonly periodic: PeriodicTask;
-
-  constructor(
-    private readonly options: { db: Db; logger: Logger; env: DomainCheckEnv; every: number },
-  ) {
-    this.periodic = new PeriodicTask({
-      run: () => this.runDue(),
-      nextDelay: () => Math.min(POLL_MS, this.options.every),
-      onError: (error) =>
-        this.options.logger.warn({ err: error }, "daily sender domain checks failed"),
-    });
-  }
-
-  /** Looks at once (a restart runs what fell due while it was down), then every 15 minutes. */
-  start(): this {
-    this.periodic.start();
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    await this.periodic.stop();
-  }
-
-  /** Runs every check that is due; answers the tenants checked. */
-  async runDue(now = new Date()): Promise<string[]> {
-    const { db, logger, env, every } = this.options;
-    const tenants = await crossTenant(db).selectFrom("tenants").select("id").execute();
-    const checked: string[] = [];
-    for (const { id } of tenants) {
-      if (this.periodic.isStopped) break;
-      if (!(await claimDailyCheck(db, id, every, now))) continue;
-      try {
-        const health = await runDomainCheck(db, env, id, "daily");
-        const problems = health.records.filter((record) => record.status !== "ok");
-        logger.info(
-          { tenantId: id, problems: problems.map((record) => `${record.key}:${record.status}`) },
-          "sender domain checked",
-        );
-        checked.push(id);
-      } catch (error) {
-        logger.warn({ err: error, tenantId: id }, "sender domain check failed");
-      }
+/**
+ * Runs every tenant's check that is due (the recurring job "domain-checks", server/jobs/catalog.ts,
+ * DOMAIN_CHECK_EVERY; off: none); answers the tenants checked. One tenant's failed check is
+ * logged and the others go on; a stop (`signal`) ends it between tenants.
+ */
+export async function runDueDomainChecks(
+  options: { db: Db; logger: Logger; env: DomainCheckEnv; every: number; signal?: AbortSignal },
+  now = new Date(),
+): Promise<string[]> {
+  const { db, logger, env, every, signal } = options;
+  // The daily check is the install's round over every tenant; each check binds to its tenant.
+  const tenants = await crossTenant(db).selectFrom("tenants").select("id").execute();
+  const checked: string[] = [];
+  for (const { id } of tenants) {
+    signal?.throwIfAborted();
+    if (!(await claimDailyCheck(db, id, every, now))) continue;
+    try {
+      const health = await runDomainCheck(db, env, id, "daily");
+      const problems = health.records.filter((record) => record.status !== "ok");
+      logger.info(
+        { tenantId: id, problems: problems.map((record) => `${record.key}:${record.status}`) },
+        "sender domain checked",
+      );
+      checked.push(id);
+    } catch (error) {
+      logger.warn({ err: error, tenantId: id }, "sender domain check failed");
     }
-    return checked;
   }
-}
-
-/** The scheduler for this process (beside the sending worker), unless DOMAIN_CHECK_EVERY=off. */
-export function domainCheckSchedulerFor(
-  env: Env,
-  options: { db: Db; logger: Logger },
-): DomainCheckScheduler | null {
-  if (env.DOMAIN_CHECK_EVERY === null) return null;
-  return new DomainCheckScheduler({ ...options, env, every: env.DOMAIN_CHECK_EVERY }).start();
+  return checked;
 }

@@ -5,6 +5,8 @@ import type { Db } from "../../server/db";
 import { migrateToLatest } from "../../server/db/migrate";
 import type { SubscriberStatus } from "../../server/db/schema";
 import { crossTenant, tenantDb } from "../../server/db/tenant-guard";
+import { audienceImportJob } from "../../server/jobs/imports";
+import { JobRunner } from "../../server/jobs/runner";
 import {
   type AudienceCounts,
   audienceCounts,
@@ -15,7 +17,6 @@ import {
 import { clearFieldValues, createField, setFieldValues } from "../../server/subscribers/fields";
 import { ImportFileError } from "../../server/subscribers/import-rows";
 import { runImport } from "../../server/subscribers/import-run";
-import { ImportWorker } from "../../server/subscribers/import-worker";
 import {
   claimImport,
   getImport,
@@ -1169,7 +1170,11 @@ describe.each(testDialects())("audience at scale on %s", (dialect) => {
 
     it("runs queued jobs in the background worker", async () => {
       const { text, expected } = plainFile("worker", 300);
-      const worker = new ImportWorker({ db, logger: pino({ level: "silent" }) }).start();
+      const worker = new JobRunner({
+        db,
+        logger: pino({ level: "silent" }),
+        definitions: [audienceImportJob],
+      }).start();
       try {
         const jobId = await queueImport(ctx, "editor@example.com", "worker.csv", text);
         worker.poke();

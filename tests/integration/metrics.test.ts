@@ -190,6 +190,9 @@ describe.each(testDialects())("/metrics on %s", (dialect) => {
       // Each tenant's usage and limits (decision 057; tests/integration/tenant-limits.test.ts).
       herald_tenant_usage: "gauge",
       herald_tenant_limit: "gauge",
+      herald_job_failures_total: "counter",
+      herald_jobs: "gauge",
+      herald_jobs_oldest_waiting_age_seconds: "gauge",
     });
     // Event-loop delay since the previous scrape (issue 44): p50 ≤ p99 ≤ max, each a real wait.
     const delay = (stat: string) => sampleSum(samples, "herald_event_loop_delay_seconds", { stat });
@@ -203,6 +206,8 @@ describe.each(testDialects())("/metrics on %s", (dialect) => {
     expect(sampleSum(samples, "nodejs_heap_size_used_bytes")).toBeGreaterThan(1_000_000);
     expect(sampleSum(samples, "herald_import_jobs", { status: "queued" })).toBe(0);
     expect(sampleSum(samples, "herald_backup_last_success_timestamp_seconds")).toBe(0);
+    // The job runner beside the sender keeps the hourly purge's row (decision 056).
+    expect(sampleSum(samples, "herald_jobs", { kind: "purge" })).toBe(1);
   });
 
   it("times each answer under its route pattern, never its URL, and counts page-cache hits and misses", async () => {

@@ -54,6 +54,7 @@ const STAFF_SECTIONS: readonly { label: string; links: readonly StaffLinkDef[] }
       { to: "/admin/users", label: "Staff users", superAdminOnly: true },
       { to: "/admin/tenants", label: "Tenant manager", superAdminOnly: true },
       { to: "/admin/api-tokens", label: "API tokens", superAdminOnly: true },
+      { to: "/admin/jobs", label: "Background jobs", superAdminOnly: true },
       { to: "/test/functions", label: "Diagnostics" },
     ],
   },

@@ -170,6 +170,8 @@ export const INSTALL_TABLES: Readonly<Record<TableName, string | null>> = {
   // The bytes travel as files/… in the archive, written through the destination's store.
   stored_files: "file bytes: carried as the archive's files/ entries",
   domain_checks: null,
+  // Work queued on this install (its imports, checks): the destination queues its own.
+  jobs: "this install's background jobs: not carried, the destination runs its own",
 };
 
 /** The tenant's sealed secrets (server/secret-box.ts): re-sealed for their new row, or left out. */
