@@ -248,8 +248,10 @@ describe("module size", () => {
  * a condition counts — a computed operator (`row.tenantId === null ? "is" : "="`, three of them
  * the regex missed in server/mail/send.ts), a template string, any call taking a `tenant_id`
  * column, an operator and a value (`where`, `on`, `having`, `eb(…)`, `whereRef`).
+ * The one left: the job runner's claim (server/jobs/store.ts) counts the running jobs of the
+ * claimed job's tenant, across tenants on purpose (decision 056).
  */
-const MAX_HAND_WRITTEN_TENANT_CLAUSES = 0;
+const MAX_HAND_WRITTEN_TENANT_CLAUSES = 1;
 
 /** The calls `f("[table.]tenant_id", <operator>, <value>)` in a module's syntax tree. */
 function tenantClausesIn(file: string, text: string): number {

@@ -22,6 +22,9 @@ const CROSS_TENANT_MODULES: Readonly<Record<string, string>> = {
   "server/api/functions.ts": "binds at once the tenant a function call names (not the host's)",
   "server/db/migrate.ts": "migrations change every tenant's rows",
   "server/files/store.ts": "a file is read as the tenant its key names; backups list them all",
+  "server/jobs/overview.ts": "the super admin's jobs page and /metrics count every tenant's jobs",
+  "server/jobs/store.ts":
+    "the job runner claims every tenant's due jobs, then binds each to its tenant",
   "server/import-jobs.ts": "the import worker finds every tenant's waiting imports",
   "server/linkedin/connections.ts": "re-sealing every tenant's tokens under a new key",
   "server/linkedin/posts.ts": "the LinkedIn worker finds every tenant's due posts",
