@@ -252,7 +252,7 @@ export async function importTenant(
           );
         }
         if (table.name === "newsletters") {
-          next.content = cleanImportedHtml(String(row.content ?? ""), String(row.title), refuse);
+          next.content = cleanImportedHtml(String(next.content ?? ""), String(row.title), refuse);
         }
         if (table.id === "text") next.id = ids.get(table.name as IdSpace)?.get(row.id) ?? row.id;
         if (table.id === "serial") delete next.id;
